@@ -1,0 +1,89 @@
+// The planner: a pure function from a resolved Spec (and the runners' static manifests) to cells.
+import type { AdapterEntry } from '../spec/manifests.ts';
+import type { ReasonRule, Spec } from '../spec/types.ts';
+
+/** One cell of the matrix: a contract done by a tool on a subject, within a group. */
+export interface Cell {
+  id: string;
+  group: string;
+  contract: string;
+  /** The contract's kind: the function name adapters implement. */
+  kind: string;
+  tool: string;
+  subject: string;
+  status: 'planned' | 'unsupported';
+  reason: string | null;
+  environment: string;
+  runner: string;
+  adapter: string;
+  /** Whether the tool's adapter implements the contract (known statically from its manifest). */
+  implemented: boolean;
+  /** The reason rule covering this cell, by index in its group's `unsupported`; null when none. */
+  rule: number | null;
+  /** The group's reference tool when this cell's result is compared with it, else null. */
+  reference: string | null;
+}
+
+/** The expanded matrix. */
+export interface Plan {
+  spec: string;
+  cells: Cell[];
+}
+
+/** Looks up the adapter entry of a tool; undefined when the runner or adapter does not exist. */
+export type AdapterLookup = (runner: string, adapter: string) => AdapterEntry | undefined;
+
+/** Stable cell id: GROUP/contract/tool/subject. */
+export function cellId(group: string, contract: string, tool: string, subject: string): string {
+  return `${group}/${contract}/${tool}/${subject}`;
+}
+
+/** Whether a reason rule covers a cell. */
+export function ruleCovers(rule: ReasonRule, contract: string, tool: string, subject: string): boolean {
+  return (
+    (rule.tools === null || rule.tools.includes(tool)) &&
+    (rule.contracts === null || rule.contracts.includes(contract)) &&
+    (rule.subjects === null || rule.subjects.includes(subject))
+  );
+}
+
+/**
+ * Expands every group, in a stable order: groups as declared, then subjects, contracts and tools as
+ * declared. A cell is planned when its adapter implements the contract and no reason excludes it.
+ */
+export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
+  const cells: Cell[] = [];
+  for (const group of spec.groups) {
+    for (const subject of group.subjects) {
+      for (const { contract, tools } of group.cells) {
+        for (const tool of tools) {
+          const t = spec.tools[tool];
+          const kind = spec.contracts[contract]?.kind ?? contract;
+          const entry = t ? lookup(t.runner, t.adapter) : undefined;
+          const implemented = entry?.contracts.includes(kind) ?? false;
+          const ruleIndex = group.unsupported.findIndex((r) => ruleCovers(r, contract, tool, subject));
+          const rule = ruleIndex >= 0 ? group.unsupported[ruleIndex] : undefined;
+          const planned = implemented && !rule;
+          const comparable = entry?.comparable ?? true;
+          cells.push({
+            id: cellId(group.id, contract, tool, subject),
+            group: group.id,
+            contract,
+            kind,
+            tool,
+            subject,
+            status: planned ? 'planned' : 'unsupported',
+            reason: rule ? rule.reason : planned ? null : `${t?.adapter ?? tool} does not implement ${kind}`,
+            environment: t?.environment ?? spec.defaultEnvironment,
+            runner: t?.runner ?? 'torch',
+            adapter: t?.adapter ?? tool,
+            implemented,
+            rule: rule ? ruleIndex : null,
+            reference: group.reference && group.reference !== tool && comparable ? group.reference : null,
+          });
+        }
+      }
+    }
+  }
+  return { spec: spec.name, cells };
+}

@@ -1,0 +1,83 @@
+// Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
+
+/** Where a value and, for a mapping entry, its key came from. */
+export interface Origin {
+  value: Pos;
+  key?: Pos;
+}
+
+/** Positions of every node of a document, by JSON pointer. */
+export type PosMap = Map<string, Origin>;
+
+/** A parsed document: its plain data and where each part of it came from. */
+export interface ParsedDoc {
+  file: string;
+  data: unknown;
+  positions: PosMap;
+}
+
+/** Aliases expand at most this many times: a YAML alias bomb is refused, not expanded. */
+const MAX_ALIAS_COUNT = 1000;
+
+/** Parses YAML text; every syntax problem becomes a diagnostic, nothing throws. */
+export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const at = (offset: number): Pos => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col };
+  };
+  const diagnostics: Diagnostic[] = [];
+  for (const error of document.errors) {
+    const message = firstLine(error.message);
+    const code = /unique/i.test(message) ? 'duplicate-key' : /tab/i.test(message) ? 'tab-indentation' : 'yaml-syntax';
+    const hint = code === 'tab-indentation' ? 'Indent with spaces.' : code === 'duplicate-key' ? 'Remove or rename one of them.' : undefined;
+    diagnostics.push(diag('error', code, at(error.pos[0]), '', message, hint));
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = /alias/i.test(message) ? 'Aliases may expand at most 1000 nodes; write the values out.' : undefined;
+    return { diagnostics: [diag('error', 'yaml-alias', { file, line: 1, col: 1 }, '', firstLine(message), hint)] };
+  }
+  const positions: PosMap = new Map();
+  walk(document.contents as YamlNode | null, '', positions, at, undefined);
+  return { doc: { file, data, positions }, diagnostics };
+}
+
+function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: number) => Pos, key: Pos | undefined): void {
+  if (!node) return;
+  const start = node.range?.[0] ?? 0;
+  out.set(pointer, { value: at(start), key });
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const k = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const keyPos = at((pair.key as YamlNode | null)?.range?.[0] ?? start);
+      const child = pointer + ptr(k);
+      if (pair.value) walk(pair.value as YamlNode, child, out, at, keyPos);
+      else out.set(child, { value: keyPos, key: keyPos });
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => walk(item as YamlNode, pointer + ptr(i), out, at, undefined));
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0].trim();
+}
+
+/** The position of a pointer, or of its nearest ancestor that has one. */
+export function positionOf(positions: PosMap, pointer: string, file: string, preferKey = false): Pos {
+  let p = pointer;
+  for (;;) {
+    const o = positions.get(p);
+    if (o) return preferKey && o.key ? o.key : o.value;
+    if (p === '') return { file, line: 1, col: 1 };
+    p = p.slice(0, p.lastIndexOf('/'));
+  }
+}

@@ -1,0 +1,68 @@
+// Runner manifests, read statically: which adapters a runner has and which contracts each implements.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (where runners/ and schemas/ live). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Directory of the built-in runners. */
+export const BUILTIN_RUNNERS = path.join(REPO_ROOT, 'runners');
+
+/** The shared Python harness every runner's adapters are executed by. */
+export const HARNESS_DIR = path.join(BUILTIN_RUNNERS, 'harness');
+
+/** One adapter as a manifest declares it. */
+export interface AdapterEntry {
+  module: string;
+  library: string | null;
+  comparable: boolean;
+  contracts: string[];
+}
+
+/** A runner's manifest, with the directory it was read from. */
+export interface Manifest {
+  runner: string;
+  dir: string;
+  protocol: number;
+  adapters: Record<string, AdapterEntry>;
+}
+
+/** Built-in runner directories: every folder of runners/ with a manifest.json. */
+export function builtinRunnerDirs(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of fs.readdirSync(BUILTIN_RUNNERS).sort()) {
+    const dir = path.join(BUILTIN_RUNNERS, name);
+    if (fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
+  }
+  return out;
+}
+
+const cache = new Map<string, Manifest | Error>();
+
+/** Reads a runner's manifest; returns an Error (not thrown) when it is missing or malformed. */
+export function readManifest(dir: string): Manifest | Error {
+  const hit = cache.get(dir);
+  if (hit) return hit;
+  let result: Manifest | Error;
+  try {
+    const raw = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    if (typeof raw !== 'object' || raw === null || typeof raw.adapters !== 'object') throw new Error('it has no "adapters" mapping');
+    const adapters: Record<string, AdapterEntry> = {};
+    for (const [id, a] of Object.entries(raw.adapters as Record<string, Record<string, unknown>>)) {
+      if (typeof a.module !== 'string' || !Array.isArray(a.contracts)) throw new Error(`adapter '${id}' needs "module" and "contracts"`);
+      adapters[id] = {
+        module: a.module,
+        library: typeof a.library === 'string' ? a.library : null,
+        comparable: a.comparable !== false,
+        contracts: a.contracts.map(String),
+      };
+    }
+    result = { runner: String(raw.runner ?? path.basename(dir)), dir, protocol: Number(raw.protocol ?? 1), adapters };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    result = new Error(`cannot read ${path.join(dir, 'manifest.json')}: ${why}`);
+  }
+  cache.set(dir, result);
+  return result;
+}

@@ -1,0 +1,166 @@
+// Stage 5 of spec loading: schema-valid data -> a resolved Spec with defaults applied and no optional fields.
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { PosMap } from './document.ts';
+import { builtinRunnerDirs } from './manifests.ts';
+import { ptr } from './diagnostics.ts';
+import {
+  DEFAULT_PROTOCOL,
+  type Contract,
+  type Environment,
+  type Group,
+  type PageSection,
+  type Spec,
+  type Subject,
+  type Tool,
+} from './types.ts';
+
+type Obj = Record<string, any>;
+
+/** Fills defaults; assumes the data passed the schema. Cross-references are checked later by rules. */
+export function normalise(data: Obj, file: string, sources: string[], positions: PosMap): Spec {
+  const p = data.protocol ?? {};
+  const protocol = {
+    ...DEFAULT_PROTOCOL,
+    ...Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'exactness')),
+    rtol: p.exactness?.rtol ?? DEFAULT_PROTOCOL.rtol,
+    atol: p.exactness?.atol ?? DEFAULT_PROTOCOL.atol,
+  };
+
+  const envData: Obj = data.environments ?? {};
+  const envIds = Object.keys(envData);
+  const marked = envIds.filter((id) => envData[id].default === true);
+  const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
+  const environments: Record<string, Environment> = {};
+  for (const id of envIds) {
+    const e = envData[id];
+    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment };
+  }
+
+  const runners = { ...builtinRunnerDirs() };
+  for (const [id, dir] of Object.entries((data.runners ?? {}) as Record<string, string>)) {
+    runners[id] = path.resolve(path.dirname(file), dir);
+  }
+
+  const subjects: Record<string, Subject> = {};
+  for (const [id, s] of Object.entries(data.subjects as Obj)) {
+    const batch = s.inputs.shape[0];
+    subjects[id] = {
+      id,
+      label: s.label,
+      model: { builder: s.model.builder, name: s.model.name ?? null, seed: s.model.seed, config: s.model.config ?? {} },
+      inputs: {
+        kind: s.inputs.kind,
+        shape: s.inputs.shape,
+        dtype: s.inputs.dtype ?? 'float32',
+        seed: s.inputs.seed,
+        vocab: s.inputs.vocab ?? null,
+        stimuli: s.inputs.stimuli ?? batch,
+        batch_size: s.inputs.batch_size ?? batch,
+      },
+      sites: s.sites,
+    };
+  }
+
+  const contracts: Record<string, Contract> = {};
+  for (const [id, c] of Object.entries(data.contracts as Obj)) {
+    contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {} };
+  }
+
+  const tools: Record<string, Tool> = {};
+  for (const [id, t] of Object.entries(data.tools as Obj)) {
+    tools[id] = { id, label: t.label, runner: t.runner ?? 'torch', adapter: t.adapter ?? id, environment: t.environment ?? defaultEnvironment };
+  }
+
+  const groups: Group[] = Object.entries(data.groups as Obj).map(([id, g]) => {
+    const cells: Group['cells'] = g.cells
+      ? Object.entries(g.cells as Record<string, string[]>).map(([contract, ts]) => ({ contract, tools: ts }))
+      : (g.contracts as string[]).map((contract) => ({ contract, tools: g.tools as string[] }));
+    const toolOrder: string[] = [];
+    for (const c of cells) for (const t of c.tools) if (!toolOrder.includes(t)) toolOrder.push(t);
+    return {
+      id,
+      title: g.title ?? id,
+      reference: g.reference ?? null,
+      subjects: g.subjects,
+      cells,
+      contracts: cells.map((c) => c.contract),
+      tools: toolOrder,
+      unsupported: (g.unsupported ?? []).map((r: Obj, i: number) => ({
+        tools: r.tools ?? null,
+        contracts: r.contracts ?? null,
+        subjects: r.subjects ?? null,
+        reason: r.reason,
+        policy: r.policy === true,
+        pointer: ptr('groups', id, 'unsupported', i),
+      })),
+    };
+  });
+
+  const fill = (s: string) => s.replace(/\{title\}/g, data.title).replace(/\{name\}/g, data.name);
+  const page: PageSection[] = ((data.page?.sections ?? []) as Obj[]).map((sec, si) => ({
+    id: fill(sec.id),
+    title: fill(sec.title ?? sec.id),
+    rows: (sec.rows as Obj[]).map((row, ri) => ({
+      label: fill(row.label),
+      entries: (row.entries as Obj[]).map((e, ei) => {
+        const group = e.group ?? row.group ?? '?';
+        const contract = e.contract ?? row.contract ?? '?';
+        const subject = e.subject ?? row.subject ?? Object.keys(subjects)[0];
+        return {
+          cell: `${group}/${contract}/${e.tool}/${subject}`,
+          tool: e.tool,
+          label: e.label ?? tools[e.tool]?.label ?? e.tool,
+          explain: e.explain ?? [],
+          pointer: ptr('page', 'sections', si, 'rows', ri, 'entries', ei),
+        };
+      }),
+    })),
+  }));
+
+  const s = data.slurm ?? {};
+  return {
+    file,
+    sources,
+    digest: digestOf(data),
+    name: data.name,
+    title: data.title,
+    description: data.description ?? '',
+    device: data.device,
+    protocol,
+    environments,
+    defaultEnvironment,
+    runners,
+    subjects,
+    contracts,
+    tools,
+    groups,
+    page,
+    slurm: {
+      partition: s.partition ?? null,
+      gpus_per_task: s.gpus_per_task ?? null,
+      cpus_per_task: s.cpus_per_task ?? null,
+      time_limit: s.time_limit ?? null,
+      shards: s.shards ?? null,
+      sbatch_args: s.sbatch_args ?? [],
+      shared_dir: s.shared_dir ?? null,
+    },
+    data,
+    positions,
+  };
+}
+
+/** sha256 of canonical JSON (sorted keys) of the merged spec. */
+export function digestOf(data: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(data)).digest('hex');
+}
+
+/** JSON with object keys sorted at every level. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Obj)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(v);
+}

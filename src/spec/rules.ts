@@ -1,0 +1,198 @@
+// Stage 6 of spec loading: semantic rules, each a small pure function of the resolved spec and its plan.
+import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
+import { positionOf } from './document.ts';
+import type { Manifest } from './manifests.ts';
+import type { Spec } from './types.ts';
+import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
+
+/** What every rule gets. */
+export interface RuleInput {
+  spec: Spec;
+  manifests: Record<string, Manifest | Error>;
+  plan: Plan;
+}
+
+type Rule = (input: RuleInput) => Diagnostic[];
+
+const at = (spec: Spec, pointer: string, key = false) => positionOf(spec.positions, pointer, spec.file, key);
+
+function unknownRef(spec: Spec, pointer: string, word: string, known: string[], noun: string): Diagnostic {
+  return diag('error', `unknown-${noun}`, at(spec, pointer), pointer, `unknown ${noun} '${word}'.`, suggestion(word, known, noun));
+}
+
+/** Groups name only declared subjects, contracts, tools and reference tools; no duplicates in lists. */
+const groupReferences: Rule = ({ spec }) => {
+  const out: Diagnostic[] = [];
+  const subjects = Object.keys(spec.subjects);
+  const contracts = Object.keys(spec.contracts);
+  const tools = Object.keys(spec.tools);
+  for (const g of spec.groups) {
+    const base = ptr('groups', g.id);
+    const checkList = (list: string[], key: string, known: string[], noun: string) => {
+      const seen = new Set<string>();
+      list.forEach((x, i) => {
+        const p = `${base}/${key}/${i}`;
+        if (!known.includes(x)) out.push(unknownRef(spec, p, x, known, noun));
+        if (seen.has(x)) out.push(diag('error', 'duplicate', at(spec, p), p, `'${x}' is listed twice.`, 'Remove one.'));
+        seen.add(x);
+      });
+    };
+    checkList(g.subjects, 'subjects', subjects, 'subject');
+    const isProduct = spec.data.groups && (spec.data.groups as any)[g.id]?.cells === undefined;
+    if (isProduct) {
+      checkList(g.contracts, 'contracts', contracts, 'contract');
+      checkList(g.tools, 'tools', tools, 'tool');
+    } else {
+      for (const { contract, tools: ts } of g.cells) {
+        const p = base + ptr('cells', contract);
+        if (!contracts.includes(contract)) out.push(diag('error', 'unknown-contract', at(spec, p, true), p, `unknown contract '${contract}'.`, suggestion(contract, contracts, 'contract')));
+        checkList(ts, `cells/${contract.replace(/~/g, '~0').replace(/\//g, '~1')}`, tools, 'tool');
+      }
+    }
+    if (g.reference !== null && !g.tools.includes(g.reference)) {
+      const p = `${base}/reference`;
+      out.push(diag('error', 'unknown-reference', at(spec, p), p, `reference tool '${g.reference}' is not one of this group's tools.`, suggestion(g.reference, g.tools, 'tool')));
+    }
+  }
+  return out;
+};
+
+/** Tools name existing runners, adapters and environments. */
+const toolReferences: Rule = ({ spec, manifests }) => {
+  const out: Diagnostic[] = [];
+  const envs = Object.keys(spec.environments);
+  for (const t of Object.values(spec.tools)) {
+    const base = ptr('tools', t.id);
+    const m = manifests[t.runner];
+    if (!m) {
+      const p = (spec.data.tools as any)[t.id]?.runner !== undefined ? `${base}/runner` : base;
+      out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, suggestion(t.runner, Object.keys(manifests), 'runner')));
+    } else if (m instanceof Error) {
+      out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
+    } else if (!m.adapters[t.adapter]) {
+      const p = (spec.data.tools as any)[t.id]?.adapter !== undefined ? `${base}/adapter` : base;
+      out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, suggestion(t.adapter, Object.keys(m.adapters), 'adapter')));
+    }
+    if (envs.length > 0 && !envs.includes(t.environment)) {
+      const p = `${base}/environment`;
+      out.push(unknownRef(spec, p, t.environment, envs, 'environment'));
+    }
+  }
+  return out;
+};
+
+/** At most one default environment. */
+const environments: Rule = ({ spec }) => {
+  const defaults = Object.values(spec.environments).filter((e) => (spec.data.environments as any)?.[e.id]?.default === true);
+  if (defaults.length <= 1) return [];
+  const p = ptr('environments', defaults[1].id, 'default');
+  return [diag('error', 'two-defaults', at(spec, p), p, `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`, 'Keep one.')];
+};
+
+/** Every planned cell's contract site exists in its subject; subjects are complete for their builder. */
+const sitesAndSubjects: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const cell of plan.cells) {
+    if (cell.status !== 'planned') continue;
+    const site = spec.contracts[cell.contract]?.site;
+    const subject = spec.subjects[cell.subject];
+    if (!site || !subject || subject.sites[site] !== undefined) continue;
+    const key = `${cell.contract}/${cell.subject}`;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const p = ptr('contracts', cell.contract, 'site');
+    out.push(diag('error', 'unknown-site', at(spec, p), p, `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`, suggestion(site, Object.keys(subject.sites), 'site')));
+  }
+  for (const s of Object.values(spec.subjects)) {
+    const base = ptr('subjects', s.id);
+    if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
+    if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
+    if (s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
+  }
+  return out;
+};
+
+/** Reasons: known names, non-empty text, at least one cell, no cell reasoned twice, stale reasons warned. */
+const reasons: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const g of spec.groups) {
+    const cellsOf = plan.cells.filter((c) => c.group === g.id);
+    g.unsupported.forEach((r, i) => {
+      const dims: [keyof typeof r, string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', g.subjects, 'subject']];
+      let unknown = false;
+      for (const [key, known, noun] of dims) {
+        ((r[key] as string[] | null) ?? []).forEach((x, k) => {
+          if (!known.includes(x)) {
+            unknown = true;
+            out.push(diag('error', 'reason-unknown-name', at(spec, `${r.pointer}/${key}/${k}`), `${r.pointer}/${key}/${k}`, `this reason names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
+          }
+        });
+      }
+      if (r.reason.trim() === '') out.push(diag('error', 'empty-reason', at(spec, `${r.pointer}/reason`), `${r.pointer}/reason`, 'the reason is empty.', 'Say in words why these cells are not run.'));
+      const covered = cellsOf.filter((c) => ruleCovers(r, c.contract, c.tool, c.subject));
+      if (covered.length === 0 && !unknown) out.push(diag('error', 'reason-names-no-cell', at(spec, r.pointer), r.pointer, 'this reason names no existing cell of the group.', 'Check its tools/contracts/subjects, or remove it.'));
+      const mine = covered.filter((c) => c.rule === i);
+      const stolen = covered.filter((c) => c.rule !== null && c.rule !== i);
+      if (stolen.length > 0) {
+        const first = g.unsupported[stolen[0].rule!];
+        out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
+      }
+      const stale = mine.filter((c) => c.implemented);
+      if (stale.length > 0 && !r.policy) {
+        const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
+        out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
+      }
+    });
+  }
+  return out;
+};
+
+/** Every cell is implemented by its adapter or given a reason. */
+const coverage: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const c of plan.cells) {
+    if (c.implemented || c.rule !== null) continue;
+    if (!spec.tools[c.tool]) continue; // reported as an unknown tool
+    const p = ptr('groups', c.group);
+    out.push(diag('error', 'unreasoned-cell', at(spec, p, true), p, `cell ${c.id} is neither implemented (adapter '${c.adapter}' of runner '${c.runner}' has no '${c.kind}') nor given a reason.`, `Add it to the group's 'unsupported' list with a reason, or implement ${c.kind} in the adapter.`));
+  }
+  return out;
+};
+
+/** Page entries name cells of the plan, once each. */
+const page: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  const ids = plan.cells.map((c) => c.id);
+  const known = new Set(ids);
+  const seen = new Set<string>();
+  for (const sec of spec.page) for (const row of sec.rows) for (const e of row.entries) {
+    if (!known.has(e.cell)) out.push(diag('error', 'unknown-cell', at(spec, e.pointer), e.pointer, `page entry names cell '${e.cell}', which the plan does not have.`, suggestion(e.cell, ids, 'cell')));
+    else if (seen.has(e.cell)) out.push(diag('warning', 'duplicate-page-entry', at(spec, e.pointer), e.pointer, `cell '${e.cell}' is already on the page.`));
+    seen.add(e.cell);
+  }
+  return out;
+};
+
+/** Protocol values that contradict each other. */
+const protocol: Rule = ({ spec }) => {
+  const p = spec.protocol;
+  if (p.min_samples <= p.samples) return [];
+  const q = '/protocol/min_samples';
+  return [diag('error', 'bad-value', at(spec, q), q, `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`)];
+};
+
+/** The rules, in the order their diagnostics are reported. */
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol];
+
+/** Runs every rule. */
+export function checkRules(input: RuleInput): Diagnostic[] {
+  return RULES.flatMap((rule) => rule(input));
+}
+
+function fmtPos(spec: Spec, pointer: string): string {
+  const p = positionOf(spec.positions, pointer, spec.file);
+  return `line ${p.line}`;
+}
+
+export { planSpec };

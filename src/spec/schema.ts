@@ -1,0 +1,125 @@
+// Stage 4 of spec loading: ajv with all errors, each turned into a positioned, human diagnostic.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
+import { positionOf, type PosMap } from './document.ts';
+
+// ajv ships CommonJS; under ESM its class is the default export's `default`.
+const Ajv2020 = ((ajv2020 as any).default?.default ?? (ajv2020 as any).default) as typeof ajv2020.Ajv2020;
+
+/** Directory of the JSON Schemas shipped with benchgrid. */
+export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** Compiles (once) and returns the validator for a schema file in schemas/. */
+export function validatorFor(name: string): ValidateFunction {
+  let v = compiled.get(name);
+  if (v === undefined) {
+    const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const fresh = ajv.compile(schema);
+    compiled.set(name, fresh);
+    return fresh;
+  }
+  return v;
+}
+
+/** Validates the merged spec data against schemas/spec.schema.json. */
+export function checkSchema(data: unknown, positions: PosMap, file: string): Diagnostic[] {
+  const validate = validatorFor('spec.schema.json');
+  if (validate(data)) return [];
+  return describeErrors(validate.errors ?? [], data, positions, file);
+}
+
+/** Turns ajv errors into diagnostics; exported for the results and protocol validators too. */
+export function describeErrors(errors: ErrorObject[], data: unknown, positions: PosMap, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const oneOfPaths = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
+  for (const e of errors) {
+    // Errors inside a oneOf's branches are noise; the oneOf itself gets one sentence.
+    if (e.keyword !== 'oneOf' && oneOfPaths.has(e.instancePath) && e.schemaPath.includes('/oneOf/')) continue;
+    if (e.keyword === 'not' || e.keyword === 'anyOf' && e.schemaPath.includes('/oneOf/')) continue;
+    const d = describe(e, data, positions, file);
+    const key = `${d.line}:${d.col}:${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}
+
+function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string): Diagnostic {
+  const pointer = e.instancePath;
+  const value = valueAt(data, pointer);
+  const got = `got ${show(value)}`;
+  const at = (p: string, key = false) => positionOf(positions, p, file, key);
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(e.params.additionalProperty);
+      const allowed = Object.keys(((e.parentSchema as { properties?: object })?.properties) ?? {}).filter((k) => k !== '$schema');
+      const best = didYouMean(key, allowed);
+      const hint = best ? `Did you mean '${best}'?` : allowed.length ? `Allowed keys: ${allowed.join(', ')}.` : undefined;
+      return diag('error', 'unknown-key', at(pointer + ptr(key), true), pointer + ptr(key), `unknown key '${key}'.`, hint);
+    }
+    case 'required': {
+      const missing = String(e.params.missingProperty);
+      return diag('error', 'missing-key', at(pointer), pointer, `missing required key '${missing}'.`);
+    }
+    case 'type':
+      return diag('error', 'wrong-type', at(pointer), pointer, `must be ${e.params.type} (${got}).`);
+    case 'enum':
+      return diag('error', 'bad-value', at(pointer), pointer, `must be one of ${(e.params.allowedValues as unknown[]).map(show).join(', ')} (${got}).`, hintFor(value, e.params.allowedValues as unknown[]));
+    case 'const':
+      return diag('error', 'bad-value', at(pointer), pointer, `must be ${show(e.params.allowedValue)} (${got}).`);
+    case 'pattern': {
+      const propertyName = e.propertyName;
+      if (propertyName !== undefined) return diag('error', 'bad-name', at(pointer + ptr(propertyName), true), pointer + ptr(propertyName), `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`);
+      return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
+    }
+    case 'propertyNames':
+      return diag('error', 'bad-name', at(pointer), pointer, `has an invalid key name.`);
+    case 'oneOf':
+      if (/\/group\//.test(e.schemaPath) || /^\/groups\/[^/]+$/.test(pointer)) {
+        return diag('error', 'group-shape', at(pointer), pointer, 'a group declares either `contracts` and `tools` (their full product) or `cells` (contract -> tools), exactly one of the two.');
+      }
+      return diag('error', 'bad-shape', at(pointer), pointer, `matches none or several of its allowed shapes.`);
+    case 'minItems':
+    case 'minProperties':
+      return diag('error', 'empty', at(pointer), pointer, `must not be empty.`);
+    default:
+      return diag('error', 'schema', at(pointer), pointer, `${e.message ?? 'is invalid'} (${got}).`);
+  }
+}
+
+function hintFor(value: unknown, allowed: unknown[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const best = didYouMean(value, allowed.map(String));
+  return best ? `Did you mean '${best}'?` : undefined;
+}
+
+/** The value at a JSON pointer, or undefined. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  if (!pointer) return data;
+  let cur: unknown = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const k = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'string') return `'${v.length > 60 ? v.slice(0, 57) + '...' : v}'`;
+  if (Array.isArray(v)) return 'a list';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${String(v)}`;
+}

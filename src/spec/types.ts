@@ -1,0 +1,163 @@
+// The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
+import type { PosMap } from './document.ts';
+
+/** Spec format version this code reads. */
+export const SPEC_FORMAT = 1;
+
+/** Timing protocol of a spec, with defaults applied. */
+export interface Protocol {
+  warmups: number;
+  samples: number;
+  processes: number;
+  min_samples: number;
+  budget_s_per_cell: number;
+  memory_runs: number;
+  threads: number;
+  aa_pairs: number;
+  timeout_s: number;
+  rtol: number;
+  atol: number;
+}
+
+/** The protocol defaults, documented in docs/spec.md. */
+export const DEFAULT_PROTOCOL: Protocol = {
+  warmups: 3,
+  samples: 20,
+  processes: 3,
+  min_samples: 3,
+  budget_s_per_cell: 20,
+  memory_runs: 1,
+  threads: 1,
+  aa_pairs: 2,
+  timeout_s: 600,
+  rtol: 1e-5,
+  atol: 1e-6,
+};
+
+/** A named Python environment. */
+export interface Environment {
+  id: string;
+  python: string;
+  requirements: string[];
+  default: boolean;
+}
+
+/** A model plus its inputs and named sites. */
+export interface Subject {
+  id: string;
+  label: string;
+  model: { builder: 'torchvision' | 'gpt2'; name: string | null; seed: number; config: Record<string, unknown> };
+  inputs: {
+    kind: 'image' | 'tokens';
+    shape: number[];
+    dtype: string;
+    seed: number;
+    vocab: number | null;
+    stimuli: number;
+    batch_size: number;
+  };
+  sites: Record<string, string>;
+}
+
+/** A piece of work with a fixed meaning. */
+export interface Contract {
+  id: string;
+  kind: string;
+  label: string;
+  site: string | null;
+  params: Record<string, unknown>;
+}
+
+/** A tool: which runner and adapter execute it, in which environment. */
+export interface Tool {
+  id: string;
+  label: string;
+  runner: string;
+  adapter: string;
+  environment: string;
+}
+
+/** A declared reason for cells that are not run. */
+export interface ReasonRule {
+  tools: string[] | null;
+  contracts: string[] | null;
+  subjects: string[] | null;
+  reason: string;
+  policy: boolean;
+  /** JSON pointer of the rule, for diagnostics. */
+  pointer: string;
+}
+
+/** A group: its cells (a product or an explicit list), reference tool and reasons. */
+export interface Group {
+  id: string;
+  title: string;
+  reference: string | null;
+  subjects: string[];
+  /** contract -> tools, in declaration order; a product group lists every tool for every contract. */
+  cells: { contract: string; tools: string[] }[];
+  /** Contracts and tools in declaration order, for grids. */
+  contracts: string[];
+  tools: string[];
+  unsupported: ReasonRule[];
+}
+
+/** One entry of a results-page row: one cell under a tool label. */
+export interface PageEntry {
+  cell: string;
+  tool: string;
+  label: string;
+  explain: { match: string; text: string }[];
+  pointer: string;
+}
+
+/** One row label of the results page and its entries. */
+export interface PageRow {
+  label: string;
+  entries: PageEntry[];
+}
+
+/** One section of the results page. */
+export interface PageSection {
+  id: string;
+  title: string;
+  rows: PageRow[];
+}
+
+/** Slurm defaults of a spec. */
+export interface SlurmDefaults {
+  partition: string | null;
+  gpus_per_task: number | null;
+  cpus_per_task: number | null;
+  time_limit: string | null;
+  shards: number | null;
+  sbatch_args: string[];
+  shared_dir: string | null;
+}
+
+/** A fully resolved spec. */
+export interface Spec {
+  file: string;
+  /** Every file that went into this spec (bases first). */
+  sources: string[];
+  /** sha256 of the resolved spec's data: results from another version of the spec refuse to merge. */
+  digest: string;
+  name: string;
+  title: string;
+  description: string;
+  device: 'cpu' | 'cuda';
+  protocol: Protocol;
+  environments: Record<string, Environment>;
+  defaultEnvironment: string;
+  /** Runner name -> absolute directory holding its manifest.json. */
+  runners: Record<string, string>;
+  subjects: Record<string, Subject>;
+  contracts: Record<string, Contract>;
+  tools: Record<string, Tool>;
+  groups: Group[];
+  page: PageSection[];
+  slurm: SlurmDefaults;
+  /** The merged plain data (what the schema validated). */
+  data: Record<string, unknown>;
+  positions: PosMap;
+}

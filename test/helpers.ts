@@ -1,0 +1,40 @@
+// Test helpers: run the real CLI in a subprocess, make temporary directories, find the shared seeds.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+/** The repository root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Fixture directory. */
+export const FIXTURES = path.join(ROOT, 'test/fixtures');
+/** The read-only seeds the project grew from (beside the repository). */
+export const SEEDS = path.resolve(ROOT, '../shared/seeds');
+/** The seed's results file. */
+export const SEED_RESULTS = path.join(SEEDS, 'resnet18_gpu.results.json');
+
+/** Runs `benchgrid ARGS` as a user would, never throwing; returns exit code and output. */
+export async function cli(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}) {
+  const r = await execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { NO_COLOR: '1', ...opts.env },
+    reject: false,
+    timeout: opts.timeout ?? 120_000,
+    stdin: 'ignore',
+  });
+  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
+}
+
+/** A fresh temporary directory, removed by the caller or left for the OS. */
+export function tmpdir(prefix = 'benchgrid-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes a file under a directory, creating parents; returns its path. */
+export function write(dir: string, name: string, content: string | Buffer): string {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  return file;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests spawn real Python processes (torch imports take seconds), so the timeouts are generous and
+// files run in at most two workers: CI has two cores.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 600_000,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
