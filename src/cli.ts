@@ -1,5 +1,5 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, ExitCode, UserError } from './errors.ts';
 
 const program = new Command('benchgrid')
@@ -24,6 +24,47 @@ program
   .option('--json', 'print the plan as JSON')
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 
+program
+  .command('report')
+  .description("Render a results file (benchgrid's or the seed's): terminal grid, markdown page, self-contained HTML, or JSON.")
+  .argument('<results>', 'results.json')
+  .option('--spec <spec>', "spec whose labels, order and page to use (the page rows come from its 'page' section)")
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'markdown', 'html', 'json']).default('table'))
+  .option('--out <file>', 'write to this file instead of stdout')
+  .action(async (results: string, opts) => (await import('./commands/report.ts')).report(results, opts));
+
+program
+  .command('diff')
+  .description('Show what a spec change does to the matrix: cells added, removed, flipped, and to re-measure.')
+  .argument('[specs...]', 'OLD.yaml NEW.yaml; with --base, the specs to compare (default: every spec changed since REV)')
+  .option('--base <rev>', 'compare each spec with its version at git revision REV (read from git, nothing checked out)')
+  .addOption(new Option('--format <format>', 'output format').choices(['terminal', 'markdown', 'json']).default('terminal'))
+  .option('--exit-code', 'exit 1 when anything changed, like git diff --exit-code')
+  .action(async (specs: string[], opts) => (await import('./commands/diff.ts')).diff(specs, opts));
+
+program
+  .command('run')
+  .description('Run every planned cell of a spec in fresh Python processes; write results.json and reports.')
+  .argument('[spec]', 'spec file (not needed with --resume)')
+  .option('--out <dir>', 'results directory (default results/<spec>/<timestamp>)')
+  .option('--resume <dir>', 'complete an interrupted run: only what is missing runs')
+  .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
+  .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
+  .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
+  .option('--json', 'print a JSON summary on stdout')
+  .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
+
+program
+  .command('env')
+  .description('The Python environments of a spec: list them, or build the missing ones.')
+  .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
+  .argument('<spec...>', 'spec files')
+  .option('--json', 'print as JSON (list)')
+  .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
+
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -47,6 +88,15 @@ function exitCodeOf(error: unknown): number {
   const stack = error instanceof Error ? error.stack ?? error.message : String(error);
   process.stderr.write(`benchgrid: internal error (a bug in benchgrid, please report it with the command you ran):\n${stack}\n`);
   return EXIT.internal;
+}
+
+/** A commander parser for positive integer options. */
+function positiveInt(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer (got '${value}').`);
+    return n;
+  };
 }
 
 export { program, Option };

@@ -1,7 +1,10 @@
 // Shared by commands that need a valid spec: load it, print diagnostics, stop with exit 2 when invalid.
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
+import { loadMerged } from '../spec/extends.ts';
 import { loadSpec, type Loaded } from '../spec/load.ts';
+import { normalise } from '../spec/normalise.ts';
+import { checkSchema } from '../spec/schema.ts';
 import type { Plan } from '../plan/plan.ts';
 import type { Spec } from '../spec/types.ts';
 import type { Manifest } from '../spec/manifests.ts';
@@ -21,4 +24,22 @@ export async function loadOrExit(file: string, quietWarnings = false): Promise<V
     throw new ExitCode(EXIT.usage);
   }
   return loaded as ValidSpec;
+}
+
+/**
+ * Loads a spec only as far as its own declarations (read, parse, extends, schema, normalise), without
+ * the rules that check it against today's runner manifests: rendering old results and building
+ * environments must work while an adapter is missing. Prints diagnostics; throws ExitCode(2).
+ */
+export async function loadDeclaredOrExit(file: string): Promise<Spec> {
+  const merged = await loadMerged(file);
+  const diagnostics = merged.doc ? checkSchema(merged.doc.data, merged.doc.positions, merged.doc.file) : merged.diagnostics;
+  if (!merged.doc || diagnostics.length > 0) {
+    for (const d of diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+    const n = diagnostics.filter((d) => d.severity === 'error').length;
+    process.stderr.write(`benchgrid: ${file} is not a valid spec (${n} error${n === 1 ? '' : 's'}); run \`benchgrid validate ${file}\` after fixing.\n`);
+    throw new ExitCode(EXIT.usage);
+  }
+  const { doc } = merged;
+  return normalise(doc.data as Record<string, any>, doc.file, doc.sources, doc.positions);
 }

@@ -20,7 +20,7 @@ export function validatorFor(name: string): ValidateFunction {
   let v = compiled.get(name);
   if (v === undefined) {
     const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
     const fresh = ajv.compile(schema);
     compiled.set(name, fresh);
     return fresh;

@@ -9,10 +9,14 @@ import { FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
 const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8');
 
 /** Writes tiny.yaml with one textual replacement into a temp dir and loads it. */
-async function loadVariant(from: string, to: string) {
-  expect(tiny.includes(from), `fixture contains ${from}`).toBe(true);
+async function loadVariant(from: string, to: string, ...more: [string, string][]) {
+  let text = tiny;
+  for (const [a, b] of [[from, to], ...more]) {
+    expect(text.includes(a), `fixture contains ${a}`).toBe(true);
+    text = text.replace(a, b);
+  }
   const dir = tmpdir();
-  const file = write(dir, 'variant.yaml', tiny.replace(from, to));
+  const file = write(dir, 'variant.yaml', text);
   const loaded = await loadSpec(file);
   return { loaded, lines: loaded.diagnostics.map((d) => formatDiagnostic(d, dir)) };
 }
@@ -36,24 +40,24 @@ describe('spec schema', () => {
   });
 
   it('flags an unknown key at the key, with a did-you-mean', async () => {
-    const { lines } = await loadVariant('  warmups: 1,', '  warmpus: 1,'.trimStart().replace(/^/, '  '));
-    // the protocol is a flow mapping on one line; the key position is reported on that line
-    expect(lines.join('\n')).toMatch(/variant\.yaml:\d+:\d+ protocol\.warmpus: unknown key 'warmpus'\. Did you mean 'warmups'\?/);
+    const { lines } = await loadVariant('protocol: { warmups: 1', 'protocol: { warmpus: 1');
+    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'protocol: {')}:13 protocol.warmpus: unknown key 'warmpus'. Did you mean 'warmups'?`]);
   });
 
   it('flags a wrong type with what it got', async () => {
     const { lines } = await loadVariant('processes: 2', 'processes: two');
-    expect(lines.join('\n')).toMatch(/protocol\.processes: must be integer \(got string two\)/);
+    expect(lines.join('\n')).toMatch(/protocol\.processes: must be integer \(got 'two'\)\./);
   });
 
   it('flags a bad device with the allowed values', async () => {
     const { lines } = await loadVariant('device: cpu', 'device: gpu');
-    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'device: cpu')}:9 device: must be one of 'cpu', 'cuda' (got 'gpu').`]);
+    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'device: cpu')}:9 device: must be one of 'cpu', 'cuda' (got 'gpu'). Did you mean 'cpu'?`]);
   });
 
   it('flags a missing required key at its parent', async () => {
     const { lines } = await loadVariant('title: Tiny ResNet-18, CPU\n', '');
-    expect(lines).toEqual([`variant.yaml:1:1: missing required key 'title'.`]);
+    // reported where the document's mapping starts, after the leading comments
+    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'benchgrid: 1')}:1: missing required key 'title'.`]);
   });
 
   it('says a group is either a product or a list of cells', async () => {
@@ -65,7 +69,7 @@ describe('spec schema', () => {
 describe('semantic rules', () => {
   it('an unknown tool in a group, with a did-you-mean', async () => {
     const { lines } = await loadVariant('tools: [raw, hooks, tv_fx]', 'tools: [raw, hoks, tv_fx]');
-    expect(lines).toContain(`variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:5 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`);
+    expect(lines).toContain(`variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:18 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`);
   });
 
   it('an unknown subject and an unknown contract', async () => {
@@ -76,7 +80,7 @@ describe('semantic rules', () => {
   });
 
   it('an unknown environment and an unknown adapter', async () => {
-    const a = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, environment: mian }\nenvironments:\n  main: { requirements: [torch] }');
+    const a = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, environment: mian }', ['subjects:\n', 'environments:\n  main: { requirements: [torch] }\nsubjects:\n']);
     expect(a.lines.join('\n')).toMatch(/tools\.raw\.environment: unknown environment 'mian'\. Did you mean 'main'\?/);
     const b = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, adapter: rwa }');
     expect(b.lines.join('\n')).toMatch(/tools\.raw\.adapter: runner 'torch' has no adapter 'rwa'\. Did you mean 'raw'\?/);
@@ -93,7 +97,7 @@ describe('semantic rules', () => {
   });
 
   it('a cell that is neither implemented nor reasoned', async () => {
-    const { lines, loaded } = await loadVariant('      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n', '');
+    const { lines, loaded } = await loadVariant('    unsupported:\n      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n', '');
     expect(loaded.spec).toBeUndefined();
     expect(lines.join('\n')).toMatch(/cell A\/replacement_edit\/tv_fx\/resnet18 is neither implemented \(adapter 'tv_fx' of runner 'torch' has no 'replacement_edit'\) nor given a reason\. Add it to the group's 'unsupported' list/);
   });

@@ -1,0 +1,123 @@
+"""Load a request file and check the parts the harness relies on (schemas/request.schema.json is the full contract)."""
+
+import json
+import re
+
+from . import PROTOCOL
+from .errors import RequestError
+
+_DEVICE = re.compile(r"^(cpu|cuda(:[0-9]+)?)$")
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
+_FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _get(data, path):
+    """Follow a dotted path through nested dicts; a missing step yields KeyError."""
+    for key in path.split("."):
+        if not isinstance(data, dict) or key not in data:
+            raise KeyError(path)
+        data = data[key]
+    return data
+
+
+# (dotted path, test, what was expected): one row per field the harness reads.
+_RULES = [
+    ("protocol", lambda v: v == PROTOCOL, f"{PROTOCOL}"),
+    ("cell.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
+    ("contract.kind", lambda v: isinstance(v, str) and _IDENTIFIER.match(v), "a lower_snake_case name"),
+    ("contract.params", lambda v: isinstance(v, dict), "an object"),
+    ("subject.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
+    ("subject.model.builder", lambda v: v in ("torchvision", "gpt2"), '"torchvision" or "gpt2"'),
+    ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
+    ("subject.model.seed", _is_int, "an integer"),
+    ("subject.model.config", lambda v: isinstance(v, dict), "an object"),
+    ("subject.inputs.kind", lambda v: v in ("image", "tokens"), '"image" or "tokens"'),
+    ("subject.inputs.shape", lambda v: isinstance(v, list) and v and all(_is_int(d) and d > 0 for d in v),
+     "a list of positive integers"),
+    ("subject.inputs.seed", _is_int, "an integer"),
+    ("subject.inputs.stimuli", lambda v: _is_int(v) and v > 0, "a positive integer"),
+    ("subject.inputs.batch_size", lambda v: _is_int(v) and v > 0, "a positive integer"),
+    ("subject.sites", lambda v: isinstance(v, dict), "an object"),
+    ("tool.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
+    ("tool.module", lambda v: isinstance(v, str) and v, "a module path"),
+    ("tool.library", lambda v: v is None or (isinstance(v, str) and v), "a distribution name or null"),
+    ("reference", lambda v: v is None or (isinstance(v, dict) and isinstance(v.get("module"), str)
+                                          and isinstance(v.get("tool"), str)), "null or {tool, module}"),
+    ("device", lambda v: isinstance(v, str) and _DEVICE.match(v), '"cpu", "cuda" or "cuda:N"'),
+    ("mode", lambda v: v in ("time", "memory"), '"time" or "memory"'),
+    ("process_index", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
+    ("settings.warmups", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
+    ("settings.samples", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    ("settings.min_samples", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    ("settings.sampling_budget_s", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
+    ("settings.threads", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    ("settings.rtol", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
+    ("settings.atol", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
+    ("settings.memory_calls", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+]
+
+
+def _problems(request):
+    """Every rule the request breaks, as 'path: expected X (got Y)' lines."""
+    problems = []
+    for path, test, expected in _RULES:
+        try:
+            value = _get(request, path)
+        except KeyError:
+            problems.append(f"{path}: missing (expected {expected})")
+            continue
+        if not test(value):
+            problems.append(f"{path}: expected {expected} (got {json.dumps(value)[:80]})")
+    if problems:
+        return problems
+    inputs = request["subject"]["inputs"]
+    if inputs["kind"] == "image" and inputs.get("dtype") not in _FLOAT_DTYPES:
+        problems.append(f"subject.inputs.dtype: expected one of {', '.join(_FLOAT_DTYPES)} for images "
+                        f"(got {inputs.get('dtype')!r})")
+    if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
+        problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
+    settings = request["settings"]
+    if settings["min_samples"] > settings["samples"]:
+        problems.append(f"settings.min_samples: must not exceed settings.samples "
+                        f"(got {settings['min_samples']} > {settings['samples']})")
+    if request.get("cell", {}).get("contract") != request["contract"]["kind"]:
+        problems.append(f"cell.contract: must equal contract.kind (got {request['cell'].get('contract')!r})")
+    return problems
+
+
+def load_request(path):
+    """Read and check REQ.json; raise RequestError listing every problem found."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            request = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise RequestError(f"cannot read request {path}: {exc}") from exc
+    if not isinstance(request, dict):
+        raise RequestError(f"request {path}: expected a JSON object")
+    problems = _problems(request)
+    if problems:
+        raise RequestError(f"request {path} is not a protocol-{PROTOCOL} request:\n  " + "\n  ".join(problems))
+    return request
+
+
+def peek(path):
+    """Best-effort (cell_id, process_index, mode) of a request that may be broken, for the error result."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            request = json.load(f)
+        cell_id = request["cell"]["id"]
+        index = request.get("process_index")
+        mode = request.get("mode")
+        return (cell_id if isinstance(cell_id, str) else None,
+                index if _is_int(index) and index >= 0 else None,
+                mode if mode in ("time", "memory") else None)
+    except Exception:  # noqa: BLE001 - anything unreadable just leaves the fields null
+        return None, None, None

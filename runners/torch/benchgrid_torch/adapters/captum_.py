@@ -1,0 +1,56 @@
+"""Captum: `LayerActivation` reads layer outputs, `LayerGradientXActivation` gives the gradient at a layer."""
+
+import torch
+from captum.attr import LayerActivation, LayerGradientXActivation
+
+LIBRARY = "captum"
+
+
+def single_module_output(ctx):
+    """The site's activation from `LayerActivation` (a full forward with a hook on the layer)."""
+    activation = LayerActivation(ctx.model, ctx.site_module)
+    x = ctx.inputs
+
+    def run():
+        return activation.attribute(x)
+
+    return run
+
+
+def matched_retained(ctx):
+    """(site output, logits) from one `LayerActivation` forward over two layers: the site and the model itself."""
+    # Captum returns layer activations and drops the forward's output, so the logits are retained the only
+    # way it can: as the activation of the root module, whose output is the model's output.
+    activation = LayerActivation(ctx.model, [ctx.site_module, ctx.model])
+    x = ctx.inputs
+
+    def run():
+        site_output, logits = activation.attribute(x)
+        return site_output, logits
+
+    return run
+
+
+def same_site_gradient(ctx):
+    """d(logits[:, target].sum()) / d(site output): `LayerGradientXActivation` without the activation factor."""
+    # multiply_by_inputs=False makes the attribution the layer gradient alone; Captum takes it with
+    # torch.autograd.grad(torch.unbind(logits[:, target]), layer output) (captum/_utils/gradient.py,
+    # compute_layer_gradients_and_eval), which sums over the batch like the reference's .sum().
+    gradient = LayerGradientXActivation(ctx.model, ctx.site_module, multiply_by_inputs=False)
+    x, target = ctx.inputs, ctx.target
+
+    def run():
+        return gradient.attribute(x, target=target)
+
+    return run
+
+
+def ordered_dataset_features(ctx):
+    """The site's activations over the dataset batches, one `LayerActivation` call per batch, concatenated."""
+    activation = LayerActivation(ctx.model, ctx.site_module)
+    batches = ctx.batches
+
+    def run():
+        return torch.cat([activation.attribute(batch) for batch in batches])
+
+    return run

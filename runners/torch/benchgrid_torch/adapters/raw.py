@@ -1,0 +1,58 @@
+"""Plain forward passes with nothing attached: the floor every tool is measured against (not comparable)."""
+
+import torch
+
+LIBRARY = None
+
+
+def single_module_output(ctx):
+    """One forward pass; there is no way to read the site without attaching something."""
+    model, x = ctx.model, ctx.inputs
+
+    def run():
+        return model(x)
+
+    return run
+
+
+def matched_retained(ctx):
+    """One forward pass."""
+    return single_module_output(ctx)
+
+
+def replacement_edit(ctx):
+    """One forward pass, unedited."""
+    return single_module_output(ctx)
+
+
+def repeated_steering(ctx):
+    """One unsteered forward pass per strength, stacked like the steered logits."""
+    model, x, strengths = ctx.model, ctx.inputs, ctx.strengths
+
+    def run():
+        return torch.stack([model(x) for _ in strengths])
+
+    return run
+
+
+def same_site_gradient(ctx):
+    """Forward, then backward from logits[:, target].sum() into the parameters (nothing attached)."""
+    model, x, target = ctx.model, ctx.inputs, ctx.target
+
+    def run():
+        logits = model(x)
+        # Accumulates into each parameter's .grad: allocated by the first call, added to in place afterwards.
+        logits[:, target].sum().backward()
+        return logits.detach()
+
+    return run
+
+
+def ordered_dataset_features(ctx):
+    """One forward pass per dataset batch, in order."""
+    model, batches = ctx.model, ctx.batches
+
+    def run():
+        return [model(batch) for batch in batches]
+
+    return run

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm test`: the whole vitest suite, then one plain `N passed, N failed` line (CI reads it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-vitest-')), 'results.json');
+const r = await execa('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  reject: false,
+});
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const j = JSON.parse(fs.readFileSync(report, 'utf8'));
+  passed = j.numPassedTests;
+  failed = j.numFailedTests + (j.numTotalTestSuites > 0 && j.testResults.some((s) => s.status === 'failed' && s.assertionResults.length === 0) ? 1 : 0);
+  skipped = j.numPendingTests + j.numTodoTests;
+} catch {
+  failed = Math.max(1, failed);
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exitCode = r.exitCode === 0 && failed === 0 ? 0 : 1;

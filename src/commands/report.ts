@@ -1,0 +1,52 @@
+// `benchgrid report <results.json>`: the results as a terminal grid, a markdown page, an HTML report or JSON.
+import { UserError } from '../errors.ts';
+import { loadResults } from '../results/load.ts';
+import { writeAtomic } from '../results/write.ts';
+import { renderHtml } from '../report/html.ts';
+import { renderMarkdown } from '../report/markdown.ts';
+import { resolvePage } from '../report/page.ts';
+import { loadSpecForReport } from '../report/spec.ts';
+import { renderTable } from '../report/table.ts';
+import { reportInput } from '../report/run-reports.ts';
+import { useColor } from '../util/tty.ts';
+
+/** The formats `report` writes. */
+export const REPORT_FORMATS = ['table', 'markdown', 'html', 'json'] as const;
+
+/** Options of `report`. */
+export interface ReportOptions {
+  spec?: string;
+  format?: string;
+  out?: string;
+}
+
+/** Renders a results file (benchgrid's or the seed's) to stdout, or to `--out FILE`. */
+export async function report(file: string, opts: ReportOptions): Promise<void> {
+  const format = opts.format ?? 'table';
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UserError(`--format must be one of ${REPORT_FORMATS.join(', ')} (got '${format}').`);
+  }
+  const results = loadResults(file);
+  const spec = opts.spec ? await loadSpecForReport(opts.spec) : null;
+  const input = reportInput(results, spec);
+  if (spec) {
+    if (results.spec && results.spec.name !== spec.name) {
+      process.stderr.write(`benchgrid: warning: ${file} was measured for spec '${results.spec.name}', not '${spec.name}'; labels and page may not fit.\n`);
+    }
+    const { missing } = resolvePage(input);
+    if (missing.length > 0) {
+      process.stderr.write(`benchgrid: warning: ${missing.length} page entr${missing.length === 1 ? 'y has' : 'ies have'} no cell in ${file}, shown as "not measured": ${missing.join(', ')}\n`);
+    }
+  }
+  let text: string;
+  if (format === 'json') text = JSON.stringify(results, null, 2) + '\n';
+  else if (format === 'markdown') text = renderMarkdown(input);
+  else if (format === 'html') text = renderHtml(input);
+  else text = renderTable(input, !opts.out && useColor(process.stdout));
+  if (opts.out) {
+    writeAtomic(opts.out, text);
+    process.stderr.write(`benchgrid: wrote ${opts.out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+}

@@ -1,0 +1,86 @@
+// Renders a diff report as GitHub markdown for a pull-request comment; long lists fold into <details>.
+import { formatDiagnostic } from '../spec/diagnostics.ts';
+import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
+import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
+
+/** Lists longer than this are folded into a collapsible <details> block. */
+export const MARKDOWN_OPEN_LIMIT = 5;
+
+/** A hidden marker at the top of the comment, so a workflow can find and update its earlier comment. */
+export const MARKDOWN_MARKER = '<!-- benchgrid-diff -->';
+
+/** The report as a markdown document. */
+export function renderMarkdown(report: DiffReport): string {
+  const out = [MARKDOWN_MARKER, `## benchgrid diff${report.base ? ` against ${code(report.base)}` : ''}`, ''];
+  if (report.diffs.length === 0 && report.invalid.length === 0) out.push(report.base ? `No spec changed since ${code(report.base)}.` : 'Nothing to compare.', '');
+  for (const inv of report.invalid) {
+    out.push(`### ${code(inv.file)} is invalid (${inv.side} version)`, '', '```', ...inv.diagnostics.map((d) => formatDiagnostic(d)), '```', '');
+  }
+  for (const d of report.diffs) out.push(...renderOne(d));
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+function renderOne(d: SpecDiff): string[] {
+  const out: string[] = [];
+  const file = d.new?.file ?? d.old?.file ?? '';
+  out.push(`### ${code(file)} (${esc(names(d).replace(' -> ', ' → '))})`, '');
+  if (d.old && d.new && d.old.file !== d.new.file) out.push(`Compared with ${code(d.old.file)}.`, '');
+  out.push(`**${esc(summaryLine(d))}**`, '');
+  const list = (title: string, items: string[], count?: number) => out.push(...block(title, items, count));
+
+  list('Renamed', d.renames.map((r) => `${r.kind} ${code(r.from)} → ${code(r.to)}`));
+  list('Cells added', d.cells.added.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`));
+  list('Cells removed', d.cells.removed.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`));
+  list('Cells renamed', d.cells.renamed.map((x) => `${code(x.from)} → ${code(x.to)}`));
+  list('Status flipped', d.cells.flipped.map((f) => `${code(f.id)}: ${f.from.status}${f.from.reason ? ` (${esc(f.from.reason)})` : ''} → ${f.to.status}${f.to.reason ? ` (${esc(f.to.reason)})` : ''}`));
+  list('Reasons changed', d.cells.reasonChanged.map((r) => `${code(r.id)}: ~~${esc(r.from ?? '')}~~ → ${esc(r.to ?? '')}`));
+  if (d.definitions.length > 0) {
+    out.push(`**Definitions changed (${d.definitions.length})${d.invalidated.length ? `: ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}**`, '');
+    for (const x of d.definitions) out.push(...definition(x));
+    out.push('');
+  }
+  list('Labels changed', d.labels.map((l) => `${l.kind}${l.id ? ` ${code(l.id)}` : ''} ${l.field}: ~~${esc(l.from)}~~ → ${esc(l.to)}`));
+  list('Page rows added', d.page.added.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`));
+  list('Page rows removed', d.page.removed.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`));
+  const { rows, entries } = groupRelabels(d);
+  const sectionOf = (g: RowRelabel) => (g.from.section !== g.to.section ? ` (section ~~${esc(g.from.section)}~~ → ${esc(g.to.section)})` : '');
+  list(`Page rows relabelled`, [
+    ...rows.map((g) => `row ~~${esc(g.from.row)}~~ → ${esc(g.to.row)}${sectionOf(g)}: ${plural(g.cells.length, 'row')} (${esc(cellNames(g.cells))})`),
+    ...entries.map((r) => `${code(r.cell)} entry ~~${esc(r.from.entry)}~~ → ${esc(r.to.entry)}`),
+  ], d.page.relabelled.length);
+  return out;
+}
+
+function definition(x: DefinitionChange): string[] {
+  if (x.change !== 'changed') return [`- ${esc(subjectOf(x))} ${x.change}`];
+  const head = `- **${esc(subjectOf(x))}**: ${changeText(x, value, '→', code)}`;
+  if (x.invalidates.length === 0) return [`${head}; invalidates nothing`];
+  if (invalidatesAll(x)) return [`${head}; invalidates every cell planned before and after (${x.invalidates.length})`];
+  const cells = x.invalidates.map((id) => `- ${code(id)}`);
+  if (cells.length <= MARKDOWN_OPEN_LIMIT) return [`${head}; invalidates:`, ...cells.map((l) => `  ${l}`)];
+  return [`${head}; invalidates ${plural(x.invalidates.length, 'cell')}`, '', '  <details><summary>cells to re-measure</summary>', '', ...cells.map((l) => `  ${l}`), '', '  </details>', ''];
+}
+
+/** A titled list, folded into <details> when it is long. */
+function block(title: string, items: string[], count = items.length): string[] {
+  if (items.length === 0) return [];
+  const lines = items.map((i) => `- ${i}`);
+  if (items.length <= MARKDOWN_OPEN_LIMIT) return [`**${title} (${count})**`, '', ...lines, ''];
+  return [`<details><summary><b>${title} (${count})</b></summary>`, '', ...lines, '', '</details>', ''];
+}
+
+function value(v: unknown): string {
+  if (v === null || v === undefined) return '*(unset)*';
+  return code(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
+/** Inline code that survives backticks inside it. */
+function code(s: string): string {
+  if (!s.includes('`')) return `\`${s}\``;
+  return `\`\` ${s} \`\``;
+}
+
+/** Text safe in a comment: no raw HTML. Labels keep their markdown (backticks) on purpose. */
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,64 @@
+// Number and text formatting shared by every report format (the seed's page rules, docs/report.md).
+import type { CellResult, Verdict } from '../results/model.ts';
+
+/**
+ * A duration in the seed's style: milliseconds with two decimals below one second, seconds with two
+ * decimals from 1000 ms on. The switch is decided on the rounded value, so 999.996 ms reads `1.00 s`,
+ * never `1000.00 ms`.
+ */
+export function formatMs(ms: number): string {
+  if (Math.abs(Number(ms.toFixed(2))) < 1000) return `${ms.toFixed(2)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** `median (min to max)`, each part formatted on its own: `1.06 s (1.05 s to 1.19 s)`. */
+export function formatRange(median: number, min: number, max: number): string {
+  return `${formatMs(median)} (${formatMs(min)} to ${formatMs(max)})`;
+}
+
+/** A cell's `median (min to max)`, or null when it has no timing. */
+export function cellRange(c: CellResult): string | null {
+  if (c.median_ms === null) return null;
+  return formatRange(c.median_ms, c.min_ms ?? c.median_ms, c.max_ms ?? c.median_ms);
+}
+
+/** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch. */
+export function exactMark(v: Verdict | undefined): string {
+  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'mismatch' ? '!' : '';
+}
+
+/** The exactness verdict in words, for tables: empty when the file does not say. */
+export function exactText(v: Verdict | undefined): string {
+  if (v === undefined) return '';
+  if (v === null) return 'not compared';
+  return v === 'bit' ? 'bit-exact' : v === 'close' ? 'close (within tolerance)' : 'mismatch';
+}
+
+/** Legend of the exactness marks, printed under grids. */
+export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ! mismatch (against the group\'s reference tool)';
+
+/** The first non-empty line of a text (reasons can carry tracebacks). */
+export function firstLine(text: string | null | undefined): string {
+  const line = (text ?? '').split('\n').map((l) => l.trim()).find((l) => l !== '');
+  return line ?? '';
+}
+
+/** A byte count in MiB with one decimal. */
+export function formatBytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A ratio as a percentage with one decimal: 0.0502 -> `5.0%`. */
+export function formatPercent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+/** Escapes a value for one markdown table cell: pipes escaped, line breaks folded to spaces. */
+export function mdCell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** HTML-escapes text for element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}

@@ -1,0 +1,108 @@
+// The status matrix, one grid per group and subject (rows contracts, columns tools), for the terminal and HTML. Pure.
+import type { CellResult } from '../results/model.ts';
+import { exactMark, firstLine, formatMs } from './format.ts';
+import type { ReportInput } from './page.ts';
+
+/** One grid cell. */
+export interface GridCell {
+  id: string;
+  /** absent: the matrix has no such cell (explicit cell lists leave holes). */
+  kind: 'ok' | 'unsupported' | 'error' | 'absent';
+  /** The text without colour: `2.30 ms =`, `(a)`, `error (b)` or empty. */
+  text: string;
+  /** The reason key of an unsupported or failed cell. */
+  key: string | null;
+  result: CellResult | null;
+}
+
+/** One grid. */
+export interface Grid {
+  group: string;
+  groupTitle: string;
+  subject: string;
+  subjectLabel: string;
+  contracts: string[];
+  tools: string[];
+  /** rows[contract index][tool index]. */
+  rows: GridCell[][];
+  /** Each distinct reason once, with its key, in the order the keys were given. */
+  reasons: { key: string; reason: string; kind: 'unsupported' | 'error' }[];
+  counts: { ok: number; unsupported: number; error: number };
+}
+
+/**
+ * Builds the grids. Order follows the spec where it has one (groups, subjects, contracts, tools in
+ * declaration order); whatever the spec does not name, or everything without a spec, follows the
+ * order of the cell ids in the file.
+ */
+export function buildGrids(input: ReportInput): Grid[] {
+  const { results, spec } = input;
+  const byId = new Map(results.cells.map((c) => [c.id, c]));
+  const groups = ordered(spec?.groups.map((g) => g.id), results.cells.map((c) => c.group));
+  const grids: Grid[] = [];
+  for (const group of groups) {
+    const g = spec?.groups.find((x) => x.id === group);
+    const inGroup = results.cells.filter((c) => c.group === group);
+    for (const subject of ordered(g?.subjects, inGroup.map((c) => c.subject))) {
+      const mine = inGroup.filter((c) => c.subject === subject);
+      if (mine.length === 0) continue;
+      const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => mine.some((c) => c.contract === k));
+      const tools = ordered(g?.tools, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
+      const keys = new Map<string, string>();
+      const reasons: Grid['reasons'] = [];
+      const keyOf = (reason: string, kind: 'unsupported' | 'error') => {
+        const k = `${kind}\u0000${reason}`;
+        if (!keys.has(k)) {
+          const key = keyName(keys.size);
+          keys.set(k, key);
+          reasons.push({ key, reason, kind });
+        }
+        return keys.get(k)!;
+      };
+      const rows = contracts.map((contract) =>
+        tools.map((tool): GridCell => {
+          const id = `${group}/${contract}/${tool}/${subject}`;
+          const c = byId.get(id) ?? null;
+          if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
+          if (c.status === 'ok') {
+            const mark = exactMark(c.exact);
+            const text = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${mark ? ` ${mark}` : ''}`;
+            return { id, kind: 'ok', text, key: null, result: c };
+          }
+          const reason = firstLine(c.reason ?? c.error?.message) || 'no reason recorded';
+          const key = keyOf(reason, c.status);
+          return { id, kind: c.status, text: c.status === 'error' ? `error (${key})` : `(${key})`, key, result: c };
+        }),
+      );
+      grids.push({
+        group,
+        groupTitle: g?.title ?? '',
+        subject,
+        subjectLabel: spec?.subjects[subject]?.label ?? subject,
+        contracts,
+        tools,
+        rows,
+        reasons,
+        counts: {
+          ok: mine.filter((c) => c.status === 'ok').length,
+          unsupported: mine.filter((c) => c.status === 'unsupported').length,
+          error: mine.filter((c) => c.status === 'error').length,
+        },
+      });
+    }
+  }
+  return grids;
+}
+
+/** Keys a, b, ..., z, a1, b1, ... */
+function keyName(i: number): string {
+  return String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : '');
+}
+
+/** The preferred order first (only names that occur), then the rest in order of first appearance. */
+function ordered(preferred: string[] | undefined, seen: string[]): string[] {
+  const present = new Set(seen);
+  const out = (preferred ?? []).filter((x) => present.has(x));
+  for (const x of seen) if (!out.includes(x)) out.push(x);
+  return out;
+}

@@ -1,0 +1,124 @@
+// Pieces of the HTML report: chart data, the status matrix, key-value tables, raw samples. Pure.
+import type { CellResult } from '../results/model.ts';
+import { cellRange, escapeHtml, exactText, formatBytes, formatMs } from './format.ts';
+import type { Grid } from './grid.ts';
+import type { PageSectionView } from './page.ts';
+
+/** What the page script needs to draw one section's chart. */
+export interface ChartData {
+  canvas: string;
+  /** Short category labels (lines), full labels for tooltips. */
+  labels: string[][];
+  full: string[][];
+  median: number[];
+  range: [number, number][];
+  colors: string[];
+  /** Log scale when the values span a decade or more. */
+  log: boolean;
+}
+
+const PALETTE = ['#0969da', '#bf3989', '#1a7f37', '#bc4c00', '#8250df', '#0a7d8c', '#9a6700', '#cf222e'];
+
+/** Chart data of a page section: one bar per measured entry, coloured by row; null when nothing was measured. */
+export function chartData(section: PageSectionView, index: number, prefix: string): ChartData | null {
+  const measured = section.entries.filter((e) => e.kind === 'measured' && e.result);
+  if (measured.length === 0) return null;
+  const rows = [...new Set(measured.map((e) => e.rowLabel))];
+  const plain = (s: string) => s.replace(/`/g, '');
+  const short = (s: string) => (s.length > 56 ? `${s.slice(0, 55)}…` : s);
+  const strip = (s: string) => (prefix && s.startsWith(prefix) ? s.slice(prefix.length) : s);
+  const range = measured.map((e): [number, number] => {
+    const c = e.result!;
+    return [c.min_ms ?? c.median_ms!, c.max_ms ?? c.median_ms!];
+  });
+  const lo = Math.min(...range.map((r) => r[0]));
+  const hi = Math.max(...range.map((r) => r[1]));
+  return {
+    canvas: `chart-${index}`,
+    labels: measured.map((e) => [short(plain(e.toolLabel)), short(plain(strip(e.rowLabel)))]),
+    full: measured.map((e) => [plain(e.toolLabel), plain(e.label)]),
+    median: measured.map((e) => e.result!.median_ms!),
+    range,
+    colors: measured.map((e) => PALETTE[rows.indexOf(e.rowLabel) % PALETTE.length]),
+    log: lo > 0 && hi / lo >= 10,
+  };
+}
+
+/** Inline markdown of labels and sentences: `code` and **bold**, everything else escaped. */
+export function inlineMd(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+}
+
+/** The status matrix of one grid: reasons in `title` attributes and listed under the table. */
+export function matrixHtml(grid: Grid): string {
+  const head = `<tr><th></th>${grid.tools.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}</tr>`;
+  const body = grid.contracts
+    .map((contract, i) => {
+      const tds = grid.rows[i].map((cell) => {
+        if (cell.kind === 'absent') return '<td class="absent"></td>';
+        const c = cell.result!;
+        const title = cell.kind === 'ok' ? okTitle(c) : c.reason ?? c.error?.message ?? '';
+        const cls = cell.kind === 'ok' && c.exact === 'mismatch' ? 'ok mismatch' : cell.kind;
+        return `<td class="${cls}" title="${escapeHtml(title)}" data-cell="${escapeHtml(c.id)}">${escapeHtml(cell.text)}</td>`;
+      });
+      return `<tr><th>${escapeHtml(contract)}</th>${tds.join('')}</tr>`;
+    })
+    .join('\n');
+  const reasons = grid.reasons.length
+    ? `<ul class="reasons">${grid.reasons.map((r) => `<li>(${escapeHtml(r.key)}) ${r.kind === 'error' ? '<strong>failed:</strong> ' : ''}${escapeHtml(r.reason)}</li>`).join('')}</ul>`
+    : '';
+  return `<table class="matrix">\n${head}\n${body}\n</table>\n${reasons}`;
+}
+
+function okTitle(c: CellResult): string {
+  const bits = [cellRange(c) ?? 'ok'];
+  const exact = exactText(c.exact);
+  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' ? `, max abs diff ${c.max_abs_diff}` : ''));
+  if (c.processes !== null) bits.push(`n=${c.processes} processes`);
+  return bits.join('; ');
+}
+
+/** A two-column table of a record's keys and values (objects as JSON). */
+export function kvTable(record: Record<string, unknown>): string {
+  const rows = Object.entries(record).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(show(v))}</td></tr>`);
+  return rows.length ? `<table class="kv">${rows.join('')}</table>` : '<p class="muted">none recorded</p>';
+}
+
+function show(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** One cell's raw samples and per-process statistics behind a disclosure. */
+export function samplesHtml(c: CellResult): string {
+  const n = c.samples_ms ? c.samples_ms.reduce((a, s) => a + s.length, 0) : (c.samples_per_process ?? []).reduce((a, x) => a + x, 0);
+  const summary = `<code>${escapeHtml(c.id)}</code> ${escapeHtml(c.status)}${cellRange(c) ? `, ${escapeHtml(cellRange(c)!)}` : ''}${n ? `, ${n} samples` : ''}`;
+  const parts: string[] = [];
+  if (c.per_process) {
+    const head = '<tr><th>process</th><th>samples</th><th>median</th><th>min</th><th>max</th><th>IQR</th><th>stopped by</th><th>start</th><th>wall</th></tr>';
+    const rows = c.per_process.map((p) =>
+      `<tr><td class="num">${p.index}</td><td class="num">${p.n}</td><td class="num">${formatMs(p.median_ms)}</td><td class="num">${formatMs(p.min_ms)}</td>` +
+      `<td class="num">${formatMs(p.max_ms)}</td><td class="num">${formatMs(p.iqr_ms)}</td><td>${escapeHtml(String(p.stopped_by))}</td>` +
+      `<td>${escapeHtml(String(p.start))}</td><td class="num">${Number(p.wall_s).toFixed(2)} s</td></tr>`);
+    parts.push(`<table>${head}${rows.join('')}</table>`);
+  }
+  if (c.samples_ms) {
+    c.samples_ms.forEach((s, i) => parts.push(`<p class="samples">process ${i}: ${s.map((x) => x.toFixed(3)).join(', ')} (ms)</p>`));
+  } else if (c.status === 'ok') {
+    const per = c.samples_per_process ? ` Samples per process: ${c.samples_per_process.join(', ')}.` : '';
+    parts.push(`<p class="muted">This file keeps no raw samples (the seed's layout has only the statistics).${escapeHtml(per)}</p>`);
+  }
+  if (c.memory) {
+    const rss = c.memory.peak_rss_bytes.map(formatBytes).join(', ');
+    const cuda = c.memory.cuda_peak_allocated_bytes.filter((x): x is number => x !== null).map(formatBytes).join(', ');
+    parts.push(`<p>Peak RSS per memory process: ${escapeHtml(rss || '—')}${cuda ? `; CUDA peak allocated: ${escapeHtml(cuda)}` : ''}.</p>`);
+  }
+  if (c.reason) parts.push(`<p>Reason: ${escapeHtml(c.reason)}</p>`);
+  if (c.error) {
+    parts.push(`<p>Error: ${escapeHtml([c.error.type, c.error.message].filter(Boolean).join(': '))}</p>`);
+    if (c.error.tail) parts.push(`<pre>${escapeHtml(c.error.tail)}</pre>`);
+  }
+  return `<details><summary>${summary}</summary>\n${parts.join('\n')}\n</details>`;
+}

@@ -1,0 +1,41 @@
+// The markdown results page: the spec's page rows in the seed's words, an appendix, how it was measured. Pure.
+import { cellRange, exactText, firstLine, mdCell } from './format.ts';
+import { howMeasured } from './measured.ts';
+import { resolvePage, type ReportInput } from './page.ts';
+
+/** The results page as `benchgrid report --format markdown` prints it. */
+export function renderMarkdown(input: ReportInput): string {
+  const { results } = input;
+  const page = resolvePage(input);
+  const out: string[] = [];
+  out.push(`# ${input.spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results'}`, '');
+  if (input.spec?.description) out.push(input.spec.description, '');
+  for (const section of page.sections) {
+    out.push(`## ${section.title}`, '');
+    out.push(page.fromSpec ? '| Workload | Tool | Median (min to max) |' : '| Contract | Tool | Median (min to max) |');
+    out.push('| --- | --- | --- |');
+    for (const e of section.entries) out.push(e.text);
+    out.push('');
+  }
+  if (page.fromSpec) {
+    out.push('## Cells not on the page', '');
+    if (page.appendix.length === 0) {
+      out.push('Every cell of the results is on the page.', '');
+    } else {
+      out.push('Every measured cell the page above does not show, so that nothing measured is hidden.', '');
+      out.push('| Cell | Status | Median (min to max) | Exactness | Reason |');
+      out.push('| --- | --- | --- | --- | --- |');
+      for (const c of page.appendix) {
+        const cells = [`\`${c.id}\``, c.status, cellRange(c) ?? '', exactText(c.exact), firstLine(c.reason ?? c.error?.message)];
+        out.push(`| ${cells.map(mdCell).join(' | ')} |`);
+      }
+      out.push('');
+    }
+  }
+  const how = howMeasured(results);
+  if (how.length) {
+    out.push('## How it was measured', '');
+    for (const p of how) out.push(p, '');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,65 @@
+// "How it was measured": protocol, host, versions and A/A noise in sentences, from the results. Pure.
+import type { Results, SubjectMeta } from '../results/model.ts';
+import { formatMs, formatPercent } from './format.ts';
+
+/** Sentences describing how the results were measured, one paragraph per subject with metadata. */
+export function howMeasured(results: Results): string[] {
+  const out: string[] = [];
+  const head: string[] = [];
+  if (results.measured_on) head.push(`Measured on ${results.measured_on}${results.harness ? ` with \`${results.harness}\`` : ''}.`);
+  const host = hostText(results);
+  if (host) head.push(`Host: ${host}.`);
+  if (results.partial) head.push('The run did not finish: cells it did not reach are missing.');
+  if (head.length) out.push(head.join(' '));
+  for (const [subject, s] of Object.entries(results.subjects)) {
+    if (!s.meta) continue;
+    const parts = [protocolText(s.meta.protocol)];
+    const versions = versionsText({ ...results.versions, ...s.meta.versions });
+    if (versions) parts.push(`Versions: ${versions}.`);
+    const aa = aaText(s.meta);
+    if (aa) parts.push(aa);
+    out.push(`${Object.keys(results.subjects).length > 1 ? `**${subject}.** ` : ''}${parts.filter(Boolean).join(' ')}`);
+  }
+  return out;
+}
+
+/** The protocol in one sentence, from the keys benchgrid and the seed both write. */
+export function protocolText(p: Record<string, unknown>): string {
+  const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : null);
+  const processes = n('processes');
+  const bits: string[] = [];
+  if (processes !== null) bits.push(`Each cell ran in ${processes} fresh Python process${processes === 1 ? '' : 'es'}`);
+  const calls: string[] = [];
+  if (n('warmups') !== null) calls.push(`${n('warmups')} warm-up calls`);
+  if (n('samples') !== null) calls.push(`then up to ${n('samples')} timed calls${n('min_samples') !== null ? ` (at least ${n('min_samples')})` : ''}`);
+  if (n('budget_s_per_cell') !== null) calls.push(`within ${n('budget_s_per_cell')} s of timed work per cell`);
+  if (calls.length) bits.push(`${bits.length ? ', each making ' : 'Each process made '}${calls.join(', ')}`);
+  if (bits.length === 0) return '';
+  return `${bits.join('')}. A value is the median of the per-process medians, with the smallest and largest per-process median in brackets.`;
+}
+
+/** The host in words: the file's own description, else what the environment says. */
+export function hostText(results: Results): string {
+  if (typeof results.host.name === 'string' && results.host.name) return results.host.name;
+  const env = Object.values(results.subjects).find((s) => s.meta)?.meta?.environment ?? {};
+  const bits = [env.platform, env.cpu_count !== undefined ? `${env.cpu_count} CPUs` : undefined, env.gpu_name, env.hostname]
+    .filter((x) => x !== undefined && x !== null && x !== '')
+    .map(String);
+  return bits.join(', ');
+}
+
+/** `torch 2.13.0+cu126, nnsight 0.8.1, ...` without unknown versions. */
+export function versionsText(v: Record<string, string | null>): string {
+  return Object.entries(v)
+    .filter(([, x]) => x !== null && x !== undefined && x !== '')
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ');
+}
+
+/** The A/A noise sentence, or '' when the subject has none. */
+export function aaText(meta: SubjectMeta): string {
+  const aa = meta.aa_noise;
+  if (!aa || aa.max_rel_diff === null) return '';
+  const medians = aa.medians_ms.map(formatMs).join(', ');
+  return `A/A noise: the same cell${aa.cell ? ` (\`${aa.cell}\`)` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.`;
+}

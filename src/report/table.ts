@@ -1,0 +1,46 @@
+// The terminal report: a cli-table3 grid per group and subject, reasons under each grid. Pure.
+import Table from 'cli-table3';
+import { MARK_LEGEND, formatPercent } from './format.ts';
+import { buildGrids, type GridCell } from './grid.ts';
+import type { ReportInput } from './page.ts';
+
+/** The results as `benchgrid report --format table` prints them; `color` adds ANSI colours. */
+export function renderTable(input: ReportInput, color: boolean): string {
+  const paint = (code: number, close: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${close}m` : s);
+  const green = paint(32, 39);
+  const red = paint(31, 39);
+  const yellow = paint(33, 39);
+  const dim = paint(2, 22);
+  const bold = paint(1, 22);
+  const { results } = input;
+  const lines: string[] = [];
+  const title = input.spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results';
+  lines.push(bold(title) + (results.measured_on ? ` (measured ${results.measured_on})` : '') + (results.partial ? ' [partial: the run did not finish]' : ''));
+  lines.push('');
+  const cellText = (c: GridCell) => {
+    if (c.kind === 'ok') return c.result?.exact === 'mismatch' ? red(c.text) : c.result?.exact === 'close' ? yellow(c.text) : green(c.text);
+    if (c.kind === 'error') return red(c.text);
+    if (c.kind === 'unsupported') return dim(c.text);
+    return '';
+  };
+  for (const grid of buildGrids(input)) {
+    const { ok, unsupported, error } = grid.counts;
+    const heading = `${grid.group}${grid.groupTitle ? `: ${grid.groupTitle}` : ''} / ${grid.subjectLabel}`;
+    lines.push(`${bold(heading)}: ${ok} ok, ${error} failed, ${unsupported} not run`);
+    const table = new Table({ head: ['', ...grid.tools], style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] } });
+    grid.contracts.forEach((contract, i) => table.push([contract, ...grid.rows[i].map(cellText)]));
+    lines.push(table.toString());
+    for (const r of grid.reasons) lines.push(`  (${r.key}) ${r.kind === 'error' ? red('failed: ') : ''}${r.reason}`);
+    lines.push('');
+  }
+  for (const [subject, s] of Object.entries(results.subjects)) {
+    const aa = s.meta?.aa_noise;
+    if (aa && aa.max_rel_diff !== null) {
+      lines.push(`A/A noise (${subject}): ${aa.pairs} pairs of fresh processes, medians differ by up to ${formatPercent(aa.max_rel_diff)}; smaller differences are noise.`);
+    }
+  }
+  const count = (s: string) => results.cells.filter((c) => c.status === s).length;
+  lines.push(`Marks: ${MARK_LEGEND}.`);
+  lines.push(`${results.cells.length} cells: ${count('ok')} ok, ${count('error')} failed, ${count('unsupported')} not run.`);
+  return lines.join('\n') + '\n';
+}

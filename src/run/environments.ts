@@ -1,0 +1,101 @@
+// Python environments: cached virtual environments keyed by interpreter and requirements, built on first use.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { EXIT, UserError } from '../errors.ts';
+import type { Environment } from '../spec/types.ts';
+
+/** Where benchgrid caches environments: $BENCHGRID_CACHE, else $XDG_CACHE_HOME/benchgrid, else ~/.cache/benchgrid. */
+export function cacheDir(): string {
+  if (process.env.BENCHGRID_CACHE) return path.resolve(process.env.BENCHGRID_CACHE);
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'benchgrid');
+}
+
+/** An environment resolved to a directory in the cache. */
+export interface ResolvedEnv {
+  env: Environment;
+  key: string;
+  dir: string;
+  python: string;
+  interpreter: { path: string; version: string };
+  built: boolean;
+}
+
+const MARKER = 'benchgrid-env.json';
+
+/** Finds the base interpreter and computes the cache key; never builds. */
+export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
+  const interpreter = await describeInterpreter(env.python);
+  const key = crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort() }))
+    .digest('hex')
+    .slice(0, 16);
+  const dir = path.join(cacheDir(), 'envs', `${env.id}-${key}`);
+  return { env, key, dir, python: path.join(dir, 'bin', 'python'), interpreter, built: fs.existsSync(path.join(dir, MARKER)) };
+}
+
+async function describeInterpreter(python: string): Promise<{ path: string; version: string }> {
+  try {
+    const r = await execa(python, ['-c', 'import sys; print(sys.executable); print(sys.version.split()[0])'], { timeout: 30_000 });
+    const [exe, version] = r.stdout.trim().split('\n');
+    return { path: fs.realpathSync(exe), version };
+  } catch (error) {
+    throw new UserError(`cannot start the Python interpreter '${python}' (${(error as Error).message.split('\n')[0]}). Install it, or set the environment's 'python' to an interpreter that exists.`, EXIT.runFailed);
+  }
+}
+
+/**
+ * Builds the environment if it is not in the cache: a venv made in a temporary sibling directory,
+ * pip-installed, then renamed into place, so a failed build never leaves a half environment behind.
+ */
+export async function buildEnv(r: ResolvedEnv, log: (line: string) => void): Promise<ResolvedEnv> {
+  if (r.built) return r;
+  const tmp = `${r.dir}.building-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(tmp), { recursive: true });
+  const logFile = `${r.dir}.build.log`;
+  log(`building environment '${r.env.id}' (${r.env.requirements.length} requirements) in ${r.dir}; log: ${logFile}`);
+  try {
+    await execa(r.interpreter.path, ['-m', 'venv', tmp], { stdout: { file: logFile }, stderr: { file: logFile } });
+    const reqFile = path.join(tmp, 'requirements.txt');
+    fs.writeFileSync(reqFile, r.env.requirements.join('\n') + '\n');
+    if (r.env.requirements.length > 0) {
+      await execa(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-r', reqFile], {
+        stdout: { file: logFile, append: true },
+        stderr: { file: logFile, append: true },
+      });
+    }
+  } catch {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+    throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`, EXIT.runFailed);
+  }
+  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify({ id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, built: new Date().toISOString() }, null, 1) + '\n');
+  fs.rmSync(r.dir, { recursive: true, force: true });
+  fs.renameSync(tmp, r.dir);
+  return { ...r, built: true };
+}
+
+/** Names the requirement pip could not install, from its output. */
+export function failedRequirement(pipOutput: string, requirements: string[]): string {
+  const patterns = [
+    /Could not find a version that satisfies the requirement ([^\s(]+)/,
+    /No matching distribution found for ([^\s(]+)/,
+    /Failed to build ([^\s]+)/,
+    /Cannot install ([^\n]+?) because these package versions have conflicting dependencies/,
+  ];
+  for (const p of patterns) {
+    const m = pipOutput.match(p);
+    if (m) {
+      const named = m[1].trim();
+      const line = pipOutput.split('\n').find((l) => /^ERROR:/.test(l));
+      return `pip could not install '${named}'${line ? ` (${line.replace(/^ERROR:\s*/, '').slice(0, 200)})` : ''}`;
+    }
+  }
+  const last = pipOutput.trim().split('\n').filter((l) => /error/i.test(l)).pop();
+  return last ? `pip failed: ${last.slice(0, 300)}` : `pip failed while installing ${requirements.join(', ')}`;
+}

@@ -1,0 +1,86 @@
+// Executes jobs: one fresh Python process per job, at most `concurrency` at once, never two processes
+// of the same cell at once; each finished process is journaled before the next decision.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Job } from './jobs.ts';
+import type { ProcessRecord } from './journal.ts';
+import { outcomeOf } from './outcome.ts';
+import { spawnCell, type Running, type SpawnSpec } from './spawn.ts';
+
+/** How to start each job's process, and where its files go. */
+export interface Launch {
+  spawn: SpawnSpec;
+  requestFile: string;
+  resultFile: string;
+  start: 'cold' | 'fork';
+}
+
+/** Options of an execution. */
+export interface ExecuteOptions {
+  jobs: Job[];
+  concurrency: number;
+  /** CPU sets to pin workers to, one per slot (empty: no pinning). */
+  cpuSets: number[][];
+  launch: (job: Job, cpus: number[] | null) => Launch;
+  onStart: (job: Job) => void;
+  onDone: (record: ProcessRecord) => void;
+  /** Set by a signal handler: no new process starts, running ones are killed. */
+  stopped: () => boolean;
+  /** Registers the function that kills everything running (called on SIGINT/SIGTERM). */
+  onKillable: (kill: () => void) => void;
+}
+
+/** Runs every job; resolves when all finished or the run was stopped. */
+export async function execute(o: ExecuteOptions): Promise<void> {
+  const pending = [...o.jobs];
+  const running = new Map<number, { job: Job; proc: Running }>();
+  const busyCells = new Set<string>();
+  const freeSlots = Array.from({ length: Math.max(1, o.concurrency) }, (_, i) => i).reverse();
+  o.onKillable(() => {
+    for (const { proc } of running.values()) proc.kill();
+  });
+
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (!o.stopped() && freeSlots.length > 0) {
+        const i = pending.findIndex((j) => !busyCells.has(j.cell.id));
+        if (i < 0) break;
+        const [job] = pending.splice(i, 1);
+        const slot = freeSlots.pop()!;
+        const cpus = o.cpuSets.length > 0 ? o.cpuSets[slot % o.cpuSets.length] : null;
+        const launch = o.launch(job, cpus);
+        fs.rmSync(launch.resultFile, { force: true });
+        busyCells.add(job.cell.id);
+        o.onStart(job);
+        const started = new Date();
+        const proc = spawnCell(launch.spawn);
+        running.set(slot, { job, proc });
+        proc.done.then((exit) => {
+          running.delete(slot);
+          busyCells.delete(job.cell.id);
+          freeSlots.push(slot);
+          const wall = (Date.now() - started.getTime()) / 1000;
+          if (!o.stopped()) {
+            const outcome = outcomeOf(exit, launch.resultFile, { cell: job.cell.id, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
+            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: launch.start, outcome });
+          }
+          if (running.size === 0 && (o.stopped() || pending.length === 0)) resolve();
+          else pump();
+        });
+      }
+      if (running.size === 0 && (o.stopped() || pending.length === 0)) resolve();
+    };
+    pump();
+  });
+}
+
+/** File-system-safe name of a cell id. */
+export function cellSlug(id: string): string {
+  return id.replace(/\//g, '__');
+}
+
+/** Where a job's request/result/log files live inside a run directory. */
+export function jobFiles(dir: string, job: Job): { request: string; result: string; stdout: string; stderr: string } {
+  const base = path.join(dir, 'processes', cellSlug(job.cell.id), `${job.kind}-${job.index}`);
+  return { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log` };
+}

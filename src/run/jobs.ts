@@ -1,0 +1,123 @@
+// Pure: the list of cell processes a run executes, in order, and the request each one gets.
+import type { Cell, Plan } from '../plan/plan.ts';
+import type { Manifest } from '../spec/manifests.ts';
+import type { Protocol, Spec } from '../spec/types.ts';
+
+/** Protocol version of request and result files. */
+export const PROTOCOL_VERSION = 1;
+
+/** One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise. */
+export interface Job {
+  /** Unique within a run: `<cell id>#<kind>#<index>`. */
+  key: string;
+  cell: Cell;
+  kind: 'time' | 'memory' | 'aa';
+  index: number;
+}
+
+/** Overrides given on the command line, recorded in the results. */
+export interface Overrides {
+  processes?: number;
+  samples?: number;
+  device?: 'cpu' | 'cuda';
+}
+
+/** The protocol after command-line overrides. */
+export function effectiveProtocol(spec: Spec, o: Overrides): Protocol {
+  const p = { ...spec.protocol };
+  if (o.processes !== undefined) p.processes = o.processes;
+  if (o.samples !== undefined) {
+    p.samples = o.samples;
+    p.min_samples = Math.min(p.min_samples, o.samples);
+  }
+  return p;
+}
+
+/** The reference cells whose A/A noise is measured: per group with a reference, its first planned one. */
+export function aaCells(plan: Plan, selected: Set<string>): Cell[] {
+  const out: Cell[] = [];
+  const seen = new Set<string>();
+  for (const c of plan.cells) {
+    if (c.status !== 'planned' || !selected.has(c.id) || seen.has(`${c.group}/${c.subject}`)) continue;
+    const isReference = c.reference === null && c.tool === referenceOf(plan, c.group);
+    if (!isReference) continue;
+    seen.add(`${c.group}/${c.subject}`);
+    out.push(c);
+  }
+  return out;
+}
+
+function referenceOf(plan: Plan, group: string): string | null {
+  return plan.cells.find((c) => c.group === group && c.reference !== null)?.reference ?? null;
+}
+
+/**
+ * Every process of the run: per cell its timing processes then its memory processes, then the A/A
+ * pairs (reference cell again, in alternating processes A, B, A, B ...).
+ */
+export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>): Job[] {
+  const jobs: Job[] = [];
+  for (const cell of plan.cells) {
+    if (cell.status !== 'planned' || !selected.has(cell.id)) continue;
+    for (let i = 0; i < protocol.processes; i++) jobs.push({ key: `${cell.id}#time#${i}`, cell, kind: 'time', index: i });
+    for (let i = 0; i < protocol.memory_runs; i++) jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
+  }
+  for (const cell of aaCells(plan, selected)) {
+    for (let i = 0; i < 2 * protocol.aa_pairs; i++) jobs.push({ key: `${cell.id}#aa#${i}`, cell, kind: 'aa', index: i });
+  }
+  return jobs;
+}
+
+/** The request file of a job (docs/protocol.md): everything the process needs, nothing else. */
+export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: 'cpu' | 'cuda', manifests: Record<string, Manifest | Error>): Record<string, unknown> {
+  const { cell } = job;
+  const contract = spec.contracts[cell.contract];
+  const subject = spec.subjects[cell.subject];
+  const adapterOf = (runner: string, adapter: string) => {
+    const m = manifests[runner];
+    if (!m || m instanceof Error || !m.adapters[adapter]) throw new Error(`no adapter ${runner}/${adapter}`);
+    return m.adapters[adapter];
+  };
+  const tool = spec.tools[cell.tool];
+  const entry = adapterOf(tool.runner, tool.adapter);
+  let reference = null;
+  if (cell.reference !== null) {
+    const ref = spec.tools[cell.reference];
+    reference = { tool: ref.id, module: adapterOf(ref.runner, ref.adapter).module };
+  }
+  const params: Record<string, unknown> = { ...contract.params };
+  if (contract.site !== null) params.site = contract.site;
+  return {
+    protocol: PROTOCOL_VERSION,
+    spec: { name: spec.name, digest: spec.digest },
+    cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
+    contract: { kind: cell.kind, params },
+    subject: {
+      id: subject.id,
+      model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
+      inputs: requestInputs(subject.inputs),
+      sites: subject.sites,
+    },
+    tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module: entry.module, library: entry.library },
+    reference: job.kind === 'memory' ? null : reference,
+    device,
+    mode: job.kind === 'memory' ? 'memory' : 'time',
+    process_index: job.index,
+    settings: {
+      warmups: protocol.warmups,
+      samples: protocol.samples,
+      min_samples: protocol.min_samples,
+      sampling_budget_s: protocol.budget_s_per_cell / protocol.processes,
+      threads: protocol.threads,
+      rtol: protocol.rtol,
+      atol: protocol.atol,
+      memory_calls: 1,
+    },
+  };
+}
+
+/** Inputs as the request schema has them: token inputs carry a vocabulary and are int64, images neither. */
+function requestInputs(inputs: Spec['subjects'][string]['inputs']): Record<string, unknown> {
+  const { vocab, dtype, ...rest } = inputs;
+  return inputs.kind === 'tokens' ? { ...rest, vocab, dtype: 'int64' } : { ...rest, dtype };
+}

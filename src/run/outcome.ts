@@ -1,0 +1,74 @@
+// A finished cell process as data: built in one place from what the process did and what it wrote.
+import fs from 'node:fs';
+import { validatorFor } from '../spec/schema.ts';
+
+/** Everything known about one finished process. */
+export type Outcome =
+  | { kind: 'result'; result: ProcessResult }
+  | { kind: 'failed'; status: 'error'; reason: string; tail: string };
+
+/** A result file that passed schemas/result.schema.json. */
+export interface ProcessResult {
+  protocol: number;
+  cell_id: string;
+  process_index: number;
+  mode: 'time' | 'memory';
+  status: 'ok' | 'unsupported' | 'error';
+  reason: string | null;
+  error: { type: string; message: string; traceback_tail: string } | null;
+  timing: { timer: string; sync: string; warmups: number; samples_ms: number[]; stopped_by: 'samples' | 'budget' } | null;
+  exact: { verdict: 'bit' | 'close' | 'mismatch' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number } | null;
+  memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;
+  versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };
+  environment: Record<string, unknown>;
+  phases_s: Record<string, number>;
+}
+
+/** What the orchestrator saw of the process itself. */
+export interface Exit {
+  exitCode: number | undefined;
+  signal: string | undefined;
+  timedOut: boolean;
+  timeoutS: number;
+  spawnError: string | undefined;
+  stderrTail: string;
+  stdoutTail: string;
+}
+
+/**
+ * Classifies a finished process. Order matters: a time-out or a spawn failure wins over whatever file
+ * was (or was not) left behind; then a result file must be JSON and pass the schema, and must be for
+ * this cell and process.
+ */
+export function outcomeOf(exit: Exit, resultFile: string, expect: { cell: string; index: number; mode: string }): Outcome {
+  const tail = tailOf(exit);
+  const fail = (reason: string): Outcome => ({ kind: 'failed', status: 'error', reason, tail });
+  if (exit.spawnError) return fail(`could not start the process: ${exit.spawnError}`);
+  if (exit.timedOut) return fail(`timed out after ${exit.timeoutS} s (the process tree was killed)`);
+  if (exit.signal) return fail(`the process was killed by ${exit.signal} before writing a result`);
+  if (!fs.existsSync(resultFile)) return fail(`the process exited with code ${exit.exitCode} without writing a result`);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  } catch (error) {
+    return fail(`the result file is not JSON (${(error as Error).message.split('\n')[0]})`);
+  }
+  const validate = validatorFor('result.schema.json');
+  if (!validate(data)) {
+    const first = validate.errors?.[0];
+    return fail(`the result file does not match schemas/result.schema.json (${first?.instancePath || '/'} ${first?.message ?? ''}; ${validate.errors?.length ?? 0} problem(s))`);
+  }
+  const result = data as ProcessResult;
+  if (result.cell_id !== expect.cell || result.process_index !== expect.index || result.mode !== expect.mode) {
+    return fail(`the result file is for ${result.cell_id} process ${result.process_index} (${result.mode}), not this process`);
+  }
+  if (exit.exitCode !== 0) return fail(`the process wrote a result but exited with code ${exit.exitCode}`);
+  return { kind: 'result', result };
+}
+
+function tailOf(exit: Exit): string {
+  const parts = [];
+  if (exit.stderrTail.trim()) parts.push(exit.stderrTail.trimEnd());
+  else if (exit.stdoutTail.trim()) parts.push(exit.stdoutTail.trimEnd());
+  return parts.join('\n');
+}

@@ -1,0 +1,42 @@
+// Which interpreter runs each environment's cells: `--python PATH`, or the cached virtual environment.
+import fs from 'node:fs';
+import { execa } from 'execa';
+import { EXIT, UserError } from '../errors.ts';
+import type { Spec } from '../spec/types.ts';
+import { buildEnv, resolveEnv } from './environments.ts';
+
+/** Environment name -> interpreter path, for the environments the given cells use. */
+export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (python) {
+    if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
+    for (const name of envNames) out[name] = python;
+    return out;
+  }
+  for (const name of envNames) {
+    const env = spec.environments[name];
+    if (!env) {
+      // A spec without environments runs on the python3 on PATH (tests and quick experiments).
+      out[name] = 'python3';
+      continue;
+    }
+    const resolved = await buildEnv(await resolveEnv(env), log);
+    out[name] = resolved.python;
+  }
+  return out;
+}
+
+/** Refuses a CUDA run where torch sees no GPU, before any cell starts, with what to do instead. */
+export async function checkCuda(python: string): Promise<void> {
+  let line: string;
+  try {
+    const r = await execa(python, ['-c', 'import torch; print(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())'], { timeout: 120_000, env: { HF_HUB_OFFLINE: '1' } });
+    line = r.stdout.trim().split('\n').pop() ?? '';
+  } catch (error) {
+    throw new UserError(`cannot import torch with ${python}: ${(error as Error).message.split('\n')[0]}`, EXIT.runFailed);
+  }
+  const [version, available] = line.split(' ');
+  if (available !== 'True') {
+    throw new UserError(`this spec runs on cuda, but torch ${version} (${python}) sees no CUDA device on this machine. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`);
+  }
+}

@@ -1,0 +1,112 @@
+// Starts one cell process: an explicit argument list (never a shell), an allow-listed environment,
+// output to log files (never parsed), and a time limit that kills the whole process tree.
+import fs from 'node:fs';
+import { execa } from 'execa';
+import type { Exit } from './outcome.ts';
+
+/** Variables passed through from the parent; everything else is dropped (pyperf does the same). */
+const PASS = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ', 'CUDA_VISIBLE_DEVICES', 'CUDA_DEVICE_ORDER', 'OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE', 'LD_LIBRARY_PATH', 'SSL_CERT_FILE'];
+
+/** The environment of a cell process. */
+export function processEnv(pythonPath: string[], threads: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of PASS) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+  Object.assign(env, {
+    PYTHONPATH: pythonPath.join(':'),
+    PYTHONHASHSEED: '0',
+    PYTHONUNBUFFERED: '1',
+    OMP_NUM_THREADS: String(threads),
+    MKL_NUM_THREADS: String(threads),
+    // Subjects are built locally with random weights: nothing may reach a model hub.
+    HF_HUB_OFFLINE: '1',
+    TRANSFORMERS_OFFLINE: '1',
+    HF_DATASETS_OFFLINE: '1',
+    MPLBACKEND: 'Agg',
+    TQDM_DISABLE: '1',
+  });
+  return env;
+}
+
+/** What to start. */
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  timeoutS: number;
+  stdoutFile: string;
+  stderrFile: string;
+  /** CPU cores to pin to with taskset, when given. */
+  cpus?: number[];
+}
+
+/** A running process that can be stopped from outside (Ctrl-C). */
+export interface Running {
+  done: Promise<Exit>;
+  kill: () => void;
+}
+
+const TAIL_BYTES = 4000;
+
+/** Starts the process in its own process group, so a time-out or Ctrl-C kills its children too. */
+export function spawnCell(s: SpawnSpec): Running {
+  let timedOut = false;
+  let command = s.command;
+  let args = s.args;
+  if (s.cpus && s.cpus.length > 0) {
+    args = ['-c', s.cpus.join(','), command, ...args];
+    command = 'taskset';
+  }
+  const child = execa(command, args, {
+    env: s.env,
+    extendEnv: false,
+    cwd: s.cwd,
+    detached: true,
+    stdin: 'ignore',
+    stdout: { file: s.stdoutFile },
+    stderr: { file: s.stderrFile },
+    reject: false,
+    cleanup: true,
+  });
+  const killTree = () => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree();
+  }, s.timeoutS * 1000);
+  const done = child.then((r) => {
+    clearTimeout(timer);
+    // Whatever the cell left running (a tool's worker, a stray child) goes with it.
+    killTree();
+    const spawnError = r.failed && r.exitCode === undefined && !r.signal ? (r.originalMessage || r.shortMessage) : undefined;
+    return {
+      exitCode: r.exitCode,
+      signal: r.signal,
+      timedOut,
+      timeoutS: s.timeoutS,
+      spawnError: timedOut ? undefined : spawnError,
+      stderrTail: tail(s.stderrFile),
+      stdoutTail: tail(s.stdoutFile),
+    };
+  });
+  return { done, kill: killTree };
+}
+
+function tail(file: string): string {
+  try {
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
+    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    fs.closeSync(fd);
+    return buf.toString('utf8');
+  } catch {
+    return '';
+  }
+}

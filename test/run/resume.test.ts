@@ -1,0 +1,52 @@
+// Ctrl-C keeps everything finished and marks the results partial; --resume completes only what is missing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/run/journal.ts';
+import { loadResults } from '../../src/results/load.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir } from '../helpers.ts';
+
+describe('interrupting a run', () => {
+  it('SIGINT keeps finished processes; --resume runs only the missing ones and loses nothing', async () => {
+    const out = path.join(tmpdir(), 'run');
+    const python = await testPython();
+    const child = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), 'run', path.join(FIXTURES, 'specs/tiny.yaml'), '--only', 'A/single_module_output/*/*,B/**', '--out', out, '--python', python], { reject: false, env: { NO_COLOR: '1' } });
+    // wait for two finished processes, then interrupt
+    const deadline = Date.now() + 300_000;
+    while (Date.now() < deadline && readJournal(out).records.length < 2) await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const first = await child;
+    expect(first.exitCode).toBe(130);
+    expect(first.stderr).toMatch(/SIGINT: stopping; what finished is kept\. Resume with: benchgrid run --resume/);
+    const before = readJournal(out).records;
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    const partial = loadResults(path.join(out, 'results.json'));
+    expect(partial.partial).toBe(true);
+
+    const r = await cli(['run', '--resume', out], { timeout: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const after = readJournal(out).records;
+    // what was measured before the interruption is still there, untouched, and nothing ran twice
+    for (const rec of before) expect(after.find((a) => a.key === rec.key)).toEqual(rec);
+    expect(new Set(after.map((a) => a.key)).size).toBe(after.length);
+    expect(after).toHaveLength(5 * 2); // 5 cells x 2 processes
+    const full = loadResults(path.join(out, 'results.json'));
+    expect(full.partial).toBe(false);
+    expect(full.cells.filter((c) => c.status === 'ok')).toHaveLength(5);
+    expect(fs.existsSync(path.join(out, 'journal.jsonl'))).toBe(true);
+  }, 600_000);
+
+  it('refuses to resume when the spec changed since the run started', async () => {
+    const dir = tmpdir();
+    const spec = path.join(dir, 'tiny.yaml');
+    fs.copyFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), spec);
+    const out = path.join(dir, 'run');
+    // an empty selection still writes the journal header; then the spec changes
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'journal.jsonl'), JSON.stringify({ type: 'header', v: 1, spec: { name: 'tiny', digest: 'abc', file: spec }, device: 'cpu', only: null, overrides: {}, python: null, start: 'cold', jobs: 1, started: new Date().toISOString() }) + '\n');
+    const r = await cli(['run', '--resume', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/changed since this run started .* cannot be merged\. Start a new run\./);
+  });
+});
