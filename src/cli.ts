@@ -54,8 +54,41 @@ program
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
+  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs'))
+  .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
+  .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
+  .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
+  .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task'))
+  .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', positiveInt('--cpus-per-task'))
+  .option('--time-limit <time>', 'slurm: time limit per task, e.g. 2:00:00')
+  .option('--sbatch-arg <arg>', 'slurm: one extra sbatch argument, e.g. --sbatch-arg=--qos=short (repeatable)', (v: string, all: string[] = []) => [...all, v])
+  .option('--shared-dir <dir>', 'slurm: directory seen by the login and compute nodes (default results/<spec>/slurm-<timestamp>)')
+  .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards'))
+  .option('--no-wait', 'slurm: submit and return; finish later with `benchgrid ingest SHARED_DIR`')
   .option('--json', 'print a JSON summary on stdout')
   .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
+
+program
+  .command('export')
+  .description('Write a self-contained bundle (requests, harness, runners, requirements, driver.py) that runs with Python alone.')
+  .argument('<spec>', 'spec file')
+  .requiredOption('--out <dir>', 'bundle directory (must be new or empty)')
+  .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
+  .option('--shard <i/n>', 'only shard I of N (cells split round-robin; a cell\'s processes stay together)')
+  .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--json', 'print a JSON summary on stdout')
+  .action(async (spec: string, opts) => (await import('./commands/export.ts')).exportCommand(spec, opts));
+
+program
+  .command('ingest')
+  .description('Validate and merge bundles run by their drivers (or a Slurm submission) into one results.json with reports.')
+  .argument('<dirs...>', 'bundle directories (the shards of one export), or one Slurm shared directory')
+  .option('--out <dir>', 'results directory (default results/<spec>/<timestamp>; for Slurm, the shared directory)')
+  .option('--partial', 'accept processes that never ran; the results are marked partial')
+  .option('--json', 'print a JSON summary on stdout')
+  .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
   .command('env')
@@ -88,6 +121,15 @@ function exitCodeOf(error: unknown): number {
   const stack = error instanceof Error ? error.stack ?? error.message : String(error);
   process.stderr.write(`benchgrid: internal error (a bug in benchgrid, please report it with the command you ran):\n${stack}\n`);
   return EXIT.internal;
+}
+
+/** A commander parser for integer options that may be zero. */
+function nonNegativeInt(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer (got '${value}').`);
+    return n;
+  };
 }
 
 /** A commander parser for positive integer options. */

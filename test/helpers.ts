@@ -45,10 +45,10 @@ export function write(dir: string, name: string, content: string | Buffer): stri
  */
 export async function testPython(): Promise<string> {
   if (process.env.BENCHGRID_TEST_PYTHON) return process.env.BENCHGRID_TEST_PYTHON;
-  const { loadSpec } = await import('../src/spec/load.ts');
+  const { loadDeclaredOrExit } = await import('../src/commands/load-or-exit.ts');
   const { resolveEnv } = await import('../src/run/environments.ts');
-  const loaded = await loadSpec(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
-  const env = await resolveEnv(loaded.spec!.environments.main);
+  const spec = await loadDeclaredOrExit(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
+  const env = await resolveEnv(spec.environments.main);
   if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);
   return env.python;
 }

@@ -14,6 +14,7 @@ import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts
 import { progress } from '../run/progress.ts';
 import { checkCuda, interpreters } from '../run/python.ts';
 import { processEnv } from '../run/spawn.ts';
+import { coldLauncher, cpuSets, type Launcher } from '../run/launcher.ts';
 import { loadOrExit } from './load-or-exit.ts';
 
 /** Options of `run`. */
@@ -27,10 +28,13 @@ export interface RunOptions {
   python?: string;
   json?: boolean;
   changedSince?: string;
+  jobs?: number;
+  start?: 'cold' | 'fork';
 }
 
 /** Runs a spec (or resumes a run directory); exit 0 when every planned cell ran, 130 when interrupted. */
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
+  if ((opts as { executor?: string }).executor === 'slurm') return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
   let header: JournalHeader | null = null;
   let dir: string;
   if (opts.resume) {
@@ -75,7 +79,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   if (!header) {
     header = {
       type: 'header', v: 1, spec: { name: spec.name, digest: spec.digest, file: path.resolve(specFile) },
-      device, only, overrides, python: python ?? null, start: 'cold', jobs: 1, started: new Date().toISOString(),
+      device, only, overrides, python: python ?? null, start: opts.start ?? defaultStart(device), jobs: opts.jobs ?? 1, started: new Date().toISOString(),
     };
     appendRecord(dir, header);
     fs.writeFileSync(path.join(dir, 'spec.json'), stableStringify(spec.data));
@@ -109,12 +113,34 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
+  const jobsN = opts.jobs ?? header.jobs ?? 1;
+  let slots: number[][];
+  try {
+    slots = cpuSets(jobsN, protocol.threads);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+  if (jobsN > 1) {
+    log(`--jobs ${jobsN}: workers pinned to cores ${slots.map((c) => c.join(',')).join(' | ')}; two processes of one cell never run at once.`);
+    if (device === 'cuda') log(`warning: --jobs ${jobsN} on cuda: parallel processes share the GPU, so their timings disturb each other; measure GPU numbers with --jobs 1.`);
+    if (protocol.threads * jobsN > slots.flat().length) log('warning: more torch threads than pinned cores.');
+  }
+  const startMode = opts.start ?? header.start ?? defaultStart(device);
+  const launchers = new Map<string, Launcher>();
+  const launcherFor = async (envName: string): Promise<Launcher> => {
+    const known = launchers.get(envName);
+    if (known) return known;
+    const made = startMode === 'fork' ? await (await import('../run/forkserver.ts')).forkLauncher(pythons[envName], [HARNESS_DIR], protocol.threads) : coldLauncher();
+    launchers.set(envName, made);
+    return made;
+  };
+  for (const name of envNames) await launcherFor(name);
   const bar = progress(jobs.length, new Set(jobs.map((j) => j.cell.id)).size);
   try {
     await execute({
       jobs,
-      concurrency: 1,
-      cpuSets: [],
+      concurrency: jobsN,
+      cpuSets: slots,
       stopped: () => stopped,
       onKillable: (k) => { killAll = k; },
       onStart: (job) => bar.start(`${job.cell.id} ${job.kind}#${job.index}`),
@@ -131,7 +157,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
         return {
           requestFile: files.request,
           resultFile: files.result,
-          start: 'cold',
+          launcher: launchers.get(job.cell.environment)!,
           spawn: {
             command: pythons[job.cell.environment],
             args: ['-m', 'benchgrid_harness', '--request', files.request, '--result', files.result],
@@ -146,12 +172,13 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     });
   } finally {
     bar.close();
+    for (const l of launchers.values()) await l.close();
     process.off('SIGINT', handlers.SIGINT);
     process.off('SIGTERM', handlers.SIGTERM);
   }
 
   const results = aggregate(
-    { spec, plan, selected, protocol, device, partial: stopped, measuredOn: header.started.slice(0, 10), run: { start: 'cold', jobs: 1, overrides, only, started: header.started, finished: new Date().toISOString(), dir } },
+    { spec, plan, selected, protocol, device, partial: stopped, measuredOn: header.started.slice(0, 10), run: { start: startMode, jobs: jobsN, overrides, only, started: header.started, finished: new Date().toISOString(), dir } },
     readJournal(dir).records,
   );
   writeResults(path.join(dir, 'results.json'), results);
@@ -175,6 +202,11 @@ function summarise(results: Results, dir: string, json: boolean | undefined): vo
   const line = `${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${results.partial ? ' (partial run)' : ''}. Results: ${rel}/results.json`;
   process.stderr.write(`benchgrid: ${line}\n`);
   if (json) process.stdout.write(JSON.stringify({ dir, results: path.join(dir, 'results.json'), partial: results.partial, ok: count('ok'), error: count('error'), unsupported: count('unsupported') }) + '\n');
+}
+
+/** Cold processes until the fork start mode is proven safe for a device (issue 9 decides). */
+function defaultStart(_device: 'cpu' | 'cuda'): 'cold' | 'fork' {
+  return 'cold';
 }
 
 function timestamp(): string {

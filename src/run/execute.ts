@@ -5,14 +5,15 @@ import path from 'node:path';
 import type { Job } from './jobs.ts';
 import type { ProcessRecord } from './journal.ts';
 import { outcomeOf } from './outcome.ts';
-import { spawnCell, type Running, type SpawnSpec } from './spawn.ts';
+import type { Launcher } from './launcher.ts';
+import type { Running, SpawnSpec } from './spawn.ts';
 
 /** How to start each job's process, and where its files go. */
 export interface Launch {
   spawn: SpawnSpec;
+  launcher: Launcher;
   requestFile: string;
   resultFile: string;
-  start: 'cold' | 'fork';
 }
 
 /** Options of an execution. */
@@ -53,7 +54,7 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         busyCells.add(job.cell.id);
         o.onStart(job);
         const started = new Date();
-        const proc = spawnCell(launch.spawn);
+        const proc = launch.launcher.spawn({ ...launch.spawn, cpus: cpus ?? undefined });
         running.set(slot, { job, proc });
         proc.done.then((exit) => {
           running.delete(slot);
@@ -62,7 +63,7 @@ export async function execute(o: ExecuteOptions): Promise<void> {
           const wall = (Date.now() - started.getTime()) / 1000;
           if (!o.stopped()) {
             const outcome = outcomeOf(exit, launch.resultFile, { cell: job.cell.id, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
-            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: launch.start, outcome });
+            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: launch.launcher.mode, outcome });
           }
           if (running.size === 0 && (o.stopped() || pending.length === 0)) resolve();
           else pump();

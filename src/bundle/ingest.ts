@@ -1,0 +1,121 @@
+// Bundles (one or more shards of one export) -> one results file with reports. Every process is
+// classified by outcomeOf from the driver's journal line and its result file, exactly as `run` does.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.ts';
+import { onlyFilter } from '../plan/only.ts';
+import { aggregate } from '../results/aggregate.ts';
+import type { Results } from '../results/model.ts';
+import { writeResults } from '../results/write.ts';
+import { buildJobs, effectiveProtocol } from '../run/jobs.ts';
+import type { ProcessRecord } from '../run/journal.ts';
+import { outcomeOf } from '../run/outcome.ts';
+import { writeRunReports } from '../report/run-reports.ts';
+import { coverage, duplicates, environments, exportParameters, specVersions, type ReadBundle, type Sourced } from './checks.ts';
+import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';
+import { loadBundleSpec } from './spec.ts';
+
+/** Options of an ingest. */
+export interface IngestOptions {
+  out: string;
+  /** Accept processes that never ran (a failed Slurm task): the results are marked partial. */
+  allowMissing?: boolean;
+  /** Recorded in the results' run section (`bundle` or `slurm`). */
+  executor?: string;
+}
+
+/** What an ingest wrote. */
+export interface Ingested {
+  results: Results;
+  file: string;
+  missing: string[];
+}
+
+/** Reads bundles, refuses what cannot be merged (listing every problem), writes results.json and reports. */
+export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
+  if (dirs.length === 0) throw new UserError('ingest needs at least one bundle directory.');
+  const bundles: ReadBundle[] = dirs.map((d) => {
+    const dir = path.resolve(d);
+    const manifest = readManifestFile(dir);
+    return { dir, manifest, ...readDriverJournal(dir), specDigest: loadBundleSpec(dir, manifest).digest };
+  });
+  const problems = [...specVersions(bundles), ...exportParameters(bundles), ...duplicates(bundles)];
+  if (problems.length > 0) throw refusal(problems);
+
+  const first = bundles[0];
+  const { spec, plan } = loadBundleSpec(first.dir, first.manifest);
+  const protocol = effectiveProtocol(spec, first.manifest.overrides);
+  const filter = onlyFilter(first.manifest.only ?? undefined, plan.cells.map((c) => c.id));
+  const selected = new Set(plan.cells.filter((c) => filter(c.id)).map((c) => c.id));
+  const expected = buildJobs(plan, protocol, selected).map((j) => j.key);
+  const covered = coverage(bundles, expected);
+  const hard = opts.allowMissing ? covered.problems.filter((p) => !/have not run yet|in no given bundle/.test(p)) : covered.problems;
+
+  const sourced: Sourced[] = [];
+  for (const b of bundles) {
+    const jobs = new Map(b.manifest.jobs.map((j) => [j.key, j]));
+    for (const p of b.processes) {
+      const job = jobs.get(p.key);
+      if (!job) continue;
+      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), { cell: job.cell, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
+      sourced.push({ bundle: b, record: { type: 'process', key: p.key, cell: p.cell, kind: p.kind, index: p.index, started: p.started, wall_s: p.wall_s, cpus: p.cpus, start: 'cold', outcome } });
+    }
+  }
+  const all = [...hard, ...environments(sourced)];
+  if (all.length > 0) throw refusal(all);
+
+  const records: ProcessRecord[] = sourced.map((s) => s.record);
+  const starts = records.map((r) => r.started).sort();
+  const drivers = bundles.flatMap((b) => b.drivers);
+  const results = aggregate(
+    {
+      spec, plan, selected, protocol, device: first.manifest.device, partial: covered.missing.length > 0,
+      measuredOn: (starts[0] ?? new Date().toISOString()).slice(0, 10),
+      run: {
+        executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only,
+        started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),
+        bundles: bundles.map((b) => ({ dir: b.dir, shard: `${b.manifest.shard.index + 1}/${b.manifest.shard.count}`, hosts: [...new Set(b.drivers.map((d) => d.hostname))] })),
+        missing_processes: covered.missing,
+      },
+    },
+    records,
+  );
+  describeMachine(results, drivers);
+  const file = path.join(path.resolve(opts.out), 'results.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeResults(file, results);
+  writeRunReports(path.dirname(file), results, spec);
+  return { results, file, missing: covered.missing };
+}
+
+function refusal(problems: string[]): UserError {
+  return new UserError(`cannot ingest these bundles:\n${problems.map((p) => (p.startsWith('  ') ? `  ${p}` : `  - ${p}`)).join('\n')}`);
+}
+
+function lastEnd(records: ProcessRecord[]): string | null {
+  const ends = records.map((r) => Date.parse(r.started) + r.wall_s * 1000).filter(Number.isFinite);
+  return ends.length ? new Date(Math.max(...ends)).toISOString() : null;
+}
+
+/**
+ * aggregate describes the machine it runs on; an ingest describes the machines the drivers ran on
+ * (from their journal records), which checks.environments has shown to be of one kind.
+ */
+function describeMachine(results: Results, drivers: ReturnType<typeof readDriverJournal>['drivers']): void {
+  const d = drivers.at(-1);
+  if (!d) return;
+  const hosts = [...new Set(drivers.map((x) => x.hostname))];
+  const gpu = (results.host.gpu as string | null) ?? null;
+  const threads = results.host.torch_threads as number;
+  results.host = {
+    ...results.host,
+    name: `a ${d.cpu_count ?? '?'}-core ${d.cpu_model ?? 'unknown CPU'} machine${gpu ? ` with an ${gpu}` : ''}${hosts.length > 1 ? ` (${hosts.length} nodes)` : ''}, ${threads} torch thread${threads === 1 ? '' : 's'} per process`,
+    cpus: d.cpu_count,
+    cpu_model: d.cpu_model,
+    hostname: hosts.join(', '),
+    platform: d.platform,
+  };
+  for (const s of Object.values(results.subjects)) {
+    if (s.meta) s.meta.environment = { ...s.meta.environment, load_average_1m: d.load_average_1m };
+  }
+}

@@ -1,0 +1,199 @@
+// Pure: the journal's process records of a run -> the results model.
+import os from 'node:os';
+import type { Plan, Cell } from '../plan/plan.ts';
+import type { Protocol, Spec } from '../spec/types.ts';
+import type { ProcessRecord } from '../run/journal.ts';
+import type { ProcessResult } from '../run/outcome.ts';
+import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
+import { median, summary } from './stats.ts';
+
+/** What aggregation needs besides the records. */
+export interface RunInfo {
+  spec: Spec;
+  plan: Plan;
+  selected: Set<string>;
+  protocol: Protocol;
+  device: 'cpu' | 'cuda';
+  partial: boolean;
+  run: Record<string, unknown>;
+  measuredOn: string;
+}
+
+const VERDICT_RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
+
+/** Builds the results model from finished processes; cells without processes yet are left out (partial). */
+export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
+  const byCell = new Map<string, ProcessRecord[]>();
+  for (const r of records) {
+    const list = byCell.get(r.cell) ?? [];
+    list.push(r);
+    byCell.set(r.cell, list);
+  }
+  const cells: CellResult[] = [];
+  const missing: string[] = [];
+  for (const cell of info.plan.cells) {
+    if (!info.selected.has(cell.id)) continue;
+    if (cell.status === 'unsupported') {
+      cells.push(blank(cell, 'unsupported', cell.reason));
+      continue;
+    }
+    const mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa');
+    const time = mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
+    if (time.length < info.protocol.processes && !mine.some(isFailure)) {
+      if (time.length === 0) {
+        missing.push(cell.id);
+        continue;
+      }
+    }
+    cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
+  }
+  const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
+  const versions = versionsOf(okResults);
+  const environment = { ...(okResults[0]?.environment ?? {}), load_average_1m: Number(os.loadavg()[0].toFixed(2)) };
+  const subjects: Results['subjects'] = {};
+  for (const subject of new Set(cells.map((c) => c.subject))) {
+    subjects[subject] = {
+      meta: {
+        environment,
+        versions,
+        protocol: { ...info.protocol, fresh_subprocess: true, start: info.run.start ?? 'cold' },
+        aa_noise: aaNoise(records, subject),
+      },
+      not_measured: cells.filter((c) => c.subject === subject && c.status === 'error').map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
+    };
+  }
+  const env = okResults[0]?.environment as Record<string, unknown> | undefined;
+  return {
+    format_version: RESULTS_FORMAT,
+    origin: 'benchgrid',
+    spec: { name: info.spec.name, title: info.spec.title, digest: info.spec.digest, device: info.device },
+    partial: info.partial || missing.length > 0,
+    measured_on: info.measuredOn,
+    host: {
+      name: describeHost(env, info),
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      torch_threads: info.protocol.threads,
+      gpu: (env?.gpu_name as string | undefined) ?? null,
+      hostname: os.hostname(),
+      platform: env?.platform ?? `${os.platform()}-${os.release()}`,
+    },
+    versions,
+    harness: 'benchgrid 0.1.0, runner protocol 1, one fresh Python process per measurement',
+    subjects,
+    cells,
+    page_rows: null,
+    run: { ...info.run, missing },
+  };
+}
+
+function isFailure(r: ProcessRecord): boolean {
+  return r.outcome.kind === 'failed' || r.outcome.result.status !== 'ok';
+}
+
+function blank(cell: Cell, status: CellResult['status'], reason: string | null): CellResult {
+  return {
+    id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject,
+    status, statuses: [status], reason, median_ms: null, min_ms: null, max_ms: null, processes: null,
+    samples_per_process: null, exact: cell.reference === null ? null : undefined, max_abs_diff: null,
+    samples_ms: null, per_process: null, memory: null, tool_version: null, error: null,
+  };
+}
+
+/**
+ * One cell from its processes. Any failed process makes the cell `error` (the first failure's reason);
+ * a run-time `unsupported` (library missing, no CUDA) makes it `unsupported`; otherwise `ok`, with the
+ * median of the per-process medians and, as min/max, the smallest and largest per-process median.
+ */
+function cellResult(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): CellResult {
+  const all = [...time, ...memory];
+  const statuses = [...new Set(all.map((r) => (r.outcome.kind === 'failed' ? 'error' : r.outcome.result.status)))];
+  const results = all.flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []));
+  const toolVersion = results.find((r) => r.versions.library)?.versions.library?.version ?? null;
+  const failure = all.find((r) => r.outcome.kind === 'failed' || r.outcome.result.status === 'error');
+  if (failure) {
+    const c = blank(cell, 'error', null);
+    c.statuses = statuses;
+    c.tool_version = toolVersion;
+    if (failure.outcome.kind === 'failed') {
+      c.reason = failure.outcome.reason;
+      c.error = { type: null, message: failure.outcome.reason, tail: failure.outcome.tail.slice(-2000) || null };
+    } else {
+      const e = failure.outcome.result.error!;
+      c.reason = `${e.type}: ${e.message}`.split('\n')[0];
+      c.error = { type: e.type, message: e.message, tail: e.traceback_tail };
+    }
+    return c;
+  }
+  const unsupported = results.find((r) => r.status === 'unsupported');
+  if (unsupported) {
+    const c = blank(cell, 'unsupported', unsupported.reason);
+    c.statuses = statuses;
+    c.tool_version = toolVersion;
+    return c;
+  }
+  const timed = time.map((r) => ({ r, res: (r.outcome as { result: ProcessResult }).result }));
+  const perProcess: ProcessStats[] = timed.map(({ r, res }) => {
+    const s = summary(res.timing!.samples_ms);
+    return {
+      index: r.index, median_ms: s.median, min_ms: s.min, max_ms: s.max, iqr_ms: s.iqr, n: s.n,
+      stopped_by: res.timing!.stopped_by, phases_s: res.phases_s, wall_s: r.wall_s, cpus: r.cpus, start: r.start,
+    };
+  });
+  const medians = perProcess.map((p) => p.median_ms);
+  let exact: Verdict = null;
+  let maxAbs: number | null = null;
+  if (cell.reference !== null) {
+    for (const { res } of timed) {
+      const v = res.exact?.verdict ?? null;
+      if (v !== null && (exact === null || VERDICT_RANK[v] > VERDICT_RANK[exact])) exact = v;
+      const d = res.exact?.max_abs_diff;
+      if (typeof d === 'number') maxAbs = Math.max(maxAbs ?? 0, d);
+    }
+  }
+  const mem = memory.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.memory ? [r.outcome.result.memory] : []));
+  return {
+    id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject,
+    status: 'ok', statuses, reason: null,
+    median_ms: medians.length ? median(medians) : null,
+    min_ms: medians.length ? Math.min(...medians) : null,
+    max_ms: medians.length ? Math.max(...medians) : null,
+    processes: perProcess.length,
+    samples_per_process: perProcess.map((p) => p.n),
+    exact,
+    max_abs_diff: maxAbs,
+    samples_ms: timed.map(({ res }) => res.timing!.samples_ms),
+    per_process: perProcess,
+    memory: mem.length ? { peak_rss_bytes: mem.map((m) => m.peak_rss_bytes), cuda_peak_allocated_bytes: mem.map((m) => m.cuda_peak_allocated_bytes) } : null,
+    tool_version: toolVersion,
+    error: null,
+  };
+}
+
+/** python/torch/torchvision/numpy of the main environment, then each tool library's version. */
+function versionsOf(results: ProcessResult[]): Record<string, string | null> {
+  const v: Record<string, string | null> = {};
+  const first = results[0]?.versions;
+  if (first) Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
+  for (const r of results) if (r.versions.library) v[r.versions.library.name] ??= r.versions.library.version;
+  return v;
+}
+
+/** A/A noise: medians of the alternating reference processes; max relative difference within a pair. */
+function aaNoise(records: ProcessRecord[], subject: string): AANoise | null {
+  const aa = records.filter((r) => r.kind === 'aa' && r.cell.endsWith(`/${subject}`)).sort((a, b) => a.index - b.index);
+  const medians = aa.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.timing ? [median(r.outcome.result.timing.samples_ms)] : []));
+  if (aa.length === 0) return null;
+  let maxRel: number | null = null;
+  for (let i = 0; i + 1 < medians.length; i += 2) {
+    const rel = Math.abs(medians[i] - medians[i + 1]) / Math.min(medians[i], medians[i + 1]);
+    maxRel = Math.max(maxRel ?? 0, rel);
+  }
+  return { pairs: Math.floor(medians.length / 2), medians_ms: medians, max_rel_diff: maxRel, cell: aa[0].cell };
+}
+
+function describeHost(env: Record<string, unknown> | undefined, info: RunInfo): string {
+  const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  const gpu = env?.gpu_name ? ` with an ${env.gpu_name}` : '';
+  return `a ${os.cpus().length}-core ${cpu} ${os.platform()} machine${gpu}, ${info.protocol.threads} torch thread${info.protocol.threads === 1 ? '' : 's'} per process`;
+}

@@ -1,0 +1,101 @@
+// The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
+
+/** Current results format version; files without one are the seed's layout (version 0). */
+export const RESULTS_FORMAT = 1;
+
+/** An exactness verdict against the group's reference tool; null when there is nothing to compare. */
+export type Verdict = 'bit' | 'close' | 'mismatch' | null;
+
+/** Statistics of one process's raw samples (milliseconds). */
+export interface ProcessStats {
+  index: number;
+  median_ms: number;
+  min_ms: number;
+  max_ms: number;
+  /** Interquartile range (q3 - q1, linear interpolation). */
+  iqr_ms: number;
+  n: number;
+  /** Why sampling stopped: the sample count, or the cell's time budget. */
+  stopped_by: 'samples' | 'budget';
+  /** Seconds spent in each phase of the process (startup, imports, build, reference, prepare, warmup, timed, check). */
+  phases_s: Record<string, number>;
+  /** Wall time from spawn to result, seen by the orchestrator. */
+  wall_s: number;
+  /** CPU cores the process was pinned to, when it was. */
+  cpus: number[] | null;
+  /** How the process was started: a cold interpreter or a fork of a clean parent. */
+  start: 'cold' | 'fork';
+}
+
+/** Peak memory of the memory processes, one value per process. */
+export interface MemoryStats {
+  peak_rss_bytes: number[];
+  cuda_peak_allocated_bytes: (number | null)[];
+}
+
+/** One cell's results. */
+export interface CellResult {
+  id: string;
+  group: string;
+  contract: string;
+  tool: string;
+  subject: string;
+  /** ok: measured; unsupported: not run (declared reason or found at run time); error: failed. */
+  status: 'ok' | 'unsupported' | 'error';
+  /** Distinct statuses of the cell's processes (the seed's `statuses`). */
+  statuses: string[];
+  reason: string | null;
+  /** Median of the per-process medians. */
+  median_ms: number | null;
+  /** Smallest and largest per-process median. */
+  min_ms: number | null;
+  max_ms: number | null;
+  processes: number | null;
+  samples_per_process: number[] | null;
+  /** undefined: the file does not say (the seed omits it for the reference); null: nothing to compare. */
+  exact: Verdict | undefined;
+  max_abs_diff: number | null;
+  /** Raw samples per process (ms); null when the file has none (the seed). */
+  samples_ms: number[][] | null;
+  per_process: ProcessStats[] | null;
+  memory: MemoryStats | null;
+  /** Version of the tool's library, when it has one. */
+  tool_version: string | null;
+  /** Error details of a failed cell: exception type, stderr tail. */
+  error: { type: string | null; message: string; tail: string | null } | null;
+}
+
+/** A/A noise of a subject's reference cell, measured in alternating fresh processes. */
+export interface AANoise {
+  pairs: number;
+  medians_ms: number[];
+  max_rel_diff: number | null;
+  cell: string | null;
+}
+
+/** Per-subject metadata: environment of the processes, versions, protocol, A/A noise. */
+export interface SubjectMeta {
+  environment: Record<string, unknown>;
+  versions: Record<string, string | null>;
+  protocol: Record<string, unknown>;
+  aa_noise: AANoise | null;
+}
+
+/** A loaded results file. */
+export interface Results {
+  format_version: number;
+  /** Where it came from: a benchgrid run, or an upgraded seed-layout file. */
+  origin: 'benchgrid' | 'seed';
+  spec: { name: string; title: string; digest: string | null; device: string | null } | null;
+  partial: boolean;
+  measured_on: string;
+  host: Record<string, unknown>;
+  versions: Record<string, string | null>;
+  harness: string;
+  subjects: Record<string, { meta: SubjectMeta | null; not_measured: string[] }>;
+  cells: CellResult[];
+  /** The seed's page rows, when the file carries them. */
+  page_rows: { section: string; text: string }[] | null;
+  /** How the run was made: overrides, start mode, jobs; null for the seed. */
+  run: Record<string, unknown> | null;
+}

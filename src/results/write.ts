@@ -1,0 +1,42 @@
+// Writes a results model in the seed's layout (plus what benchgrid adds), sorted keys, atomically.
+import fs from 'node:fs';
+import path from 'node:path';
+import { stableStringify } from '../util/json.ts';
+import type { Results } from './model.ts';
+
+/** The on-disk object of a results model: the seed's top-level layout, one key per subject. */
+export function toJson(results: Results): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    format_version: results.format_version,
+    spec: results.spec,
+    partial: results.partial,
+    measured_on: results.measured_on,
+    host: results.host,
+    versions: results.versions,
+    harness: results.harness,
+    run: results.run,
+  };
+  if (results.page_rows) out.page_rows = results.page_rows;
+  for (const [subject, s] of Object.entries(results.subjects)) {
+    const groups: Record<string, unknown> = {};
+    for (const c of results.cells.filter((x) => x.subject === subject)) {
+      const { id, group: _g, contract: _c, tool: _t, subject: _s, ...rest } = c;
+      groups[id] = rest;
+    }
+    out[subject] = { groups, meta: s.meta, not_measured: s.not_measured };
+  }
+  return out;
+}
+
+/** Writes a file atomically: a temporary sibling, then rename, so readers never see half a file. */
+export function writeAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+/** Writes results.json. */
+export function writeResults(file: string, results: Results): void {
+  writeAtomic(file, stableStringify(toJson(results)));
+}

@@ -1,0 +1,173 @@
+// The fork start mode (issue 9): one clean Python parent per environment that has imported torch and
+// torchvision and nothing else (runners/harness/benchgrid_harness/forkserver.py), forking a fresh child
+// for every cell process. The children keep spawnCell's semantics: own process group, allow-listed
+// environment, output to files, a time limit that kills the group, stray grandchildren killed on exit.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { execa } from 'execa';
+import { UserError } from '../errors.ts';
+import type { Launcher } from './launcher.ts';
+import type { Exit } from './outcome.ts';
+import { processEnv, type Running, type SpawnSpec } from './spawn.ts';
+
+/** How long the parent may take to import torch and torchvision (a loaded machine is slow). */
+const READY_TIMEOUT_MS = 300_000;
+/** How long close() waits for the parent to end by itself before killing it. */
+const CLOSE_TIMEOUT_MS = 10_000;
+const STDERR_KEEP = 4000;
+const TAIL_BYTES = 4000;
+
+interface Pending {
+  onPid: (pid: number) => void;
+  onExit: (code: number | undefined, signal: string | undefined) => void;
+  onLost: (why: string) => void;
+}
+
+type ServerMessage =
+  | { ready: true; pid: number; python: string; torch: string; modules: number }
+  | { id: number; pid: number; exit?: number | null; signal?: string | null }
+  | { id: number; error: string };
+
+/** A launcher that forks cell processes from a clean parent started with `python`. */
+export async function forkLauncher(python: string, pythonPath: string[], threads: number): Promise<Launcher> {
+  const server = execa(python, ['-m', 'benchgrid_harness.forkserver'], {
+    env: processEnv(pythonPath, threads),
+    extendEnv: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    cleanup: true,
+  });
+  let stderr = '';
+  server.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString('utf8')).slice(-STDERR_KEEP);
+  });
+  // A write to a parent that just died must not crash the orchestrator; the exit handler reports it.
+  server.stdin!.on('error', () => {});
+  const pending = new Map<number, Pending>();
+  let dead: string | null = null;
+  let nextId = 1;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready after ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    const lines = readline.createInterface({ input: server.stdout! });
+    lines.on('line', (line) => {
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(line) as ServerMessage;
+      } catch {
+        return; // not ours: the parent prints nothing else, but a library might
+      }
+      if ('ready' in message) {
+        clearTimeout(timer);
+        resolve();
+        return;
+      }
+      const p = pending.get(message.id);
+      if (!p) return;
+      if ('error' in message) {
+        pending.delete(message.id);
+        p.onLost(message.error);
+      } else if (message.exit === undefined && message.signal === undefined) {
+        p.onPid(message.pid);
+      } else {
+        pending.delete(message.id);
+        p.onExit(message.exit ?? undefined, message.signal ?? undefined);
+      }
+    });
+    void server.then((r) => {
+      clearTimeout(timer);
+      dead = `the fork server (${python}) exited (${r.signal ?? `code ${r.exitCode}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`;
+      reject(new Error(dead));
+      for (const p of pending.values()) p.onLost(dead);
+      pending.clear();
+    });
+  });
+  try {
+    await ready;
+  } catch (error) {
+    server.kill('SIGKILL');
+    throw new UserError(`--start fork: cannot start the fork server with ${python}: ${(error as Error).message}. Use --start cold.`);
+  }
+
+  const spawn = (s: SpawnSpec): Running => {
+    let timedOut = false;
+    let pid: number | undefined;
+    let killWanted = false;
+    const killTree = () => {
+      if (pid === undefined) {
+        killWanted = true;
+        return;
+      }
+      // The child is its own session and group leader; the pid itself covers a group already gone.
+      for (const target of [-pid, pid]) {
+        try {
+          process.kill(target, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    };
+    const done = new Promise<Exit>((resolve) => {
+      const finish = (e: Partial<Exit>) => {
+        clearTimeout(timer);
+        // Whatever the cell left running (a tool's worker, a stray child) goes with it.
+        killTree();
+        resolve({
+          exitCode: undefined, signal: undefined, timedOut, timeoutS: s.timeoutS, spawnError: undefined,
+          stderrTail: tail(s.stderrFile), stdoutTail: tail(s.stdoutFile), ...e,
+        });
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killTree();
+      }, s.timeoutS * 1000);
+      const argv = harnessArgs(s.args);
+      if (dead || !argv) {
+        finish({ spawnError: dead ?? `--start fork runs only \`-m benchgrid_harness ...\`, not ${[s.command, ...s.args].join(' ')}` });
+        return;
+      }
+      const id = nextId++;
+      pending.set(id, {
+        onPid: (p) => {
+          pid = p;
+          if (killWanted) killTree();
+        },
+        onExit: (code, signal) => finish({ exitCode: signal ? undefined : code, signal }),
+        onLost: (why) => finish({ spawnError: timedOut ? undefined : why }),
+      });
+      server.stdin!.write(JSON.stringify({ id, argv, cwd: s.cwd, env: s.env, stdout: s.stdoutFile, stderr: s.stderrFile, cpus: s.cpus ?? null }) + '\n');
+    });
+    return { done, kill: killTree };
+  };
+
+  const close = async () => {
+    if (dead) return;
+    server.stdin!.end();
+    const timer = setTimeout(() => server.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
+    await server;
+    clearTimeout(timer);
+  };
+  return { mode: 'fork', spawn, close };
+}
+
+/** The harness's own arguments from a cold command line (`-m benchgrid_harness ARGS`); null for anything else. */
+function harnessArgs(args: string[]): string[] | null {
+  return args[0] === '-m' && args[1] === 'benchgrid_harness' ? args.slice(2) : null;
+}
+
+/** The last bytes of a log file, as spawnCell keeps them ('' when it cannot be read). */
+function tail(file: string): string {
+  try {
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
+    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    fs.closeSync(fd);
+    return buf.toString('utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,50 @@
+// One loader reads the seed's results file (upgraded from its layout) and benchgrid's own files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fromJson, loadResults } from '../../src/results/load.ts';
+import { toJson } from '../../src/results/write.ts';
+import { SEED_RESULTS, tmpdir, write } from '../helpers.ts';
+
+describe('loading results', () => {
+  const seed = loadResults(SEED_RESULTS);
+  const raw = JSON.parse(fs.readFileSync(SEED_RESULTS, 'utf8'));
+
+  it("reads the seed's file as an old format, with all 83 cells", () => {
+    expect(seed.origin).toBe('seed');
+    expect(seed.cells).toHaveLength(83);
+    expect(seed.cells.map((c) => c.id)).toEqual(Object.keys(raw.resnet18.groups));
+    expect(seed.page_rows).toHaveLength(29);
+    expect(seed.subjects.resnet18.meta?.aa_noise?.pairs).toBe(raw.resnet18.meta.aa_noise.pairs);
+  });
+
+  it("keeps the seed's numbers and statuses as they are", () => {
+    for (const c of seed.cells) {
+      const s = raw.resnet18.groups[c.id];
+      expect([c.status, c.median_ms, c.min_ms, c.max_ms, c.reason]).toEqual([s.statuses[0], s.median_ms ?? null, s.min_ms ?? null, s.max_ms ?? null, s.reason ?? null]);
+      expect(c.samples_ms).toBeNull();
+    }
+  });
+
+  it('upgrades exactness: "bit" stays, true becomes close, absent stays unknown', () => {
+    const byId = (id: string) => seed.cells.find((c) => c.id === id)!;
+    expect(byId('A/single_module_output/nnsight/resnet18').exact).toBe('bit');
+    expect(byId('A/same_site_gradient/captum/resnet18').exact).toBe('close');
+    expect(byId('A/single_module_output/raw/resnet18').exact).toBeNull();
+    expect(byId('A/single_module_output/hooks/resnet18').exact).toBeUndefined();
+  });
+
+  it('round-trips its own format', () => {
+    const again = fromJson(JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 })));
+    expect(again.cells).toEqual(seed.cells.map((c) => ({ ...c })).sort((a, b) => 0));
+    expect(again.origin).toBe('benchgrid');
+  });
+
+  it('refuses what is not a results file, naming the file', () => {
+    const dir = tmpdir();
+    expect(() => loadResults(write(dir, 'x.json', '{"a": 1}'))).toThrow(/x\.json: not a results file: no subject with "groups" in it/);
+    expect(() => loadResults(write(dir, 'y.json', 'nope'))).toThrow(/y\.json: not a results file: invalid JSON/);
+    expect(() => loadResults(path.join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read the results file \(no such file\)/);
+    expect(() => loadResults(write(dir, 'z.json', '{"format_version": 9, "s": {"groups": {}}}'))).toThrow(/results format 9 is newer than this benchgrid reads/);
+  });
+});
