@@ -98,6 +98,18 @@ program
   .option('--json', 'print as JSON (list)')
   .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
 
+program
+  .command('compare')
+  .description('Compare two results files cell by cell: speed labels, status and exactness changes, environment differences.')
+  .argument('<before>', 'results file of the baseline run (benchgrid or the seed layout)')
+  .argument('<after>', 'results file of the run to judge')
+  .addOption(new Option('--format <format>', 'output format (markdown: ready to paste as a PR comment)').choices(['table', 'markdown', 'json']).default('table'))
+  .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
+  .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
+  .option('--fail-on-slower <pct>', 'exit 1 when a cell is significantly slower by more than this percentage')
+  .option('--out <file>', 'write the comparison to a file instead of stdout')
+  .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
+
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
   try {

@@ -64,9 +64,13 @@ export function duplicates(bundles: ReadBundle[]): string[] {
   return problems;
 }
 
-/** Processes the spec needs that no bundle has a journal line for, and journal lines no manifest asked for. */
-export function coverage(bundles: ReadBundle[], expected: string[]): { problems: string[]; missing: string[] } {
+/**
+ * Journal lines no manifest asked for (`problems`), and processes the spec needs that no bundle has a
+ * journal line for (`gaps`, which --partial accepts; `missing` lists their keys).
+ */
+export function coverage(bundles: ReadBundle[], expected: string[]): { problems: string[]; gaps: string[]; missing: string[] } {
   const problems: string[] = [];
+  const gaps: string[] = [];
   const planned = new Set(bundles.flatMap((b) => b.manifest.jobs.map((j) => j.key)));
   const ran = new Set(bundles.flatMap((b) => b.processes.map((p) => p.key)));
   for (const b of bundles) {
@@ -81,10 +85,10 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
     const shards = bundles[0]?.manifest.shard.count ?? 0;
     const have = [...new Set(bundles.map((b) => b.manifest.shard.index + 1))].sort((a, b) => a - b);
     const absent = Array.from({ length: shards }, (_, i) => i + 1).filter((i) => !have.includes(i));
-    problems.push(`${notExported.length} process(es) are in no given bundle${absent.length ? ` (shard(s) ${absent.join(', ')} of ${shards} not given)` : ''}: ${listSome(notExported, 5)}`);
+    gaps.push(`${notExported.length} process(es) are in no given bundle${absent.length ? ` (shard(s) ${absent.join(', ')} of ${shards} not given)` : ''}: ${listSome(notExported, 5)}`);
   }
-  if (notRun.length > 0) problems.push(`${notRun.length} process(es) have not run yet (run driver.py again to finish them): ${listSome(notRun, 5)}`);
-  return { problems, missing };
+  if (notRun.length > 0) gaps.push(`${notRun.length} process(es) have not run yet (run driver.py again to finish them): ${listSome(notRun, 5)}`);
+  return { problems, gaps, missing };
 }
 
 /** A measured process with the bundle it came from and the driver's machine. */

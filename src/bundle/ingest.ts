@@ -49,7 +49,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   const selected = new Set(plan.cells.filter((c) => filter(c.id)).map((c) => c.id));
   const expected = buildJobs(plan, protocol, selected).map((j) => j.key);
   const covered = coverage(bundles, expected);
-  const hard = opts.allowMissing ? covered.problems.filter((p) => !/have not run yet|in no given bundle/.test(p)) : covered.problems;
+  const hard = opts.allowMissing ? covered.problems : [...covered.problems, ...covered.gaps];
 
   const sourced: Sourced[] = [];
   for (const b of bundles) {

@@ -54,6 +54,51 @@ async function describeInterpreter(python: string): Promise<{ path: string; vers
  */
 export async function buildEnv(r: ResolvedEnv, log: (line: string) => void): Promise<ResolvedEnv> {
   if (r.built) return r;
+  const release = await lock(`${r.dir}.lock`, log);
+  try {
+    // Another benchgrid may have built it while this one waited for the lock.
+    if (fs.existsSync(path.join(r.dir, MARKER))) return { ...r, built: true };
+    return await buildLocked(r, log);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * One builder per environment at a time (two runs, or parallel test workers, may ask at once): an
+ * exclusive lock file holding the builder's pid; a lock whose process is gone is taken over.
+ */
+async function lock(file: string, log: (line: string) => void): Promise<() => void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let told = false;
+  for (;;) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(file, { force: true });
+    } catch {
+      const holder = Number(fs.readFileSync(file, 'utf8'));
+      if (!alive(holder)) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      if (!told) log(`waiting for process ${holder}, which is building ${path.basename(file, '.lock')}`);
+      told = true;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise<ResolvedEnv> {
   const tmp = `${r.dir}.building-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(tmp), { recursive: true });

@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { UserError } from '../errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { Exit } from './outcome.ts';
-import { processEnv, type Running, type SpawnSpec } from './spawn.ts';
+import { processEnv, spawnCell, type Running, type SpawnSpec } from './spawn.ts';
 
 /** How long the parent may take to import torch and torchvision (a loaded machine is slow). */
 const READY_TIMEOUT_MS = 300_000;
@@ -28,8 +28,19 @@ type ServerMessage =
   | { id: number; pid: number; exit?: number | null; signal?: string | null }
   | { id: number; error: string };
 
+/** Options of the fork launcher. */
+export interface ForkOptions {
+  /**
+   * Start memory-mode processes cold (default true). A forked child's peak RSS (ru_maxrss) counts only the
+   * parent's pages it touches (shared library text it never faults in is not counted), so it is not the
+   * quantity a cold process reports; timing processes are unaffected (docs/performance.md).
+   */
+  memoryCold?: boolean;
+}
+
 /** A launcher that forks cell processes from a clean parent started with `python`. */
-export async function forkLauncher(python: string, pythonPath: string[], threads: number): Promise<Launcher> {
+export async function forkLauncher(python: string, pythonPath: string[], threads: number, options: ForkOptions = {}): Promise<Launcher> {
+  const memoryCold = options.memoryCold ?? true;
   const server = execa(python, ['-m', 'benchgrid_harness.forkserver'], {
     env: processEnv(pythonPath, threads),
     extendEnv: false,
@@ -92,7 +103,8 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
     throw new UserError(`--start fork: cannot start the fork server with ${python}: ${(error as Error).message}. Use --start cold.`);
   }
 
-  const spawn = (s: SpawnSpec): Running => {
+  const spawn = (s: SpawnSpec): Running & { start: 'cold' | 'fork' } => {
+    if (memoryCold && isMemoryRequest(s.args)) return { ...spawnCell(s), start: 'cold' };
     let timedOut = false;
     let pid: number | undefined;
     let killWanted = false;
@@ -101,13 +113,11 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
         killWanted = true;
         return;
       }
-      // The child is its own session and group leader; the pid itself covers a group already gone.
-      for (const target of [-pid, pid]) {
-        try {
-          process.kill(target, 'SIGKILL');
-        } catch {
-          // already gone
-        }
+      // The child called setsid() before its pid was reported, so its group is its pid (as spawnCell's is).
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // the group is already gone
       }
     };
     const done = new Promise<Exit>((resolve) => {
@@ -122,7 +132,8 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
       };
       const timer = setTimeout(() => {
         timedOut = true;
-        killTree();
+        if (pid === undefined) finish({}); // never forked: nothing to kill, nothing to wait for
+        else killTree();
       }, s.timeoutS * 1000);
       const argv = harnessArgs(s.args);
       if (dead || !argv) {
@@ -140,7 +151,7 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
       });
       server.stdin!.write(JSON.stringify({ id, argv, cwd: s.cwd, env: s.env, stdout: s.stdoutFile, stderr: s.stderrFile, cpus: s.cpus ?? null }) + '\n');
     });
-    return { done, kill: killTree };
+    return { done, kill: killTree, start: 'fork' };
   };
 
   const close = async () => {
@@ -151,6 +162,18 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
     clearTimeout(timer);
   };
   return { mode: 'fork', spawn, close };
+}
+
+/** Whether the request file named in a harness command line asks for a memory process. */
+function isMemoryRequest(args: string[]): boolean {
+  const i = args.indexOf('--request');
+  if (i < 0 || i + 1 >= args.length) return false;
+  try {
+    if (!fs.statSync(args[i + 1]).isFile()) return false;
+    return (JSON.parse(fs.readFileSync(args[i + 1], 'utf8')) as { mode?: unknown }).mode === 'memory';
+  } catch {
+    return false; // the forked harness reports an unreadable request as it always does
+  }
 }
 
 /** The harness's own arguments from a cold command line (`-m benchgrid_harness ARGS`); null for anything else. */

@@ -20,7 +20,8 @@ export function shellQuote(s: string): string {
 /**
  * The batch script. Each task runs `python driver.py shard-$SLURM_ARRAY_TASK_ID` and leaves its exit
  * status in logs/task-N.exit (clusters without accounting keep no record of finished tasks for long).
- * Extra sbatch arguments go on the sbatch command line, not here, so they reach sbatch exactly as given.
+ * Extra sbatch arguments go on the sbatch command line, not here, so they reach sbatch exactly as given
+ * (the header comment shows the whole command).
  */
 export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: string }): string {
   const dir = s.sharedDir;
@@ -39,7 +40,7 @@ export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: str
   return [
     '#!/bin/bash',
     `# benchgrid: spec ${spec.name} (${spec.digest.slice(0, 12)}), ${s.shards} shard(s), one array task each.`,
-    `# Written by \`benchgrid run --executor slurm\`; to resubmit by hand: sbatch ${shellQuote(path.join(dir, LAYOUT.script))}`,
+    `# Written by \`benchgrid run --executor slurm\`; to resubmit by hand: sbatch ${[...s.sbatchArgs, path.join(dir, LAYOUT.script)].map(shellQuote).join(' ')}`,
     ...directives.map((d) => `#SBATCH ${d}`),
     'set -u',
     `shard=${q('shard-')}"$SLURM_ARRAY_TASK_ID"`,

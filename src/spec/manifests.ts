@@ -18,6 +18,8 @@ export interface AdapterEntry {
   library: string | null;
   comparable: boolean;
   contracts: string[];
+  /** Subject builders the adapter works on (TransformerLens: decoders only); null: any. */
+  builders: string[] | null;
 }
 
 /** A runner's manifest, with the directory it was read from. */
@@ -56,6 +58,7 @@ export function readManifest(dir: string): Manifest | Error {
         library: typeof a.library === 'string' ? a.library : null,
         comparable: a.comparable !== false,
         contracts: a.contracts.map(String),
+        builders: Array.isArray(a.builders) ? a.builders.map(String) : null,
       };
     }
     result = { runner: String(raw.runner ?? path.basename(dir)), dir, protocol: Number(raw.protocol ?? 1), adapters };

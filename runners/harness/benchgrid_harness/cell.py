@@ -12,7 +12,7 @@ from .errors import HarnessError, Unsupported
 from .subjects import build_subject
 
 # Contracts whose calls need autograd; every other contract and operation runs under torch.no_grad().
-GRAD_CONTRACTS = frozenset({"same_site_gradient"})
+GRAD_CONTRACTS = frozenset({"same_site_gradient", "backward_capture"})
 
 
 def grad_mode(kind):

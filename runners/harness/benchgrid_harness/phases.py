@@ -6,9 +6,21 @@ from contextlib import contextmanager
 
 NAMES = ("startup", "imports", "build", "reference", "prepare", "warmup", "timed", "check")
 
+# perf_counter() at the fork, in a child of the fork server (forkserver.py); None in a cold process.
+_forked_at = None
+
+
+def mark_fork():
+    """Called first thing in a forked child: its startup is then the time since the fork, not since the parent began."""
+    global _forked_at
+    _forked_at = time.perf_counter()
+
 
 def process_age_s():
-    """Seconds since this process started, from /proc (Linux, 10 ms ticks); None where unavailable."""
+    """Seconds since this process started (a forked child: since the fork); from /proc in a cold process
+    (Linux, 10 ms ticks); None where unavailable."""
+    if _forked_at is not None:
+        return time.perf_counter() - _forked_at
     try:
         with open("/proc/self/stat", encoding="ascii") as f:
             stat = f.read()

@@ -31,16 +31,29 @@ def matched_retained(ctx):
     return run
 
 
+def _target_scores(model, target):
+    """Captum's forward function: logits[:, target] per example, summed over any axes after the batch axis."""
+    # Captum's own `target=` picks one scalar per example; a decoder's logits[:, target] is a row of
+    # vocabulary logits per example (Captum asserts "cannot take gradient with respect to multiple
+    # outputs"), so the contract's selection and sum are written into the forward function instead.
+    def forward(x):
+        scores = model(x)[:, target]
+        return scores.sum(dim=list(range(1, scores.dim()))) if scores.dim() > 1 else scores
+
+    return forward
+
+
 def same_site_gradient(ctx):
     """d(logits[:, target].sum()) / d(site output): `LayerGradientXActivation` without the activation factor."""
     # multiply_by_inputs=False makes the attribution the layer gradient alone; Captum takes it with
-    # torch.autograd.grad(torch.unbind(logits[:, target]), layer output) (captum/_utils/gradient.py,
+    # torch.autograd.grad(torch.unbind(scores), layer output) (captum/_utils/gradient.py,
     # compute_layer_gradients_and_eval), which sums over the batch like the reference's .sum().
-    gradient = LayerGradientXActivation(ctx.model, ctx.site_module, multiply_by_inputs=False)
-    x, target = ctx.inputs, ctx.target
+    gradient = LayerGradientXActivation(_target_scores(ctx.model, ctx.target), ctx.site_module,
+                                        multiply_by_inputs=False)
+    x = ctx.inputs
 
     def run():
-        return gradient.attribute(x, target=target)
+        return gradient.attribute(x)
 
     return run
 

@@ -1,0 +1,295 @@
+"""Run every cell process of a benchgrid bundle, without Node (docs/run-anywhere.md).
+
+Usage: python driver.py [BUNDLE_DIR] [--python PATH] [--env-python ENV=PATH ...]
+
+`benchgrid export` copies this file into a bundle as `driver.py`. For each job of `bundle.json` not yet in
+`journal.jsonl` it starts a fresh `<python> -m benchgrid_harness --request R --result S` in its own session,
+with the same allow-listed environment, time limit and process-tree kill as `benchgrid run`
+(src/run/spawn.ts), and appends one journal line with what it saw of the process (the fields of
+src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process from that line and its result file.
+Resumable: run it again and only the jobs missing from the journal run. Standard library only, Python >= 3.8.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+BUNDLE_FORMAT = 1
+TAIL_BYTES = 4000
+
+# Variables passed through from the parent; everything else is dropped. Keep equal to PASS in
+# src/run/spawn.ts (test/bundle/export.test.ts fails when they drift).
+PASS = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "CUDA_VISIBLE_DEVICES",
+        "CUDA_DEVICE_ORDER", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LD_LIBRARY_PATH", "SSL_CERT_FILE")
+
+
+class BundleError(Exception):
+    """The bundle cannot be run as it is (exit 2)."""
+
+
+class Stop(Exception):
+    """SIGINT or SIGTERM: stop after killing the running process; what finished is kept."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def now_iso():
+    """UTC time like JavaScript's toISOString()."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def load_bundle(bundle):
+    """bundle.json, checked for the fields this driver reads."""
+    path = os.path.join(bundle, "bundle.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except OSError as exc:
+        raise BundleError(f"cannot read {path}: {exc.strerror}; give the bundle directory `benchgrid export` wrote")
+    except ValueError as exc:
+        raise BundleError(f"{path} is not valid JSON ({exc})")
+    if not isinstance(manifest, dict) or manifest.get("format") != BUNDLE_FORMAT:
+        got = manifest.get("format") if isinstance(manifest, dict) else type(manifest).__name__
+        raise BundleError(f"{path}: bundle format {got!r}, but this driver reads format {BUNDLE_FORMAT}")
+    jobs = manifest.get("jobs")
+    if not isinstance(jobs, list):
+        raise BundleError(f"{path}: no 'jobs' list")
+    for i, job in enumerate(jobs):
+        missing = [k for k in ("key", "cell", "kind", "index", "environment", "request", "result", "stdout",
+                               "stderr", "timeout_s", "threads", "pythonpath") if k not in job]
+        if missing:
+            raise BundleError(f"{path}: jobs[{i}] lacks {', '.join(missing)}")
+    return manifest
+
+
+def done_keys(journal):
+    """Keys of the processes already journaled; a torn last line (a killed driver) is ignored."""
+    keys = set()
+    if not os.path.exists(journal):
+        return keys
+    with open(journal, encoding="utf-8") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "process":
+                keys.add(record.get("key"))
+    return keys
+
+
+def append(journal, record):
+    """One line per record, written with a single call and flushed to disk."""
+    line = json.dumps(record, sort_keys=True) + "\n"
+    with open(journal, "a", encoding="utf-8") as f:
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def pinned_cpus():
+    """The cores this driver (and so each cell process) may use, when that is fewer than the machine has."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return None
+    return cpus if len(cpus) < (os.cpu_count() or 0) else None
+
+
+def slurm_info():
+    env = os.environ
+    if "SLURM_JOB_ID" not in env:
+        return None
+    return {"job_id": env.get("SLURM_JOB_ID"), "array_job_id": env.get("SLURM_ARRAY_JOB_ID"),
+            "array_task_id": env.get("SLURM_ARRAY_TASK_ID"), "node": env.get("SLURMD_NODENAME")}
+
+
+def driver_record(manifest, interpreters):
+    """What this driver session ran on: ingest reads the machine from here, and refuses mixed ones."""
+    try:
+        load = round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):
+        load = None
+    return {"type": "driver", "v": 1, "started": now_iso(), "spec_digest": manifest["spec"]["digest"],
+            "shard": manifest.get("shard"), "hostname": socket.gethostname(), "platform": platform.platform(),
+            "cpu_count": os.cpu_count(), "cpu_model": cpu_model(), "load_average_1m": load,
+            "cpus": pinned_cpus(), "python": platform.python_version(), "interpreters": interpreters,
+            "slurm": slurm_info()}
+
+
+def process_env(bundle, job, scratch):
+    """The cell process's environment, as src/run/spawn.ts processEnv builds it."""
+    env = {k: os.environ[k] for k in PASS if k in os.environ}
+    threads = str(job["threads"])
+    env.update({
+        "PYTHONPATH": os.pathsep.join(os.path.join(bundle, p) for p in job["pythonpath"]),
+        "PYTHONHASHSEED": "0",
+        "PYTHONUNBUFFERED": "1",
+        "OMP_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
+        # Subjects are built locally with random weights: nothing may reach a model hub.
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "MPLBACKEND": "Agg",
+        "TQDM_DISABLE": "1",
+        "TMPDIR": scratch,
+    })
+    return env
+
+
+def tail(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - TAIL_BYTES))
+            return f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is already gone
+
+
+def run_job(bundle, job, python):
+    """Start one cell process, wait for it (killing its tree at the time limit), and return its exit info."""
+    request = os.path.join(bundle, job["request"])
+    result = os.path.join(bundle, job["result"])
+    stdout, stderr = os.path.join(bundle, job["stdout"]), os.path.join(bundle, job["stderr"])
+    scratch = os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp")
+    for path in (result, stdout, stderr, scratch):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(result):
+        os.unlink(result)
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    timeout_s = job["timeout_s"]
+    exit_info = {"exitCode": None, "signal": None, "timedOut": False, "timeoutS": timeout_s, "spawnError": None}
+    try:
+        with open(stdout, "wb") as out, open(stderr, "wb") as err:
+            try:
+                proc = subprocess.Popen([python, "-m", "benchgrid_harness", "--request", request, "--result", result],
+                                        env=process_env(bundle, job, scratch), cwd=bundle, stdin=subprocess.DEVNULL,
+                                        stdout=out, stderr=err, start_new_session=True)
+            except OSError as exc:
+                exit_info["spawnError"] = f"{python}: {exc.strerror or exc}"
+                proc = None
+            if proc is not None:
+                try:
+                    code = proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    exit_info["timedOut"] = True
+                    kill_group(proc.pid)
+                    code = proc.wait()
+                except BaseException:
+                    kill_group(proc.pid)
+                    proc.wait()
+                    raise
+                # Whatever the cell left running (a tool's worker, a stray child) goes with it.
+                kill_group(proc.pid)
+                if code < 0:
+                    exit_info["signal"] = signal.Signals(-code).name
+                else:
+                    exit_info["exitCode"] = code
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    exit_info["stderrTail"] = tail(stderr)
+    exit_info["stdoutTail"] = tail(stdout)
+    return exit_info
+
+
+def interpreters_for(manifest, args):
+    """Environment name -> interpreter: --env-python ENV=PATH, else --python, else the one running this driver."""
+    chosen = {}
+    for item in args.env_python:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise BundleError(f"--env-python expects ENV=PATH (got {item!r})")
+        chosen[name] = path
+    out = {}
+    for env in sorted({job["environment"] for job in manifest["jobs"]}):
+        path = chosen.get(env) or args.python or sys.executable
+        if os.sep in path and not os.path.exists(path):
+            raise BundleError(f"interpreter {path} for environment {env!r}: no such file")
+        if os.sep not in path and shutil.which(path) is None:
+            raise BundleError(f"interpreter {path!r} for environment {env!r} is not on PATH")
+        out[env] = path
+    return out
+
+
+def on_signal(signum, _frame):
+    raise Stop(signum)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="driver.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("bundle", nargs="?", default=os.path.dirname(os.path.abspath(__file__)),
+                        help="bundle directory (default: the one holding this file)")
+    parser.add_argument("--python", help="interpreter with torch for every environment (default: this one)")
+    parser.add_argument("--env-python", action="append", default=[], metavar="ENV=PATH",
+                        help="interpreter for one environment (repeatable)")
+    args = parser.parse_args(argv)
+    bundle = os.path.abspath(args.bundle)
+    try:
+        manifest = load_bundle(bundle)
+        interpreters = interpreters_for(manifest, args)
+    except BundleError as exc:
+        print(f"driver: {exc}", file=sys.stderr)
+        return 2
+    journal = os.path.join(bundle, "journal.jsonl")
+    done = done_keys(journal)
+    todo = [job for job in manifest["jobs"] if job["key"] not in done]
+    shard = manifest.get("shard") or {"index": 0, "count": 1}
+    print(f"driver: {manifest['spec']['name']} shard {shard['index'] + 1}/{shard['count']}: "
+          f"{len(manifest['jobs'])} processes, {len(todo)} to run", file=sys.stderr, flush=True)
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        if todo:
+            append(journal, driver_record(manifest, interpreters))
+        for n, job in enumerate(todo, 1):
+            started, clock = now_iso(), time.monotonic()
+            exit_info = run_job(bundle, job, interpreters[job["environment"]])
+            wall = round(time.monotonic() - clock, 3)
+            append(journal, {"type": "process", "key": job["key"], "cell": job["cell"], "kind": job["kind"],
+                             "index": job["index"], "started": started, "wall_s": wall, "cpus": pinned_cpus(),
+                             "start": "cold", "exit": exit_info})
+            wrote = os.path.exists(os.path.join(bundle, job["result"]))
+            how = "timed out" if exit_info["timedOut"] else exit_info["signal"] or f"exit {exit_info['exitCode']}"
+            print(f"[{n}/{len(todo)}] {job['cell']} {job['kind']}#{job['index']} {how}"
+                  f"{'' if wrote else ', no result'} ({wall:.1f} s)", file=sys.stderr, flush=True)
+    except Stop as stop:
+        print(f"driver: {stop}: stopped; what finished is kept. Run the driver again to resume.", file=sys.stderr)
+        return 128 + stop.signum
+    print(f"driver: done; results in {bundle}/results, journal {journal}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

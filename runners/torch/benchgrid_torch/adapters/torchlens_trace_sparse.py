@@ -1,0 +1,95 @@
+"""torchlens `tl.trace` with a sparse `save=` selector: one trace per forward, keeping only what is read."""
+
+import torch
+import torchlens as tl
+from torchlens.options import CaptureOptions
+
+LIBRARY = "torchlens"
+
+
+def _logits_selector(model, x):
+    """A selector for the module whose output the model returns (e.g. `fc`), from a metadata-only trace."""
+    # A module selector, not tl.label(...) of the op: finalized labels are refused by live selectors
+    # (LiveModeLabelError with intervene=) and make save= take the two-pass discovery path.
+    probe = tl.trace(model, x, save=None)
+    output_op = probe[probe[probe.output_layers[0]].parents[0]]
+    return tl.module(output_op.output_of_modules[0])
+
+
+def single_module_output(ctx):
+    """The site's output; `halt=` ends the forward once the site has run."""
+    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
+
+    def run():
+        trace = tl.trace(model, x, save=site, halt=site)
+        return trace.find_sites(site).first().out
+
+    return run
+
+
+def matched_retained(ctx):
+    """(site output, logits) from one trace saving exactly those two ops."""
+    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
+    logits = _logits_selector(model, x)
+
+    def run():
+        trace = tl.trace(model, x, save=site | logits)
+        return trace.find_sites(site).first().out, trace.find_sites(logits).first().out
+
+    return run
+
+
+def replacement_edit(ctx):
+    """Logits of a trace whose `intervene=` spec zero-ablates the site."""
+    model, x = ctx.model, ctx.inputs
+    logits = _logits_selector(model, x)
+    spec = tl.when(tl.module(ctx.site), tl.zero_ablate())
+
+    def run():
+        trace = tl.trace(model, x, save=logits, intervene=spec)
+        return trace.find_sites(logits).first().out
+
+    return run
+
+
+def repeated_steering(ctx):
+    """Stacked logits, one trace per strength s steering the site by s * direction."""
+    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
+    logits = _logits_selector(model, x)
+    specs = [tl.when(site, tl.steer(ctx.direction, magnitude=s)) for s in ctx.strengths]
+
+    def run():
+        traces = [tl.trace(model, x, save=logits, intervene=spec) for spec in specs]
+        return torch.stack([trace.find_sites(logits).first().out for trace in traces])
+
+    return run
+
+
+def same_site_gradient(ctx):
+    """d(logits[:, target].sum()) / d(site output) from `trace.log_backward` with gradients saved."""
+    model, x, site, target = ctx.model, ctx.inputs, tl.module(ctx.site), ctx.target
+    logits = _logits_selector(model, x)
+    # save_grads=True rather than save_grads=site: in torchlens 2.36.1 a selective save_grads saves no gradient
+    # when the site's output op is in place (ResNet's layer2 ends in relu_). The deferred hook is installed
+    # (torchlens/capture/session.py, resolve_deferred_retention) but nothing is recorded; minimal repro:
+    # Sequential(Linear, ReLU(inplace=True), Linear) with save_grads=tl.module("1") gives 0 grads at "1",
+    # 1 with inplace=False or save_grads=True.
+    capture = CaptureOptions(save_grads=True)
+
+    def run():
+        trace = tl.trace(model, x, save=site | logits, capture=capture)
+        trace.log_backward(trace.find_sites(logits).first().out[:, target].sum())
+        return trace.find_sites(site).first().grad
+
+    return run
+
+
+def ordered_dataset_features(ctx):
+    """The site's outputs over the dataset batches, one halted trace per batch, concatenated in order."""
+    model, batches, site = ctx.model, ctx.batches, tl.module(ctx.site)
+
+    def run():
+        traces = [tl.trace(model, batch, save=site, halt=site) for batch in batches]
+        return torch.cat([trace.find_sites(site).first().out for trace in traces])
+
+    return run

@@ -1,0 +1,67 @@
+// `benchgrid compare <before> <after>`: speed labels, status and exactness changes, environment guard.
+import { compareResults } from '../compare/compute.ts';
+import { envLine } from '../compare/format.ts';
+import type { Comparison } from '../compare/model.ts';
+import { renderMarkdown } from '../compare/render-markdown.ts';
+import { renderTable } from '../compare/render-table.ts';
+import { ExitCode, UserError } from '../errors.ts';
+import { loadResults } from '../results/load.ts';
+import { writeAtomic } from '../results/write.ts';
+import { useColor } from '../util/tty.ts';
+
+/** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
+export const EXIT_SLOWER = 1;
+
+/** Options of `compare`, as commander passes them. */
+export interface CompareOptions {
+  format?: string;
+  threshold?: string;
+  strictEnv?: boolean;
+  failOnSlower?: string;
+  out?: string;
+}
+
+const FORMATS = ['table', 'markdown', 'json'] as const;
+
+/** Compares two results files and prints (or writes) the comparison. */
+export async function compare(beforeFile: string, afterFile: string, opts: CompareOptions): Promise<void> {
+  const format = resolveFormat(opts.format);
+  const threshold = percent('--threshold', opts.threshold ?? '2');
+  const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
+  const before = loadResults(beforeFile);
+  const after = loadResults(afterFile);
+  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, { threshold, fail_on_slower: failOnSlower });
+  if (opts.strictEnv && comparison.environment.blocking > 0) {
+    const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
+    throw new UserError(`refusing to compare ${beforeFile} with ${afterFile} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
+  }
+  const text = render(comparison, format, !opts.out && useColor(process.stdout));
+  if (opts.out) {
+    writeAtomic(opts.out, text);
+    process.stderr.write(`benchgrid: wrote the comparison to ${opts.out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  if (comparison.summary.failing && comparison.summary.failing.length > 0) throw new ExitCode(EXIT_SLOWER);
+}
+
+function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean): string {
+  if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
+  if (format === 'markdown') return renderMarkdown(c);
+  return renderTable(c, color);
+}
+
+function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {
+  const v = value ?? 'table';
+  if ((FORMATS as readonly string[]).includes(v)) return v as (typeof FORMATS)[number];
+  throw new UserError(`--format: expected one of ${FORMATS.join(', ')} (got ${JSON.stringify(v)}).`);
+}
+
+/** A percentage option as a fraction: "2" -> 0.02; rejects anything but a number from 0 to 100. */
+function percent(option: string, value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n >= 100) {
+    throw new UserError(`${option}: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(value)}).`);
+  }
+  return n / 100;
+}

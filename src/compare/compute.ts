@@ -1,0 +1,116 @@
+// Two results models in, one Comparison out: cells matched by id, speed labels, status and exactness
+// changes, the environment guard. Pure: no files, no printing.
+import type { CellResult, Results, Verdict } from '../results/model.ts';
+import { environmentDifferences } from './env-guard.ts';
+import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SubjectNoise } from './model.ts';
+import { compareSpeed, unavailable } from './speed.ts';
+
+/** Defaults of the settings: 2% threshold, 95% interval, 2000 resamples, alpha 0.05, 3 processes. */
+export const DEFAULT_SETTINGS: CompareSettings = {
+  threshold: 0.02, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
+};
+
+/** Compares two runs; `files` names them in the output. */
+export function compareResults(before: Results, after: Results, files: { before: string; after: string }, settings: Partial<CompareSettings> = {}): Comparison {
+  const s: CompareSettings = { ...DEFAULT_SETTINGS, ...settings };
+  const noise = noiseOf(before, after, s.threshold);
+  const thresholdOf = (subject: string) => noise.find((n) => n.subject === subject)?.threshold ?? s.threshold;
+  const afterById = new Map(after.cells.map((c) => [c.id, c]));
+  const beforeIds = new Set(before.cells.map((c) => c.id));
+  const cells: CellComparison[] = [
+    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, thresholdOf(b.subject), s)),
+    ...after.cells.filter((a) => !beforeIds.has(a.id)).map((a) => cellOf(null, a, thresholdOf(a.subject), s)),
+  ];
+  const differences = environmentDifferences(before, after);
+  const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
+  const failing = s.fail_on_slower === null ? null
+    : cells.filter((c) => c.speed.label === 'slower' && c.speed.interval && c.speed.interval.low > 1 + s.fail_on_slower!).map((c) => c.id);
+  return {
+    format: 'benchgrid-comparison',
+    version: COMPARISON_FORMAT,
+    environment: { differences, blocking: differences.filter((d) => d.blocking).length },
+    before: summaryOf(before, files.before),
+    after: summaryOf(after, files.after),
+    settings: s,
+    noise,
+    summary: {
+      cells: cells.length,
+      faster: count('faster'),
+      slower: count('slower'),
+      within_noise: count('within_noise'),
+      unavailable: count('unavailable'),
+      range_rule: cells.filter((c) => c.speed.basis === 'range').length,
+      status_changes: cells.filter((c) => c.status_changed).length,
+      exactness_changes: cells.filter((c) => c.exactness).length,
+      exactness_worse: cells.filter((c) => c.exactness?.worse).length,
+      only_before: cells.filter((c) => !c.after).length,
+      only_after: cells.filter((c) => !c.before).length,
+      failing,
+    },
+    cells,
+  };
+}
+
+function cellOf(b: CellResult | null, a: CellResult | null, threshold: number, s: CompareSettings): CellComparison {
+  const c = (a ?? b)!;
+  const exactness = b && a ? exactnessChange(b.exact ?? null, a.exact ?? null) : null;
+  const status_changed = Boolean(b && a && (b.status !== a.status || (b.reason ?? null) !== (a.reason ?? null)));
+  return {
+    id: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: c.subject,
+    before: b && sideOf(b), after: a && sideOf(a),
+    speed: speedOf(b, a, threshold, exactness, s),
+    status_changed,
+    exactness,
+  };
+}
+
+function speedOf(b: CellResult | null, a: CellResult | null, threshold: number, exactness: CellComparison['exactness'], s: CompareSettings) {
+  if (!b || !a) return unavailable(`only in ${b ? 'before' : 'after'}`, threshold, b?.median_ms ?? null, a?.median_ms ?? null);
+  if (b.status !== 'ok' || a.status !== 'ok') {
+    const which = b.status === a.status ? `${b.status} in both runs` : [b.status !== 'ok' && `${b.status} before`, a.status !== 'ok' && `${a.status} after`].filter(Boolean).join(', ');
+    return unavailable(`not measured: ${which}`, threshold, b.median_ms, a.median_ms);
+  }
+  if (exactness?.worse) {
+    // As in the seed's comparison workflow: a failed output check withholds every delta and the label.
+    const withheld = unavailable(`withheld: exactness got worse (${exactness.before} -> ${exactness.after})`, threshold, b.median_ms, a.median_ms);
+    return { ...withheld, ratio: null };
+  }
+  return compareSpeed(b, a, { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes });
+}
+
+const RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
+
+/** The exactness change of a cell; undefined (not recorded) counts as null (nothing compared). */
+function exactnessChange(before: Verdict, after: Verdict): CellComparison['exactness'] {
+  if (before === after) return null;
+  const worse = before !== null && after !== null && RANK[after] > RANK[before];
+  return { before, after, worse };
+}
+
+function sideOf(c: CellResult): CellSide {
+  return {
+    status: c.status, reason: c.reason, exact: c.exact ?? null, median_ms: c.median_ms, processes: c.processes,
+    raw_samples: Boolean(c.samples_ms?.some((s) => s.length > 0)),
+  };
+}
+
+/** Per subject: the larger of the --threshold and both runs' A/A noise (max relative difference). */
+function noiseOf(before: Results, after: Results, option: number): SubjectNoise[] {
+  const subjects = [...new Set([...before.cells, ...after.cells].map((c) => c.subject))];
+  return subjects.map((subject) => {
+    const aa = (r: Results) => {
+      const n = r.subjects[subject]?.meta?.aa_noise;
+      return n && n.max_rel_diff !== null ? { max_rel_diff: n.max_rel_diff, pairs: n.pairs } : null;
+    };
+    const aa_before = aa(before);
+    const aa_after = aa(after);
+    return { subject, threshold: Math.max(option, aa_before?.max_rel_diff ?? 0, aa_after?.max_rel_diff ?? 0), option, aa_before, aa_after };
+  });
+}
+
+function summaryOf(r: Results, file: string): RunSummary {
+  return {
+    file, origin: r.origin, measured_on: r.measured_on, spec: r.spec?.name ?? null, partial: r.partial,
+    raw_samples: r.cells.some((c) => c.samples_ms?.some((s) => s.length > 0)),
+  };
+}

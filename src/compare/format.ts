@@ -1,0 +1,112 @@
+// Text pieces shared by the table and markdown writers, so both say the same things the same way.
+import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise } from './model.ts';
+
+/** A fraction as a percentage: 0.0213 -> "2.1%". */
+export function pct(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`;
+}
+
+/** A ratio as a signed change: 1.083 -> "+8.3%", 0.959 -> "-4.1%". */
+export function change(ratio: number | null): string {
+  if (ratio === null) return '';
+  const d = (ratio - 1) * 100;
+  return `${d >= 0 ? '+' : '-'}${Math.abs(d).toFixed(1)}%`;
+}
+
+/** Milliseconds with three significant digits (at least two decimals below 10 ms). */
+export function ms(v: number | null): string {
+  if (v === null) return '';
+  return v >= 100 ? `${v.toFixed(1)} ms` : `${v.toPrecision(3)} ms`;
+}
+
+/** A side's time, or its status when it was not measured, or "absent". */
+export function sideTime(side: CellComparison['before'], v: number | null): string {
+  if (!side) return 'absent';
+  return side.status === 'ok' ? ms(v) : side.status;
+}
+
+/** The interval as signed changes; range-rule intervals are marked with †. */
+export function interval(s: SpeedComparison): string {
+  if (!s.interval) return '';
+  return `${change(s.interval.low)} to ${change(s.interval.high)}${s.interval.kind === 'range' ? ' †' : ''}`;
+}
+
+/** A p-value cell: two significant digits, or a bound. */
+export function pValue(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '';
+  return p < 0.001 ? '<0.001' : p.toPrecision(2);
+}
+
+/** The label as words, † when it came from the range rule. */
+export function label(s: SpeedComparison): string {
+  const words = s.label === 'within_noise' ? 'within noise' : s.label;
+  return s.basis === 'range' ? `${words} †` : words;
+}
+
+/** "4 slower, 1 faster, 30 within noise, 2 unavailable (of 37 cells)". */
+export function headline(c: Comparison): string {
+  const s = c.summary;
+  const oneSided = s.only_before + s.only_after;
+  return `${s.slower} slower, ${s.faster} faster, ${s.within_noise} within noise, ${s.unavailable} unavailable (of ${s.cells} cells${oneSided ? `, ${oneSided} of them in one file only` : ''})`;
+}
+
+/** How a run is described in headers. */
+export function describeRun(r: RunSummary, quote: (s: string) => string = (s) => s): string {
+  const parts = [r.origin === 'seed' ? 'seed layout' : `benchgrid${r.spec ? `, spec ${r.spec}` : ''}`];
+  if (r.measured_on) parts.push(`measured ${r.measured_on}`);
+  if (!r.raw_samples) parts.push('no raw samples');
+  if (r.partial) parts.push('partial run');
+  return `${quote(r.file)} (${parts.join(', ')})`;
+}
+
+/** One environment difference as a line: "device: cuda -> cpu [resnet18]". */
+export function envLine(d: EnvDifference, quote: (s: string) => string = (s) => s): string {
+  const v = (x: string | null, recorded: boolean) => (!recorded ? 'not recorded' : x === null ? 'none' : quote(x));
+  const before = v(d.before, d.recorded !== 'after');
+  const after = v(d.after, d.recorded !== 'before');
+  const scope = d.subjects ? ` [${d.subjects.join(', ')}]` : '';
+  const note = d.blocking ? '' : d.recorded !== 'both' ? ' (recorded on one side only)' : ' (not blocking)';
+  return `${d.key}: ${before} -> ${after}${scope}${note}`;
+}
+
+/** Environment lines: blocking and other two-sided differences in full, one-sided facts on one line. */
+export function envLines(diffs: EnvDifference[], quote: (s: string) => string = (s) => s): string[] {
+  const lines = diffs.filter((d) => d.recorded === 'both').map((d) => envLine(d, quote));
+  for (const side of ['before', 'after'] as const) {
+    const only = diffs.filter((d) => d.recorded === side).map((d) => d.key);
+    if (only.length > 0) lines.push(`recorded in ${side} only (not blocking): ${[...new Set(only)].join(', ')}`);
+  }
+  return lines;
+}
+
+/** A list of cell ids, cut after `max` with a count of the rest. */
+export function idList(ids: string[], quote: (s: string) => string = (s) => s, max = 12): string {
+  const shown = ids.slice(0, max).map(quote).join(', ');
+  return ids.length > max ? `${shown} and ${ids.length - max} more (all in --format json)` : shown;
+}
+
+/** The noise threshold of a subject and where it came from. */
+export function noiseLine(n: SubjectNoise): string {
+  const aa = [n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`, n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`].filter(Boolean);
+  return `${n.subject}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'})`;
+}
+
+/** Keys (a), (b), ... for the reasons of unlabelled cells, so long reasons stay out of the table. */
+export function reasonKeys(cells: CellComparison[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const c of cells) {
+    if (c.speed.label !== 'unavailable' || keys.has(c.speed.why)) continue;
+    const i = keys.size;
+    keys.set(c.speed.why, String.fromCharCode(97 + (i % 26)) + (i >= 26 ? String(Math.floor(i / 26)) : ''));
+  }
+  return keys;
+}
+
+/** Status and reason of a side, for the status-change list. */
+export function statusText(side: CellComparison['before']): string {
+  if (!side) return 'absent';
+  return side.reason ? `${side.status} (${side.reason})` : side.status;
+}
+
+/** The sentence explaining the † marker, when any cell used the range rule. */
+export const RANGE_NOTE = '† range rule: a file has no raw samples, so the label compares process-median ranges (docs/compare.md), not a bootstrap interval.';

@@ -1,0 +1,12 @@
+// The part of jstat (https://github.com/jstat/jstat, no bundled types) that compare uses.
+declare module 'jstat' {
+  const jStat: {
+    /** Complementary error function. */
+    erfc(x: number): number;
+    studentt: {
+      /** Student's t distribution CDF with `dof` degrees of freedom. */
+      cdf(x: number, dof: number): number;
+    };
+  };
+  export default jStat;
+}

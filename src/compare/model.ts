@@ -1,0 +1,138 @@
+// The comparison model: what `benchgrid compare` computes from two results files. The table and
+// markdown writers render it; `--format json` prints it as it is.
+import type { CellResult, Verdict } from '../results/model.ts';
+
+/** Version of the JSON comparison format. */
+export const COMPARISON_FORMAT = 1;
+
+/** A cell's speed label. */
+export type SpeedLabel = 'faster' | 'slower' | 'within_noise' | 'unavailable';
+
+/**
+ * Which rule produced the label: the bootstrap rule on raw samples, the range rule for files without
+ * raw samples (the seed's), or none (no label could be given).
+ */
+export type SpeedBasis = 'bootstrap' | 'range' | 'none';
+
+/** The after/before ratio interval a label was judged on. */
+export interface Interval {
+  low: number;
+  high: number;
+  /** bootstrap95: 95% hierarchical bootstrap CI; range: [after min / before max, after max / before min]. */
+  kind: 'bootstrap95' | 'range';
+}
+
+/** A cell's speed comparison. Ratios are after / before: above 1 is slower. */
+export interface SpeedComparison {
+  label: SpeedLabel;
+  basis: SpeedBasis;
+  /** One sentence: why this label. */
+  why: string;
+  before_ms: number | null;
+  after_ms: number | null;
+  ratio: number | null;
+  interval: Interval | null;
+  /** The noise threshold used for this cell, as a fraction (0.02 is 2%). */
+  threshold: number;
+  /** Student's t-test on log process medians (the label's significance test), when process medians are known. */
+  process_test: { t: number; df: number; p: number } | null;
+  /** Mann-Whitney U on all raw samples (reported, not used by the label: it ignores process clustering). */
+  mann_whitney: { u: number; p: number; method: 'exact' | 'asymptotic' } | null;
+}
+
+/** One side of a cell, as the comparison shows it. */
+export interface CellSide {
+  status: CellResult['status'];
+  reason: string | null;
+  exact: Verdict;
+  median_ms: number | null;
+  processes: number | null;
+  raw_samples: boolean;
+}
+
+/** A cell matched by id across the two files. */
+export interface CellComparison {
+  id: string;
+  group: string;
+  contract: string;
+  tool: string;
+  subject: string;
+  before: CellSide | null;
+  after: CellSide | null;
+  speed: SpeedComparison;
+  /** Set when the status or the reason changed. */
+  status_changed: boolean;
+  /** Set when the exactness verdict changed; worse when it went bit -> close -> mismatch. */
+  exactness: { before: Verdict; after: Verdict; worse: boolean } | null;
+}
+
+/** One environment fact that differs between the two files. */
+export interface EnvDifference {
+  key: string;
+  before: string | null;
+  after: string | null;
+  /** Subjects it differs for; null when it is a file-wide fact or differs for every common subject. */
+  subjects: string[] | null;
+  /** Blocking differences make results incomparable (`--strict-env` refuses); the others are notes. */
+  blocking: boolean;
+  /** Which files record the fact; a fact recorded on one side only is listed but never blocks. */
+  recorded: 'both' | 'before' | 'after';
+}
+
+/** The noise threshold of one subject and where it came from. */
+export interface SubjectNoise {
+  subject: string;
+  threshold: number;
+  option: number;
+  aa_before: { max_rel_diff: number; pairs: number } | null;
+  aa_after: { max_rel_diff: number; pairs: number } | null;
+}
+
+/** A results file as the comparison names it. */
+export interface RunSummary {
+  file: string;
+  origin: 'benchgrid' | 'seed';
+  measured_on: string;
+  spec: string | null;
+  partial: boolean;
+  raw_samples: boolean;
+}
+
+/** The settings the comparison was computed with. */
+export interface CompareSettings {
+  threshold: number;
+  confidence: number;
+  alpha: number;
+  resamples: number;
+  seed: number;
+  min_processes: number;
+  fail_on_slower: number | null;
+}
+
+/** Everything `benchgrid compare` says about two results files. */
+export interface Comparison {
+  format: 'benchgrid-comparison';
+  version: typeof COMPARISON_FORMAT;
+  /** First, so that every output starts with what makes the runs hard to compare. */
+  environment: { differences: EnvDifference[]; blocking: number };
+  before: RunSummary;
+  after: RunSummary;
+  settings: CompareSettings;
+  noise: SubjectNoise[];
+  summary: {
+    cells: number;
+    faster: number;
+    slower: number;
+    within_noise: number;
+    unavailable: number;
+    range_rule: number;
+    status_changes: number;
+    exactness_changes: number;
+    exactness_worse: number;
+    only_before: number;
+    only_after: number;
+    /** Cells that fail `--fail-on-slower`; null without the option. */
+    failing: string[] | null;
+  };
+  cells: CellComparison[];
+}

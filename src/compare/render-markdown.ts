@@ -1,0 +1,62 @@
+// The markdown rendering of a comparison, ready to paste as a pull-request comment.
+import type { Comparison } from './model.ts';
+import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+
+/** The comparison as GitHub-flavoured markdown. */
+export function renderMarkdown(c: Comparison): string {
+  const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const out: string[] = [];
+  out.push(`### benchgrid compare: ${headline(c)}`, '');
+  out.push(`**before** ${describeRun(c.before, code)}  `, `**after** ${describeRun(c.after, code)}`, '');
+  const diffs = c.environment.differences;
+  if (c.environment.blocking > 0) {
+    out.push('> [!WARNING]', `> **Environment differs** (${c.environment.blocking} blocking): these timings come from different environments.`, '>');
+    for (const line of envLines(diffs, code)) out.push(`> - ${cell(line)}`);
+    out.push('');
+  } else if (diffs.length > 0) {
+    out.push('Environment notes (nothing blocking):', '');
+    for (const line of envLines(diffs, code)) out.push(`- ${cell(line)}`);
+    out.push('');
+  } else {
+    out.push('Environment: no differences recorded.', '');
+  }
+  out.push(`Noise threshold: ${c.noise.map((n) => cell(noiseLine(n))).join('; ')}.`, '');
+
+  const both = c.cells.filter((x) => x.before && x.after);
+  const keys = reasonKeys(both);
+  out.push('| cell | before | after | change | interval | MW p | label |', '| --- | ---: | ---: | ---: | --- | ---: | --- |');
+  for (const x of both) {
+    const s = x.speed;
+    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
+    out.push(`| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`);
+  }
+  out.push('');
+  for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
+  if (keys.size > 0) out.push('');
+  if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
+  out.push('<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>', '');
+
+  const changed = c.cells.filter((x) => x.status_changed);
+  if (changed.length > 0) {
+    out.push(`#### Status changes (${changed.length})`, '');
+    for (const x of changed) out.push(`- ${code(x.id)}: ${cell(statusText(x.before))} → ${cell(statusText(x.after))}`);
+    out.push('');
+  }
+  const exact = c.cells.filter((x) => x.exactness);
+  if (exact.length > 0) {
+    out.push(`#### Exactness changes (${exact.length})`, '');
+    for (const x of exact) out.push(`- ${code(x.id)}: ${x.exactness!.before ?? 'none'} → ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? ' (**worse**: speed label withheld)' : ''}`);
+    out.push('');
+  }
+  for (const [side, cells] of [['before', c.cells.filter((x) => !x.after)], ['after', c.cells.filter((x) => !x.before)]] as const) {
+    if (cells.length > 0) out.push(`Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id), code)}`, '');
+  }
+  if (c.summary.failing) {
+    const f = c.summary.failing;
+    out.push(f.length === 0
+      ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
+      : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`, '');
+  }
+  return out.join('\n');
+}

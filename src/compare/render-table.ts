@@ -1,0 +1,62 @@
+// The terminal rendering of a comparison: environment first, then the per-cell table and the lists.
+import Table from 'cli-table3';
+import type { Comparison } from './model.ts';
+import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+
+/** The comparison as `benchgrid compare` prints it on a terminal. */
+export function renderTable(c: Comparison, color: boolean): string {
+  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const lines: string[] = [];
+  lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');
+  const diffs = c.environment.differences;
+  if (diffs.length === 0) lines.push('Environment: no differences recorded.');
+  else {
+    const title = c.environment.blocking > 0
+      ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
+      : 'Environment: only notes, nothing that makes the runs incomparable.';
+    lines.push(c.environment.blocking > 0 ? paint(33, title) : title);
+    for (const line of envLines(diffs)) lines.push(`  ${line}`);
+  }
+  lines.push('', 'Noise threshold (the larger of --threshold and the A/A noise):');
+  for (const n of c.noise) lines.push(`  ${noiseLine(n)}`);
+  lines.push('', `Speed: ${headline(c)}`);
+
+  const both = c.cells.filter((x) => x.before && x.after);
+  const keys = reasonKeys(both);
+  const table = new Table({
+    head: ['cell', 'before', 'after', 'change', 'interval', 'MW p', 'label'],
+    colAligns: ['left', 'right', 'right', 'right', 'left', 'right', 'left'],
+    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
+  });
+  for (const cell of both) {
+    const s = cell.speed;
+    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
+    const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
+    table.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), pValue(s.mann_whitney?.p), painted]);
+  }
+  lines.push(table.toString());
+  for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
+  if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
+  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).');
+
+  const changed = c.cells.filter((x) => x.status_changed);
+  if (changed.length > 0) {
+    lines.push('', `Status changes (${changed.length}):`);
+    for (const x of changed) lines.push(`  ${x.id}: ${statusText(x.before)} -> ${statusText(x.after)}`);
+  }
+  const exact = c.cells.filter((x) => x.exactness);
+  if (exact.length > 0) {
+    lines.push('', `Exactness changes (${exact.length}):`);
+    for (const x of exact) lines.push(`  ${x.id}: ${x.exactness!.before ?? 'none'} -> ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? paint(31, ' (worse: speed label withheld)') : ''}`);
+  }
+  for (const [side, cells] of [['before', c.cells.filter((x) => !x.after)], ['after', c.cells.filter((x) => !x.before)]] as const) {
+    if (cells.length > 0) lines.push('', `Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id))}`);
+  }
+  if (c.summary.failing) {
+    const f = c.summary.failing;
+    lines.push('', f.length === 0
+      ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
+      : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${f.join(', ')}`));
+  }
+  return lines.join('\n') + '\n';
+}
