@@ -94,45 +94,55 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
 /** A measured process with the bundle it came from and the driver's machine. */
 export interface Sourced {
   bundle: ReadBundle;
+  /** The spec environment (virtual environment) the process ran in. */
+  environment: string;
   record: ProcessRecord;
 }
 
 /**
- * The results were measured in one environment: same Python and torch stack, device, GPU and CPU model,
- * and one version per tool library. Hostnames may differ (nodes of one cluster).
+ * The results were measured in one environment: one machine kind (device, GPU, CPU model) throughout,
+ * and per spec environment one Python and torch stack and one version per tool library (a spec may
+ * run some tools in environments of their own). Hostnames may differ (nodes of one cluster).
  */
 export function environments(items: Sourced[]): string[] {
-  const signature = (s: Sourced): string | null => {
-    if (s.record.outcome.kind !== 'result') return null;
-    const { versions: v, environment: e } = s.record.outcome.result;
-    const cpu = s.bundle.drivers.at(-1)?.cpu_model ?? 'unknown CPU';
-    return `python ${v.python}, torch ${v.torch}, torchvision ${v.torchvision}, numpy ${v.numpy}, device ${e.device ?? '?'}, gpu ${e.gpu_name ?? 'none'}, cuda ${e.cuda ?? 'none'}, cpu ${cpu}`;
+  const measured = items.flatMap((s) => (s.record.outcome.kind === 'result' ? [{ ...s, result: s.record.outcome.result }] : []));
+  const machine = (s: (typeof measured)[number]) => {
+    const e = s.result.environment;
+    return `device ${e.device ?? '?'}, gpu ${e.gpu_name ?? 'none'}, cpu ${s.bundle.drivers.at(-1)?.cpu_model ?? 'unknown'}`;
   };
-  const problems: string[] = [];
-  const groups = new Map<string, Map<string, number>>();
-  for (const s of items) {
-    const sig = signature(s);
-    if (sig === null) continue;
-    const per = groups.get(sig) ?? new Map<string, number>();
-    per.set(nameOf(s.bundle), (per.get(nameOf(s.bundle)) ?? 0) + 1);
-    groups.set(sig, per);
-  }
-  if (groups.size > 1) {
-    problems.push(`the results come from ${groups.size} different environments; timings from different environments cannot be merged:`);
-    for (const [sig, per] of groups) problems.push(`  ${sig}: ${listSome([...per].map(([b, n]) => `${b} ${n} process(es)`), 6)}`);
-  }
+  const stack = (s: (typeof measured)[number]) => {
+    const v = s.result.versions;
+    return `environment '${s.environment}': python ${v.python}, torch ${v.torch}, torchvision ${v.torchvision}, numpy ${v.numpy}, cuda ${s.result.environment.cuda ?? 'none'}`;
+  };
+  const problems = [
+    ...mixed(measured, machine, 'machines', 'timings from different machines cannot be merged'),
+    ...[...groupBy(measured, (s) => s.environment).values()].flatMap((group) => mixed(group, stack, `software stacks in environment '${group[0].environment}'`, 'timings from different stacks cannot be merged')),
+  ];
   const libraries = new Map<string, Map<string, string[]>>();
-  for (const s of items) {
-    if (s.record.outcome.kind !== 'result' || !s.record.outcome.result.versions.library) continue;
-    const { name, version } = s.record.outcome.result.versions.library;
+  for (const s of measured) {
+    if (!s.result.versions.library) continue;
+    const name = `${s.result.versions.library.name} (environment '${s.environment}')`;
+    const version = String(s.result.versions.library.version);
     const per = libraries.get(name) ?? new Map<string, string[]>();
-    per.set(String(version), [...new Set([...(per.get(String(version)) ?? []), nameOf(s.bundle)])]);
+    per.set(version, [...new Set([...(per.get(version) ?? []), nameOf(s.bundle)])]);
     libraries.set(name, per);
   }
   for (const [name, per] of libraries) {
     if (per.size > 1) problems.push(`${name} has ${per.size} versions across the results: ${[...per].map(([v, bs]) => `${v} in ${listSome(bs, 3)}`).join('; ')}`);
   }
   return problems;
+}
+
+/** When items fall into more than one signature: a headline and one line per signature with its bundles. */
+function mixed<T extends { bundle: ReadBundle }>(items: T[], signature: (t: T) => string, what: string, why: string): string[] {
+  const groups = groupBy(items, signature);
+  if (groups.size <= 1) return [];
+  const lines = [`the results come from ${groups.size} different ${what}; ${why}:`];
+  for (const [sig, group] of groups) {
+    const counts = [...groupBy(group, (s) => nameOf(s.bundle))].map(([b, xs]) => `${b} ${xs.length} process(es)`);
+    lines.push(`  ${sig}: ${listSome(counts, 6)}`);
+  }
+  return lines;
 }
 
 function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {

@@ -58,7 +58,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
       const job = jobs.get(p.key);
       if (!job) continue;
       const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), { cell: job.cell, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
-      sourced.push({ bundle: b, record: { type: 'process', key: p.key, cell: p.cell, kind: p.kind, index: p.index, started: p.started, wall_s: p.wall_s, cpus: p.cpus, start: 'cold', outcome } });
+      sourced.push({ bundle: b, environment: job.environment, record: { type: 'process', key: p.key, cell: p.cell, kind: p.kind, index: p.index, started: p.started, wall_s: p.wall_s, cpus: p.cpus, start: 'cold', outcome } });
     }
   }
   const all = [...hard, ...environments(sourced)];

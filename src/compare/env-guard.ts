@@ -49,6 +49,14 @@ export function factsOf(r: Results, subject: string | null): Map<string, { value
   const tools = new Map<string, Set<string>>();
   for (const c of cells) if (c.tool_version) (tools.get(c.tool) ?? tools.set(c.tool, new Set()).get(c.tool)!).add(c.tool_version);
   for (const [tool, vs] of tools) out.set(`tool.${tool}`, { value: [...vs].sort().join(', '), blocking: true });
+  // A tool measured in its own environment may run another Python or torch than the run's.
+  const runtimes = new Map<string, Set<string>>();
+  for (const c of cells) {
+    if (!c.runtime) continue;
+    const text = `python ${c.runtime.python ?? '?'}, torch ${c.runtime.torch ?? '?'}`;
+    (runtimes.get(c.tool) ?? runtimes.set(c.tool, new Set()).get(c.tool)!).add(text);
+  }
+  for (const [tool, rs] of runtimes) out.set(`runtime.${tool}`, { value: [...rs].sort().join('; '), blocking: true });
   return out;
 }
 

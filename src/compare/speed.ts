@@ -1,9 +1,10 @@
 // The speed rule: one cell's before/after numbers, interval, tests and label (docs/compare.md).
+import { median } from 'simple-statistics';
 import type { CellResult } from '../results/model.ts';
 import { bootstrapRatio } from './bootstrap.ts';
+import { pValue } from './format.ts';
 import type { Interval, SpeedComparison } from './model.ts';
 import { fnv1a, mulberry32 } from './random.ts';
-import { median } from 'simple-statistics';
 import { mannWhitney, processMedians, processTest, type TTest } from './stats.ts';
 
 /** What the rule needs besides the two cells. */
@@ -78,8 +79,8 @@ function judge(interval: Interval, test: TTest | null, ctx: SpeedContext): Pick<
   const side = interval.low > 1 + ctx.threshold ? 'slower' : interval.high < 1 - ctx.threshold ? 'faster' : null;
   if (!side) return { label: 'within_noise', why: `${name} reaches into the noise band ±${pct}%` };
   const where = side === 'slower' ? `above 1 + ${pct}%` : `below 1 - ${pct}%`;
-  if (test && !(test.p < ctx.alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but the process-level t-test gives p = ${fmtP(test.p)} (not below ${ctx.alpha})` };
-  return { label: side, why: `${name} lies ${where}${test ? ` and the process-level t-test gives p = ${fmtP(test.p)}` : ''}` };
+  if (test && !(test.p < ctx.alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but the process-level t-test gives p = ${pValue(test.p)} (not below ${ctx.alpha})` };
+  return { label: side, why: `${name} lies ${where}${test ? ` and the process-level t-test gives p = ${pValue(test.p)}` : ''}` };
 }
 
 interface Range {
@@ -107,9 +108,4 @@ function rangeOf(c: CellResult): Range | null {
 /** The cell's non-empty per-process raw samples. */
 function rawSamples(c: CellResult): number[][] {
   return (c.samples_ms ?? []).filter((s) => Array.isArray(s) && s.length > 0 && s.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0));
-}
-
-/** A p-value for prose: two significant digits, or a bound below 0.001. */
-export function fmtP(p: number): string {
-  return p < 0.001 ? '<0.001' : p.toPrecision(2);
 }

@@ -48,8 +48,12 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
   }
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
-  const versions = versionsOf(okResults);
-  const environment = { ...(okResults[0]?.environment ?? {}), load_average_1m: Number(os.loadavg()[0].toFixed(2)) };
+  const mainEnv = info.spec.defaultEnvironment;
+  const mainCell = records.find((r) => r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);
+  const mainExe = mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
+  const versions = versionsOf(okResults, mainExe);
+  const mainResult = okResults.find((r) => r.environment.executable === mainExe) ?? okResults[0];
+  const environment = { ...(mainResult?.environment ?? {}), load_average_1m: Number(os.loadavg()[0].toFixed(2)) };
   const subjects: Results['subjects'] = {};
   for (const subject of new Set(cells.map((c) => c.subject))) {
     subjects[subject] = {
@@ -62,7 +66,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
       not_measured: cells.filter((c) => c.subject === subject && c.status === 'error').map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
     };
   }
-  const env = okResults[0]?.environment as Record<string, unknown> | undefined;
+  const env = mainResult?.environment as Record<string, unknown> | undefined;
   return {
     format_version: RESULTS_FORMAT,
     origin: 'benchgrid',
@@ -106,6 +110,13 @@ function blank(cell: Cell, status: CellResult['status'], reason: string | null):
  * median of the per-process medians and, as min/max, the smallest and largest per-process median.
  */
 function cellResult(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): CellResult {
+  const c = measure(cell, time, memory);
+  const first = [...time, ...memory].flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []))[0];
+  c.runtime = first ? { environment: cell.environment, python: first.versions.python, torch: first.versions.torch, torchvision: first.versions.torchvision } : null;
+  return c;
+}
+
+function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): CellResult {
   const all = [...time, ...memory];
   const statuses = [...new Set(all.map((r) => (r.outcome.kind === 'failed' ? 'error' : r.outcome.result.status)))];
   const results = all.flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []));
@@ -170,10 +181,13 @@ function cellResult(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]):
   };
 }
 
-/** python/torch/torchvision/numpy of the main environment, then each tool library's version. */
-function versionsOf(results: ProcessResult[]): Record<string, string | null> {
+/**
+ * python/torch/torchvision/numpy of the default environment, then each tool library's version. A cell
+ * run in another environment keeps its own in `runtime`.
+ */
+function versionsOf(results: ProcessResult[], defaultExecutable: string | null): Record<string, string | null> {
   const v: Record<string, string | null> = {};
-  const first = results[0]?.versions;
+  const first = (results.find((r) => r.environment.executable === defaultExecutable) ?? results[0])?.versions;
   if (first) Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
   for (const r of results) if (r.versions.library) v[r.versions.library.name] ??= r.versions.library.version;
   return v;

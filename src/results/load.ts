@@ -82,6 +82,7 @@ function cellOf(id: string, c: Record<string, any>, subjectKey: string, file: st
     memory: c.memory ?? null,
     tool_version: c.tool_version ?? null,
     error: c.error ?? null,
+    runtime: c.runtime ?? null,
   };
 }
 

@@ -61,6 +61,8 @@ export interface CellResult {
   memory: MemoryStats | null;
   /** Version of the tool's library, when it has one. */
   tool_version: string | null;
+  /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
+  runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
   /** Error details of a failed cell: exception type, stderr tail. */
   error: { type: string | null; message: string; tail: string | null } | null;
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { compareResults } from '../../src/compare/compute.ts';
+import { renderMarkdown } from '../../src/compare/render-markdown.ts';
+import { renderTable } from '../../src/compare/render-table.ts';
+import { loadResults } from '../../src/results/load.ts';
+import { SEED_RESULTS } from '../helpers.ts';
+import { cpuRun } from './fixtures.ts';
+
+const seedVsCpu = () => compareResults(loadResults(SEED_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
+
+describe('renderTable', () => {
+  const text = renderTable(seedVsCpu(), false);
+
+  it('starts with the runs and the environment differences, before any timing', () => {
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('before: seed.json (seed layout, measured 2026-11-03, no raw samples)');
+    expect(lines[1]).toBe('after:  cpu.json (benchgrid, spec resnet18-cpu, measured 2026-11-30)');
+    expect(lines[3]).toMatch(/^Environment differs \(\d+ blocking\)/);
+    expect(lines[4]).toBe('  device: cuda -> cpu');
+    expect(text.indexOf('device: cuda -> cpu')).toBeLessThan(text.indexOf('┌'));
+  });
+
+  it('marks range-rule labels and explains the marker, keys unlabelled reasons, lists changes and the gate', () => {
+    expect(text).toMatch(/A\/single_module_output\/raw\/resnet18 .* slower † /);
+    expect(text).toContain('† range rule: a file has no raw samples');
+    expect(text).toMatch(/nnsight\/resnet18 .* unavailable \(a\)/);
+    expect(text).toContain('  (a) withheld: exactness got worse (bit -> close)');
+    expect(text).toContain('A/single_module_output/thingsvision/resnet18: unsupported (thingsvision is measured only on its extraction task) -> error (ImportError: thingsvision is not installed)');
+    expect(text).toContain('A/single_module_output/nnsight/resnet18: bit -> close (worse: speed label withheld)');
+    expect(text).toContain('Only in after (1): A/single_module_output/fx_tracer/resnet18');
+    expect(text).toMatch(/--fail-on-slower 10\.0%: 3 cell\(s\) significantly slower by more than that/);
+  });
+
+  it('has no colour codes without colour', () => {
+    expect(text).not.toMatch(/\x1b\[/);
+  });
+});
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(seedVsCpu());
+
+  it('opens with the summary and a warning listing the environment differences before the table', () => {
+    expect(md.split('\n')[0]).toBe('### benchgrid compare: 3 slower, 0 faster, 1 within noise, 80 unavailable (of 84 cells, 77 of them in one file only)');
+    expect(md).toContain('> [!WARNING]');
+    expect(md).toContain('> - device: `cuda` -> `cpu`');
+    expect(md.indexOf('> [!WARNING]')).toBeLessThan(md.indexOf('| cell |'));
+  });
+
+  it('renders a GitHub table with bold labels and the † note', () => {
+    expect(md).toContain('| cell | before | after | change | interval | MW p | label |');
+    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d ms \| \+\d+\.\d% \| .* † \|  \| \*\*slower †\*\* \|/);
+    expect(md).toContain('† range rule');
+    expect(md.endsWith('\n')).toBe(true);
+  });
+
+  it('escapes pipes inside cells', () => {
+    const c = seedVsCpu();
+    c.cells[0].speed = { ...c.cells[0].speed, label: 'unavailable', why: 'a | b' };
+    expect(renderMarkdown(c)).toContain('- (a) a \\| b');
+  });
+});
