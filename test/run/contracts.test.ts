@@ -1,4 +1,5 @@
 // The reference tools on every contract, in real Python processes with real torch.
+import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
@@ -6,12 +7,13 @@ import type { Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
 
 let results: Results;
+let out: string;
 let stderr: string;
 let stdout: string;
 const CONTRACTS = ['single_module_output', 'matched_retained', 'replacement_edit', 'repeated_steering', 'same_site_gradient', 'ordered_dataset_features'];
 
 beforeAll(async () => {
-  const out = path.join(tmpdir(), 'run');
+  out = path.join(tmpdir(), 'run');
   const r = await cli(['run', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', out, '--python', await testPython(), '--processes', '1'], { timeout: 400_000 });
   expect(r.code, r.stderr).toBe(0);
   stderr = r.stderr;
@@ -56,6 +58,11 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
     const pp = results.cells.find((x) => x.id === 'A/single_module_output/hooks/resnet18')!.per_process![0];
     expect(pp.phases_s.timed).toBeGreaterThan(0);
     expect(pp.start).toBe('cold');
+  });
+
+  it('writes the journal, the markdown page and the HTML report next to results.json', () => {
+    for (const f of ['journal.jsonl', 'results.json', 'report.md', 'report.html', 'spec.json']) expect(fs.existsSync(path.join(out, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| Tiny ResNet-18, CPU, one module's output, n=1 processes \| forward hook \| \d+\.\d\d ms \(/);
   });
 
   it('keeps stdout empty and reports progress on stderr', () => {

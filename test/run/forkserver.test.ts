@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forkLauncher } from '../../src/run/forkserver.ts';
+import { buildRequest } from '../../src/run/jobs.ts';
+import { loadSpec } from '../../src/spec/load.ts';
 import { processEnv } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../../src/spec/manifests.ts';
-import { cli, FIXTURES, testPython, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir, write } from '../helpers.ts';
 
 let python: string;
 beforeAll(async () => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
 async function runWith(spec: string, start: 'cold' | 'fork', extra: string[] = []): Promise<{ code: number; stderr: string; results: Results; out: string }> {
   const out = path.join(tmpdir(), `run-${start}`);
   const r = await cli(['run', spec, '--out', out, '--python', python, '--start', start, ...extra], { timeout: 500_000 });
+  if (!fs.existsSync(path.join(out, 'results.json'))) throw new Error(`benchgrid run ${spec} --start ${start} wrote no results (exit ${r.code}):\n${r.stderr}`);
   return { code: r.code, stderr: r.stderr, results: loadResults(path.join(out, 'results.json')), out };
 }
 
@@ -66,19 +69,21 @@ describe('isolation between forked cells', () => {
     const spec = write(dir, 'leak.yaml', [
       'benchgrid: 1',
       'name: leak',
+      'title: Leak',
       'device: cpu',
       `runners: { leak: ${JSON.stringify(path.join(FIXTURES, 'runners/leak'))} }`,
       'protocol: { warmups: 1, samples: 2, processes: 2, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }',
       'subjects:',
       '  resnet18:',
+      '    label: ResNet-18',
       '    model: { builder: torchvision, name: resnet18, seed: 0 }',
       '    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }',
       '    sites: { layer2: layer2 }',
       'contracts:',
       '  single_module_output: { site: layer2 }',
       'tools:',
-      '  patcher: { runner: leak }',
-      '  checker: { runner: leak }',
+      '  patcher: { label: patches torch globally, runner: leak }',
+      '  checker: { label: fails when a patch is visible, runner: leak }',
       'groups:',
       '  L:',
       '    subjects: [resnet18]',
@@ -125,6 +130,39 @@ describe('faults under fork', () => {
     });
     expect(sleepers).toEqual([]);
   }, 600_000);
+
+});
+
+describe('the fork launcher', () => {
+  it('starts memory processes cold: a forked child\'s peak RSS would not count the parent\'s untouched pages', async () => {
+    const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
+    const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
+    const dir = tmpdir();
+    const request = path.join(dir, 'm.request.json');
+    const protocol = { ...loaded.spec!.protocol, memory_runs: 1 };
+    fs.writeFileSync(request, JSON.stringify(buildRequest(loaded.spec!, { key: 'k', cell, kind: 'memory', index: 0 }, protocol, 'cpu', loaded.manifests!)));
+    const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
+    try {
+      const proc = launcher.spawn({
+        command: python,
+        args: ['-m', 'benchgrid_harness', '--request', request, '--result', path.join(dir, 'm.result.json')],
+        env: processEnv([HARNESS_DIR, path.join(ROOT, 'runners/torch')], 1),
+        cwd: REPO_ROOT,
+        timeoutS: 300,
+        stdoutFile: path.join(dir, 'm.stdout.log'),
+        stderrFile: path.join(dir, 'm.stderr.log'),
+      }) as ReturnType<typeof launcher.spawn> & { start?: string };
+      expect(proc.start).toBe('cold');
+      const exit = await proc.done;
+      expect(exit.exitCode, exit.stderrTail).toBe(0);
+      const result = JSON.parse(fs.readFileSync(path.join(dir, 'm.result.json'), 'utf8'));
+      expect(result).toMatchObject({ status: 'ok', mode: 'memory' });
+      // a cold process imported torch itself
+      expect(result.phases_s.imports).toBeGreaterThan(0.1);
+    } finally {
+      await launcher.close();
+    }
+  }, 300_000);
 
   it('resolves running and later processes as spawn failures when the fork server dies', async () => {
     const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
