@@ -8,7 +8,6 @@ import { cellSlug } from '../run/execute.ts';
 import { buildJobs, buildRequest, PROTOCOL_VERSION, type Job, type Overrides } from '../run/jobs.ts';
 import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
-import { stableStringify } from '../util/json.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
 
 /** What a bundle is cut from. */
@@ -109,7 +108,8 @@ export function writeBundle(dir: string, planned: PlannedBundle, spec: Spec): vo
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify(request, null, 1) + '\n');
   }
-  fs.writeFileSync(path.join(dir, 'spec.json'), stableStringify(spec.data));
+  // Declaration order is meaningful in a spec (it orders the cells): written as it is, not sorted.
+  fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec.data, null, 1) + '\n');
   fs.writeFileSync(path.join(dir, 'README.txt'), readme(manifest));
   // Written last: a directory with bundle.json is a complete bundle.
   fs.writeFileSync(path.join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');

@@ -7,7 +7,6 @@ import { aggregate } from '../results/aggregate.ts';
 import { writeResults } from '../results/write.ts';
 import type { Results } from '../results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
-import { stableStringify } from '../util/json.ts';
 import { execute, jobFiles } from '../run/execute.ts';
 import { buildJobs, buildRequest, effectiveProtocol, type Overrides } from '../run/jobs.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
@@ -82,7 +81,8 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
       device, only, overrides, python: python ?? null, start: opts.start ?? defaultStart(device), jobs: opts.jobs ?? 1, started: new Date().toISOString(),
     };
     appendRecord(dir, header);
-    fs.writeFileSync(path.join(dir, 'spec.json'), stableStringify(spec.data));
+    // Declaration order is meaningful in a spec (it orders the cells): written as it is, not sorted.
+    fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec.data, null, 1) + '\n');
   }
   const done = new Set(readJournal(dir).records.map((r) => r.key));
   const jobs = allJobs.filter((j) => !done.has(j.key));

@@ -1,15 +1,19 @@
-// Stable JSON: sorted keys, two-space indent, trailing newline (results files diff cleanly).
+// Stable JSON: sorted keys, one-space indent (as the seed's file), trailing newline, so results diff cleanly.
 
-/** Serialises with object keys sorted at every level. */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 1) + '\n';
+/**
+ * Serialises with object keys sorted at every level, except inside objects held under a key in
+ * `keepOrder` (a results file's `groups`, whose cells stay in plan order: that order is meaningful).
+ */
+export function stableStringify(value: unknown, keepOrder: ReadonlySet<string> = new Set(['groups'])): string {
+  return JSON.stringify(sortKeys(value, keepOrder, false), null, 1) + '\n';
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
+function sortKeys(v: unknown, keepOrder: ReadonlySet<string>, keep: boolean): unknown {
+  if (Array.isArray(v)) return v.map((x) => sortKeys(x, keepOrder, false));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+    const keys = Object.keys(v as object);
+    for (const k of keep ? keys : keys.sort()) out[k] = sortKeys((v as Record<string, unknown>)[k], keepOrder, keepOrder.has(k));
     return out;
   }
   return v;
