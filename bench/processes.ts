@@ -1,0 +1,89 @@
+// Single cell processes, started exactly as `benchgrid run` starts them (same request, environment and
+// launcher), and the hand-written baseline process; each timed from spawn to exit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import { buildRequest, type Job } from '../src/run/jobs.ts';
+import type { Launcher } from '../src/run/launcher.ts';
+import { outcomeOf } from '../src/run/outcome.ts';
+import { processEnv } from '../src/run/spawn.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../src/spec/manifests.ts';
+import type { Protocol } from '../src/spec/types.ts';
+import type { ValidSpec } from '../src/commands/load-or-exit.ts';
+import { median } from './stats.ts';
+
+/** One measured process. */
+export interface ProcessRun {
+  side: string;
+  round: number;
+  /** Median of its timed samples (ms). */
+  median_ms: number;
+  samples_ms: number[];
+  /** Spawn to exit, seen from Node. */
+  wall_s: number;
+  /** Result file written (mtime) to exit seen from Node: interpreter teardown and reaping. */
+  exit_s: number | null;
+  phases_s: Record<string, number | null>;
+  peak_rss_bytes: number | null;
+  verdict: string | null;
+}
+
+let counter = 0;
+
+/** Runs one process of `cellId` (mode time or memory) through `launcher`; throws if it fails. */
+export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cellId: string, launcher: Launcher, python: string, dir: string, side: string, round: number, mode: 'time' | 'memory' = 'time'): Promise<ProcessRun> {
+  const cell = loaded.plan.cells.find((c) => c.id === cellId);
+  if (!cell || cell.status !== 'planned') throw new Error(`bench: ${cellId} is not a planned cell of ${loaded.spec.name}`);
+  const job: Job = { key: `${cellId}#${mode}#${round}`, cell, kind: mode, index: round % Math.max(1, protocol.processes) };
+  const base = path.join(dir, `${counter++}-${side.replace(/\//g, "-")}`);
+  const files = { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, tmp: `${base}.tmp` };
+  fs.writeFileSync(files.request, JSON.stringify(buildRequest(loaded.spec, job, protocol, 'cpu', loaded.manifests), null, 1) + '\n');
+  fs.mkdirSync(files.tmp, { recursive: true });
+  const runners = [HARNESS_DIR, loaded.spec.runners[cell.runner]];
+  if (cell.reference) runners.push(loaded.spec.runners[loaded.spec.tools[cell.reference].runner]);
+  const started = performance.now();
+  const proc = launcher.spawn({
+    command: python,
+    args: ['-m', 'benchgrid_harness', '--request', files.request, '--result', files.result],
+    env: { ...processEnv([...new Set(runners)], protocol.threads), TMPDIR: files.tmp },
+    cwd: REPO_ROOT,
+    timeoutS: protocol.timeout_s,
+    stdoutFile: files.stdout,
+    stderrFile: files.stderr,
+  });
+  const exit = await proc.done;
+  const endedWall = Date.now();
+  const wall = (performance.now() - started) / 1000;
+  const outcome = outcomeOf(exit, files.result, { cell: cellId, index: job.index, mode });
+  if (outcome.kind !== 'result' || outcome.result.status !== 'ok') {
+    throw new Error(`bench: ${side} process of ${cellId} failed: ${outcome.kind === 'failed' ? outcome.reason : JSON.stringify(outcome.result.error ?? outcome.result.reason)}`);
+  }
+  const r = outcome.result;
+  const samples = r.timing?.samples_ms ?? [];
+  return {
+    side, round,
+    median_ms: samples.length ? median(samples) : NaN,
+    samples_ms: samples,
+    wall_s: wall,
+    exit_s: Math.max(0, (endedWall - fs.statSync(files.result).mtimeMs) / 1000),
+    phases_s: r.phases_s,
+    peak_rss_bytes: r.memory?.peak_rss_bytes ?? null,
+    verdict: r.exact?.verdict ?? null,
+  };
+}
+
+/** The hand-written loop (bench/handloop.py) on the raw cell's subject, with the protocol's warm-ups and samples. */
+export async function handProcess(loaded: ValidSpec, protocol: Protocol, python: string, side: string, round: number): Promise<ProcessRun> {
+  const subject = loaded.spec.subjects.resnet18;
+  const started = performance.now();
+  const r = await execa(python, [path.join(REPO_ROOT, 'bench/handloop.py'), JSON.stringify(subject.inputs.shape), String(protocol.warmups), String(protocol.samples), String(protocol.threads), String(subject.model.seed), String(subject.inputs.seed)], {
+    env: processEnv([], protocol.threads), extendEnv: false, cwd: REPO_ROOT, stdin: 'ignore',
+  });
+  const wall = (performance.now() - started) / 1000;
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { samples_ms: number[]; imports_s: number; build_s: number; work_s: number };
+  return {
+    side, round, median_ms: median(out.samples_ms), samples_ms: out.samples_ms, wall_s: wall, exit_s: null,
+    phases_s: { imports: out.imports_s, build: out.build_s, timed: out.work_s }, peak_rss_bytes: null, verdict: null,
+  };
+}
