@@ -63,7 +63,7 @@ export async function execute(o: ExecuteOptions): Promise<void> {
           const wall = (Date.now() - started.getTime()) / 1000;
           if (!o.stopped()) {
             const outcome = outcomeOf(exit, launch.resultFile, { cell: job.cell.id, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
-            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: launch.launcher.mode, outcome });
+            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: proc.start ?? launch.launcher.mode, outcome });
           }
           if (running.size === 0 && (o.stopped() || pending.length === 0)) resolve();
           else pump();

@@ -44,6 +44,8 @@ export interface SpawnSpec {
 export interface Running {
   done: Promise<Exit>;
   kill: () => void;
+  /** How this process actually started, when a launcher decides per process (fork mode starts memory processes cold). */
+  start?: 'cold' | 'fork';
 }
 
 const TAIL_BYTES = 4000;

@@ -57,7 +57,7 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
     expect(results.versions.torchvision).toMatch(/^0\./);
     const pp = results.cells.find((x) => x.id === 'A/single_module_output/hooks/resnet18')!.per_process![0];
     expect(pp.phases_s.timed).toBeGreaterThan(0);
-    expect(pp.start).toBe('cold');
+    expect(pp.start).toBe('fork'); // the CPU default: forked from a clean parent
   });
 
   it('writes the journal, the markdown page and the HTML report next to results.json', () => {
