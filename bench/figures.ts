@@ -134,6 +134,9 @@ export function figures(runs: ProcessRun[], plan: PlanFigure | null, matrix: Mat
       const speedup = median(cold.map((x) => x.wall_s)) / median(fork.map((x) => x.wall_s));
       out.push({ id: 'matrix_speedup', label: 'whole matrix: cold wall time / fork wall time', value: speedup, unit: 'x', target: '>= 3x', met: speedup >= 3,
         detail: `cold ${s(median(cold.map((x) => x.wall_s)))} vs fork ${s(median(fork.map((x) => x.wall_s)))} (${cold.length} + ${fork.length} runs, alternating); the fork run's warm-ups + timed samples alone take ${s(fork[0].warmup_timed_s)}, so no start mode could make this matrix more than ${(median(cold.map((x) => x.wall_s)) / fork[0].warmup_timed_s).toFixed(2)}x faster than cold at this protocol` });
+      const cpu = median(cold.map((x) => x.cpu_s)) / median(fork.map((x) => x.cpu_s));
+      out.push({ id: 'matrix_speedup_cpu', label: 'whole matrix: cold CPU time / fork CPU time (load-robust cross-check)', value: cpu, unit: 'x', target: null, met: null,
+        detail: `CPU time of each run's whole process tree: cold ${s(median(cold.map((x) => x.cpu_s)))} vs fork ${s(median(fork.map((x) => x.cpu_s)))}; 1-minute load average cold ${cold.map((x) => x.load.map((l) => l.toFixed(1)).join('->')).join(', ')}, fork ${fork.map((x) => x.load.map((l) => l.toFixed(1)).join('->')).join(', ')}` });
       // Where the remaining time goes: processes of cells whose tool imports a library, and the rest.
       for (const withLibrary of [false, true]) {
         const pick = (m: MatrixRun) => m.detail.filter((d) => (d.library !== null) === withLibrary);

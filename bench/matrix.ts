@@ -17,6 +17,10 @@ export interface MatrixRun {
   wall_s: number;
   processes: number;
   cells: { ok: number; error: number; unsupported: number };
+  /** CPU time (user + system) of the whole run's process tree, from this process's reaped-children counters. */
+  cpu_s: number;
+  /** 1-minute load average before and after the run. */
+  load: [number, number];
   /** Sum over processes of the `timed` phase: the samples themselves. */
   timed_s: number;
   /** Sum over processes of warm-up + timed (what a benchmark of these calls cannot skip). */
@@ -36,11 +40,15 @@ export interface MatrixRun {
 export async function matrixRun(derived: DerivedSpec, python: string, start: 'cold' | 'fork', round: number): Promise<MatrixRun> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `benchgrid-bench-matrix-${start}-`));
   const dir = path.join(out, 'run');
+  const cpu0 = childrenCpuS();
+  const load0 = os.loadavg()[0];
   const t0 = performance.now();
   const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', derived.file, '--out', dir, '--python', python, '--start', start], {
     reject: false, stdin: 'ignore', env: { NO_COLOR: '1' }, cwd: REPO_ROOT,
   });
   const wall = (performance.now() - t0) / 1000;
+  const cpu = childrenCpuS() - cpu0;
+  const load1 = os.loadavg()[0];
   if (r.exitCode !== 0) throw new Error(`bench: benchgrid run --start ${start} exited ${r.exitCode}:\n${r.stderr.split('\n').slice(-15).join('\n')}`);
   const records = readJournal(dir).records;
   const results = loadResults(path.join(dir, 'results.json'));
@@ -49,7 +57,7 @@ export async function matrixRun(derived: DerivedSpec, python: string, start: 'co
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   fs.rmSync(out, { recursive: true, force: true });
   return {
-    start, round, wall_s: wall, processes: records.length,
+    start, round, wall_s: wall, processes: records.length, cpu_s: cpu, load: [load0, load1],
     cells: { ok: count('ok'), error: count('error'), unsupported: count('unsupported') },
     timed_s: phase('timed'),
     warmup_timed_s: phase('timed') + phase('warmup'),
@@ -64,4 +72,16 @@ export async function matrixRun(derived: DerivedSpec, python: string, start: 'co
       phases_s: rec.outcome.kind === 'result' ? rec.outcome.result.phases_s : {},
     })),
   };
+}
+
+/**
+ * CPU seconds of this process's reaped descendants (Linux /proc/self/stat cutime + cstime, in USER_HZ = 100
+ * ticks): every cell process is reaped by its parent (Node, or the fork server) up to the CLI, so a run's
+ * delta counts the whole tree; unlike wall time it does not grow while other work holds the cores.
+ */
+function childrenCpuS(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); cutime and cstime are fields 16 and 17.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }

@@ -47,7 +47,7 @@ export function generatedSpec(subjects = 20, contracts = 25, tools = 20): Record
         subjects: Object.keys(s),
         contracts: Object.keys(c),
         tools: Object.keys(t),
-        unsupported: [{ tools: ['t19'], contracts: ['c00', 'c01'], reason: 'declared unsupported, to exercise the rules' }],
+        unsupported: [{ tools: ['t19'], contracts: ['c00', 'c01'], reason: 'declared unsupported, to exercise the rules', policy: true }],
       },
     },
   };

@@ -8,14 +8,13 @@ import { execa } from 'execa';
 import { UserError } from '../errors.ts';
 import type { Launcher } from './launcher.ts';
 import type { Exit } from './outcome.ts';
-import { processEnv, spawnCell, type Running, type SpawnSpec } from './spawn.ts';
+import { processEnv, spawnCell, tail, type Running, type SpawnSpec } from './spawn.ts';
 
 /** How long the parent may take to import torch and torchvision (a loaded machine is slow). */
 const READY_TIMEOUT_MS = 300_000;
 /** How long close() waits for the parent to end by itself before killing it. */
 const CLOSE_TIMEOUT_MS = 10_000;
 const STDERR_KEEP = 4000;
-const TAIL_BYTES = 4000;
 
 interface Pending {
   onPid: (pid: number) => void;
@@ -181,16 +180,3 @@ function harnessArgs(args: string[]): string[] | null {
   return args[0] === '-m' && args[1] === 'benchgrid_harness' ? args.slice(2) : null;
 }
 
-/** The last bytes of a log file, as spawnCell keeps them ('' when it cannot be read). */
-function tail(file: string): string {
-  try {
-    const size = fs.statSync(file).size;
-    const fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
-    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
-    fs.closeSync(fd);
-    return buf.toString('utf8');
-  } catch {
-    return '';
-  }
-}

@@ -100,7 +100,8 @@ export function spawnCell(s: SpawnSpec): Running {
   return { done, kill: killTree };
 }
 
-function tail(file: string): string {
+/** The last bytes of a log file ('' when it cannot be read): the tail kept for error reports. */
+export function tail(file: string): string {
   try {
     const size = fs.statSync(file).size;
     const fd = fs.openSync(file, 'r');
