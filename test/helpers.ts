@@ -52,3 +52,14 @@ export async function testPython(): Promise<string> {
   if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);
   return env.python;
 }
+
+/** Pids of the processes whose command line is exactly `cmdline` (to prove a killed tree left nothing). */
+export function processesRunning(cmdline: string): string[] {
+  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === cmdline;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, testPython, tmpdir, processesRunning } from '../helpers.ts';
 
 let results: Results;
 let out: string;
@@ -39,14 +39,7 @@ describe('a run with faulty adapters', () => {
     const pidFile = fs.readdirSync(path.join(out, 'processes', 'F__single_module_output__spawns__resnet18'));
     expect(pidFile.length).toBeGreaterThan(0);
     // the `sleep 3600` child the adapter started is gone too
-    const sleepers = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === 'sleep 3600';
-      } catch {
-        return false;
-      }
-    });
-    expect(sleepers).toEqual([]);
+    expect(processesRunning('sleep 3600')).toEqual([]);
   });
 
   it('records a result file that is not JSON, or does not match the schema', () => {

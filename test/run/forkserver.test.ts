@@ -10,7 +10,7 @@ import { processEnv } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../../src/spec/manifests.ts';
-import { cli, FIXTURES, ROOT, testPython, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir, write, processesRunning } from '../helpers.ts';
 
 let python: string;
 beforeAll(async () => {
@@ -121,14 +121,7 @@ describe('faults under fork', () => {
     expect(cell('hooks')).toMatchObject({ status: 'ok' });
     expect(cell('hang')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
     expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    const sleepers = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === 'sleep 3600';
-      } catch {
-        return false;
-      }
-    });
-    expect(sleepers).toEqual([]);
+    expect(processesRunning('sleep 3600')).toEqual([]);
   }, 600_000);
 
 });
