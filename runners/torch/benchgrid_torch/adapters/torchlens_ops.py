@@ -1,6 +1,7 @@
 """torchlens's own operations (group B): each function times one torchlens operation on the subject."""
 
 import os
+import shutil
 
 import torch
 import torchlens as tl
@@ -90,6 +91,11 @@ def backward_capture(ctx):
 
 def draw(ctx):
     """`trace.draw` of a full trace (taken in prepare) through Graphviz to a file in tmpdir, not opened."""
+    # Graphviz is a system program, not a pip package: a machine without it cannot do this cell, which is
+    # `unsupported` (with the fix), not an `error` of torchlens (issue 16: the README's commands on a bare machine).
+    if shutil.which("dot") is None:
+        ctx.unsupported("torchlens draw renders through Graphviz, and its `dot` executable is not on PATH; "
+                        "install Graphviz (apt-get install graphviz, brew install graphviz, or conda install graphviz)")
     trace = tl.trace(ctx.model, ctx.inputs)
     path = os.path.join(ctx.tmpdir, "graph")
 
