@@ -1,6 +1,11 @@
 // The error types that cross the one error boundary in cli.ts, and the exit codes they map to.
 
-/** Exit codes, documented in the README. */
+/**
+ * Exit codes, one per class of outcome, documented in the README and in `benchgrid --help`. A bug is 1
+ * because that is also what Node exits with when it crashes outside the boundary; a difference found
+ * (`diff --exit-code`, `compare --fail-on-slower`) has its own code so that CI never reads a crash as a
+ * regression (issue 16).
+ */
 export const EXIT = {
   ok: 0,
   /** An internal failure (a bug): the stack is printed with a request for a bug report. */
@@ -9,9 +14,20 @@ export const EXIT = {
   usage: 2,
   /** The run could not proceed (no Python environment, interrupted before finishing). */
   runFailed: 3,
+  /** A difference was found where one was asked for: `diff --exit-code`, `compare --fail-on-slower`. */
+  differenceFound: 4,
   /** Interrupted by SIGINT/SIGTERM; what was measured is kept. */
   interrupted: 130,
 } as const;
+
+/** The exit-code table printed by `benchgrid --help` (the README carries the same table). */
+export const EXIT_HELP = `Exit codes:
+  0    success
+  1    internal error: a bug in benchgrid (the stack is printed; please report it)
+  2    bad input: invalid spec, missing or unreadable file, bad option
+  3    the run could not proceed: no Python interpreter, an environment failed to build
+  4    a difference found where you asked for one: diff --exit-code, compare --fail-on-slower
+  130  interrupted (what was measured is kept; resume with run --resume)`;
 
 /** An error the user can fix: printed as a message, never with a stack trace. */
 export class UserError extends Error {

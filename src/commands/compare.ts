@@ -4,13 +4,13 @@ import { envLine } from '../compare/format.ts';
 import type { Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
-import { ExitCode, UserError } from '../errors.ts';
+import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
-export const EXIT_SLOWER = 1;
+export const EXIT_SLOWER = EXIT.differenceFound;
 
 /** Options of `compare`, as commander passes them. */
 export interface CompareOptions {

@@ -7,7 +7,7 @@ import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { useColor } from '../util/tty.ts';
 
 /** Exit code of `--exit-code` when the matrix changed, as with `git diff --exit-code`. */
-export const EXIT_CHANGED = 1;
+export const EXIT_CHANGED = EXIT.differenceFound;
 
 /** Options of `diff`. */
 export interface DiffOptions {
@@ -16,7 +16,7 @@ export interface DiffOptions {
   exitCode?: boolean;
 }
 
-/** Prints the diff; exit 2 when a version is invalid, 1 with --exit-code when anything changed, else 0. */
+/** Prints the diff; exit 2 when a version is invalid, 4 with --exit-code when anything changed, else 0. */
 export async function diff(specs: string[], opts: DiffOptions): Promise<void> {
   if (opts.base === undefined && specs.length !== 2) {
     throw new UserError(`diff needs OLD.yaml NEW.yaml, or --base REV [SPEC...] (got ${specs.length} file${specs.length === 1 ? '' : 's'}).`);

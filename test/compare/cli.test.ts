@@ -50,9 +50,9 @@ describe('benchgrid compare', () => {
     expect((await cli(['compare', base, slower, '--strict-env'])).code).toBe(0);
   });
 
-  it('exits 1 with --fail-on-slower when a cell is significantly slower by more than the percentage', async () => {
+  it('exits 4 (a difference found) with --fail-on-slower when a cell is significantly slower by more than the percentage', async () => {
     const failing = await cli(['compare', base, slower, '--fail-on-slower', '5']);
-    expect(failing.code).toBe(1);
+    expect(failing.code).toBe(4);
     expect(failing.stdout).toMatch(/--fail-on-slower 5\.0%: 6 cell\(s\) significantly slower by more than that/);
     const passing = await cli(['compare', base, slower, '--fail-on-slower', '50']);
     expect(passing.code).toBe(0);

@@ -79,8 +79,8 @@ describe('benchgrid diff OLD NEW', () => {
     expect(json.invalid.map((i: any) => [i.side, i.file, i.diagnostics[1].line, i.diagnostics[1].col, i.diagnostics[1].code])).toEqual([['new', 'test/fixtures/diff/invalid-new/new.yaml', 28, 18, 'unknown-tool']]);
   });
 
-  it('--exit-code exits 1 when anything changed and 0 when nothing did', async () => {
-    expect((await cli(['diff', ...pair('protocol-change'), '--exit-code'])).code).toBe(1);
+  it('--exit-code exits 4 (a difference found) when anything changed and 0 when nothing did', async () => {
+    expect((await cli(['diff', ...pair('protocol-change'), '--exit-code'])).code).toBe(4);
     expect((await cli(['diff', ...pair('protocol-change')])).code).toBe(0);
     const same = await cli(['diff', pair('protocol-change')[0], pair('protocol-change')[0], '--exit-code']);
     expect([same.code, same.stdout.split('\n')[1]]).toEqual([0, '  7 cells, 6 planned: no change.']);

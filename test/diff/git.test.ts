@@ -89,7 +89,7 @@ describe('benchgrid diff --base', () => {
     const r = await cli(['diff', '--base', 'HEAD', '--exit-code', 'a.yaml'], { cwd: path.join(dir, 'specs') });
     expect([r.code, r.stdout.split('\n')]).toEqual([0, ['HEAD:specs/a.yaml -> a.yaml (small)', '  7 cells, 6 planned: no change.']]);
     const changed = await cli(['diff', '--base', 'HEAD', '--exit-code'], { cwd: dir });
-    expect(changed.code).toBe(1);
+    expect(changed.code).toBe(4);
     expect(changed.stdout).toContain('HEAD:specs/same.yaml -> specs/same.yaml (small)');
   });
 
