@@ -2,6 +2,7 @@
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { hasErrors, loadSpec } from '../spec/load.ts';
+import { annotation, inGitHubActions } from '../spec/annotations.ts';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -19,6 +20,8 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
   } else {
     for (const r of results) {
       for (const d of r.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      // The runner reads workflow commands from stdout.
+      if (inGitHubActions()) for (const d of r.diagnostics) process.stdout.write(annotation(d) + '\n');
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = r.diagnostics.length - errors;
       if (r.plan) {
@@ -26,7 +29,9 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
         const w = warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
         process.stdout.write(`${r.file}: valid: ${r.plan.cells.length} cells (${planned} planned, ${r.plan.cells.length - planned} unsupported with reasons)${w}\n`);
       } else {
-        process.stderr.write(`${r.file}: invalid: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
+        const folded = r.diagnostics.reduce((n, d) => n + (d.follow_ons?.length ?? 0), 0);
+        const f = folded ? ` (+${folded} follow-on${folded === 1 ? '' : 's'} folded under ${errors === 1 ? 'it' : 'them'})` : '';
+        process.stderr.write(`${r.file}: invalid: ${errors} error${errors === 1 ? '' : 's'}${f}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
       }
     }
   }

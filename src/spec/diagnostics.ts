@@ -21,6 +21,8 @@ export interface Diagnostic {
   hint?: string;
   /** A stable machine-readable code, e.g. `unknown-tool`. */
   code: string;
+  /** Diagnostics caused by this one (an unknown name's consequences), folded under it: fix this and they go. */
+  follow_ons?: Diagnostic[];
 }
 
 /** Builds a diagnostic at a position. */
@@ -41,7 +43,16 @@ export function formatDiagnostic(d: Diagnostic, cwd = process.cwd()): string {
   const where = d.path ? ` ${pointerToDots(d.path)}` : '';
   const tag = d.severity === 'warning' ? 'warning: ' : '';
   const hint = d.hint ? ` ${d.hint}` : '';
-  return `${file}:${d.line}:${d.col}${where}: ${tag}${d.message}${hint}`;
+  return `${file}:${d.line}:${d.col}${where}: ${tag}${d.message}${hint}${foldedNote(d)}`;
+}
+
+/** The line under a root cause that says how many follow-ons it caused, and where (never the whole list). */
+function foldedNote(d: Diagnostic): string {
+  const n = d.follow_ons?.length ?? 0;
+  if (n === 0) return '';
+  const lines = [...new Set(d.follow_ons!.map((f) => f.line))].sort((a, b) => a - b);
+  const shown = lines.length > 12 ? `${lines.slice(0, 12).join(', ')}, ...` : lines.join(', ');
+  return `\n  (+${n} follow-on error${n === 1 ? '' : 's'} caused by this one, at line${lines.length === 1 ? '' : 's'} ${shown}; they go away with it. --json lists them.)`;
 }
 
 /** `/groups/A/tools/3` -> `groups.A.tools[3]`, the way people read YAML paths. */

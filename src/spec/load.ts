@@ -4,6 +4,7 @@ import { readManifest, type Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
 import { checkSchema } from './schema.ts';
+import { foldFollowOns } from './fold.ts';
 import { readSource } from './source.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Spec } from './types.ts';
@@ -39,7 +40,7 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
     const m = manifests[runner];
     return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
   });
-  const diagnostics = sortDiagnostics(checkRules({ spec, manifests, plan }));
+  const diagnostics = foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan })));
   if (hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
   return { file, spec, plan, manifests, diagnostics, texts: doc.texts };
 }

@@ -69,7 +69,7 @@ describe('spec schema', () => {
 describe('semantic rules', () => {
   it('an unknown tool in a group, with a did-you-mean', async () => {
     const { lines } = await loadVariant('tools: [raw, hooks, tv_fx]', 'tools: [raw, hoks, tv_fx]');
-    expect(lines).toContain(`variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:18 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`);
+    expect(lines[0].split('\n')[0]).toBe(`variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:18 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`);
   });
 
   it('an unknown subject and an unknown contract', async () => {
