@@ -15,6 +15,7 @@ import { checkCuda, interpreters } from '../run/python.ts';
 import { processEnv } from '../run/spawn.ts';
 import { coldLauncher, cpuSets, type Launcher } from '../run/launcher.ts';
 import { loadOrExit } from './load-or-exit.ts';
+import { printRunSummary } from './run-summary.ts';
 
 /** Options of `run`. */
 export interface RunOptions {
@@ -183,7 +184,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   );
   writeResults(path.join(dir, 'results.json'), results);
   await writeReports(dir, results, spec);
-  summarise(results, dir, opts.json);
+  printRunSummary(results, spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
 }
 
@@ -194,14 +195,6 @@ async function writeReports(dir: string, results: Results, spec: import('../spec
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
   }
-}
-
-function summarise(results: Results, dir: string, json: boolean | undefined): void {
-  const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  const rel = path.relative(process.cwd(), dir) || dir;
-  const line = `${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${results.partial ? ' (partial run)' : ''}. Results: ${rel}/results.json`;
-  process.stderr.write(`benchgrid: ${line}\n`);
-  if (json) process.stdout.write(JSON.stringify({ dir, results: path.join(dir, 'results.json'), partial: results.partial, ok: count('ok'), error: count('error'), unsupported: count('unsupported') }) + '\n');
 }
 
 /**

@@ -1,0 +1,115 @@
+// The answer a run ends with: per page row, each tool's median, spread, ratios to raw and to the
+// reference, exactness and work marks, then where the reports are. Pure; `run` prints it (issue 16).
+import type { CellResult } from '../results/model.ts';
+import { firstLine, formatMs, formatPercent } from './format.ts';
+import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
+import { fitLine, wrap } from '../util/width.ts';
+
+/** One tool's line of the summary; the same object `run --json` prints. */
+export interface SummaryEntry {
+  cell: string;
+  tool: string;
+  status: 'ok' | 'unsupported' | 'error' | 'missing';
+  median_ms: number | null;
+  /** (max - min) / median of the per-process medians; null with one process or no timing. */
+  spread: number | null;
+  /** median / the median of the `raw` tool's cell of the same group, contract and subject. */
+  ratio_to_raw: number | null;
+  /** median / the median of the group's reference tool's cell. */
+  ratio_to_reference: number | null;
+  exact: CellResult['exact'] | null;
+  /** True when the cell's work witnesses say it did not do the contract's work (`work.status: differs`). */
+  work_differs: boolean;
+  /** Why the cell was not measured, first line. */
+  reason: string | null;
+}
+
+/** One row of the page. */
+export interface SummaryRow {
+  section: string;
+  label: string;
+  entries: SummaryEntry[];
+}
+
+/** The whole summary: rows, counts and report files. */
+export interface Summary {
+  rows: SummaryRow[];
+  counts: { cells: number; ok: number; error: number; unsupported: number };
+  partial: boolean;
+  reports: string[];
+}
+
+/** A results cell as the contracts work may extend it; read structurally so older files still load. */
+interface MaybeWork {
+  work?: { status?: string } | null;
+}
+
+/** Builds the summary of a results model (page rows from the spec when it has a page). */
+export function buildSummary(input: ReportInput, reports: string[]): Summary {
+  const { results, spec } = input;
+  const byKey = new Map(results.cells.map((c) => [`${c.group}/${c.contract}/${c.tool}/${c.subject}`, c]));
+  const sibling = (c: CellResult, tool: string | null | undefined) => (tool ? byKey.get(`${c.group}/${c.contract}/${tool}/${c.subject}`) ?? null : null);
+  const ratio = (c: CellResult, other: CellResult | null) =>
+    c.median_ms !== null && other?.median_ms ? c.median_ms / other.median_ms : null;
+  const entry = (e: PageEntryView): SummaryEntry => {
+    const c = e.result;
+    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_reference: null, exact: null, work_differs: false, reason: 'not measured' };
+    const reference = spec?.groups.find((g) => g.id === c.group)?.reference;
+    const spread = c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1 ? (c.max_ms - c.min_ms) / c.median_ms : null;
+    return {
+      cell: c.id, tool: e.toolLabel, status: c.status, median_ms: c.median_ms, spread,
+      ratio_to_raw: c.tool === 'raw' ? null : ratio(c, sibling(c, 'raw')),
+      ratio_to_reference: c.tool === reference ? null : ratio(c, sibling(c, reference)),
+      exact: c.exact ?? null,
+      work_differs: (c as CellResult & MaybeWork).work?.status === 'differs',
+      reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
+    };
+  };
+  const rows: SummaryRow[] = [];
+  for (const section of resolvePage(input).sections) {
+    for (const e of section.entries) {
+      const last = rows[rows.length - 1];
+      if (last && last.section === section.title && last.label === e.rowLabel) last.entries.push(entry(e));
+      else rows.push({ section: section.title, label: e.rowLabel, entries: [entry(e)] });
+    }
+  }
+  const count = (s: string) => results.cells.filter((c) => c.status === s).length;
+  return { rows, counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported') }, partial: results.partial, reports };
+}
+
+const LEGEND = [
+  'median: the median of the per-process medians, per call; spread: (max - min) / median of the per-process medians.',
+  "x raw, x ref: the median over the same contract's raw forward, and over the group's reference tool.",
+  "exact: against the group's reference (bit, close, mismatch); 'work: differs': the tool did not do the contract's work.",
+];
+
+const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 7], ['x ref', 7], ['exact', 8]] as const;
+
+/** The summary as text lines no wider than `width` (tool labels are cut to fit, with an ellipsis). */
+export function renderSummary(s: Summary, width: number): string {
+  const numbers = COLUMNS.reduce((n, [, w]) => n + w + 1, 0);
+  const marks = s.rows.some((r) => r.entries.some((e) => e.work_differs)) ? ' work: differs'.length : 0;
+  const toolWidth = Math.max(8, Math.min(40, width - 2 - numbers - marks));
+  const head = `  ${'tool'.padEnd(toolWidth)} ${COLUMNS.map(([h, w]) => h.padStart(w)).join(' ')}`;
+  const lines: string[] = [];
+  let section = '';
+  for (const row of s.rows) {
+    if (row.section !== section) lines.push('', row.section, head);
+    section = row.section;
+    lines.push(row.label);
+    for (const e of row.entries) lines.push(entryLine(e, toolWidth));
+  }
+  const { cells, ok, error, unsupported } = s.counts;
+  lines.push('', ...LEGEND.flatMap((l) => wrap(l, width)),
+    `${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.`,
+    ...s.reports.map((r, i) => `${i === 0 ? 'Open the report: ' : '                 '}${r}`));
+  return lines.map((l) => fitLine(l, width)).join('\n') + '\n';
+}
+
+function entryLine(e: SummaryEntry, toolWidth: number): string {
+  const tool = `  ${fitLine(e.tool, toolWidth).padEnd(toolWidth)} `;
+  if (e.status !== 'ok') return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
+  const x = (r: number | null) => (r === null ? '' : `${r.toFixed(2)}x`);
+  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), x(e.ratio_to_raw), x(e.ratio_to_reference), e.exact ?? ''];
+  return `${tool}${cols.map((v, i) => v.padStart(COLUMNS[i][1])).join(' ')}${e.work_differs ? ' work: differs' : ''}`;
+}
