@@ -103,7 +103,7 @@ export function renderSummary(s: Summary, width: number): string {
   lines.push('', ...LEGEND.flatMap((l) => wrap(l, width)),
     `${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.`,
     ...s.reports.map((r, i) => `${i === 0 ? 'Open the report: ' : '                 '}${r}`));
-  return lines.map((l) => fitLine(l, width)).join('\n') + '\n';
+  return lines.map((l) => fitLine(l, width).trimEnd()).join('\n') + '\n';
 }
 
 function entryLine(e: SummaryEntry, toolWidth: number): string {

@@ -1,13 +1,15 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
 import fs from 'node:fs';
 import { UserError } from '../errors.ts';
+import { resultsPath } from './path.ts';
 import { RESULTS_FORMAT, type CellResult, type Results, type SubjectMeta, type Verdict } from './model.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
 
 /** Reads and upgrades a results file; throws UserError with the file name on anything unreadable. */
-export function loadResults(file: string): Results {
+export function loadResults(arg: string): Results {
+  const file = resultsPath(arg);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
