@@ -8,6 +8,7 @@ import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
+import { terminalWidth } from '../util/width.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
 export const EXIT_SLOWER = EXIT.differenceFound;
@@ -48,7 +49,7 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
 function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean): string {
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
   if (format === 'markdown') return renderMarkdown(c);
-  return renderTable(c, color);
+  return renderTable(c, color, terminalWidth(process.stdout));
 }
 
 function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {

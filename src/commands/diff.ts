@@ -5,6 +5,7 @@ import { renderMarkdown } from '../diff/render-markdown.ts';
 import { renderTerminal } from '../diff/render-terminal.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { useColor } from '../util/tty.ts';
+import { terminalWidth } from '../util/width.ts';
 
 /** Exit code of `--exit-code` when the matrix changed, as with `git diff --exit-code`. */
 export const EXIT_CHANGED = EXIT.differenceFound;
@@ -30,7 +31,7 @@ export async function diff(specs: string[], opts: DiffOptions): Promise<void> {
   const format = opts.format ?? 'terminal';
   if (format === 'json') process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else if (format === 'markdown') process.stdout.write(renderMarkdown(report));
-  else process.stdout.write(renderTerminal(report, useColor(process.stdout)));
+  else process.stdout.write(renderTerminal(report, useColor(process.stdout), terminalWidth(process.stdout)));
   if (report.invalid.length > 0) throw new ExitCode(EXIT.usage);
   if (opts.exitCode && report.diffs.some((d) => d.changed)) throw new ExitCode(EXIT_CHANGED);
 }

@@ -3,6 +3,7 @@ import { onlyFilter } from '../plan/only.ts';
 import { renderPlan } from '../plan/render.ts';
 import { loadOrExit } from './load-or-exit.ts';
 import { useColor } from '../util/tty.ts';
+import { terminalWidth } from '../util/width.ts';
 
 /** Options of `plan`. */
 export interface PlanOptions {
@@ -22,5 +23,5 @@ export async function plan(file: string, opts: PlanOptions): Promise<void> {
     process.stdout.write(JSON.stringify({ spec: spec.name, cells }, null, 2) + '\n');
     return;
   }
-  process.stdout.write(renderPlan(spec, plan, selected, useColor(process.stdout)));
+  process.stdout.write(renderPlan(spec, plan, selected, useColor(process.stdout), terminalWidth(process.stdout)));
 }

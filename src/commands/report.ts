@@ -9,6 +9,7 @@ import { loadSpecForReport } from '../report/spec.ts';
 import { renderTable } from '../report/table.ts';
 import { reportInput } from '../report/run-reports.ts';
 import { useColor } from '../util/tty.ts';
+import { terminalWidth } from '../util/width.ts';
 
 /** The formats `report` writes. */
 export const REPORT_FORMATS = ['table', 'markdown', 'html', 'json'] as const;
@@ -42,7 +43,7 @@ export async function report(file: string, opts: ReportOptions): Promise<void> {
   if (format === 'json') text = JSON.stringify(results, null, 2) + '\n';
   else if (format === 'markdown') text = renderMarkdown(input);
   else if (format === 'html') text = renderHtml(input);
-  else text = renderTable(input, !opts.out && useColor(process.stdout));
+  else text = renderTable(input, !opts.out && useColor(process.stdout), terminalWidth(process.stdout));
   if (opts.out) {
     writeAtomic(opts.out, text);
     process.stderr.write(`benchgrid: wrote ${opts.out}\n`);

@@ -1,4 +1,5 @@
 // Text pieces shared by the table and markdown writers, so both say the same things the same way.
+import { formatMs } from '../report/format.ts';
 import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise } from './model.ts';
 
 /** A fraction as a percentage: 0.0213 -> "2.1%". */
@@ -13,10 +14,10 @@ export function change(ratio: number | null): string {
   return `${d >= 0 ? '+' : '-'}${Math.abs(d).toFixed(1)}%`;
 }
 
-/** Milliseconds with three significant digits (at least two decimals below 10 ms). */
+/** A time in the report's units (`2.30 ms`, `1.06 s`), so a comparison reads like the reports it compares. */
 export function ms(v: number | null): string {
   if (v === null) return '';
-  return v >= 100 ? `${v.toFixed(1)} ms` : `${v.toPrecision(3)} ms`;
+  return formatMs(v);
 }
 
 /** A side's time, or its status when it was not measured, or "absent". */

@@ -1,10 +1,11 @@
 // The terminal rendering of a comparison: environment first, then the per-cell table and the lists.
-import Table from 'cli-table3';
+import { fitTable } from '../util/fit-table.ts';
+import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { Comparison } from './model.ts';
 import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
-export function renderTable(c: Comparison, color: boolean): string {
+export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH): string {
   const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const lines: string[] = [];
   lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');
@@ -23,18 +24,22 @@ export function renderTable(c: Comparison, color: boolean): string {
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
-  const table = new Table({
-    head: ['cell', 'before', 'after', 'change', 'interval', 'MW p', 'label'],
-    colAligns: ['left', 'right', 'right', 'right', 'left', 'right', 'left'],
-    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
-  });
+  const rows: string[][] = [];
   for (const cell of both) {
     const s = cell.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
     const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
-    table.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), pValue(s.mann_whitney?.p), painted]);
+    rows.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), pValue(s.mann_whitney?.p), painted]);
   }
-  lines.push(table.toString());
+  const grid = fitTable({
+    head: ['cell', 'before', 'after', 'change', 'interval', 'MW p', 'label'],
+    colAligns: ['left', 'right', 'right', 'right', 'left', 'right', 'left'],
+    rows, color, compact: true,
+  }, width);
+  const wrapped = (ls: string[]) => ls.flatMap((l) => wrapLine(l, width));
+  const head = wrapped(lines.splice(0));
+  lines.push(...head, ...grid);
+  const gridEnd = lines.length;
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
   lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).');
@@ -58,5 +63,5 @@ export function renderTable(c: Comparison, color: boolean): string {
       ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
       : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${f.join(', ')}`));
   }
-  return lines.join('\n') + '\n';
+  return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
 }

@@ -1,4 +1,5 @@
 // Renders a diff report for a terminal: one block per spec, sections only where something changed.
+import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
 import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, showValue, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
 
@@ -6,14 +7,14 @@ import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, ro
 export const TERMINAL_LIST_LIMIT = 20;
 
 /** The report as `benchgrid diff` prints it on a terminal. */
-export function renderTerminal(report: DiffReport, color: boolean): string {
+export function renderTerminal(report: DiffReport, color: boolean, width = DEFAULT_WIDTH): string {
   const paint = (code: number, reset: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${reset}m` : s);
   const c = { add: paint(32, 39), del: paint(31, 39), mod: paint(33, 39), bold: paint(1, 22), dim: paint(2, 22) };
   const blocks = report.diffs.map((d) => renderOne(d, c));
   if (report.diffs.length === 0 && report.invalid.length === 0) {
     return report.base ? `No spec changed since ${report.base}.\n` : 'Nothing to compare.\n';
   }
-  return blocks.join('\n');
+  return blocks.join('\n').split('\n').flatMap((l) => wrapLine(l, width)).join('\n');
 }
 
 type Paint = Record<'add' | 'del' | 'mod' | 'bold' | 'dim', (s: string) => string>;

@@ -1,10 +1,11 @@
 // Renders a plan as grids (one per group and subject: rows contracts, columns tools) with reason keys.
-import Table from 'cli-table3';
+import { fitTable } from '../util/fit-table.ts';
+import { DEFAULT_WIDTH, wrap } from '../util/width.ts';
 import type { Plan } from './plan.ts';
 import type { Spec } from '../spec/types.ts';
 
-/** The plan as it is printed by `benchgrid plan`. */
-export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean): string {
+/** The plan as it is printed by `benchgrid plan`, no line wider than `width`. */
+export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean, width = DEFAULT_WIDTH): string {
   const lines: string[] = [];
   const cells = plan.cells.filter((c) => selected(c.id));
   const byId = new Map(cells.map((c) => [c.id, c]));
@@ -21,22 +22,28 @@ export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boo
         if (!keys.has(reason)) keys.set(reason, String.fromCharCode(97 + (keys.size % 26)) + (keys.size >= 26 ? String(Math.floor(keys.size / 26)) : ''));
         return keys.get(reason)!;
       };
-      const table = new Table({ head: ['', ...tools], style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] } });
+      const rows: string[][] = [];
       for (const contract of contracts) {
-        table.push([contract, ...tools.map((tool) => {
+        rows.push([contract, ...tools.map((tool) => {
           const c = byId.get(`${g.id}/${contract}/${tool}/${subject}`);
           if (!c) return '';
           return c.status === 'planned' ? green('run') : dim(`(${keyOf(c.reason ?? '')})`);
         })]);
       }
       const planned = mine.filter((c) => c.status === 'planned').length;
-      lines.push(`${g.id}: ${g.title} / ${spec.subjects[subject]?.label ?? subject}: ${planned} of ${mine.length} cells run`);
-      lines.push(table.toString());
-      for (const [reason, key] of keys) lines.push(`  (${key}) ${reason}`);
+      lines.push(...wrap(`${g.id}: ${g.title} / ${spec.subjects[subject]?.label ?? subject}: ${planned} of ${mine.length} cells run`, width));
+      lines.push(...fitTable({ head: ['', ...tools], rows, color }, width));
+      for (const [reason, key] of keys) lines.push(...hanging(`  (${key}) `, reason, width));
       lines.push('');
     }
   }
   const planned = cells.filter((c) => c.status === 'planned').length;
   lines.push(`${cells.length} cells: ${planned} planned, ${cells.length - planned} unsupported.`);
   return lines.join('\n') + '\n';
+}
+
+/** `prefix` then `text` wrapped to `width`, continuation lines indented under the text. */
+export function hanging(prefix: string, text: string, width: number): string[] {
+  const body = wrap(text, width - prefix.length);
+  return body.map((l, i) => (i === 0 ? prefix : ' '.repeat(prefix.length)) + l);
 }

@@ -1,11 +1,13 @@
 // The terminal report: a cli-table3 grid per group and subject, reasons under each grid. Pure.
-import Table from 'cli-table3';
+import { hanging } from '../plan/render.ts';
+import { fitTable } from '../util/fit-table.ts';
+import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import { MARK_LEGEND, formatPercent } from './format.ts';
 import { buildGrids, type GridCell } from './grid.ts';
 import type { ReportInput } from './page.ts';
 
 /** The results as `benchgrid report --format table` prints them; `color` adds ANSI colours. */
-export function renderTable(input: ReportInput, color: boolean): string {
+export function renderTable(input: ReportInput, color: boolean, width = DEFAULT_WIDTH): string {
   const paint = (code: number, close: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${close}m` : s);
   const green = paint(32, 39);
   const red = paint(31, 39);
@@ -27,10 +29,9 @@ export function renderTable(input: ReportInput, color: boolean): string {
     const { ok, unsupported, error } = grid.counts;
     const heading = `${grid.group}${grid.groupTitle ? `: ${grid.groupTitle}` : ''} / ${grid.subjectLabel}`;
     lines.push(`${bold(heading)}: ${ok} ok, ${error} failed, ${unsupported} not run`);
-    const table = new Table({ head: ['', ...grid.tools], style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [] } });
-    grid.contracts.forEach((contract, i) => table.push([contract, ...grid.rows[i].map(cellText)]));
-    lines.push(table.toString());
-    for (const r of grid.reasons) lines.push(`  (${r.key}) ${r.kind === 'error' ? red('failed: ') : ''}${r.reason}`);
+    const rows = grid.contracts.map((contract, i) => [contract, ...grid.rows[i].map(cellText)]);
+    lines.push(...fitTable({ head: ['', ...grid.tools], rows, color }, width));
+    for (const r of grid.reasons) lines.push(...hanging(`  (${r.key}) `, `${r.kind === 'error' ? 'failed: ' : ''}${r.reason}`, width));
     lines.push('');
   }
   for (const [subject, s] of Object.entries(results.subjects)) {
@@ -42,5 +43,6 @@ export function renderTable(input: ReportInput, color: boolean): string {
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   lines.push(`Marks: ${MARK_LEGEND}.`);
   lines.push(`${results.cells.length} cells: ${count('ok')} ok, ${count('error')} failed, ${count('unsupported')} not run.`);
-  return lines.join('\n') + '\n';
+  // Grid lines already fit; headings and notes wrap (a grid line must keep its spacing).
+  return lines.flatMap((l) => (/[│─]/.test(l) ? [l] : wrapLine(l, width))).join('\n') + '\n';
 }

@@ -1,6 +1,8 @@
 // Progress on stderr: cells done/total, the current process, elapsed and ETA. One redrawn line on a
 // TTY, plain lines otherwise; stdout is left alone.
 
+import { DEFAULT_WIDTH, fitLine } from '../util/width.ts';
+
 /** Progress reporter. */
 export interface Progress {
   start(label: string): void;
@@ -26,21 +28,23 @@ export function progress(total: number, cells: number, stream: NodeJS.WriteStrea
     return `[${done}/${total} processes, ${doneCells.size}/${cells} cells] ${label} | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}`;
   };
   let current = '';
+  // One column short of the width: a line that fills the last column wraps on some terminals (issue 16).
+  const oneLine = (s: string) => fitLine(s, (stream.columns || DEFAULT_WIDTH) - 1);
   return {
     start(label) {
       current = label;
-      if (tty) stream.write(`\r\x1b[2K${status(label)}`.slice(0, (stream.columns ?? 200) + 8));
+      if (tty) stream.write(`\r\x1b[2K${oneLine(status(label))}`);
     },
     finish(label, st, wallS) {
       done++;
       walls += wallS;
       doneCells.add(label.split(' ')[0]);
       const line = status(`${label} ${st} (${wallS.toFixed(1)} s)`);
-      if (tty) stream.write(`\r\x1b[2K${line}`.slice(0, (stream.columns ?? 200) + 8));
+      if (tty) stream.write(`\r\x1b[2K${oneLine(line)}`);
       else stream.write(line + '\n');
     },
     note(line) {
-      if (tty) stream.write(`\r\x1b[2K${line}\n${current ? status(current) : ''}`);
+      if (tty) stream.write(`\r\x1b[2K${line}\n${current ? oneLine(status(current)) : ''}`);
       else stream.write(line + '\n');
     },
     close() {

@@ -38,3 +38,12 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   if (line.trim() !== '') lines.push(line);
   return lines.map((l) => fitLine(l, width));
 }
+
+/** A line wrapped to `width`: continuation lines indented 4 more than the line's own indent. Short lines unchanged. */
+export function wrapLine(line: string, width: number): string[] {
+  if (visibleLength(line) <= width) return [line];
+  const indent = /^\s*/.exec(line)![0];
+  const [first, ...rest] = wrap(line.slice(indent.length), width - indent.length);
+  const more = rest.join(' ');
+  return [indent + first, ...(more ? wrap(more, width, indent + '    ') : [])];
+}

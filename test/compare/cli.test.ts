@@ -31,7 +31,7 @@ describe('benchgrid compare', () => {
   });
 
   it('compares the seed with a CPU run and names the device difference at the top', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU]);
+    const r = await cli(['compare', SEED_RESULTS, CPU], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const top = r.stdout.split('\n').slice(0, 6).join('\n');
     expect(top).toMatch(/Environment differs \(\d+ blocking\)/);

@@ -9,7 +9,7 @@ import { cpuRun } from './fixtures.ts';
 const seedVsCpu = () => compareResults(loadResults(SEED_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
 
 describe('renderTable', () => {
-  const text = renderTable(seedVsCpu(), false);
+  const text = renderTable(seedVsCpu(), false, 300);
 
   it('starts with the runs and the environment differences, before any timing', () => {
     const lines = text.split('\n');
@@ -48,7 +48,7 @@ describe('renderMarkdown', () => {
 
   it('renders a GitHub table with bold labels and the † note', () => {
     expect(md).toContain('| cell | before | after | change | interval | MW p | label |');
-    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d ms \| \+\d+\.\d% \| .* † \|  \| \*\*slower †\*\* \|/);
+    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d\d ms \| \+\d+\.\d% \| .* † \|  \| \*\*slower †\*\* \|/);
     expect(md).toContain('† range rule');
     expect(md.endsWith('\n')).toBe(true);
   });

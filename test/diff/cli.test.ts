@@ -18,7 +18,7 @@ describe('benchgrid diff OLD NEW', () => {
   });
 
   it('the terminal shows the summary line and each change with the cells it invalidates', async () => {
-    const r = await cli(['diff', ...pair('subject-site-change')]);
+    const r = await cli(['diff', ...pair('subject-site-change')], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
       'test/fixtures/diff/subject-site-change/old.yaml -> test/fixtures/diff/subject-site-change/new.yaml (small)',

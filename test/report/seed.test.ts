@@ -92,7 +92,8 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
     expect(r.stdout).toMatch(/│ single_module_output +│ 2\.30 ms +│ 2\.32 ms +│ 2\.61 ms = +│/);
     expect(r.stdout).toMatch(/│ 7\.76 ms ~ +│/);
     expect(r.stdout).toMatch(/│ error \(j\) +│/);
-    expect(r.stdout).toContain('  (j) failed: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!');
+    // Long reasons wrap under their key to fit the width (100 columns when unknown).
+    expect(r.stdout.replace(/\n {6}/g, ' ')).toContain('  (j) failed: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!');
     expect(r.stdout).toContain('  (a) a bound edit records nothing; it serves edit contracts only');
   });
 
@@ -103,7 +104,8 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   });
 
   it('orders the grid by the cell ids in the file when there is no spec', () => {
-    const out = renderTable(reportInput(loadResults(SEED_RESULTS), null), false);
+    // Wide enough for every tool's name in one grid.
+    const out = renderTable(reportInput(loadResults(SEED_RESULTS), null), false, 300);
     expect(out).toContain('A / resnet18: 37 ok, 1 failed, 34 not run');
     expect(out).toMatch(/│ +│ raw +│ hooks +│ nnsight +│ tl_trace_sparse +│ tl_record +│ tl_extract +│ tl_bind +│/);
     expect(out.indexOf('│ raw_forward ')).toBeLessThan(out.indexOf('│ hooks_all_modules '));

@@ -1,0 +1,105 @@
+// A cli-table3 grid that fits a width: long column headings become keys with a legend, the first
+// column is shortened, and what still does not fit is split into several grids sharing the first column.
+import Table from 'cli-table3';
+import { fitLine, visibleLength, wrap } from './width.ts';
+
+/** What to draw: a heading row and body rows; the first column labels the rows. */
+export interface TableSpec {
+  head: string[];
+  rows: string[][];
+  colAligns?: ('left' | 'right' | 'center')[];
+  color: boolean;
+  compact?: boolean;
+}
+
+/** Text lines of the grid(s), every one at most `width` columns, followed by the heading legend if any. */
+export function fitTable(spec: TableSpec, width: number): string[] {
+  const attempt = (s: TableSpec) => render(s).split('\n');
+  const fits = (lines: string[]) => lines.every((l) => visibleLength(l) <= width);
+  let lines = attempt(spec);
+  if (fits(lines)) return lines;
+  // Headings wider than their column become keys, the widest first, only as many as needed.
+  let keyed = spec;
+  let legend: string[] = [];
+  for (let n = 1; n <= spec.head.length; n++) {
+    const abbreviated = abbreviateHeads(spec, n);
+    if (abbreviated.legend.length === legend.length && n > 1) break;
+    ({ legend } = abbreviated);
+    keyed = { ...spec, head: abbreviated.head };
+    lines = attempt(keyed);
+    if (fits(lines)) break;
+  }
+  const legendLines = legend.length > 0 ? wrap(`Columns: ${legend.join(', ')}.`, width) : [];
+  if (fits(lines)) return [...lines, ...legendLines];
+  // The row labels give up what is still missing, down to a third of the width; then the columns split.
+  const first = Math.max(0, ...[keyed.head, ...keyed.rows].map((r) => visibleLength(r[0] ?? '')));
+  const over = Math.max(...lines.map(visibleLength)) - width;
+  const narrow = shortenFirstColumn(keyed, Math.max(first - over, Math.min(first, Math.max(16, Math.floor(width / 3)))));
+  lines = attempt(narrow);
+  if (!fits(lines)) lines = split(narrow, width).flatMap((part, i) => (i === 0 ? attempt(part) : ['', ...attempt(part)]));
+  return [...lines.map((l) => fitLine(l, width)), ...legendLines];
+}
+
+function render(s: TableSpec): string {
+  const table = new Table({
+    head: s.head,
+    ...(s.colAligns ? { colAligns: s.colAligns } : {}),
+    style: { head: s.color ? ['cyan'] : [], border: s.color ? ['grey'] : [], compact: s.compact ?? false },
+  });
+  for (const row of s.rows) table.push(row);
+  return table.toString();
+}
+
+/**
+ * The `n` headings that overflow their column's cells the most become `c1`, `c2`, ... in column order;
+ * the legend says what each stands for (`c1=tl_trace_sparse`, one unbreakable word each).
+ */
+function abbreviateHeads(s: TableSpec, n: number): { head: string[]; legend: string[] } {
+  const excess = s.head.map((h, i) => {
+    const widest = Math.max(3, ...s.rows.map((r) => visibleLength(r[i] ?? '')));
+    // A heading a little wider than its cells is kept: a key saves too little to be worth a legend.
+    return { i, excess: i === 0 || visibleLength(h) - widest < 3 ? 0 : visibleLength(h) - widest };
+  });
+  const chosen = new Set(excess.filter((e) => e.excess > 0).sort((a, b) => b.excess - a.excess).slice(0, n).map((e) => e.i));
+  const legend: string[] = [];
+  const head = s.head.map((h, i) => {
+    if (!chosen.has(i)) return h;
+    const key = `c${legend.length + 1}`;
+    legend.push(`${key}=${h}`);
+    return key;
+  });
+  return { head, legend };
+}
+
+/** Row labels cut in the middle to `max` columns (both ends of an id say the most). */
+function shortenFirstColumn(s: TableSpec, max: number): TableSpec {
+  const cut = (t: string) => {
+    const plain = [...t.replace(/\x1b\[[0-9;]*m/g, '')];
+    if (plain.length <= max) return t;
+    const left = Math.ceil((max - 1) / 2);
+    return plain.slice(0, left).join('') + '…' + plain.slice(plain.length - (max - 1 - left)).join('');
+  };
+  return { ...s, head: [cut(s.head[0]), ...s.head.slice(1)], rows: s.rows.map((r) => [cut(r[0] ?? ''), ...r.slice(1)]) };
+}
+
+/** Splits the columns after the first into consecutive groups, each drawn with the first column, that fit. */
+function split(s: TableSpec, width: number): TableSpec[] {
+  const pick = (cols: number[]): TableSpec => ({
+    ...s,
+    head: [s.head[0], ...cols.map((i) => s.head[i])],
+    rows: s.rows.map((r) => [r[0], ...cols.map((i) => r[i] ?? '')]),
+    colAligns: s.colAligns ? [s.colAligns[0], ...cols.map((i) => s.colAligns![i])] : undefined,
+  });
+  const parts: TableSpec[] = [];
+  let cols: number[] = [];
+  for (let i = 1; i < s.head.length; i++) {
+    const next = [...cols, i];
+    const widest = Math.max(...render(pick(next)).split('\n').map(visibleLength));
+    if (widest > width && cols.length > 0) {
+      parts.push(pick(cols));
+      cols = [i];
+    } else cols = next;
+  }
+  if (cols.length > 0) parts.push(pick(cols));
+  return parts;
+}

@@ -1,0 +1,24 @@
+// The progress line is redrawn in place and never wraps: it stays one column short of the terminal.
+import { describe, expect, it } from 'vitest';
+import { progress } from '../../src/run/progress.ts';
+
+function fakeTty(columns: number) {
+  const writes: string[] = [];
+  const stream = { isTTY: true, columns, write: (s: string) => writes.push(s) > 0 };
+  return { stream: stream as unknown as NodeJS.WriteStream, writes };
+}
+
+describe('progress on a terminal', () => {
+  it.each([40, 80, 100])('keeps every redrawn line under %i columns', (columns) => {
+    const { stream, writes } = fakeTty(columns);
+    const bar = progress(300, 83, stream);
+    bar.start('A/ordered_dataset_features/tl_extract_dataset/resnet18 time#2');
+    bar.finish('A/ordered_dataset_features/tl_extract_dataset/resnet18 time#2', 'ok', 12.3);
+    bar.note('benchgrid: a note of any length that is printed on its own line and then the progress line again');
+    bar.close();
+    const redrawn = writes.join('').split('\r\x1b[2K').flatMap((s) => s.split('\n')).filter(Boolean);
+    expect(redrawn.length).toBeGreaterThan(2);
+    for (const line of redrawn.filter((l) => l.startsWith('['))) expect([...line].length).toBeLessThan(columns);
+    expect(redrawn.some((l) => l.endsWith('…'))).toBe(true);
+  });
+});
