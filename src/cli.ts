@@ -1,19 +1,38 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXIT, ExitCode, UserError } from './errors.ts';
+import { EXIT, EXIT_HELP, ExitCode, UserError } from './errors.ts';
+import { EXAMPLES, examples } from './cli-help.ts';
+import { errorObject, jsonRequested, normaliseFormat } from './cli-format.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
   .version('0.1.0')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
-  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  .addHelpText('after', `${examples(EXAMPLES.benchgrid)}\n${EXIT_HELP}\n`)
+  // One convention for output formats: --json is --format json (issue 16).
+  .hook('preAction', (_root, command) => normaliseFormat(command));
+
+program
+  .command('init')
+  .description('Write a starter spec for a torchvision or Hugging Face model: it validates and runs as written.')
+  .argument('[file]', 'where to write it (default specs/<model>_starter.yaml)')
+  .option('--model <model>', 'torchvision:<name> (e.g. torchvision:resnet18) or hf:gpt2 (random weights, nothing downloaded)', 'torchvision:resnet18')
+  .option('--site <module>', 'module whose output the contracts read (default: layer2 for ResNets, transformer.h.1 for GPT-2)')
+  .addOption(new Option('--device <device>', 'device of the spec').choices(['cpu', 'cuda']).default('cpu'))
+  .option('--name <name>', "the spec's name (default from the file name)")
+  .option('--force', 'overwrite an existing file')
+  .addHelpText('after', examples(EXAMPLES.init))
+  .action(async (file: string | undefined, opts) => (await import('./commands/init.ts')).init(file, opts));
 
 program
   .command('validate')
   .description('Check specs against the schema and the semantic rules; print file:line:col diagnostics.')
   .argument('<spec...>', 'spec files')
-  .option('--json', 'print the diagnostics as JSON')
+  .addOption(new Option('--format <format>', 'output format (table: diagnostics on stderr)').choices(['table', 'json']).default('table'))
+  .option('--json', 'print the diagnostics as JSON (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.validate))
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program
@@ -21,16 +40,20 @@ program
   .description('Expand a spec into cells: which run, which are unsupported and why.')
   .argument('<spec>', 'spec file')
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
-  .option('--json', 'print the plan as JSON')
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .option('--json', 'print the plan as JSON (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.plan))
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 
 program
   .command('report')
   .description("Render a results file (benchgrid's or the seed's): terminal grid, markdown page, self-contained HTML, or JSON.")
-  .argument('<results>', 'results.json')
+  .argument('<results>', 'results.json, or a run directory')
   .option('--spec <spec>', "spec whose labels, order and page to use (the page rows come from its 'page' section)")
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'markdown', 'html', 'json']).default('table'))
+  .option('--json', 'same as --format json')
   .option('--out <file>', 'write to this file instead of stdout')
+  .addHelpText('after', examples(EXAMPLES.report))
   .action(async (results: string, opts) => (await import('./commands/report.ts')).report(results, opts));
 
 program
@@ -38,8 +61,10 @@ program
   .description('Show what a spec change does to the matrix: cells added, removed, flipped, and to re-measure.')
   .argument('[specs...]', 'OLD.yaml NEW.yaml; with --base, the specs to compare (default: every spec changed since REV)')
   .option('--base <rev>', 'compare each spec with its version at git revision REV (read from git, nothing checked out)')
-  .addOption(new Option('--format <format>', 'output format').choices(['terminal', 'markdown', 'json']).default('terminal'))
-  .option('--exit-code', 'exit 1 when anything changed, like git diff --exit-code')
+  .addOption(new Option('--format <format>', "output format ('terminal' is an old name of table)").choices(['table', 'markdown', 'json', 'terminal']).default('table'))
+  .option('--json', 'same as --format json')
+  .option('--exit-code', `exit ${EXIT.differenceFound} when anything changed, like git diff --exit-code`)
+  .addHelpText('after', examples(EXAMPLES.diff))
   .action(async (specs: string[], opts) => (await import('./commands/diff.ts')).diff(specs, opts));
 
 program
@@ -65,7 +90,9 @@ program
   .option('--shared-dir <dir>', 'slurm: directory seen by the login and compute nodes (default results/<spec>/slurm-<timestamp>)')
   .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards'))
   .option('--no-wait', 'slurm: submit and return; finish later with `benchgrid ingest SHARED_DIR`')
-  .option('--json', 'print a JSON summary on stdout')
+  .addOption(new Option('--format <format>', 'summary format: table on stderr, or json on stdout').choices(['table', 'json']).default('table'))
+  .option('--json', 'print the summary as JSON on stdout (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.run))
   .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
 
 program
@@ -78,7 +105,9 @@ program
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
   .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
-  .option('--json', 'print a JSON summary on stdout')
+  .addOption(new Option('--format <format>', 'summary format').choices(['table', 'json']).default('table'))
+  .option('--json', 'print a JSON summary on stdout (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.export))
   .action(async (spec: string, opts) => (await import('./commands/export.ts')).exportCommand(spec, opts));
 
 program
@@ -87,7 +116,9 @@ program
   .argument('<dirs...>', 'bundle directories (the shards of one export), or one Slurm shared directory')
   .option('--out <dir>', 'results directory (default results/<spec>/<timestamp>; for Slurm, the shared directory)')
   .option('--partial', 'accept processes that never ran; the results are marked partial')
-  .option('--json', 'print a JSON summary on stdout')
+  .addOption(new Option('--format <format>', 'summary format').choices(['table', 'json']).default('table'))
+  .option('--json', 'print a JSON summary on stdout (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.ingest))
   .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
@@ -95,28 +126,43 @@ program
   .description('The Python environments of a spec: list them, or build the missing ones.')
   .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
   .argument('<spec...>', 'spec files')
-  .option('--json', 'print as JSON (list)')
+  .addOption(new Option('--format <format>', 'output format (list)').choices(['table', 'json']).default('table'))
+  .option('--json', 'print as JSON (list; same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.env))
   .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
 
 program
   .command('compare')
   .description('Compare two results files cell by cell: speed labels, status and exactness changes, environment differences.')
-  .argument('<before>', 'results file of the baseline run (benchgrid or the seed layout)')
-  .argument('<after>', 'results file of the run to judge')
+  .argument('<before>', 'results file (or run directory) of the baseline run (benchgrid or the seed layout)')
+  .argument('<after>', 'results file (or run directory) of the run to judge')
   .addOption(new Option('--format <format>', 'output format (markdown: ready to paste as a PR comment)').choices(['table', 'markdown', 'json']).default('table'))
+  .option('--json', 'same as --format json')
+  .option('--only-changed', 'show only cells whose speed label, status or exactness changed')
+  .addOption(new Option('--sort <order>', 'order of the cells: as in the files, by change (largest slowdown first), or by id').choices(['file', 'change', 'id']).default('file'))
   .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
   .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
-  .option('--fail-on-slower <pct>', 'exit 1 when a cell is significantly slower by more than this percentage')
+  .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell is significantly slower by more than this percentage`)
   .option('--out <file>', 'write the comparison to a file instead of stdout')
+  .addHelpText('after', examples(EXAMPLES.compare))
   .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
+  // With JSON asked for, a failure that printed nothing on stdout still answers there, as a JSON error.
+  const json = jsonRequested(argv);
+  let wrote = false;
+  const write = process.stdout.write.bind(process.stdout);
+  if (json) process.stdout.write = ((...args: Parameters<typeof write>) => ((wrote = true), write(...args))) as typeof process.stdout.write;
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
-    return exitCodeOf(error);
+    const code = exitCodeOf(error);
+    if (json && !wrote && code !== EXIT.ok) write(JSON.stringify(errorObject(error, code)) + '\n');
+    return code;
+  } finally {
+    if (json) process.stdout.write = write;
   }
 }
 

@@ -39,7 +39,8 @@ export class UserError extends Error {
 
 /** A command finished and wants this exit code without printing anything more. */
 export class ExitCode extends Error {
-  constructor(readonly exitCode: number) {
+  /** `detail` is what the JSON error object says when JSON was asked for (the text already went to stderr). */
+  constructor(readonly exitCode: number, readonly detail?: { message: string; diagnostics?: unknown[] }) {
     super(`exit ${exitCode}`);
     this.name = 'ExitCode';
   }

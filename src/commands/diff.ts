@@ -13,7 +13,7 @@ export const EXIT_CHANGED = EXIT.differenceFound;
 /** Options of `diff`. */
 export interface DiffOptions {
   base?: string;
-  format?: 'terminal' | 'markdown' | 'json';
+  format?: 'table' | 'terminal' | 'markdown' | 'json';
   exitCode?: boolean;
 }
 

@@ -20,8 +20,9 @@ export async function loadOrExit(file: string, quietWarnings = false): Promise<V
   }
   if (!loaded.spec) {
     const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
-    process.stderr.write(`benchgrid: ${file} is not a valid spec (${n} error${n === 1 ? '' : 's'}); run \`benchgrid validate ${file}\` after fixing.\n`);
-    throw new ExitCode(EXIT.usage);
+    const message = `${file} is not a valid spec (${n} error${n === 1 ? '' : 's'}); run \`benchgrid validate ${file}\` after fixing.`;
+    process.stderr.write(`benchgrid: ${message}\n`);
+    throw new ExitCode(EXIT.usage, { message, diagnostics: loaded.diagnostics.filter((d) => d.severity === 'error') });
   }
   return loaded as ValidSpec;
 }

@@ -1,0 +1,54 @@
+// The examples under each command's --help: what a new user types first (issue 16).
+
+/** Example command lines per command, each with what it does. */
+export const EXAMPLES: Record<string, [string, string][]> = {
+  benchgrid: [
+    ['benchgrid init --model torchvision:resnet18', 'write a starter spec (specs/resnet18_starter.yaml)'],
+    ['benchgrid validate specs/*.yaml', 'check specs'],
+    ['benchgrid run specs/resnet18_cpu.yaml', 'measure a spec; ends with a summary and the report path'],
+    ['benchgrid compare results/a results/b', 'compare two runs'],
+  ],
+  init: [
+    ['benchgrid init', 'ResNet-18 on the CPU, written to specs/resnet18_starter.yaml'],
+    ['benchgrid init specs/vgg.yaml --model torchvision:vgg11 --site features.10', 'another torchvision model and site'],
+    ['benchgrid init --model hf:gpt2', 'a small randomly initialised GPT-2 (nothing downloaded)'],
+  ],
+  validate: [
+    ['benchgrid validate specs/resnet18_cpu.yaml', 'diagnostics as file:line:col on stderr'],
+    ['benchgrid validate specs/*.yaml --json', 'the same as JSON (GitHub annotations too when GITHUB_ACTIONS=true)'],
+  ],
+  plan: [
+    ['benchgrid plan specs/resnet18_cpu.yaml', 'the matrix: which cells run, which do not and why'],
+    ["benchgrid plan specs/resnet18_cpu.yaml --only 'A/*/hooks/*' --json", 'some cells, as JSON'],
+  ],
+  run: [
+    ['benchgrid run specs/resnet18_cpu.yaml', 'every planned cell; results in results/resnet18_cpu/<time>/'],
+    ["benchgrid run specs/resnet18_cpu.yaml --only 'A/single_module_output/*/*' --processes 1", 'a quick look at one row'],
+    ['benchgrid run --resume results/resnet18_cpu/2026-01-01T00-00-00', 'finish an interrupted run'],
+  ],
+  report: [
+    ['benchgrid report results/resnet18_cpu/2026-01-01T00-00-00', 'the grid of a run directory'],
+    ['benchgrid report results.json --spec specs/resnet18_cpu.yaml --format html --out report.html', 'the HTML report'],
+  ],
+  compare: [
+    ['benchgrid compare results/main results/pr', 'two run directories, as a table'],
+    ['benchgrid compare main.json pr.json --format markdown --only-changed --fail-on-slower 10', 'a PR comment; exit 4 on a slowdown'],
+  ],
+  diff: [
+    ['benchgrid diff specs/old.yaml specs/new.yaml', 'what a spec change does to the matrix'],
+    ['benchgrid diff --base origin/main --format markdown --exit-code', 'every spec changed on a branch; exit 4 when any did'],
+  ],
+  env: [
+    ['benchgrid env list specs/*.yaml', 'the cached Python environments and whether they are built'],
+    ['benchgrid env build specs/resnet18_cpu.yaml', 'build them now (progress on stderr)'],
+  ],
+  export: [['benchgrid export specs/resnet18_gpu.yaml --out bundle --shard 1/4', 'a bundle to run with Python alone']],
+  ingest: [['benchgrid ingest bundle-1 bundle-2', 'merge the run bundles into results.json and reports']],
+};
+
+/** The `Examples:` block of a command's help. */
+export function examples(list: [string, string][]): string {
+  const width = Math.max(...list.map(([c]) => c.length));
+  const twoLines = list.some(([, what]) => width + what.length + 8 > 100);
+  return `\nExamples:\n${list.map(([c, what]) => (twoLines ? `  $ ${c}\n      # ${what}` : `  $ ${c.padEnd(width)}  # ${what}`)).join('\n')}\n`;
+}
