@@ -8,6 +8,7 @@ import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
+import { viewOf, type SortOrder, type ViewOptions } from '../compare/view.ts';
 import { terminalWidth } from '../util/width.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
@@ -20,6 +21,8 @@ export interface CompareOptions {
   strictEnv?: boolean;
   failOnSlower?: string;
   out?: string;
+  onlyChanged?: boolean;
+  sort?: SortOrder;
 }
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -36,7 +39,7 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
     throw new UserError(`refusing to compare ${beforeFile} with ${afterFile} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
   }
-  const text = render(comparison, format, !opts.out && useColor(process.stdout));
+  const text = render(comparison, format, !opts.out && useColor(process.stdout), { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' });
   if (opts.out) {
     writeAtomic(opts.out, text);
     process.stderr.write(`benchgrid: wrote the comparison to ${opts.out}\n`);
@@ -46,10 +49,12 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   if (comparison.summary.failing && comparison.summary.failing.length > 0) throw new ExitCode(EXIT_SLOWER);
 }
 
-function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean): string {
+function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions): string {
+  // JSON keeps every cell in file order: it is the model, for programs.
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
-  if (format === 'markdown') return renderMarkdown(c);
-  return renderTable(c, color, terminalWidth(process.stdout));
+  const { hidden, ...shown } = viewOf(c, view);
+  if (format === 'markdown') return renderMarkdown(shown, hidden);
+  return renderTable(shown, color, terminalWidth(process.stdout), hidden);
 }
 
 function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {

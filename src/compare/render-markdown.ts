@@ -1,13 +1,15 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
-import type { Comparison } from './model.ts';
+import type { CellComparison, Comparison } from './model.ts';
+import { MARKDOWN_MARKER } from './view.ts';
 import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
 
 /** The comparison as GitHub-flavoured markdown. */
-export function renderMarkdown(c: Comparison): string {
+export function renderMarkdown(c: Comparison, hidden = 0): string {
   const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const out: string[] = [];
-  out.push(`### benchgrid compare: ${headline(c)}`, '');
+  out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
+  if (hidden > 0) out.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`, '');
   out.push(`**before** ${describeRun(c.before, code)}  `, `**after** ${describeRun(c.after, code)}`, '');
   const diffs = c.environment.differences;
   if (c.environment.blocking > 0) {
@@ -15,9 +17,9 @@ export function renderMarkdown(c: Comparison): string {
     for (const line of envLines(diffs, code)) out.push(`> - ${cell(line)}`);
     out.push('');
   } else if (diffs.length > 0) {
-    out.push('Environment notes (nothing blocking):', '');
+    out.push('<details><summary>Environment notes (nothing blocking)</summary>', '');
     for (const line of envLines(diffs, code)) out.push(`- ${cell(line)}`);
-    out.push('');
+    out.push('', '</details>', '');
   } else {
     out.push('Environment: no differences recorded.', '');
   }
@@ -25,13 +27,20 @@ export function renderMarkdown(c: Comparison): string {
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
-  out.push('| cell | before | after | change | interval | MW p | label |', '| --- | ---: | ---: | ---: | --- | ---: | --- |');
-  for (const x of both) {
+  const row = (x: CellComparison) => {
     const s = x.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
-    out.push(`| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`);
+    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
+  };
+  const head = ['| cell | before | after | change | interval | MW p | label |', '| --- | ---: | ---: | ---: | --- | ---: | --- |'];
+  // Slower and faster cells stay open; the rest (within noise, unavailable) fold under <details>.
+  const open = both.filter((x) => x.speed.label === 'slower' || x.speed.label === 'faster');
+  const folded = both.filter((x) => !open.includes(x));
+  if (open.length > 0) out.push(...head, ...open.map(row), '');
+  if (folded.length > 0) {
+    const n = (l: string) => folded.filter((x) => x.speed.label === l).length;
+    out.push(`<details><summary>${folded.length} cells without a speed change (${n('within_noise')} within noise, ${n('unavailable')} unavailable)</summary>`, '', ...head, ...folded.map(row), '', '</details>', '');
   }
-  out.push('');
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');

@@ -5,7 +5,7 @@ import type { Comparison } from './model.ts';
 import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
-export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH): string {
+export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
   const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const lines: string[] = [];
   lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');
@@ -21,6 +21,7 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
   lines.push('', 'Noise threshold (the larger of --threshold and the A/A noise):');
   for (const n of c.noise) lines.push(`  ${noiseLine(n)}`);
   lines.push('', `Speed: ${headline(c)}`);
+  if (hidden > 0) lines.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`);
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);

@@ -74,7 +74,7 @@ describe('benchgrid compare', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`wrote the comparison to ${out}`);
-    expect(fs.readFileSync(out, 'utf8')).toMatch(/^### benchgrid compare: 6 slower, 0 faster/);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(/^<!-- benchgrid:compare -->\n### benchgrid compare: 6 slower, 0 faster/);
   });
 
   it('rejects a bad --threshold, naming the option and the value', async () => {
