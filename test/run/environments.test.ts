@@ -40,4 +40,22 @@ groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
     const list = await cli(['env', 'list', spec, '--json'], { env: { BENCHGRID_CACHE: cache } });
     expect(JSON.parse(list.stdout)[0].built).toBe(false);
   }, 300_000);
+  it('shows the build progress on stderr: the package pip is collecting and the time elapsed', async () => {
+    const dir = tmpdir();
+    const spec = write(dir, 'small-env.yaml', `benchgrid: 1
+name: smallenv
+title: Small environment
+device: cpu
+environments:
+  small: { requirements: ["six==1.16.0"] }
+subjects:
+  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
+contracts: { raw_forward: {} }
+tools: { reference: { label: ref } }
+groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
+`);
+    const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/environment 'small': collecting six==1\.16\.0 \(\d+:\d\d elapsed\)/);
+  }, 300_000);
 });
