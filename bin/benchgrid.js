@@ -1,6 +1,37 @@
 #!/usr/bin/env node
-// The installed entry point: registers tsx's loader so the TypeScript sources run without a build step.
-import { register } from 'tsx/esm/api';
+// The installed entry point. It runs the JavaScript that `npm ci` built into dist/ (the `prepare`
+// script), so the CLI starts without transpiling (issue 16); when dist/ is missing or older than a
+// source file (a checkout being edited), it runs the TypeScript sources through tsx's loader instead.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-await import('../src/cli.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const built = path.join(root, 'dist', 'cli.js');
+
+/** The newest modification time of the TypeScript sources under a directory. */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function fresh() {
+  try {
+    return fs.statSync(built).mtimeMs >= newestSource(path.join(root, 'src'));
+  } catch {
+    return false;
+  }
+}
+
+if (process.env.BENCHGRID_FROM_SOURCE !== '1' && fresh()) {
+  await import(pathToFileURL(built).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(path.join(root, 'src', 'cli.ts')).href);
+}
