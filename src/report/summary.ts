@@ -34,7 +34,8 @@ export interface SummaryRow {
 /** The whole summary: rows, counts and report files. */
 export interface Summary {
   rows: SummaryRow[];
-  counts: { cells: number; ok: number; error: number; unsupported: number };
+  /** off_page: measured cells the page does not show (the report lists them). */
+  counts: { cells: number; ok: number; error: number; unsupported: number; off_page: number };
   partial: boolean;
   reports: string[];
 }
@@ -66,15 +67,17 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     };
   };
   const rows: SummaryRow[] = [];
-  for (const section of resolvePage(input).sections) {
-    for (const e of section.entries) {
+  const page = resolvePage(input);
+  for (const section of page.sections) {
+    // Entries whose cell the results lack were not selected (--only): the summary is about this run.
+    for (const e of section.entries.filter((x) => x.result !== null)) {
       const last = rows[rows.length - 1];
       if (last && last.section === section.title && last.label === e.rowLabel) last.entries.push(entry(e));
       else rows.push({ section: section.title, label: e.rowLabel, entries: [entry(e)] });
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported') }, partial: results.partial, reports };
+  return { rows, counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
 }
 
 const LEGEND = [
@@ -101,7 +104,7 @@ export function renderSummary(s: Summary, width: number): string {
   }
   const { cells, ok, error, unsupported } = s.counts;
   lines.push('', ...LEGEND.flatMap((l) => wrap(l, width)),
-    `${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.`,
+    ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width),
     ...s.reports.map((r, i) => `${i === 0 ? 'Open the report: ' : '                 '}${r}`));
   return lines.map((l) => fitLine(l, width).trimEnd()).join('\n') + '\n';
 }
