@@ -2,13 +2,12 @@
 // torchvision and nothing else (runners/harness/benchgrid_harness/forkserver.py), forking a fresh child
 // for every cell process. The children keep spawnCell's semantics: own process group, allow-listed
 // environment, output to files, a time limit that kills the group, stray grandchildren killed on exit.
-import fs from 'node:fs';
 import readline from 'node:readline';
 import { execa } from 'execa';
 import { UserError } from '../errors.ts';
-import type { Launcher } from './launcher.ts';
+import { coldSpawn, harnessArgs, type Launcher, type ProcessJob } from './launcher.ts';
 import type { Exit } from './outcome.ts';
-import { processEnv, spawnCell, tail, type Running, type SpawnSpec } from './spawn.ts';
+import { processEnv, spawnCell, tail, type Running } from './spawn.ts';
 
 /** How long the parent may take to import torch and torchvision (a loaded machine is slow). */
 const READY_TIMEOUT_MS = 300_000;
@@ -102,8 +101,8 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
     throw new UserError(`--start fork: cannot start the fork server with ${python}: ${(error as Error).message}. Use --start cold.`);
   }
 
-  const spawn = (s: SpawnSpec): Running & { start: 'cold' | 'fork' } => {
-    if (memoryCold && isMemoryRequest(s.args)) return { ...spawnCell(s), start: 'cold' };
+  const start = (job: ProcessJob): Running => {
+    if (memoryCold && job.mode === 'memory') return { ...spawnCell(coldSpawn(job)), start: 'cold' };
     let timedOut = false;
     let pid: number | undefined;
     let killWanted = false;
@@ -125,18 +124,17 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
         // Whatever the cell left running (a tool's worker, a stray child) goes with it.
         killTree();
         resolve({
-          exitCode: undefined, signal: undefined, timedOut, timeoutS: s.timeoutS, spawnError: undefined,
-          stderrTail: tail(s.stderrFile), stdoutTail: tail(s.stdoutFile), ...e,
+          exitCode: undefined, signal: undefined, timedOut, timeoutS: job.timeoutS, spawnError: undefined,
+          stderrTail: tail(job.stderr), stdoutTail: tail(job.stdout), ...e,
         });
       };
       const timer = setTimeout(() => {
         timedOut = true;
         if (pid === undefined) finish({}); // never forked: nothing to kill, nothing to wait for
         else killTree();
-      }, s.timeoutS * 1000);
-      const argv = harnessArgs(s.args);
-      if (dead || !argv) {
-        finish({ spawnError: dead ?? `--start fork runs only \`-m benchgrid_harness ...\`, not ${[s.command, ...s.args].join(' ')}` });
+      }, job.timeoutS * 1000);
+      if (dead) {
+        finish({ spawnError: dead });
         return;
       }
       const id = nextId++;
@@ -148,7 +146,7 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
         onExit: (code, signal) => finish({ exitCode: signal ? undefined : code, signal }),
         onLost: (why) => finish({ spawnError: timedOut ? undefined : why }),
       });
-      server.stdin!.write(JSON.stringify({ id, argv, cwd: s.cwd, env: s.env, stdout: s.stdoutFile, stderr: s.stderrFile, cpus: s.cpus ?? null }) + '\n');
+      server.stdin!.write(JSON.stringify({ id, argv: harnessArgs(job), cwd: job.cwd, env: job.env, stdout: job.stdout, stderr: job.stderr, cpus: job.cpus ?? null }) + '\n');
     });
     return { done, kill: killTree, start: 'fork' };
   };
@@ -160,23 +158,5 @@ export async function forkLauncher(python: string, pythonPath: string[], threads
     await server;
     clearTimeout(timer);
   };
-  return { mode: 'fork', spawn, close };
+  return { mode: 'fork', start, close };
 }
-
-/** Whether the request file named in a harness command line asks for a memory process. */
-function isMemoryRequest(args: string[]): boolean {
-  const i = args.indexOf('--request');
-  if (i < 0 || i + 1 >= args.length) return false;
-  try {
-    if (!fs.statSync(args[i + 1]).isFile()) return false;
-    return (JSON.parse(fs.readFileSync(args[i + 1], 'utf8')) as { mode?: unknown }).mode === 'memory';
-  } catch {
-    return false; // the forked harness reports an unreadable request as it always does
-  }
-}
-
-/** The harness's own arguments from a cold command line (`-m benchgrid_harness ARGS`); null for anything else. */
-function harnessArgs(args: string[]): string[] | null {
-  return args[0] === '-m' && args[1] === 'benchgrid_harness' ? args.slice(2) : null;
-}
-
