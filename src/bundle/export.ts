@@ -23,23 +23,24 @@ export interface PlannedBundle {
 
 /**
  * Splits jobs into `count` shards so that every process of one cell lands in the same shard (a cell's
- * processes are compared with each other, and never run at the same time): cells round-robin in run order.
- * Each shard keeps the jobs' order, so an interleaved schedule stays interleaved within a shard: its rounds
- * are the run's rounds restricted to the shard's cells (docs/protocol.md).
+ * processes are compared with each other, and never run at the same time): cells round-robin in
+ * `cellOrder` (the plan's order; without it, the jobs' order). Since the plan's order does not depend
+ * on the schedule, shards exported one by one agree on which cell goes where. Each shard keeps the
+ * jobs' order, so an interleaved schedule stays interleaved within a shard: its rounds are the run's
+ * rounds restricted to the shard's cells (docs/protocol.md).
  */
-export function shardJobs(jobs: Job[], count: number): Job[][] {
-  const cellShard = new Map<string, number>();
+export function shardJobs(jobs: Job[], count: number, cellOrder?: string[]): Job[][] {
+  const order = [...new Set([...(cellOrder ?? []), ...jobs.map((j) => j.cell.id)])];
+  const withJobs = new Set(jobs.map((j) => j.cell.id));
+  const cellShard = new Map(order.filter((c) => withJobs.has(c)).map((c, k) => [c, k % count]));
   const shards: Job[][] = Array.from({ length: count }, () => []);
-  for (const job of jobs) {
-    if (!cellShard.has(job.cell.id)) cellShard.set(job.cell.id, cellShard.size % count);
-    shards[cellShard.get(job.cell.id)!].push(job);
-  }
+  for (const job of jobs) shards[cellShard.get(job.cell.id)!].push(job);
   return shards;
 }
 
 /** Pure: the manifest and requests of one shard. */
 export function planBundle(x: ExportInput): PlannedBundle {
-  const mine = shardJobs(x.jobs, x.shard.count)[x.shard.index];
+  const mine = shardJobs(x.jobs, x.shard.count, x.plan.cells.map((c) => c.id))[x.shard.index];
   const requests = new Map<string, Record<string, unknown>>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);

@@ -2,7 +2,7 @@
 import { loadOrExit } from '../commands/load-or-exit.ts';
 import type { Overrides } from '../run/jobs.ts';
 import { runPlan, type RunPlan } from '../run/plan.ts';
-import { newSeed, type ScheduleKind } from '../run/schedule.ts';
+import type { ScheduleKind } from '../run/schedule.ts';
 
 /** Selection options shared by `export` and `run --executor slurm`. */
 export interface SelectOptions {
@@ -24,7 +24,15 @@ export async function exportSelection(specFile: string, o: SelectOptions): Promi
   const rp = runPlan({
     spec, plan, manifests, overrides, device: o.device ?? spec.device,
     selection: { only: o.only ?? null, cells: null },
-    schedule: { kind: o.schedule ?? 'interleaved', seed: o.seed ?? newSeed() },
+    schedule: { kind: o.schedule ?? 'interleaved', seed: o.seed ?? exportSeed(spec.digest) },
   });
   return { ...rp, created: new Date().toISOString(), processes: rp.jobs.length };
+}
+
+/**
+ * The default seed of an export: taken from the spec's digest, so that shards exported one by one
+ * (`export --shard 1/2`, then `--shard 2/2`) share one schedule. `--seed` chooses another.
+ */
+export function exportSeed(digest: string): number {
+  return Number.parseInt(digest.slice(0, 8), 16) >>> 0;
 }

@@ -72,3 +72,21 @@ describe('the interleaved schedule', () => {
     expect(schedule(jobs, { kind: 'sequential', seed: 1 })).toEqual(jobs);
   });
 });
+
+describe('shards of an interleaved export', () => {
+  it('get the same cells whatever the seed, and keep the rounds within each shard', async () => {
+    const { shardJobs } = await import('../../src/bundle/export.ts');
+    const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
+    const order = loaded.plan!.cells.map((c) => c.id);
+    const p = { processes: 2, memory_runs: 0, aa_pairs: 1 };
+    const cellsOf = (jobs: Job[]) => [...new Set(jobs.map((j) => j.cell.id))].sort();
+    const a = shardJobs(await tinyJobs('interleaved', 1, p), 2, order);
+    const b = shardJobs(await tinyJobs('interleaved', 2, p), 2, order);
+    expect(a.map(cellsOf)).toEqual(b.map(cellsOf));
+    for (const shard of a) {
+      const rounds = roundIndex(shard);
+      const seen = shard.map((j) => rounds.get(j.key)!);
+      expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    }
+  });
+});
