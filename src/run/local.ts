@@ -22,14 +22,11 @@ export interface LocalOptions {
   log: (line: string) => void;
 }
 
-/** Starts one launcher per environment the jobs use (a fork server each in fork mode). */
-async function launchersFor(jobs: Job[], o: LocalOptions, threads: number): Promise<Map<string, Launcher>> {
-  const launchers = new Map<string, Launcher>();
+/** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
+async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, launchers: Map<string, Launcher>): Promise<void> {
   for (const name of new Set(jobs.map((j) => j.cell.environment))) {
-    const made = o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], [HARNESS_DIR], threads) : coldLauncher();
-    launchers.set(name, made);
+    launchers.set(name, o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], [HARNESS_DIR], threads) : coldLauncher());
   }
-  return launchers;
 }
 
 /** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
@@ -81,9 +78,11 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
   const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
   process.on('SIGINT', handlers.SIGINT);
   process.on('SIGTERM', handlers.SIGTERM);
-  const launchers = await launchersFor(jobs, o, rp.protocol.threads);
   const bar = progress(jobs.map((j) => j.cell.id));
+  const launchers = new Map<string, Launcher>();
   try {
+    // Started after the signal handlers: a Ctrl-C while fork servers import torch stops the run cleanly.
+    await startLaunchers(jobs, o, rp.protocol.threads, launchers);
     await execute({
       jobs, concurrency: o.concurrency, cpuSets: slots,
       stopped: () => stopped,
