@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { PROTOCOL_VERSION, type Job } from '../run/jobs.ts';
-import { bundleFiles, bundlePythonPath, requestOf, type RunPlan } from '../run/plan.ts';
+import { buildRequest, PROTOCOL_VERSION, type Job } from '../run/jobs.ts';
+import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/plan.ts';
 import { HARNESS_DIR } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
@@ -44,7 +44,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
   const requests = new Map<string, Record<string, unknown>>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);
-    requests.set(files.request, requestOf(x, job));
+    requests.set(files.request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests));
     return {
       key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, environment: job.cell.environment,
       runner: job.cell.runner, ...files, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,

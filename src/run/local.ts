@@ -5,10 +5,10 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
 import { execute } from './execute.ts';
-import type { Job } from './jobs.ts';
+import { buildRequest, type Job } from './jobs.ts';
 import { appendRecord } from './journal.ts';
 import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launcher.ts';
-import { pythonPathOf, requestOf, runFiles, type RunPlan } from './plan.ts';
+import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
 import { progress } from './progress.ts';
 import { processEnv } from './spawn.ts';
 
@@ -33,7 +33,7 @@ async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, lau
 function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
   const files = runFiles(o.dir, job);
   fs.mkdirSync(path.dirname(files.request), { recursive: true });
-  fs.writeFileSync(files.request, JSON.stringify(requestOf(rp, job), null, 1) + '\n');
+  fs.writeFileSync(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests), null, 1) + '\n');
   fs.rmSync(files.scratch, { recursive: true, force: true });
   fs.mkdirSync(files.scratch, { recursive: true });
   return {

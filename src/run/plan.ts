@@ -6,7 +6,7 @@ import { onlyFilter } from '../plan/only.ts';
 import type { Cell, Plan } from '../plan/plan.ts';
 import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
-import { aaCells, buildJobs, buildRequest, type Job, type Overrides } from './jobs.ts';
+import { aaCells, buildJobs, type Job, type Overrides } from './jobs.ts';
 import { schedule, type Schedule } from './schedule.ts';
 
 /** Which cells a run measures: globs (`--only`), or exact cell ids (`--changed-since`), or all. */
@@ -62,11 +62,6 @@ export function runPlan(x: RunPlanInput): RunPlan {
   const selected = selectCells(x.plan, x.selection);
   const jobs = schedule(buildJobs(x.plan, protocol, selected, aaCells(x.spec, x.plan, selected)), x.schedule);
   return { ...x, protocol, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
-}
-
-/** The request file of one job of the plan (docs/protocol.md). */
-export function requestOf(rp: RunPlan, job: Job): Record<string, unknown> {
-  return buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests);
 }
 
 /** File-system-safe name of a cell id. */
