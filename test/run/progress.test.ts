@@ -11,9 +11,10 @@ function fakeTty(columns: number) {
 describe('progress on a terminal', () => {
   it.each([40, 80, 100])('keeps every redrawn line under %i columns', (columns) => {
     const { stream, writes } = fakeTty(columns);
-    const bar = progress(300, 83, stream);
-    bar.start('A/ordered_dataset_features/tl_extract_dataset/resnet18 time#2');
-    bar.finish('A/ordered_dataset_features/tl_extract_dataset/resnet18 time#2', 'ok', 12.3);
+    const cell = 'A/ordered_dataset_features/tl_extract_dataset/resnet18';
+    const bar = progress([...Array(300)].map((_, i) => `${cell}${i % 83}`), stream);
+    bar.start(`${cell}0`, `${cell} time#2`);
+    bar.finish(`${cell}0`, `${cell} time#2`, 'ok', 12.3);
     bar.note('benchgrid: a note of any length that is printed on its own line and then the progress line again');
     bar.close();
     const redrawn = writes.join('').split('\r\x1b[2K').flatMap((s) => s.split('\n')).filter(Boolean);
