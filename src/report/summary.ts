@@ -18,8 +18,10 @@ export interface SummaryEntry {
   /** median / the median of the group's reference tool's cell. */
   ratio_to_reference: number | null;
   exact: CellResult['exact'] | null;
-  /** True when the cell's work witnesses say it did not do the contract's work (`work.status: differs`). */
+  /** True when the cell's work witnesses say it did not do the contract's work (`work.differs` not empty). */
   work_differs: boolean;
+  /** How, in words (e.g. "stops at the site"); empty when it does the contract's work. */
+  work_differences: string[];
   /** Why the cell was not measured, first line. */
   reason: string | null;
 }
@@ -40,9 +42,20 @@ export interface Summary {
   reports: string[];
 }
 
-/** A results cell as the contracts work may extend it; read structurally so older files still load. */
+/**
+ * A results cell as the contracts branch extends it (`work.differs`: the ways the cell's work differs
+ * from the contract's, empty when it does not); read structurally so files without it still load.
+ */
 interface MaybeWork {
-  work?: { status?: string } | null;
+  work?: { differs?: string[]; status?: string } | null;
+}
+
+/** The ways a cell's work differs from its contract's, from its work witnesses; empty when none or unknown. */
+function workDifferences(c: CellResult): string[] {
+  const work = (c as CellResult & MaybeWork).work;
+  if (!work) return [];
+  if (Array.isArray(work.differs)) return work.differs.map(String);
+  return work.status === 'differs' ? ['differs'] : [];
 }
 
 /** Builds the summary of a results model (page rows from the spec when it has a page). */
@@ -54,7 +67,7 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     c.median_ms !== null && other?.median_ms ? c.median_ms / other.median_ms : null;
   const entry = (e: PageEntryView): SummaryEntry => {
     const c = e.result;
-    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_reference: null, exact: null, work_differs: false, reason: 'not measured' };
+    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
     const reference = spec?.groups.find((g) => g.id === c.group)?.reference;
     const spread = c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1 ? (c.max_ms - c.min_ms) / c.median_ms : null;
     return {
@@ -62,7 +75,8 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
       ratio_to_raw: c.tool === 'raw' ? null : ratio(c, sibling(c, 'raw')),
       ratio_to_reference: c.tool === reference ? null : ratio(c, sibling(c, reference)),
       exact: c.exact ?? null,
-      work_differs: (c as CellResult & MaybeWork).work?.status === 'differs',
+      work_differs: workDifferences(c).length > 0,
+      work_differences: workDifferences(c),
       reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
     };
   };

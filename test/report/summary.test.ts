@@ -45,10 +45,11 @@ describe('the run summary of the seed', () => {
   });
 
   it("marks a cell whose work witnesses say 'differs'", () => {
-    const cells = results.cells.map((c) => (c.id === 'A/single_module_output/nnsight/resnet18' ? { ...c, work: { status: 'differs' } } : c));
+    const cells = results.cells.map((c) => (c.id === 'A/single_module_output/nnsight/resnet18' ? { ...c, work: { required: { forwards: 1, parameter_grads: false }, witnesses: [], differs: ['stops at the site'] } } : c));
     const s = buildSummary(reportInput({ ...results, cells }, spec), []);
     const marked = s.rows.flatMap((r) => r.entries).filter((e) => e.work_differs).map((e) => e.cell);
     expect(marked).toEqual(['A/single_module_output/nnsight/resnet18']);
+    expect(s.rows.flatMap((r) => r.entries).find((e) => e.work_differs)?.work_differences).toEqual(['stops at the site']);
     expect(renderSummary(s, 100)).toMatch(/work: differs/);
   });
 });
