@@ -93,6 +93,6 @@ describe('benchgrid diff OLD NEW', () => {
     expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'test/fixtures/diff/nope.yaml:1:1: no such file. Check the path; specs live in specs/*.yaml.']);
     const format = await cli(['diff', ...pair('rename'), '--format', 'html']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(/Allowed choices are terminal, markdown, json/);
+    expect(format.stderr).toMatch(/Allowed choices are table, markdown, json, terminal/);
   });
 });
