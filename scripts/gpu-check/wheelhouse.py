@@ -153,6 +153,10 @@ def build(bundle, have, environments, python_version):
         manifest = json.load(f)
     dest = os.path.join(bundle, "wheelhouse")
     os.makedirs(dest, exist_ok=True)
+    unknown = sorted(set(environments) - set(manifest["environments"]))
+    if unknown:
+        raise Refused(f"environment(s) {', '.join(unknown)} not in this bundle (it has "
+                      f"{', '.join(sorted(manifest['environments']))}); give one of those to --environment.")
     marker_env = target_environment(python_version)
     tops = top_requirements(bundle, manifest, environments)
     queue, carried, present = list(tops), {}, {}
