@@ -15,7 +15,7 @@ usage() {
 usage: scripts/gpu-check.sh prepare [--device cuda|cpu] [--spec FILE] [--bundle DIR]
                                     [--machine LIST | --machine-python PY] [--environment ENV]
                                     [--only GLOBS] [--processes N] [--samples N]
-       scripts/gpu-check.sh there   [--bundle DIR] [--out DIR] [--python PY] [--stop-after-s S]
+       scripts/gpu-check.sh there   [--bundle DIR] [--out DIR] [--python PY] [--stop-after-s S] [--hard-limit-s S]
        scripts/gpu-check.sh finish  DIR [--bundle DIR] [--results DIR] [--seed FILE] [--label TEXT]
 EOF
   exit 2
@@ -54,13 +54,14 @@ prepare() {
 }
 
 there() {
-  local out="${OUT:-}" python=python3 stop=360
+  local out="${OUT:-}" python=python3 stop=360 hard=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --bundle) need_value "$@"; BUNDLE="$2"; shift 2 ;;
       --out) need_value "$@"; out="$2"; shift 2 ;;
       --python) need_value "$@"; python="$2"; shift 2 ;;
       --stop-after-s) need_value "$@"; stop="$2"; shift 2 ;;
+      --hard-limit-s) need_value "$@"; hard="$2"; shift 2 ;;
       *) usage ;;
     esac
   done
@@ -71,9 +72,15 @@ there() {
   venv="$(mktemp -d "${TMPDIR:-/tmp}/benchgrid-gpu-venv.XXXXXX")"
   # What the machine is, for the notes: the GPU as the driver reports it (absent on a CPU dry run).
   if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true; fi
+  [[ "$stop" =~ ^[0-9]+$ ]] || fail "--stop-after-s must be a whole number of seconds (got '$stop')."
+  [[ -n "$hard" ]] || hard=$(( stop + 120 ))
+  [[ "$hard" =~ ^[0-9]+$ ]] || fail "--hard-limit-s must be a whole number of seconds (got '$hard')."
   local code=0
-  PYTHONUNBUFFERED=1 python3 "$BUNDLE/driver.py" "$BUNDLE" --python "$python" --setup-env "$venv" \
-    --stop-after-s "$stop" 2>&1 | tee "$out/driver.log" || code=$?
+  # Breadth-first: every cell's first process before any second one, so the time box cuts repeats, not
+  # cells. The hard limit (SIGTERM: the driver kills its running process and keeps what finished) makes
+  # sure the archive below is written before the device tool's own limit ends the command.
+  PYTHONUNBUFFERED=1 timeout --signal=TERM --kill-after=20 "$hard" python3 "$BUNDLE/driver.py" "$BUNDLE" \
+    --python "$python" --setup-env "$venv" --stop-after-s "$stop" --order breadth 2>&1 | tee "$out/driver.log" || code=$?
   # Files come back from the device machine only two folders deep and at most eight: one archive.
   local parts=() part
   for part in journal.jsonl results logs; do [[ -e "$BUNDLE/$part" ]] && parts+=("$part"); done

@@ -330,7 +330,7 @@ def setup_environment(bundle, base_python, venv_dir):
     return python, record
 
 
-def set_up_interpreters(bundle, manifest, args, interpreters):
+def set_up_interpreters(bundle, args, interpreters):
     """--setup-env: every environment without its own --env-python runs with the new venv's python."""
     base = args.python or sys.executable
     print(f"driver: setting up {args.setup_env} from {os.path.join(bundle, 'wheelhouse')} over {base}",
@@ -341,6 +341,16 @@ def set_up_interpreters(bundle, manifest, args, interpreters):
           f"{', '.join(f'{k} {v}' for k, v in sorted(record['installed'].items())) or 'nothing'})",
           file=sys.stderr, flush=True)
     return {env: (path if env in given else python) for env, path in interpreters.items()}, record
+
+
+def order_jobs(jobs, order):
+    """The run order. `breadth` sorts stably by (kind, index): timing processes round by round across
+    cells, then memory, then the A/A processes in their alternating order. Each process is still fresh
+    and alone, so the order changes what a time box leaves out, not what a process measures."""
+    if order != "breadth":
+        return jobs
+    rank = {"time": 0, "memory": 1, "aa": 2}
+    return sorted(jobs, key=lambda job: (rank.get(job["kind"], 3), job["index"] if job["kind"] != "aa" else 0))
 
 
 def on_signal(signum, _frame):
@@ -359,6 +369,9 @@ def main(argv=None):
                              "--python's packages, and run every environment not given by --env-python with it")
     parser.add_argument("--stop-after-s", type=float, metavar="S",
                         help="start no process after S seconds (a time box); run again to finish the rest")
+    parser.add_argument("--order", choices=("plan", "breadth"), default="plan",
+                        help="breadth: every cell's first timing process before any cell's second, then memory, "
+                             "then A/A (with --stop-after-s: every cell measured once before the box closes)")
     args = parser.parse_args(argv)
     bundle = os.path.abspath(args.bundle)
     setup = None
@@ -366,13 +379,13 @@ def main(argv=None):
         manifest = load_bundle(bundle)
         interpreters = interpreters_for(manifest, args)
         if args.setup_env:
-            interpreters, setup = set_up_interpreters(bundle, manifest, args, interpreters)
+            interpreters, setup = set_up_interpreters(bundle, args, interpreters)
     except BundleError as exc:
         print(f"driver: {exc}", file=sys.stderr)
         return 2
     journal = os.path.join(bundle, "journal.jsonl")
     done = done_keys(journal)
-    todo = [job for job in manifest["jobs"] if job["key"] not in done]
+    todo = order_jobs([job for job in manifest["jobs"] if job["key"] not in done], args.order)
     shard = manifest.get("shard") or {"index": 0, "count": 1}
     print(f"driver: {manifest['spec']['name']} shard {shard['index'] + 1}/{shard['count']}: "
           f"{len(manifest['jobs'])} processes, {len(todo)} to run", file=sys.stderr, flush=True)
