@@ -42,6 +42,8 @@ PLATFORMS = ["manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_17_x
 # The machine's own PyTorch stack is what the check measures: a requirement on these names is met by
 # whatever version the machine has (the harness records that version in each cell's runtime), never carried.
 MACHINE_STACK = {"torch", "torchvision", "triton"}
+# Spares larger than this stay behind (the whole bundle must stay well under the 64 MiB a call carries).
+SPARE_BYTES = 2 * 2**20
 
 
 class Refused(Exception):
@@ -147,6 +149,28 @@ def metadata(wheel):
     return field("Name")[0], field("Version")[0], field("Requires-Dist")
 
 
+def carry_spares(present, carried, dest, python_version):
+    """Small wheels of requirements taken as present at an unknown version with a bound on it: pip there
+    keeps the machine's copy when it meets the bound and takes the spare only when it does not."""
+    spares = {}
+    for name, info in sorted(present.items()):
+        if info["version"] is not None or name in MACHINE_STACK or name.startswith("nvidia-") or name in carried:
+            continue
+        bounds = [Requirement(r) for r in info["required"] if str(Requirement(r).specifier)]
+        if not bounds:
+            continue
+        try:
+            wheel = download(Requirement(name + ",".join(str(b.specifier) for b in bounds)), dest, python_version)
+        except RuntimeError:
+            continue  # no wheel meets every bound for the target: pip there will say so, if it matters
+        size = os.path.getsize(wheel)
+        if size > SPARE_BYTES:
+            os.unlink(wheel)
+            continue
+        spares[name] = {"version": metadata(wheel)[1], "wheel": os.path.basename(wheel), "bytes": size}
+    return spares
+
+
 def build(bundle, have, environments, python_version):
     """Follows the tops' dependencies; returns the summary written to wheelhouse.json."""
     with open(os.path.join(bundle, "bundle.json"), encoding="utf-8") as f:
@@ -177,12 +201,14 @@ def build(bundle, have, environments, python_version):
         carried[name] = {"version": version, "wheel": os.path.basename(wheel), "bytes": os.path.getsize(wheel)}
         print(f"wheelhouse: {name} {version} ({carried[name]['bytes'] / 2**20:.1f} MiB)", file=sys.stderr, flush=True)
         queue.extend(Requirement(r) for r in requires)
+    spares = carry_spares(present, carried, dest, python_version)
     lines = [str(t) for t in tops if canonical(t.name) in carried]
     with open(os.path.join(dest, "requirements.txt"), "w", encoding="utf-8") as f:
         f.write("# The libraries this bundle's cells import that the target machine lacks (scripts/gpu-check/wheelhouse.py).\n")
         f.write("".join(line + "\n" for line in lines))
     summary = {"python_version": python_version, "platforms": PLATFORMS, "requirements": lines,
-               "carried": carried, "present": present, "bytes": sum(c["bytes"] for c in carried.values())}
+               "carried": carried, "spares": spares, "present": present,
+               "bytes": sum(c["bytes"] for c in list(carried.values()) + list(spares.values()))}
     with open(os.path.join(dest, "wheelhouse.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -215,7 +241,8 @@ def main(argv=None):
     except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
         print(f"wheelhouse: {exc}", file=sys.stderr)
         return 3
-    print(f"wheelhouse: {len(summary['carried'])} wheel(s), {summary['bytes'] / 2**20:.1f} MiB, for Python "
+    print(f"wheelhouse: {len(summary['carried'])} wheel(s) and {len(summary['spares'])} spare(s), "
+          f"{summary['bytes'] / 2**20:.1f} MiB, for Python "
           f"{summary['python_version']}; {len(summary['present'])} requirement(s) taken as present on the machine",
           file=sys.stderr)
     return 0
