@@ -116,8 +116,8 @@ program
   .argument('<results...>', 'results files (benchgrid or the seed layout), first the baseline')
   .option('--label <label>', 'a column title per results file, in order (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
   .option('--base <tool>', 'the tool every ratio is taken to', 'raw')
-  .option('--tools <names>', 'comma-separated tools; a trailing * matches a prefix; all for every tool', 'hooks,nnsight,tv_fx,tl_*')
-  .option('--tolerance <pct>', 'mark a change of the ratio beyond this percentage', '10')
+  .option('--tools <names>', 'comma-separated tools, a trailing * matching a prefix, or all (default: hooks,nnsight,tv_fx,tl_*)')
+  .option('--tolerance <pct>', 'mark a change of the ratio beyond this percentage (default: 10)')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'markdown', 'json']).default('table'))
   .option('--out <file>', 'write the table to a file instead of stdout')
   .action(async (files: string[], opts) => (await import('./commands/ratios.ts')).ratios(files, opts));
