@@ -36,12 +36,21 @@ export interface RatioRow {
   beyond: boolean;
 }
 
+/** A cell `ok` in the first run that is not `ok` in the last: each needs a written reason (issue 18). */
+export interface LostCell {
+  id: string;
+  status: CellResult['status'] | 'missing';
+  reason: string | null;
+}
+
 /** The whole side-by-side table. */
 export interface RatioTable {
   base: string;
   runs: { label: string; measured_on: string; host: string; device: string | null }[];
   tolerance: number;
   rows: RatioRow[];
+  /** every cell of the first run that was ok there and is not ok in the last run (all tools, all groups). */
+  lost: LostCell[];
 }
 
 /** Options: the base tool, the tools to show (glob-free names or prefixes ending in `*`), the tolerance. */
@@ -72,7 +81,16 @@ export function ratioTable(runs: RatioRun[], o: RatioOptions): RatioTable {
     const change = values.length > 1 && first !== null && last !== null ? last / first - 1 : null;
     return { group, contract, subject, tool, values, change, beyond: change !== null && Math.abs(change) > o.tolerance };
   }).filter((row) => row.values.some((v) => v.ratio !== null || (v.status !== 'missing' && v.status !== 'unsupported')));
-  return { base: o.base, runs: runs.map(describeRun), tolerance: o.tolerance, rows };
+  return { base: o.base, runs: runs.map(describeRun), tolerance: o.tolerance, rows, lost: runs.length > 1 ? lostCells(runs[0].results, runs[runs.length - 1].results) : [] };
+}
+
+/** Cells ok in `first` and not ok in `last`, with the last run's reason (none when it has no such cell). */
+export function lostCells(first: Results, last: Results): LostCell[] {
+  return first.cells.filter((c) => c.status === 'ok').flatMap((c) => {
+    const now = last.cells.find((x) => x.id === c.id);
+    if (now?.status === 'ok') return [];
+    return [{ id: c.id, status: now?.status ?? 'missing', reason: now ? now.reason : null }];
+  });
 }
 
 /** A tool's ratio to the base in one run. */

@@ -39,6 +39,7 @@ export function renderRatioMarkdown(t: RatioTable): string {
   }
   out.push('', ...t.runs.map((r) => `- ${esc(r.label)}: measured ${r.measured_on}${r.host ? ` on ${esc(r.host)}` : ''}${r.device ? `, device ${r.device}` : ''}`));
   out.push('', ...legend(t));
+  if (t.runs.length > 1) out.push('', ...lostLines(t).map((l, i) => (i === 0 ? l : `- ${esc(l)}`)));
   return out.join('\n') + '\n';
 }
 
@@ -51,7 +52,19 @@ export function renderRatioTable(t: RatioTable): string {
   for (const row of t.rows) {
     table.push([row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])]);
   }
-  return [table.toString(), ...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`), ...legend(t)].join('\n') + '\n';
+  const lost = t.runs.length > 1 ? lostLines(t).map((l, i) => (i === 0 ? l : `  ${l}`)) : [];
+  return [table.toString(), ...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`), ...legend(t), ...lost].join('\n') + '\n';
+}
+
+/** A heading line, then one line per cell ok in the first run and not in the last. */
+export function lostLines(t: RatioTable): string[] {
+  const first = t.runs[0]?.label ?? 'first';
+  const last = t.runs[t.runs.length - 1]?.label ?? 'last';
+  if (t.lost.length === 0) return [`Every cell ok in ${first} is ok in ${last}.`];
+  return [
+    `${t.lost.length} cell(s) ok in ${first} are not ok in ${last}:`,
+    ...t.lost.map((c) => `${c.id}: ${c.status === 'missing' ? 'not in the run' : c.status}${c.reason ? `: ${oneLine(c.reason, 200)}` : ''}`),
+  ];
 }
 
 function oneLine(s: string, max: number): string {

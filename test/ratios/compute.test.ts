@@ -1,8 +1,8 @@
 // The ratio table: each tool's median over raw's within one run, side by side across runs.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ratioIn, ratioTable, toolWanted } from '../../src/ratios/compute.ts';
-import { renderRatioMarkdown, renderRatioTable, valueText } from '../../src/ratios/render.ts';
+import { lostCells, ratioIn, ratioTable, toolWanted } from '../../src/ratios/compute.ts';
+import { lostLines, renderRatioMarkdown, renderRatioTable, valueText } from '../../src/ratios/render.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { cli, SEED_RESULTS, tmpdir, write } from '../helpers.ts';
@@ -83,6 +83,26 @@ describe('ratioTable', () => {
     const text = renderRatioTable(t);
     expect(text).toContain('single_module_output');
     expect(text).toContain('-50.0 % !');
+  });
+});
+
+describe('lostCells', () => {
+  it('lists every cell ok in the first run that the last run lost or has not ok, with its reason', () => {
+    const last = structuredClone(seed());
+    const broken = cellOf(last, 'B/draw/torchlens/resnet18');
+    Object.assign(broken, { status: 'error', reason: 'ExecutableNotFound: dot', median_ms: null });
+    last.cells = last.cells.filter((c) => c.id !== 'A/single_module_output/tv_fx/resnet18');
+    expect(lostCells(seed(), last)).toEqual([
+      { id: 'A/single_module_output/tv_fx/resnet18', status: 'missing', reason: null },
+      { id: 'B/draw/torchlens/resnet18', status: 'error', reason: 'ExecutableNotFound: dot' },
+    ]);
+    const t = ratioTable([{ label: 'seed', results: seed() }, { label: 'h200', results: last }], { base: 'raw', tools: ['hooks'], tolerance: 0.1 });
+    expect(lostLines(t)).toEqual([
+      '2 cell(s) ok in seed are not ok in h200:',
+      'A/single_module_output/tv_fx/resnet18: not in the run',
+      'B/draw/torchlens/resnet18: error: ExecutableNotFound: dot',
+    ]);
+    expect(lostLines(ratioTable([{ label: 'a', results: seed() }, { label: 'b', results: seed() }], { base: 'raw', tools: null, tolerance: 0.1 }))).toEqual(['Every cell ok in a is ok in b.']);
   });
 });
 
