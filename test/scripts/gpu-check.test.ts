@@ -1,7 +1,7 @@
 // The GPU check (scripts/gpu-check.sh, docs/gpu.md) end to end on the CPU: prepare a bundle with its
 // wheelhouse, run it as the GPU machine would (Python only, an environment built by driver.py --setup-env),
 // ingest it and draw the ratio table beside the seed's. No network: the target machine is this one's test
-// interpreter, so the wheelhouse is empty and the set-up installs nothing over it.
+// interpreter, so prepare carries nothing; a probe wheel made here stands in for a carried library.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -15,6 +15,16 @@ const ONLY = 'A/single_module_output/raw/*,A/single_module_output/hooks/*';
 
 let python: string;
 let work: string;
+
+// A pure wheel requiring torch (a wheel is a zip with METADATA, WHEEL and RECORD).
+const PROBE_WHEEL = `
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + "/bgt_probe-1.0-py3-none-any.whl", "w") as z:
+    z.writestr("bgt_probe/__init__.py", "")
+    z.writestr("bgt_probe-1.0.dist-info/METADATA", "Metadata-Version: 2.1\\nName: bgt-probe\\nVersion: 1.0\\nRequires-Dist: torch\\n\\n")
+    z.writestr("bgt_probe-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n")
+    z.writestr("bgt_probe-1.0.dist-info/RECORD", "")
+`;
 
 function check(args: string[], timeout = 300_000) {
   return execa('bash', [SCRIPT, ...args], { cwd: ROOT, reject: false, timeout, env: { NO_COLOR: '1' }, stdin: 'ignore' });
@@ -41,6 +51,10 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(wheelhouse).toMatchObject({ carried: {}, spares: {}, present: {}, requirements: [], bytes: 0 });
     expect(requests(bundle).map((r: { device: string }) => r.device)).toEqual(['cpu', 'cpu']);
 
+    // One wheel the base lacks, needing torch: pip must install it offline and find torch in the base.
+    await execa('python3', ['-c', PROBE_WHEEL, path.join(bundle, 'wheelhouse')]);
+    fs.appendFileSync(path.join(bundle, 'wheelhouse/requirements.txt'), 'bgt-probe==1.0\n');
+
     const there = await check(['there', '--bundle', bundle, '--out', out, '--python', python]);
     expect(there.exitCode, there.stderr).toBe(0);
     expect(fs.readdirSync(out).sort()).toEqual(['driver.log', 'gpu-check-run.tar.gz']);
@@ -52,9 +66,8 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(r.partial).toBe(false);
     expect(r.cells.map((c) => [c.id, c.status])).toEqual([['A/single_module_output/raw/resnet18', 'ok'], ['A/single_module_output/hooks/resnet18', 'ok']]);
     // The cells ran in the venv the driver built, over the test interpreter's torch.
-    const setup = (r.run?.environment_setup as { base_python: string; venv: string; requirements: string[] }[])[0];
-    expect(setup.base_python).toBe(python);
-    expect(setup.requirements).toEqual([]);
+    const setup = (r.run?.environment_setup as Record<string, unknown>[])[0];
+    expect(setup).toMatchObject({ base_python: python, requirements: ['bgt-probe==1.0'], installed: { 'bgt-probe': '1.0' }, resolved_failed: null, pip_check: 'No broken requirements found.' });
     expect(r.cells[0].runtime?.torch).toBeTruthy();
     const raw = r.cells[0].median_ms!;
     const hooks = r.cells[1].median_ms!;
