@@ -68,25 +68,27 @@ there() {
   [[ -f "$BUNDLE/bundle.json" ]] || fail "$BUNDLE has no bundle.json: run 'scripts/gpu-check.sh prepare' here first and carry the bundle."
   [[ -n "$out" ]] || out="$BUNDLE/out"
   mkdir -p "$out"
+  [[ "$stop" =~ ^[0-9]+$ ]] || fail "--stop-after-s must be a whole number of seconds (got '$stop')."
+  [[ -n "$hard" ]] || hard=$(( stop + 120 ))
+  [[ "$hard" =~ ^[0-9]+$ ]] || fail "--hard-limit-s must be a whole number of seconds (got '$hard')."
   local venv
   venv="$(mktemp -d "${TMPDIR:-/tmp}/benchgrid-gpu-venv.XXXXXX")"
   # What the machine is, for the notes: the GPU as the driver reports it (absent on a CPU dry run).
   if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true; fi
-  [[ "$stop" =~ ^[0-9]+$ ]] || fail "--stop-after-s must be a whole number of seconds (got '$stop')."
-  [[ -n "$hard" ]] || hard=$(( stop + 120 ))
-  [[ "$hard" =~ ^[0-9]+$ ]] || fail "--hard-limit-s must be a whole number of seconds (got '$hard')."
   local code=0
   # Breadth-first: every cell's first process before any second one, so the time box cuts repeats, not
   # cells. The hard limit (SIGTERM: the driver kills its running process and keeps what finished) makes
   # sure the archive below is written before the device tool's own limit ends the command.
   PYTHONUNBUFFERED=1 timeout --signal=TERM --kill-after=20 "$hard" python3 "$BUNDLE/driver.py" "$BUNDLE" \
     --python "$python" --setup-env "$venv" --stop-after-s "$stop" --order breadth 2>&1 | tee "$out/driver.log" || code=$?
+  rm -rf "$venv"
   # Files come back from the device machine only two folders deep and at most eight: one archive.
   local parts=() part
-  for part in journal.jsonl results logs; do [[ -e "$BUNDLE/$part" ]] && parts+=("$part"); done
+  for part in journal.jsonl results logs; do
+    if [[ -e "$BUNDLE/$part" ]]; then parts+=("$part"); fi
+  done
   [[ ${#parts[@]} -gt 0 ]] || fail "the driver ran nothing (exit $code); see $out/driver.log." "$(( code == 0 ? 3 : code ))"
   tar -czf "$out/$PACK" -C "$BUNDLE" "${parts[@]}" || { [[ $code -ne 0 ]] || code=3; }
-  rm -rf "$venv"
   echo "gpu-check: run packed into $out/$PACK ($(du -k "$out/$PACK" | cut -f1) KiB); driver exit $code" >&2
   return "$code"
 }
