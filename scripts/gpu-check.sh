@@ -76,11 +76,12 @@ there() {
   # What the machine is, for the notes: the GPU as the driver reports it (absent on a CPU dry run).
   if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true; fi
   local code=0
-  # Breadth-first: every cell's first process before any second one, so the time box cuts repeats, not
-  # cells. The hard limit (SIGTERM: the driver kills its running process and keeps what finished) makes
-  # sure the archive below is written before the device tool's own limit ends the command.
+  # The export's interleaved schedule runs round by round (process 0 of every cell, then process 1, then
+  # memory), so the time box cuts repeats, not cells. The hard limit (SIGTERM: the driver kills its running
+  # process and keeps what finished) makes sure the archive below is written before the device tool's own
+  # limit ends the command.
   PYTHONUNBUFFERED=1 timeout --signal=TERM --kill-after=20 "$hard" python3 "$BUNDLE/driver.py" "$BUNDLE" \
-    --python "$python" --setup-env "$venv" --stop-after-s "$stop" --order breadth 2>&1 | tee "$out/driver.log" || code=$?
+    --python "$python" --setup-env "$venv" --stop-after-s "$stop" 2>&1 | tee "$out/driver.log" || code=$?
   rm -rf "$venv"
   # Files come back from the device machine only two folders deep and at most eight: one archive.
   local parts=() part

@@ -343,16 +343,6 @@ def set_up_interpreters(bundle, args, interpreters):
     return {env: (path if env in given else python) for env, path in interpreters.items()}, record
 
 
-def order_jobs(jobs, order):
-    """The run order. `breadth` sorts stably by (kind, index): timing processes round by round across
-    cells, then memory, then the A/A processes in their alternating order. Each process is still fresh
-    and alone, so the order changes what a time box leaves out, not what a process measures."""
-    if order != "breadth":
-        return jobs
-    rank = {"time": 0, "memory": 1, "aa": 2}
-    return sorted(jobs, key=lambda job: (rank.get(job["kind"], 3), job["index"] if job["kind"] != "aa" else 0))
-
-
 def on_signal(signum, _frame):
     raise Stop(signum)
 
@@ -369,9 +359,6 @@ def main(argv=None):
                              "--python's packages, and run every environment not given by --env-python with it")
     parser.add_argument("--stop-after-s", type=float, metavar="S",
                         help="start no process after S seconds (a time box); run again to finish the rest")
-    parser.add_argument("--order", choices=("plan", "breadth"), default="plan",
-                        help="breadth: every cell's first timing process before any cell's second, then memory, "
-                             "then A/A (with --stop-after-s: every cell measured once before the box closes)")
     args = parser.parse_args(argv)
     bundle = os.path.abspath(args.bundle)
     setup = None
@@ -385,7 +372,7 @@ def main(argv=None):
         return 2
     journal = os.path.join(bundle, "journal.jsonl")
     done = done_keys(journal)
-    todo = order_jobs([job for job in manifest["jobs"] if job["key"] not in done], args.order)
+    todo = [job for job in manifest["jobs"] if job["key"] not in done]
     shard = manifest.get("shard") or {"index": 0, "count": 1}
     print(f"driver: {manifest['spec']['name']} shard {shard['index'] + 1}/{shard['count']}: "
           f"{len(manifest['jobs'])} processes, {len(todo)} to run", file=sys.stderr, flush=True)
