@@ -42,6 +42,9 @@ export const EXAMPLES: Record<string, [string, string][]> = {
     ['benchgrid env list specs/*.yaml', 'the cached Python environments and whether they are built'],
     ['benchgrid env build specs/resnet18_cpu.yaml', 'build them now (progress on stderr)'],
   ],
+  ratios: [
+    ['benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu', 'ratios to raw, two machines side by side'],
+  ],
   export: [['benchgrid export specs/resnet18_gpu.yaml --out bundle --shard 1/4', 'a bundle to run with Python alone']],
   ingest: [['benchgrid ingest bundle-1 bundle-2', 'merge the run bundles into results.json and reports']],
 };

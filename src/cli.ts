@@ -160,7 +160,9 @@ program
   .option('--tools <names>', 'comma-separated tools, a trailing * matching a prefix, or all (default: hooks,nnsight,tv_fx,tl_*)')
   .option('--tolerance <pct>', 'mark a change of the ratio beyond this percentage (default: 10)')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'markdown', 'json']).default('table'))
+  .option('--json', 'same as --format json')
   .option('--out <file>', 'write the table to a file instead of stdout')
+  .addHelpText('after', examples(EXAMPLES.ratios))
   .action(async (files: string[], opts) => (await import('./commands/ratios.ts')).ratios(files, opts));
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
