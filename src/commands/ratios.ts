@@ -2,6 +2,7 @@
 import { UserError } from '../errors.ts';
 import { ratioTable, type RatioRun } from '../ratios/compute.ts';
 import { renderRatioMarkdown, renderRatioTable } from '../ratios/render.ts';
+import { terminalWidth } from '../util/width.ts';
 import { loadResults } from '../results/load.ts';
 import { writeAtomic } from '../results/write.ts';
 
@@ -30,7 +31,7 @@ export async function ratios(files: string[], opts: RatiosOptions): Promise<void
   const runs: RatioRun[] = files.map((file, i) => ({ label: labels[i] ?? file, results: loadResults(file) }));
   const table = ratioTable(runs, { base: opts.base ?? 'raw', tools, tolerance: tolerance / 100 });
   if (table.rows.length === 0) throw new UserError(`no tool has a ${table.base} cell to be compared with in ${files.join(', ')}; check --base and --tools.`);
-  const text = format === 'json' ? JSON.stringify(table, null, 2) + '\n' : format === 'markdown' ? renderRatioMarkdown(table) : renderRatioTable(table);
+  const text = format === 'json' ? JSON.stringify(table, null, 2) + '\n' : format === 'markdown' ? renderRatioMarkdown(table) : renderRatioTable(table, terminalWidth(process.stdout));
   if (opts.out) {
     writeAtomic(opts.out, text);
     process.stderr.write(`benchgrid: wrote the ratio table to ${opts.out}\n`);

@@ -1,5 +1,6 @@
 // Renderings of a ratio table: markdown (docs/gpu.md keeps one), a terminal table, and the legend both share.
-import Table from 'cli-table3';
+import { fitTable } from '../util/fit-table.ts';
+import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { RatioRow, RatioTable, RatioValue } from './compute.ts';
 
 /** "1.13 (1.09-1.19)", or the reason there is no ratio. */
@@ -43,17 +44,13 @@ export function renderRatioMarkdown(t: RatioTable): string {
   return out.join('\n') + '\n';
 }
 
-/** A plain table for the terminal. */
-export function renderRatioTable(t: RatioTable): string {
-  const table = new Table({
-    head: ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])],
-    style: { head: [], border: [], compact: true },
-  });
-  for (const row of t.rows) {
-    table.push([row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])]);
-  }
+/** A plain table for the terminal, no line wider than `width` (long run headings become keys). */
+export function renderRatioTable(t: RatioTable, width = DEFAULT_WIDTH): string {
+  const head = ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])];
+  const rows = t.rows.map((row) => [row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])]);
   const lost = t.runs.length > 1 ? lostLines(t).map((l, i) => (i === 0 ? l : `  ${l}`)) : [];
-  return [table.toString(), ...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`), ...legend(t), ...lost].join('\n') + '\n';
+  const notes = [...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`), ...legend(t), ...lost];
+  return [...fitTable({ head, rows, color: false, compact: true, labelColumns: 3 }, width), ...notes.flatMap((l) => wrapLine(l, width))].join('\n') + '\n';
 }
 
 /** A heading line, then one line per cell ok in the first run and not in the last. */

@@ -10,6 +10,8 @@ export interface TableSpec {
   colAligns?: ('left' | 'right' | 'center')[];
   color: boolean;
   compact?: boolean;
+  /** How many leading columns label a row (repeated in every part of a split grid); default 1. */
+  labelColumns?: number;
 }
 
 /** Text lines of the grid(s), every one at most `width` columns, followed by the heading legend if any. */
@@ -82,17 +84,18 @@ function shortenFirstColumn(s: TableSpec, max: number): TableSpec {
   return { ...s, head: [cut(s.head[0]), ...s.head.slice(1)], rows: s.rows.map((r) => [cut(r[0] ?? ''), ...r.slice(1)]) };
 }
 
-/** Splits the columns after the first into consecutive groups, each drawn with the first column, that fit. */
+/** Splits the columns after the label columns into consecutive groups, each drawn with the label columns, that fit. */
 function split(s: TableSpec, width: number): TableSpec[] {
+  const labels = [...Array(Math.min(s.labelColumns ?? 1, s.head.length - 1)).keys()];
   const pick = (cols: number[]): TableSpec => ({
     ...s,
-    head: [s.head[0], ...cols.map((i) => s.head[i])],
-    rows: s.rows.map((r) => [r[0], ...cols.map((i) => r[i] ?? '')]),
-    colAligns: s.colAligns ? [s.colAligns[0], ...cols.map((i) => s.colAligns![i])] : undefined,
+    head: [...labels, ...cols].map((i) => s.head[i]),
+    rows: s.rows.map((r) => [...labels, ...cols].map((i) => r[i] ?? '')),
+    colAligns: s.colAligns ? [...labels, ...cols].map((i) => s.colAligns![i]) : undefined,
   });
   const parts: TableSpec[] = [];
   let cols: number[] = [];
-  for (let i = 1; i < s.head.length; i++) {
+  for (let i = labels.length; i < s.head.length; i++) {
     const next = [...cols, i];
     const widest = Math.max(...render(pick(next)).split('\n').map(visibleLength));
     if (widest > width && cols.length > 0) {
