@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
+import type { SpecData } from './data.ts';
 import { positionOf, type PosMap } from './document.ts';
 
 // ajv ships CommonJS; under ESM its class is the default export's `default`.
@@ -33,6 +34,11 @@ export function checkSchema(data: unknown, positions: PosMap, file: string): Dia
   const validate = validatorFor('spec.schema.json');
   if (validate(data)) return [];
   return describeErrors(validate.errors ?? [], data, positions, file);
+}
+
+/** Whether merged data is a spec the schema accepts: the one place raw data becomes `SpecData`. */
+export function isSpecData(data: unknown): data is SpecData {
+  return validatorFor('spec.schema.json')(data) === true;
 }
 
 /** Turns ajv errors into diagnostics; exported for the results and protocol validators too. */
@@ -80,6 +86,8 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
     case 'pattern': {
       const propertyName = e.propertyName;
       if (propertyName !== undefined) return diag('error', 'bad-name', at(pointer + ptr(propertyName), true), pointer + ptr(propertyName), `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`);
+      const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where));
+      if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
       return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
     }
     case 'propertyNames':
@@ -89,6 +97,9 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
         return diag('error', 'group-shape', at(pointer), pointer, 'a group declares either `contracts` and `tools` (their full product) or `cells` (contract -> tools), exactly one of the two.');
       }
       return diag('error', 'bad-shape', at(pointer), pointer, `matches none or several of its allowed shapes.`);
+    case 'maximum':
+    case 'maxLength':
+      return diag('error', 'over-limit', at(pointer), pointer, `${e.message ?? 'is too large'} (${got}).`, 'The limits are listed in docs/security.md.');
     case 'minItems':
     case 'minProperties':
       return diag('error', 'empty', at(pointer), pointer, `must not be empty.`);
@@ -96,6 +107,15 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       return diag('error', 'schema', at(pointer), pointer, `${e.message ?? 'is invalid'} (${got}).`);
   }
 }
+
+/** Schema places whose pattern stands for a rule that deserves words: [schema path part, code, message, hint]. */
+const PATTERN_MESSAGES: [string, string, string, string][] = [
+  ['/slurm/properties/partition/', 'bad-value', 'must be a Slurm partition name (letters, digits, _ . , -)', 'Check the partition with `sinfo`.'],
+  ['/slurm/properties/time_limit/', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
+  ['/$defs/requirement/', 'bad-requirement', 'is not a PEP 508 requirement', "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md)."],
+  ['/$defs/interpreter/', 'bad-interpreter', 'must be an interpreter name like python3 or python3.11, or an absolute path', 'Relative paths and scripts are refused (docs/spec.md, environments).'],
+  ['/$defs/printable/', 'control-character', 'must not contain line breaks or control characters', 'Write it on one line.'],
+];
 
 function hintFor(value: unknown, allowed: unknown[]): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -117,7 +137,11 @@ export function valueAt(data: unknown, pointer: string): unknown {
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
-  if (typeof v === 'string') return `'${v.length > 60 ? v.slice(0, 57) + '...' : v}'`;
+  if (typeof v === 'string') {
+    const cut = v.length > 60 ? v.slice(0, 57) + '...' : v;
+    // Line breaks and control characters are shown escaped: a diagnostic stays one line (issue 15).
+    return /[\u0000-\u001f\u007f-\u009f]/.test(cut) ? JSON.stringify(cut) : `'${cut}'`;
+  }
   if (Array.isArray(v)) return 'a list';
   if (v === null) return 'null';
   if (typeof v === 'object') return 'a mapping';
