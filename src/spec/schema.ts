@@ -29,6 +29,23 @@ export function validatorFor(name: string): ValidateFunction {
   return v;
 }
 
+const defs = new Map<string, ValidateFunction>();
+
+/** Compiles (once) the validator of one `$defs` entry of a schema file, e.g. a journal record. */
+export function validatorForDef(name: string, def: string): ValidateFunction {
+  const key = `${name}#${def}`;
+  let v = defs.get(key);
+  if (v === undefined) {
+    const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    ajv.addSchema(schema);
+    v = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
+    if (v === undefined) throw new Error(`schemas/${name} has no $defs/${def}`);
+    defs.set(key, v);
+  }
+  return v;
+}
+
 /** Validates the merged spec data against schemas/spec.schema.json. */
 export function checkSchema(data: unknown, positions: PosMap, file: string): Diagnostic[] {
   const validate = validatorFor('spec.schema.json');
