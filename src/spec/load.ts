@@ -3,6 +3,7 @@ import { loadMerged, type Reader } from './extends.ts';
 import { readManifest, type Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
+import { checkRunnerPlaces } from './runner-places.ts';
 import { checkSchema, isSpecData } from './schema.ts';
 import { readSource } from './source.ts';
 import type { Diagnostic } from './diagnostics.ts';
@@ -33,6 +34,8 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
   const schemaErrors = checkSchema(doc.data, doc.positions, doc.file);
   if (schemaErrors.length > 0 || !isSpecData(doc.data)) return { file, diagnostics: schemaErrors, texts: doc.texts };
   const spec = normalise(doc.data, doc.file, doc.sources, doc.positions);
+  const places = checkRunnerPlaces(spec);
+  if (places.length > 0) return { file, diagnostics: places, texts: doc.texts };
   const manifests: Record<string, Manifest | Error> = {};
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, (runner, adapter) => {

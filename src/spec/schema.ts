@@ -8,8 +8,15 @@ import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
 import type { SpecData } from './data.ts';
 import { positionOf, type PosMap } from './document.ts';
 
-// ajv ships CommonJS; under ESM its class is the default export's `default`.
-const Ajv2020 = ((ajv2020 as any).default?.default ?? (ajv2020 as any).default) as typeof ajv2020.Ajv2020;
+// ajv ships CommonJS; under ESM its class is the default export, or that export's `default`.
+const Ajv2020 = ajvClass(ajv2020);
+
+function ajvClass(m: unknown): typeof ajv2020.Ajv2020 {
+  let cur = m;
+  for (let i = 0; i < 3 && typeof cur !== 'function' && cur !== null && typeof cur === 'object'; i++) cur = (cur as { default?: unknown }).default;
+  if (typeof cur !== 'function') throw new Error('ajv/dist/2020.js exports no class');
+  return cur as typeof ajv2020.Ajv2020;
+}
 
 /** Directory of the JSON Schemas shipped with benchgrid. */
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
