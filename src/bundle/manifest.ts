@@ -84,7 +84,7 @@ export interface DriverProcess {
 export function readManifestFile(dir: string): BundleManifest {
   const file = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(file)) throw new UserError(`${dir}: not a bundle (no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote).`);
-  const raw = readJsonFile(file, MAX_MANIFEST_BYTES, 'a bundle manifest');
+  const raw = readJsonFile(file, MAX_MANIFEST_BYTES, 'bundle manifest');
   const format = raw !== null && typeof raw === 'object' ? (raw as { format?: unknown }).format : undefined;
   if (format !== BUNDLE_FORMAT) throw new UserError(`${file}: bundle format ${JSON.stringify(format) ?? 'missing'}, but this benchgrid reads format ${BUNDLE_FORMAT}.`);
   return parseManifest(raw, dir, file);

@@ -96,7 +96,7 @@ export function readJournalText(file: string): string {
 
 /** Reads a bundle's spec.json and checks it against the spec schema. */
 export function readBundleSpecData(file: string): SpecData {
-  return specDataOf(readJsonFile(file, MAX_BUNDLE_SPEC_BYTES, "the bundle's spec"), file);
+  return specDataOf(readJsonFile(file, MAX_BUNDLE_SPEC_BYTES, 'bundle spec'), file);
 }
 
 /** Parsed spec.json checked against the spec schema; a UserError listing the first problems otherwise. */
