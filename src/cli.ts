@@ -1,6 +1,7 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, ExitCode, UserError } from './errors.ts';
+import { guardTerminal } from './util/terminal.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -112,11 +113,14 @@ program
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
+  const restore = guardTerminal();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     return exitCodeOf(error);
+  } finally {
+    restore();
   }
 }
 
