@@ -75,9 +75,12 @@ export async function execute(o: ExecuteOptions): Promise<void> {
   });
 }
 
-/** File-system-safe name of a cell id. */
+/**
+ * File-system-safe name of a cell id, one to one: ids are made of letters, digits, '_', '.' and '-', so
+ * '/' becomes '+', which no id holds. ('__' collided: ids may contain '__', issue 15.)
+ */
 export function cellSlug(id: string): string {
-  return id.replace(/\//g, '__');
+  return id.replace(/\//g, '+');
 }
 
 /** Where a job's request/result/log files live inside a run directory. */
