@@ -110,7 +110,8 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
     case 'pattern': {
       const propertyName = e.propertyName;
       if (propertyName !== undefined) return diag('error', 'bad-name', at(pointer + ptr(propertyName), true), pointer + ptr(propertyName), `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`);
-      const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where));
+      // ajv reports a schema path relative to the referenced definition, so match on either path.
+      const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer));
       if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
       return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
     }
@@ -132,10 +133,10 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
   }
 }
 
-/** Schema places whose pattern stands for a rule that deserves words: [schema path part, code, message, hint]. */
+/** Patterns that stand for a rule that deserves words: [schema path part or instance path regex, code, message, hint]. */
 const PATTERN_MESSAGES: [string, string, string, string][] = [
-  ['/slurm/properties/partition/', 'bad-value', 'must be a Slurm partition name (letters, digits, _ . , -)', 'Check the partition with `sinfo`.'],
-  ['/slurm/properties/time_limit/', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
+  ['/slurm/partition', 'bad-value', 'must be a Slurm partition name (letters, digits, _ . , -)', 'Check the partition with `sinfo`.'],
+  ['/slurm/time_limit', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
   ['/$defs/requirement/', 'bad-requirement', 'is not a PEP 508 requirement', "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md)."],
   ['/$defs/interpreter/', 'bad-interpreter', 'must be an interpreter name like python3 or python3.11, or an absolute path', 'Relative paths and scripts are refused (docs/spec.md, environments).'],
   ['/$defs/printable/', 'control-character', 'must not contain line breaks or control characters', 'Write it on one line.'],
