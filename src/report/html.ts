@@ -72,7 +72,7 @@ ${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${e
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(cspFor(scripts))}">
+<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
 <title>${escapeHtml(title)} | benchgrid report</title>
 <style>${CSS}</style>
 </head>
