@@ -46,11 +46,11 @@ async function load(file: string, read: Reader, chain: string[], roots: string[]
   const base = await load(baseFile, read, [...chain, file], roots);
   if (!base.doc) {
     // Report the base's own problems, and where it was named from.
-    const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${target}) has errors, listed below.`);
+    const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`);
     return { diagnostics: [named, ...base.diagnostics] };
   }
   if (!isObject(base.doc.data)) {
-    return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `the spec it extends (${target}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`, 'Name another spec file.')] };
+    return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`, 'Name another spec file.')] };
   }
   const { extends: _dropped, ...own } = data;
   const positions: PosMap = new Map();
