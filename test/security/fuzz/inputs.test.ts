@@ -35,10 +35,11 @@ subjects:
 contracts:
   single_module_output: { site: l }
   raw_forward: {}
-tools: { raw: { label: raw }, hooks: { label: hooks } }
+tools: { raw: { label: raw }, hooks: { label: hooks }, reference: { label: plain } }
 groups:
-  A: { reference: hooks, subjects: [s], contracts: [single_module_output, raw_forward], tools: [raw, hooks] }
-page: { sections: [{ id: "{name}", rows: [{ label: "{title}", group: A, contract: raw_forward, entries: [{ tool: raw }] }] }] }
+  A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [raw, hooks] }
+  B: { subjects: [s], cells: { raw_forward: [reference] } }
+page: { sections: [{ id: "{name}", rows: [{ label: "{title}", group: A, contract: single_module_output, entries: [{ tool: raw }] }] }] }
 slurm: { partition: debug, sbatch_args: [--qos=short] }
 `;
 
@@ -62,6 +63,11 @@ describe('fuzz: malformed specs', () => {
       : { ok: true, text };
   };
   const base = parse(SMALL) as Record<string, unknown>;
+
+  it('starts from a valid spec', async () => {
+    files.set('/fuzz/spec.yaml', SMALL);
+    expect((await loadSpec('/fuzz/spec.yaml', read)).diagnostics).toEqual([]);
+  });
 
   it(`loads ${RUNS} mutated specs with diagnostics, never an exception`, async () => {
     files.set('/fuzz/base.yaml', SMALL);
