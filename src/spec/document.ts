@@ -1,5 +1,5 @@
 // Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
 import { MAX_SPEC_DEPTH, MAX_SPEC_VALUES, overLimits } from './limits.ts';
 
@@ -52,6 +52,8 @@ export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagno
     const hint = `A spec may nest at most ${MAX_SPEC_DEPTH} levels and hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded (docs/security.md).`;
     return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `${over}.`, hint)] };
   }
+  const complexKey = firstComplexKey(document);
+  if (complexKey) return { diagnostics: [diag('error', 'bad-key', at(complexKey.range?.[0] ?? 0), '', 'a mapping key must be plain text, not a list or a mapping.', 'Write the key as a name.')] };
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -80,6 +82,21 @@ function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: numbe
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => walk(item as YamlNode, pointer + ptr(i), out, at, undefined));
   }
+}
+
+/** The first key that is a list or a mapping (YAML allows it; a spec's keys are names). Depth is already bounded. */
+function firstComplexKey(document: ReturnType<typeof parseDocument>): YamlNode | undefined {
+  let found: YamlNode | undefined;
+  visit(document, {
+    Pair(_, pair) {
+      if (pair.key !== null && typeof pair.key === 'object' && !isScalar(pair.key)) {
+        found = pair.key as YamlNode;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 function tooDeep(file: string): Diagnostic {
