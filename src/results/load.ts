@@ -98,7 +98,11 @@ function processOf(v: unknown, at: At): ProcessStats {
   const p = record(v, at);
   const f = (k: string) => child(at, k);
   const phases: Record<string, number> = {};
-  for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) phases[k] = number(x, child(f('phases_s'), k));
+  // A phase the process never reached is null (no exactness check, say): it is left out.
+  for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) {
+    const s = optNumber(x, child(f('phases_s'), k));
+    if (s !== null) phases[k] = s;
+  }
   return {
     index: number(p.index, f('index')),
     median_ms: number(p.median_ms, f('median_ms')),
