@@ -2,7 +2,7 @@
 // ingest needs no YAML file and no runners of the machine it runs on.
 import path from 'node:path';
 import { planSpec, type Plan } from '../plan/plan.ts';
-import { readManifest, type Manifest } from '../spec/manifests.ts';
+import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { digestOf, normalise } from '../spec/normalise.ts';
 import type { Spec } from '../spec/types.ts';
 import type { BundleManifest } from './manifest.ts';
@@ -27,9 +27,6 @@ export function loadBundleSpec(dir: string, manifest: BundleManifest): BundleSpe
     spec.runners[runner] = path.join(dir, 'runners', runner);
     manifests[runner] = readManifest(spec.runners[runner]);
   }
-  const plan = planSpec(spec, (runner, adapter) => {
-    const m = manifests[runner];
-    return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
-  });
+  const plan = planSpec(spec, adapterLookup(manifests));
   return { spec, plan, manifests, digest: digestOf(data) };
 }
