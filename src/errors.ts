@@ -25,7 +25,7 @@ export const EXIT_HELP = `Exit codes:
   0    success
   1    internal error: a bug in benchgrid (the stack is printed; please report it)
   2    bad input: invalid spec, missing or unreadable file, bad option
-  3    the run could not proceed: no Python interpreter, an environment failed to build
+  3    the run could not proceed: an environment failed to build, torch does not import, Slurm refused the job
   4    a difference found where you asked for one: diff --exit-code, compare --fail-on-slower
   130  interrupted (what was measured is kept; resume with run --resume)`;
 
