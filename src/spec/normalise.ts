@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PosMap } from './document.ts';
 import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
+import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
 import {
   DEFAULT_PROTOCOL,
   type Contract,
@@ -34,7 +35,7 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
   const environments: Record<string, Environment> = {};
   for (const id of envIds) {
     const e = envData[id];
-    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment };
+    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
   }
 
   const runners = { ...builtinRunnerDirs() };
@@ -69,8 +70,18 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
 
   const tools: Record<string, Tool> = {};
   for (const [id, t] of Object.entries(data.tools as Obj)) {
-    tools[id] = { id, label: t.label, runner: t.runner ?? 'torch', adapter: t.adapter ?? id, environment: t.environment ?? defaultEnvironment };
+    tools[id] = {
+      id,
+      label: t.label ?? id,
+      runner: t.runner ?? 'torch',
+      adapter: t.adapter ?? id,
+      environment: t.environment ?? defaultEnvironment,
+      versions: t.versions ?? [],
+      package: t.package ?? null,
+      version: null,
+    };
   }
+  expandVersions(tools, environments, runners);
 
   const groups: Group[] = Object.entries(data.groups as Obj).map(([id, g]) => {
     const cells: Group['cells'] = g.cells
@@ -90,6 +101,7 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
         tools: r.tools ?? null,
         contracts: r.contracts ?? null,
         subjects: r.subjects ?? null,
+        versions: r.versions ?? null,
         reason: r.reason,
         policy: r.policy === true,
         pointer: ptr('groups', id, 'unsupported', i),
@@ -103,17 +115,19 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
     title: fill(sec.title ?? sec.id),
     rows: (sec.rows as Obj[]).map((row, ri) => ({
       label: fill(row.label),
-      entries: (row.entries as Obj[]).map((e, ei) => {
+      entries: (row.entries as Obj[]).flatMap((e, ei) => {
         const group = e.group ?? row.group ?? '?';
         const contract = e.contract ?? row.contract ?? '?';
         const subject = e.subject ?? row.subject ?? Object.keys(subjects)[0];
-        return {
-          cell: `${group}/${contract}/${e.tool}/${subject}`,
-          tool: e.tool,
-          label: e.label ?? tools[e.tool]?.label ?? e.tool,
+        // An entry of a versioned tool without `version` stands for one entry per release.
+        const ids = e.version !== undefined ? [versionedToolId(e.tool, e.version)] : toolVariants(tools, e.tool);
+        return ids.map((tool) => ({
+          cell: `${group}/${contract}/${tool}/${subject}`,
+          tool,
+          label: e.label ?? tools[tool]?.label ?? tool,
           explain: e.explain ?? [],
           pointer: ptr('page', 'sections', si, 'rows', ri, 'entries', ei),
-        };
+        }));
       }),
     })),
   }));

@@ -3,6 +3,7 @@ import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
+import { versionRules } from './rules-versions.ts';
 import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
 
 /** What every rule gets. */
@@ -62,6 +63,7 @@ const toolReferences: Rule = ({ spec, manifests }) => {
   const out: Diagnostic[] = [];
   const envs = Object.keys(spec.environments);
   for (const t of Object.values(spec.tools)) {
+    if (t.version !== null) continue; // one release of a versioned tool: checked as the declared tool
     const base = ptr('tools', t.id);
     const m = manifests[t.runner];
     if (!m) {
@@ -183,7 +185,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol, versionRules];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {
