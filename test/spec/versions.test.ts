@@ -1,0 +1,67 @@
+// The version axis: releases become cells in their own environments; reasons can name a range of releases.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/spec/load.ts';
+import { compareVersions, satisfies } from '../../src/spec/version-range.ts';
+import { pinRequirement, splitToolId } from '../../src/spec/versions.ts';
+import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import fs from 'node:fs';
+
+const file = path.join(FIXTURES, 'specs/versions.yaml');
+
+describe('version axis', () => {
+  it('expands each declared release into its own cells, in declared order', async () => {
+    const { plan } = await loadSpec(file);
+    expect(plan!.cells.map((c) => c.id)).toEqual([
+      'A/single_module_output/hooks/resnet18',
+      'A/single_module_output/tl_record@2.34.1/resnet18',
+      'A/single_module_output/tl_record@2.35.4/resnet18',
+      'A/single_module_output/tl_record@2.36.1/resnet18',
+      'A/replacement_edit/hooks/resnet18',
+      'A/replacement_edit/tl_record@2.34.1/resnet18',
+      'A/replacement_edit/tl_record@2.35.4/resnet18',
+      'A/replacement_edit/tl_record@2.36.1/resnet18',
+    ]);
+  });
+
+  it('runs each release in an environment with that release pinned next to the other requirements', async () => {
+    const { spec, plan } = await loadSpec(file);
+    const env = (id: string) => plan!.cells.find((c) => c.id === id)!.environment;
+    const older = spec!.environments[env('A/single_module_output/tl_record@2.34.1/resnet18')];
+    expect(older).toMatchObject({ id: 'main+torchlens-2.34.1', requirements: ['torch==2.14.1', 'torchlens==2.34.1'], layer: { base: 'main', requirements: ['torchlens==2.34.1'] } });
+    // The release the base already pins needs no environment of its own.
+    expect(env('A/single_module_output/tl_record@2.36.1/resnet18')).toBe('main');
+    expect(spec!.tools['tl_record@2.35.4']).toMatchObject({ version: '2.35.4', package: 'torchlens', adapter: 'tl_record' });
+  });
+
+  it('limits a reason to the releases in its version range', async () => {
+    const { plan } = await loadSpec(file);
+    const status = (v: string) => plan!.cells.find((c) => c.id === `A/replacement_edit/tl_record@${v}/resnet18`)!.status;
+    expect([status('2.34.1'), status('2.35.4'), status('2.36.1')]).toEqual(['unsupported', 'planned', 'planned']);
+  });
+
+  it('gives a page entry of a versioned tool one entry per release', async () => {
+    const { spec } = await loadSpec(file);
+    expect(spec!.page[0].rows[0].entries.map((e) => e.tool)).toEqual(['hooks', 'tl_record@2.34.1', 'tl_record@2.35.4', 'tl_record@2.36.1']);
+  });
+
+  it('refuses a versioned reference tool and a version range that names no versioned tool', async () => {
+    const dir = tmpdir();
+    const text = fs.readFileSync(file, 'utf8').replace('reference: hooks', 'reference: tl_record').replace('tools: [tl_record]\n        contracts', 'tools: [hooks]\n        contracts');
+    const bad = write(dir, 'bad.yaml', text.replace('../../../schemas', '../schemas'));
+    const r = await cli(['validate', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+ .*the reference tool 'tl_record' declares versions/);
+    expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+ .*version range \(<2\.35\) but names no tool that declares versions/);
+  });
+
+  it('compares releases numerically and reads ranges the way pip does', () => {
+    expect(compareVersions('2.35.4', '2.9.0')).toBeGreaterThan(0);
+    expect(compareVersions('0.8.0rc1', '0.8.0')).toBeLessThan(0);
+    expect(satisfies('2.34.1', '>=2.33,<2.35')).toBe(true);
+    expect(satisfies('2.35.0', '>=2.33,<2.35')).toBe(false);
+    expect(satisfies('2.35.0', '2.35')).toBe(true);
+    expect(pinRequirement(['torch==2.14.1', 'Torch_Lens>=2'], 'torch-lens', '1.0')).toEqual(['torch==2.14.1', 'torch-lens==1.0']);
+    expect(splitToolId('tl_record@2.35.4')).toEqual({ tool: 'tl_record', version: '2.35.4' });
+  });
+});
