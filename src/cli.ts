@@ -14,6 +14,7 @@ program
   .description('Check specs against the schema and the semantic rules; print file:line:col diagnostics.')
   .argument('<spec...>', 'spec files')
   .option('--json', 'print the diagnostics as JSON')
+  .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program

@@ -55,6 +55,21 @@ describe('version axis', () => {
     expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+ .*version range \(<2\.35\) but names no tool that declares versions/);
   });
 
+  it('validate --check-index lists the releases the index has when a declared one is missing (pip, local index)', async () => {
+    const dir = tmpdir();
+    // A real pip, pointed at a local find-links directory instead of the network: file names are all it reads.
+    for (const f of ['torchlens-2.34.1-py3-none-any.whl', 'torchlens-2.36.1-py3-none-any.whl', 'torchlens-2.35.4.tar.gz']) write(dir, `index/${f}`, '');
+    const spec = write(dir, 'v.yaml', fs.readFileSync(file, 'utf8').replace('2.35.4, 2.36.1]', '2.35.9, 2.36.1]').replace('../../../schemas', '../schemas'));
+    const env = { PIP_NO_INDEX: '1', PIP_FIND_LINKS: path.join(dir, 'index') };
+    const r = await cli(['validate', '--check-index', spec], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/v\.yaml:\d+:\d+ tools\.tl_record\.versions\[1\]: torchlens 2\.35\.9 is not on the package index; it has 2\.36\.1, 2\.35\.4, 2\.34\.1\./);
+    const ok = await cli(['validate', '--check-index', file], { env });
+    expect(ok.code).toBe(0);
+    // Without the option nothing is asked: the same spec is valid offline.
+    expect((await cli(['validate', spec], { env: { PIP_INDEX_URL: 'http://127.0.0.1:9/' } })).code).toBe(0);
+  });
+
   it('compares releases numerically and reads ranges the way pip does', () => {
     expect(compareVersions('2.35.4', '2.9.0')).toBeGreaterThan(0);
     expect(compareVersions('0.8.0rc1', '0.8.0')).toBeLessThan(0);
