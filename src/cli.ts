@@ -93,11 +93,16 @@ program
 
 program
   .command('env')
-  .description('The Python environments of a spec: list them, or build the missing ones.')
-  .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
-  .argument('<spec...>', 'spec files')
+  .description('The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
+  .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))
+  .argument('[spec...]', 'spec files (prune: remove cached environments these do not use)')
   .option('--json', 'print as JSON (list)')
-  .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
+  .option('--older-than <days>', 'prune: only environments built more than DAYS days ago')
+  .option('--yes', 'prune: remove them (default: only print what would be removed)')
+  .action(async (action: 'list' | 'build' | 'prune', specs: string[], opts) => {
+    if (action !== 'prune' && specs.length === 0) program.error(`error: env ${action} needs at least one spec file`, { exitCode: 2 });
+    return (await import('./commands/env.ts')).env(action, specs, opts);
+  });
 
 program
   .command('compare')

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
-import { buildEnv, resolveEnv } from './environments.ts';
+import { ensureEnv } from './layered-env.ts';
 
 /** Environment name -> interpreter path, for the environments the given cells use. */
 export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<Record<string, string>> {
@@ -20,7 +20,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
       out[name] = 'python3';
       continue;
     }
-    const resolved = await buildEnv(await resolveEnv(env), log);
+    const resolved = await ensureEnv(spec.environments, name, log);
     out[name] = resolved.python;
   }
   return out;
