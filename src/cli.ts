@@ -92,6 +92,14 @@ program
   .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
+  .command('history')
+  .description('An offline site of every cell over runs and tool releases, with the regressions and improvements found (docs/versions.md).')
+  .argument('<results-dir...>', 'run directories, results/<spec>/ directories, or results/')
+  .requiredOption('--out <dir>', 'where to write index.html and the runs\' reports')
+  .option('--threshold <pct>', "compare's smallest change worth a label, in percent (default 2; A/A noise raises it)")
+  .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
+
+program
   .command('env')
   .description('The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
   .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))

@@ -5,6 +5,7 @@ import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { onlyFilter } from '../plan/only.ts';
 import { aggregate } from '../results/aggregate.ts';
 import { writeResults } from '../results/write.ts';
+import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
 import { execute, jobFiles } from '../run/execute.ts';
@@ -182,6 +183,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     readJournal(dir).records,
   );
   writeResults(path.join(dir, 'results.json'), results);
+  pointLatest(dir, spec.name);
   await writeReports(dir, results, spec);
   summarise(results, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
