@@ -183,7 +183,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     readJournal(dir).records,
   );
   writeResults(path.join(dir, 'results.json'), results);
-  pointLatest(dir, spec.name);
+  if (!stopped) pointLatest(dir, spec.name);
   await writeReports(dir, results, spec);
   summarise(results, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
