@@ -59,13 +59,24 @@ export async function env(action: 'list' | 'build' | 'prune', files: string[], o
   }
   for (const { r, bytes } of rows) {
     const cost = r.built ? formatBytes(bytes) : '-';
-    const layer = r.env.layer ? `; a layer over '${r.env.layer.base}' adding ${r.env.layer.requirements.join(', ')}` : '';
+    const holds = r.built && r.env.layer ? layerHolds(r.dir) : null;
+    const layer = r.env.layer ? `; a layer over '${r.env.layer.base}' adding ${r.env.layer.requirements.join(', ')}${holds ? ` (it holds ${holds})` : ''}` : '';
     process.stdout.write(`${r.env.id}\t${r.built ? 'built' : 'missing'}\t${cost}\t${r.dir}\n  python ${r.interpreter.version} (${r.interpreter.path}); ${r.env.requirements.join(', ') || 'no requirements'}${layer}\n`);
   }
   const layers = rows.filter((x) => x.r.env.layer !== null);
   const total = rows.reduce((s, x) => s + x.bytes, 0);
   const extra = layers.reduce((s, x) => s + x.bytes, 0);
   process.stdout.write(`disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} release layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`);
+}
+
+/** What a built layer holds itself, from its marker: `captum==0.8.0, numpy==1.26.4`. */
+function layerHolds(dir: string): string | null {
+  try {
+    const installed = JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8'))?.layer?.installed;
+    return Array.isArray(installed) && installed.length > 0 ? installed.join(', ') : null;
+  } catch {
+    return null;
+  }
 }
 
 function cachedEnvs(): { cached: CachedEnv[]; bases: Map<string, string> } {

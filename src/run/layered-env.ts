@@ -1,8 +1,10 @@
 // Environments of one release of a versioned tool (issue 14): a small venv layered over its base environment.
 // Its site-packages holds only the pinned release (and anything that release needs that the base lacks);
 // a .pth file adds the base's site-packages behind it, so N releases cost N small layers, not N torches.
-// Every package the base has is held at the base's version (a pip constraint), so two releases differ only
-// in the tool: a release that needs another torch fails to build instead of installing a second one.
+// What the base's spec pins (torch, torchvision, the other tools) is held at its version with a pip
+// constraint: a release that needs another torch fails to build instead of installing a second one. A
+// dependency the spec does not pin may move when a release requires it (captum 0.8.0 needs numpy<2);
+// the layer records what it holds, and `env list` prints it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -32,11 +34,16 @@ async function purelib(python: string): Promise<string> {
   return r.stdout.trim();
 }
 
-/** `name==version` of every distribution in the base but the ones the layer pins. */
-async function baseConstraints(base: ResolvedEnv, pins: string[]): Promise<string[]> {
-  const r = await execa(base.python, ['-m', 'pip', 'list', '--format=freeze', '--disable-pip-version-check'], { timeout: 120_000 });
+/** The base's declared requirements but the ones the layer pins. */
+export function baseConstraints(baseRequirements: string[], pins: string[]): string[] {
   const pinned = new Set(pins.map(requirementName));
-  return r.stdout.split('\n').filter((l) => l.includes('==') && !pinned.has(requirementName(l)));
+  return baseRequirements.filter((l) => !pinned.has(requirementName(l)));
+}
+
+/** `name==version` of what the layer itself holds (not what it sees through the base). */
+async function layerContents(python: string, site: string): Promise<string[]> {
+  const r = await execa(python, ['-m', 'pip', 'list', '--format=freeze', '--disable-pip-version-check', '--path', site], { timeout: 120_000, reject: false });
+  return r.stdout.split('\n').filter((l) => l.includes('=='));
 }
 
 async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log: (line: string) => void): Promise<ResolvedEnv> {
@@ -45,6 +52,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log
   fs.rmSync(tmp, { recursive: true, force: true });
   log(`building environment '${r.env.id}' as a layer over '${base.env.id}' (${pins.join(', ')}) in ${r.dir}; log: ${logFile}`);
   const out = { stdout: { file: logFile, append: true }, stderr: { file: logFile, append: true } } as const;
+  let installed: string[] = [];
   try {
     fs.writeFileSync(logFile, '');
     // No pip of its own: the base's pip, found through the .pth, installs into this prefix.
@@ -54,14 +62,15 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log
     // addsitedir (not a bare path) so the base's own .pth files are honoured too.
     fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
     const constraints = path.join(tmp, 'base-constraints.txt');
-    fs.writeFileSync(constraints, (await baseConstraints(base, pins)).join('\n') + '\n');
+    fs.writeFileSync(constraints, baseConstraints(base.env.requirements, pins).join('\n') + '\n');
     await execa(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-c', constraints, ...pins], out);
+    installed = await layerContents(python, site);
   } catch {
     fs.rmSync(tmp, { recursive: true, force: true });
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
-    throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, pins)} (every other package is held at its version in '${base.env.id}'). Full log: ${logFile}`, EXIT.runFailed);
+    throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, pins)} (what '${base.env.id}' pins is held at its version). Full log: ${logFile}`, EXIT.runFailed);
   }
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, layer: { base: base.dir, pins }, built: new Date().toISOString() };
+  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, layer: { base: base.dir, pins, installed }, built: new Date().toISOString() };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
