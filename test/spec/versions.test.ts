@@ -70,6 +70,18 @@ describe('version axis', () => {
     expect((await cli(['validate', spec], { env: { PIP_INDEX_URL: 'http://127.0.0.1:9/' } })).code).toBe(0);
   });
 
+  it('diff shows a release swapped in versions as cells, tools and environments added and removed', async () => {
+    const dir = tmpdir();
+    const text = fs.readFileSync(file, 'utf8').replace('../../../schemas', '../schemas');
+    const old = write(dir, 'old.yaml', text);
+    const neu = write(dir, 'new.yaml', text.replace('[2.34.1, 2.35.4, 2.36.1]', '[2.33.0, 2.35.4, 2.36.1]'));
+    const r = await cli(['diff', old, neu]);
+    expect(r.stdout).toMatch(/\+ A\/single_module_output\/tl_record@2\.33\.0\/resnet18  planned/);
+    expect(r.stdout).toMatch(/\+ A\/replacement_edit\/tl_record@2\.33\.0\/resnet18  unsupported: releases before 2\.35/);
+    expect(r.stdout).toMatch(/- A\/single_module_output\/tl_record@2\.34\.1\/resnet18  planned/);
+    expect(r.stdout).toMatch(/environment main\+torchlens-2\.33\.0 added/);
+  });
+
   it('compares releases numerically and reads ranges the way pip does', () => {
     expect(compareVersions('2.35.4', '2.9.0')).toBeGreaterThan(0);
     expect(compareVersions('0.8.0rc1', '0.8.0')).toBeLessThan(0);
