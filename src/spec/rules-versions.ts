@@ -19,9 +19,13 @@ export function versionRules({ spec }: Input): Diagnostic[] {
   const at = (pointer: string) => positionOf(spec.positions, pointer, spec.file);
   const versioned = Object.values(spec.tools).filter((t) => t.versions.length > 0 && t.version === null);
   for (const t of versioned) {
-    if (packageOf(t, spec.runners) !== null) continue;
     const p = ptr('tools', t.id, 'versions');
-    out.push(diag('error', 'versions-without-package', at(p), p, `tool '${t.id}' declares versions, but its adapter '${t.adapter}' names no library to pin.`, "Add `package: NAME` (the package index name) to the tool."));
+    if (packageOf(t, spec.runners) === null) {
+      out.push(diag('error', 'versions-without-package', at(p), p, `tool '${t.id}' declares versions, but its adapter '${t.adapter}' names no library to pin.`, "Add `package: NAME` (the package index name) to the tool."));
+    } else if (!spec.environments[t.environment]) {
+      // Without a declared environment every release would run in the same interpreter: not a version axis.
+      out.push(diag('error', 'versions-without-environment', at(p), p, `tool '${t.id}' declares versions, but its environment '${t.environment}' is not declared, so there is nothing to pin each release over.`, 'Declare the environment under `environments:` with its requirements (torch, ...).'));
+    }
   }
   const ids = new Set(versioned.map((t) => t.id));
   for (const g of spec.groups) {

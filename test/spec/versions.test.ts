@@ -1,11 +1,12 @@
 // The version axis: releases become cells in their own environments; reasons can name a range of releases.
+import fs from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.ts';
 import { compareVersions, satisfies } from '../../src/spec/version-range.ts';
 import { pinRequirement, splitToolId } from '../../src/spec/versions.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
-import fs from 'node:fs';
 
 const file = path.join(FIXTURES, 'specs/versions.yaml');
 
@@ -80,6 +81,25 @@ describe('version axis', () => {
     expect(r.stdout).toMatch(/\+ A\/replacement_edit\/tl_record@2\.33\.0\/resnet18  unsupported: releases before 2\.35/);
     expect(r.stdout).toMatch(/- A\/single_module_output\/tl_record@2\.34\.1\/resnet18  planned/);
     expect(r.stdout).toMatch(/environment main\+torchlens-2\.33\.0 added/);
+  });
+
+  it('refuses versions on a tool without a declared environment or a package to pin', async () => {
+    const dir = tmpdir();
+    const text = fs.readFileSync(file, 'utf8').replace('../../../schemas', '../schemas')
+      .replace('environments:\n  main: { requirements: [torch==2.14.1, torchlens==2.36.1] }\n', '')
+      .replace('  hooks: { label: forward hooks }', '  hooks: { label: forward hooks }\n  raw: { versions: ["1.0"] }');
+    const r = await cli(['validate', write(dir, 'noenv.yaml', text)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/noenv\.yaml:\d+:\d+ tools\.tl_record\.versions: tool 'tl_record' declares versions, but its environment 'default' is not declared/);
+    expect(r.stderr).toMatch(/tools\.raw\.versions: tool 'raw' declares versions, but its adapter 'raw' names no library to pin\. Add `package: NAME`/);
+  });
+
+  it('run --python refuses releases, which one interpreter cannot tell apart', async () => {
+    const out = tmpdir();
+    const python = (await execa('python3', ['-c', 'import sys; print(sys.executable)'])).stdout.trim();
+    const r = await cli(['run', file, '--python', python, '--out', out, '--only', 'A/single_module_output/*/*']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--python runs every environment with one interpreter, so the releases of a versioned tool \(main\+torchlens-2\.34\.1, main\+torchlens-2\.35\.4\) would all measure the same installed release/);
   });
 
   it('compares releases numerically and reads ranges the way pip does', () => {
