@@ -141,7 +141,8 @@ const reasons: Rule = ({ spec, plan }) => {
         out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
       }
       const stale = mine.filter((c) => c.implemented);
-      if (stale.length > 0 && !r.policy) {
+      // A reason limited to releases says what the manifest cannot know (which releases have the API).
+      if (stale.length > 0 && !r.policy && r.versions === null) {
         const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
         out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
       }
