@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/spec/load.ts';
 import { compareVersions, satisfies } from '../../src/spec/version-range.ts';
 import { pinRequirement, splitToolId } from '../../src/spec/versions.ts';
-import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
 
 const file = path.join(FIXTURES, 'specs/versions.yaml');
 
@@ -39,6 +39,14 @@ describe('version axis', () => {
     const { plan } = await loadSpec(file);
     const status = (v: string) => plan!.cells.find((c) => c.id === `A/replacement_edit/tl_record@${v}/resnet18`)!.status;
     expect([status('2.34.1'), status('2.35.4'), status('2.36.1')]).toEqual(['unsupported', 'planned', 'planned']);
+  });
+
+  it('specs/versions_cpu.yaml is valid with no warning: a reason limited to releases is never stale', async () => {
+    const { plan, diagnostics } = await loadSpec(path.join(ROOT, 'specs/versions_cpu.yaml'));
+    expect(diagnostics).toEqual([]);
+    const unsupported = plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id);
+    expect(unsupported).toEqual(['A/replacement_edit/tl_bind@2.33.0/resnet18', 'A/replacement_edit/tl_bind@2.34.1/resnet18']);
+    expect(plan!.cells.filter((c) => c.status === 'planned' && c.reference !== null).every((c) => c.reference === 'hooks')).toBe(true);
   });
 
   it('gives a page entry of a versioned tool one entry per release', async () => {
