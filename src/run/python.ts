@@ -10,7 +10,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
   const out: Record<string, string> = {};
   if (python) {
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
-    const layered = [...envNames].filter((n) => spec.environments[n]?.layer);
+    const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();
     if (layered.length > 0) {
       throw new UserError(`--python runs every environment with one interpreter, so the releases of a versioned tool (${layered.join(', ')}) would all measure the same installed release. Run without --python, or select unversioned cells with --only.`);
     }
