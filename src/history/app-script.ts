@@ -16,7 +16,8 @@ export const HISTORY_SCRIPT = `
     return 0;
   }
   function runLabel(axis, r) { return axis === 'revision' ? r.revision : r.date.replace('T', ' ').slice(0, 16); }
-  // x = run date or revision: one line per release; x = tool version: one line per run.
+  // x = run date or revision: one line per release; x = tool version: one line per run. Bars are not
+  // grouped, so each range sits under its median point (ranges of several lines overlap, translucent).
   function build(s, axis) {
     var lines = {}, labels = [], order = [];
     s.points.forEach(function (p) {
@@ -33,7 +34,7 @@ export const HISTORY_SCRIPT = `
       var color = COLORS[i % COLORS.length];
       var at = function (x) { var hit = lines[name].filter(function (e) { return e.x === x; })[0]; return hit ? hit.p : null; };
       datasets.push({ type: 'bar', label: name + ' (range)', data: labels.map(function (x) { var p = at(x); return p ? [p.min_ms, p.max_ms] : null; }),
-        backgroundColor: color + '33', borderColor: color, borderWidth: 1, borderSkipped: false, barPercentage: 0.5, grouped: true });
+        backgroundColor: color + '33', borderColor: color, borderWidth: 1, borderSkipped: false, barPercentage: 0.3, grouped: false });
       datasets.push({ type: 'line', label: name, data: labels.map(function (x) { var p = at(x); return p ? p.median_ms : null; }),
         borderColor: color, backgroundColor: color, spanGaps: true, pointRadius: 4 });
     });
