@@ -2,7 +2,8 @@
 // removing the ones no longer needed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { cacheDir, MARKER, resolveEnv, type ResolvedEnv } from '../run/environments.ts';
+import { listEnvs, type ListedEnv } from '../run/env-list.ts';
+import { cacheDir, MARKER } from '../run/environments.ts';
 import { DiskUsage, formatBytes } from '../run/disk.ts';
 import { ensureEnv } from '../run/layered-env.ts';
 import { choosePrune, type CachedEnv } from '../run/prune.ts';
@@ -19,53 +20,49 @@ export interface EnvOptions {
   yes?: boolean;
 }
 
-interface Entry {
-  environments: Record<string, Environment>;
-  name: string;
-  r: ResolvedEnv;
-}
-
-async function collect(files: string[]): Promise<Entry[]> {
-  const seen = new Map<string, Entry>();
+/** Every environment of the specs, each once, bases before the layers over them. */
+async function collect(files: string[]): Promise<{ environments: Record<string, Environment>; env: Environment }[]> {
+  const seen = new Map<string, { environments: Record<string, Environment>; env: Environment }>();
   for (const file of files) {
     const spec = await loadDeclaredOrExit(file);
-    // Bases before their layers, so a layer's size is what it adds.
-    const names = Object.keys(spec.environments).sort((a, b) => Number(spec.environments[a].layer !== null) - Number(spec.environments[b].layer !== null));
-    for (const name of names) {
-      const r = await resolveEnv(spec.environments[name]);
-      if (!seen.has(r.dir)) seen.set(r.dir, { environments: spec.environments, name, r });
+    for (const e of Object.values(spec.environments)) {
+      const key = JSON.stringify([e.id, e.python, [...e.requirements].sort()]);
+      if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e });
     }
   }
-  return [...seen.values()];
+  return [...seen.values()].sort((a, b) => Number(a.env.layer !== null) - Number(b.env.layer !== null));
 }
 
 /** Lists (with cache state and disk cost), builds, or prunes the environments the given specs declare. */
 export async function env(action: 'list' | 'build' | 'prune', files: string[], opts: EnvOptions): Promise<void> {
   if (action === 'prune') return prune(files, opts);
   const all = await collect(files);
-  if (action === 'build') {
-    for (const e of all) {
-      const built = await ensureEnv(e.environments, e.name, (s) => process.stderr.write(`benchgrid: ${s}\n`));
-      process.stderr.write(`benchgrid: environment '${e.r.env.id}' ready: ${built.python}\n`);
-    }
-    return;
+  if (action === 'list') return list(listEnvs(all.map((x) => x.env)), opts);
+  for (const { environments, env: e } of all) {
+    const built = await ensureEnv(environments, e.id, (s) => process.stderr.write(`benchgrid: ${s}\n`));
+    process.stderr.write(`benchgrid: environment '${e.id}' ready: ${built.python}\n`);
   }
+}
+
+/** Lists each environment with its cached builds and their disk cost; starts no interpreter (docs/security.md). */
+function list(listed: ListedEnv[], opts: EnvOptions): void {
   const du = new DiskUsage();
-  const rows = all.map(({ r }) => ({ r, bytes: r.built ? du.measure(r.dir) : 0 }));
+  const rows = listed.map(({ env: e, builds }) => ({ env: e, builds: builds.map((b) => ({ ...b, disk_bytes: du.measure(b.dir), holds: layerHolds(b.dir) })) }));
   if (opts.json) {
-    const out = rows.map(({ r, bytes }) => ({ id: r.env.id, dir: r.dir, python: r.python, built: r.built, interpreter: r.interpreter, requirements: r.env.requirements, layer: r.env.layer, disk_bytes: bytes }));
+    const out = rows.map(({ env: e, builds }) => ({ id: e.id, python: e.python, requirements: e.requirements, layer: e.layer, built: builds.length > 0, builds }));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return;
   }
-  for (const { r, bytes } of rows) {
-    const cost = r.built ? formatBytes(bytes) : '-';
-    const holds = r.built && r.env.layer ? layerHolds(r.dir) : null;
-    const layer = r.env.layer ? `; a layer over '${r.env.layer.base}' adding ${r.env.layer.requirements.join(', ')}${holds ? ` (it holds ${holds})` : ''}` : '';
-    process.stdout.write(`${r.env.id}\t${r.built ? 'built' : 'missing'}\t${cost}\t${r.dir}\n  python ${r.interpreter.version} (${r.interpreter.path}); ${r.env.requirements.join(', ') || 'no requirements'}${layer}\n`);
+  for (const { env: e, builds } of rows) {
+    const layer = e.layer ? `; a layer over '${e.layer.base}' adding ${e.layer.requirements.join(', ')}` : '';
+    const where = builds.map((b) => `\n  built with python ${b.interpreter.version} (${b.interpreter.path}): ${formatBytes(b.disk_bytes)}${b.holds ? ` holding ${b.holds}` : ''}: ${b.dir}`).join('');
+    const cost = builds.length ? formatBytes(builds.reduce((s, b) => s + b.disk_bytes, 0)) : '-';
+    process.stdout.write(`${e.id}\t${builds.length ? 'built' : 'missing'}\t${cost}\tpython: ${e.python}; ${e.requirements.join(', ') || 'no requirements'}${layer}${where}\n`);
   }
-  const layers = rows.filter((x) => x.r.env.layer !== null);
-  const total = rows.reduce((s, x) => s + x.bytes, 0);
-  const extra = layers.reduce((s, x) => s + x.bytes, 0);
+  const bytes = (r: (typeof rows)[number]) => r.builds.reduce((s, b) => s + b.disk_bytes, 0);
+  const layers = rows.filter((r) => r.env.layer !== null);
+  const total = rows.reduce((s, r) => s + bytes(r), 0);
+  const extra = layers.reduce((s, r) => s + bytes(r), 0);
   process.stdout.write(`disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} release layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`);
 }
 
@@ -103,7 +100,7 @@ async function prune(files: string[], opts: EnvOptions): Promise<void> {
   const days = opts.olderThan === undefined ? null : Number(opts.olderThan);
   if (days !== null && !(Number.isFinite(days) && days >= 0)) throw new UserError(`--older-than ${opts.olderThan}: not a number of days. Give e.g. --older-than 30.`);
   if (files.length === 0 && days === null) throw new UserError('env prune needs specs (remove environments they do not use) or --older-than DAYS, or both.');
-  const used = files.length > 0 ? new Set((await collect(files)).map((e) => e.r.dir)) : null;
+  const used = files.length > 0 ? new Set(listEnvs((await collect(files)).map((x) => x.env)).flatMap((l) => l.builds.map((b) => b.dir))) : null;
   const { cached, bases } = cachedEnvs();
   const first = choosePrune(cached, { used, olderThanDays: days, now: Date.now(), keep: new Set() });
   const going = new Set(first.map((c) => c.dir));

@@ -1,7 +1,7 @@
 // The history site's index.html: one self-contained page (Chart.js and the data inlined, the report's CSP,
 // no network). Pure given the chart library's text.
 import { escapeHtml } from '../report/format.ts';
-import { CSP, CSS, chartLibrary, inlineJson, inlineScript } from '../report/html-assets.ts';
+import { CSS, chartLibrary, cspFor, inlineJson, inlineScript } from '../report/html-assets.ts';
 import { HISTORY_SCRIPT } from './app-script.ts';
 import type { Finding, History } from './model.ts';
 
@@ -43,12 +43,14 @@ function seriesHtml(h: History): string {
 
 /** The site's index.html. */
 export function renderHistory(h: History, chartLib: string = chartLibrary()): string {
+  // The report's policy: no request at all, and only these two scripts run (allowed by their hashes).
+  const scripts = [inlineScript(chartLib), inlineScript(HISTORY_SCRIPT)];
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
 <title>benchgrid history</title>
 <style>${CSS}
 tr.regression td:first-child { color: var(--bad); font-weight: 600; } tr.improvement td:first-child { color: var(--ok); font-weight: 600; }
@@ -71,8 +73,8 @@ ${seriesHtml(h)}
 </main>
 <footer>Written by benchgrid history. This site is self-contained and makes no network requests.</footer>
 <script type="application/json" id="history-data">${inlineJson({ runs: h.runs, series: h.series })}</script>
-<script>${inlineScript(chartLib)}</script>
-<script>${inlineScript(HISTORY_SCRIPT)}</script>
+<script>${scripts[0]}</script>
+<script>${scripts[1]}</script>
 </body>
 </html>
 `;
