@@ -41,9 +41,10 @@ describe('layered environments', () => {
     expect(built.stderr).not.toMatch(/main\+demo-tool-1\.0/);
 
     const listed = await cli(['env', 'list', '--json', spec], { env });
-    const rows = JSON.parse(listed.stdout) as { id: string; python: string; disk_bytes: number; built: boolean }[];
-    expect(rows.map((r) => [r.id, r.built])).toEqual([['main', true], ['main+demo-tool-2.0', true]]);
-    const [base, layer] = rows;
+    const rows = JSON.parse(listed.stdout) as { id: string; built: boolean; builds: { python: string; disk_bytes: number; holds: string | null }[] }[];
+    expect(rows.map((r) => [r.id, r.built, r.builds.length])).toEqual([['main', true, 1], ['main+demo-tool-2.0', true, 1]]);
+    const [base, layer] = rows.map((r) => r.builds[0]);
+    expect(layer.holds).toBe('demo-tool==2.0');
     const probe = "import demo_tool, importlib.metadata as m, sys; print(demo_tool.__version__, m.version('demo-tool'), sys.prefix)";
     expect((await execa(layer.python, ['-c', probe])).stdout).toMatch(/^2\.0 2\.0 .*main\+demo-tool-2\.0/);
     expect((await execa(base.python, ['-c', probe])).stdout).toMatch(/^1\.0 1\.0 /);
@@ -51,7 +52,7 @@ describe('layered environments', () => {
     expect(layer.disk_bytes).toBeLessThan(base.disk_bytes / 10);
 
     const text = await cli(['env', 'list', spec], { env });
-    expect(text.stdout).toMatch(/main\+demo-tool-2\.0\tbuilt\t[\d.]+ KiB\t.*\n.*a layer over 'main' adding demo-tool==2\.0 \(it holds demo-tool==2\.0\)/);
+    expect(text.stdout).toMatch(/main\+demo-tool-2\.0\tbuilt\t[\d.]+ KiB\t.*; a layer over 'main' adding demo-tool==2\.0\n  built with python .*: [\d.]+ KiB holding demo-tool==2\.0: /);
     expect(text.stdout).toMatch(/^disk: .* in all \(hard-linked files counted once\); 1 release layer\(s\): [\d.]+ KiB beyond their base environments$/m);
 
     // Prune against a spec that no longer measures 2.0: a dry run lists the layer, --yes removes it.
