@@ -41,6 +41,10 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   env: [
     ['benchgrid env list specs/*.yaml', 'the cached Python environments and whether they are built'],
     ['benchgrid env build specs/resnet18_cpu.yaml', 'build them now (progress on stderr)'],
+    ['benchgrid env prune specs/*.yaml --older-than 30', 'what pruning would remove (add --yes to remove it)'],
+  ],
+  history: [
+    ['benchgrid history results/ --out site', 'every run under results/, as an offline site (site/index.html)'],
   ],
   ratios: [
     ['benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu', 'ratios to raw, two machines side by side'],

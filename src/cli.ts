@@ -34,6 +34,7 @@ program
   .addOption(new Option('--format <format>', 'output format (table: diagnostics on stderr)').choices(['table', 'json']).default('table'))
   .option('--json', 'print the diagnostics as JSON (same as --format json)')
   .addHelpText('after', examples(EXAMPLES.validate))
+  .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program
@@ -127,14 +128,28 @@ program
   .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
+  .command('history')
+  .description('An offline site of every cell over runs and tool releases, with the regressions and improvements found (docs/versions.md).')
+  .argument('<results-dir...>', 'run directories, results/<spec>/ directories, or results/')
+  .requiredOption('--out <dir>', 'where to write index.html and the runs\' reports')
+  .option('--threshold <pct>', "compare's smallest change worth a label, in percent (default 2; A/A noise raises it)")
+  .addHelpText('after', examples(EXAMPLES.history))
+  .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
+
+program
   .command('env')
-  .description('The Python environments of a spec: list them, or build the missing ones.')
-  .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
-  .argument('<spec...>', 'spec files')
+  .description('The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
+  .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))
+  .argument('[spec...]', 'spec files (prune: remove cached environments these do not use)')
   .addOption(new Option('--format <format>', 'output format (list)').choices(['table', 'json']).default('table'))
   .option('--json', 'print as JSON (list; same as --format json)')
+  .option('--older-than <days>', 'prune: only environments built more than DAYS days ago')
+  .option('--yes', 'prune: remove them (default: only print what would be removed)')
   .addHelpText('after', examples(EXAMPLES.env))
-  .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
+  .action(async (action: 'list' | 'build' | 'prune', specs: string[], opts) => {
+    if (action !== 'prune' && specs.length === 0) program.error(`error: env ${action} needs at least one spec file`, { exitCode: 2 });
+    return (await import('./commands/env.ts')).env(action, specs, opts);
+  });
 
 program
   .command('compare')
