@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
-import { pipProgress } from './pip-progress.ts';
+import { pipInstall } from './pip-progress.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
 
@@ -114,18 +114,7 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     fs.writeFileSync(reqFile, r.env.requirements.join('\n') + '\n');
     if (r.env.requirements.length > 0) {
       // pip's output goes to the log file and, read on the way, to a progress line on stderr.
-      const progress = pipProgress(r.env.id, log);
-      const pip = execa(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-r', reqFile], {
-        stdout: ['pipe', { file: logFile, append: true }],
-        stderr: { file: logFile, append: true },
-        buffer: false,
-      });
-      pip.stdout.on('data', (chunk: Buffer) => progress.feed(chunk.toString('utf8')));
-      try {
-        await pip;
-      } finally {
-        progress.stop();
-      }
+      await pipInstall(path.join(tmp, 'bin', 'python'), ['-r', reqFile], logFile, r.env.id, log);
     }
   } catch {
     fs.rmSync(tmp, { recursive: true, force: true });

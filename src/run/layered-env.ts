@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
+import { pipInstall } from './pip-progress.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
 import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './environments.ts';
@@ -63,7 +64,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log
     fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
     const constraints = path.join(tmp, 'base-constraints.txt');
     fs.writeFileSync(constraints, baseConstraints(base.env.requirements, pins).join('\n') + '\n');
-    await execa(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-c', constraints, ...pins], out);
+    await pipInstall(python, ['-c', constraints, ...pins], logFile, r.env.id, log);
     installed = await layerContents(python, site);
   } catch {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // Progress of an environment build from pip's own output: the package being fetched or installed and
 // the time elapsed, a line when it changes (at most one per 2 s) and a heartbeat every 20 s (issue 16).
+import { execa } from 'execa';
 
 /** What pip is doing, read from one line of its output; null for lines that say nothing new. */
 export function pipPhase(line: string): string | null {
@@ -51,4 +52,20 @@ export function pipProgress(envId: string, log: (line: string) => void, now: () 
       clearInterval(timer);
     },
   };
+}
+
+/** Runs `python -m pip install ARGS`, its output appended to `logFile` and read on the way for progress. */
+export async function pipInstall(python: string, args: string[], logFile: string, envId: string, log: (line: string) => void): Promise<void> {
+  const progress = pipProgress(envId, log);
+  const pip = execa(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', ...args], {
+    stdout: ['pipe', { file: logFile, append: true }],
+    stderr: { file: logFile, append: true },
+    buffer: false,
+  });
+  pip.stdout.on('data', (chunk: Buffer) => progress.feed(chunk.toString('utf8')));
+  try {
+    await pip;
+  } finally {
+    progress.stop();
+  }
 }
