@@ -4,6 +4,7 @@ import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
 import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
+import { contractKinds } from './contract-rules.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -183,7 +184,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {
