@@ -62,7 +62,7 @@ def _time(request, ctx, phases, state):
             exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"])
     with phases("witness"):
         work = _witness(request, ctx, run)
-    return {"status": "ok", "timing": measured, "exact": exact, "work": work}
+    return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes}
 
 
 def _witness(request, ctx, run):

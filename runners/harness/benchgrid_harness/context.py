@@ -24,6 +24,12 @@ class Context:
     target: int = 0
     tmpdir: str = ""
     final_module: object = None  # the leaf module producing the model's output (the work witnesses count it)
+    notes: list = field(default_factory=list)
+
+    def note(self, text):
+        """A sentence the result carries to the cell's report (e.g. why the adapter does more work than asked)."""
+        if text not in self.notes:
+            self.notes.append(text)
 
     def unsupported(self, reason):
         """Stop here: the result's status becomes `unsupported` with this reason."""

@@ -29,6 +29,7 @@ def build(outcome, cell_id, process_index, mode, versions, environment, phases):
         "exact": outcome.get("exact"),
         "memory": outcome.get("memory"),
         "work": outcome.get("work"),
+        "notes": outcome.get("notes") or [],
         "versions": versions,
         "environment": environment,
         "phases_s": phases,

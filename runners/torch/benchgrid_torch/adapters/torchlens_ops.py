@@ -6,8 +6,6 @@ import torch
 import torchlens as tl
 from torchlens.options import CaptureOptions
 
-LIBRARY = "torchlens"
-
 
 def raw_forward_wrapped(ctx):
     """A plain forward after one trace in this process: torch's functions stay wrapped, nothing is recorded."""
