@@ -1,5 +1,6 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
 import fs from 'node:fs';
+import { parseNotes, parseWork } from './work.ts';
 import { UserError } from '../errors.ts';
 import { RESULTS_FORMAT, type CellResult, type Results, type SubjectMeta, type Verdict } from './model.ts';
 
@@ -83,6 +84,8 @@ function cellOf(id: string, c: Record<string, any>, subjectKey: string, file: st
     tool_version: c.tool_version ?? null,
     error: c.error ?? null,
     runtime: c.runtime ?? null,
+    ...('work' in c ? { work: parseWork(c.work) } : {}),
+    ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
   };
 }
 
