@@ -1,4 +1,4 @@
-// Semantic rule: every planned cell's contract kind has facts (runners/contracts.json) and the parameters they name.
+// Semantic rule: every cell's contract kind has facts (runners/contracts.json) and the parameters they name.
 import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import { contractFacts, type ParamType } from './contracts.ts';
@@ -26,7 +26,7 @@ function paramProblems(spec: Spec, contract: Contract, params: Record<string, Pa
   return out;
 }
 
-/** Planned cells name contract kinds with facts; their contracts carry the parameters the facts require. */
+/** Every cell's contract names a kind with facts and carries the parameters the facts require. */
 export const contractKinds = ({ spec, plan, manifests }: RuleInput): Diagnostic[] => {
   const facts = contractFacts(manifests);
   if (facts instanceof Error) return [diag('error', 'contract-facts', positionOf(spec.positions, '', spec.file), '', facts.message, 'Fix the contracts.json file named above.')];
@@ -34,7 +34,7 @@ export const contractKinds = ({ spec, plan, manifests }: RuleInput): Diagnostic[
   const seen = new Set<string>();
   for (const cell of plan.cells) {
     const contract = spec.contracts[cell.contract];
-    if (cell.status !== 'planned' || !contract || seen.has(contract.id)) continue;
+    if (!contract || seen.has(contract.id)) continue;
     seen.add(contract.id);
     const f = facts[contract.kind];
     const p = ptr('contracts', contract.id);
