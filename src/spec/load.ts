@@ -1,9 +1,10 @@
 // The staged spec loader: read -> parse YAML -> extends -> schema -> normalise -> rules, in one pass.
 import { loadMerged, type Reader } from './extends.ts';
-import { readManifest, type Manifest } from './manifests.ts';
+import { adapterLookup, readManifest, type Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
-import { checkSchema } from './schema.ts';
+import { checkRunnerPlaces } from './runner-places.ts';
+import { checkSchema, isSpecData } from './schema.ts';
 import { readSource } from './source.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Spec } from './types.ts';
@@ -31,14 +32,13 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
   if (!merged.doc) return { file, diagnostics: merged.diagnostics };
   const { doc } = merged;
   const schemaErrors = checkSchema(doc.data, doc.positions, doc.file);
-  if (schemaErrors.length > 0) return { file, diagnostics: schemaErrors, texts: doc.texts };
-  const spec = normalise(doc.data as Record<string, any>, doc.file, doc.sources, doc.positions);
+  if (schemaErrors.length > 0 || !isSpecData(doc.data)) return { file, diagnostics: schemaErrors, texts: doc.texts };
+  const spec = normalise(doc.data, doc.file, doc.sources, doc.positions);
+  const places = checkRunnerPlaces(spec);
+  if (places.length > 0) return { file, diagnostics: places, texts: doc.texts };
   const manifests: Record<string, Manifest | Error> = {};
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
-  const plan = planSpec(spec, (runner, adapter) => {
-    const m = manifests[runner];
-    return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
-  });
+  const plan = planSpec(spec, adapterLookup(manifests));
   const diagnostics = sortDiagnostics(checkRules({ spec, manifests, plan }));
   if (hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
   return { file, spec, plan, manifests, diagnostics, texts: doc.texts };

@@ -64,7 +64,8 @@ describe('runners/contracts.json', () => {
 
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
     const { loadSpec } = await import('../../src/spec/load.ts');
-    const { buildRequest, effectiveProtocol } = await import('../../src/run/jobs.ts');
+    const { buildRequest } = await import('../../src/run/jobs.ts');
+    const { effectiveProtocol } = await import('../../src/run/plan.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
