@@ -1,5 +1,6 @@
 // The status matrix, one grid per group and subject (rows contracts, columns tools), for the terminal and HTML. Pure.
 import type { CellResult } from '../results/model.ts';
+import { gcSignificant } from '../results/gc.ts';
 import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
 
@@ -66,7 +67,9 @@ export function buildGrids(input: ReportInput): Grid[] {
           if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
           if (c.status === 'ok') {
             const mark = exactMark(c.exact);
-            const text = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${mark ? ` ${mark}` : ''}`;
+            // A cell whose garbage costs a noticeable share of a call shows it beside the median (docs/protocol.md).
+            const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
+            const text = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}`;
             return { id, kind: 'ok', text, key: null, result: c };
           }
           const reason = firstLine(c.reason ?? c.error?.message) || 'no reason recorded';

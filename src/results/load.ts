@@ -78,6 +78,8 @@ function cellOf(id: string, c: Record<string, any>, subjectKey: string, file: st
     exact: verdictOf(c),
     max_abs_diff: num(c.max_abs_diff),
     samples_ms: Array.isArray(c.samples_ms) ? c.samples_ms : null,
+    gc_ms: Array.isArray(c.gc_ms) ? c.gc_ms : null,
+    gc_median_ms: num(c.gc_median_ms),
     per_process: Array.isArray(c.per_process) ? c.per_process : null,
     memory: c.memory ?? null,
     tool_version: c.tool_version ?? null,
