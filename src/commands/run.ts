@@ -9,6 +9,7 @@ import type { Results } from '../results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
 import { execute, jobFiles } from '../run/execute.ts';
 import { buildJobs, buildRequest, effectiveProtocol, type Overrides } from '../run/jobs.ts';
+import { precisionGate } from '../run/precision-gate.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
 import { progress } from '../run/progress.ts';
 import { checkCuda, interpreters } from '../run/python.ts';
@@ -135,6 +136,9 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     return made;
   };
   for (const name of envNames) await launcherFor(name);
+  // Precision-driven sampling (protocol.precision): a cell's next timing process is skipped once it is precise.
+  const gate = precisionGate(protocol);
+  for (const r of readJournal(dir).records) gate.observe(r);
   const bar = progress(jobs.length, new Set(jobs.map((j) => j.cell.id)).size);
   try {
     await execute({
@@ -143,10 +147,12 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
       cpuSets: slots,
       stopped: () => stopped,
       onKillable: (k) => { killAll = k; },
+      skip: gate.skip,
       onStart: (job) => bar.start(`${job.cell.id} ${job.kind}#${job.index}`),
       onDone: (record) => {
         fs.rmSync(jobFiles(dir, { cell: { id: record.cell }, kind: record.kind, index: record.index } as never).request.replace(/\.request\.json$/, '.tmp'), { recursive: true, force: true });
         appendRecord(dir, record);
+        gate.observe(record);
         const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
         bar.finish(`${record.cell} ${record.kind}#${record.index}`, st, record.wall_s);
       },

@@ -7,6 +7,7 @@ import type { ProcessResult } from '../run/outcome.ts';
 import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
 import { median, summary } from './stats.ts';
 import { gcMedian, gcSamples } from './gc.ts';
+import { withStop } from './cell-stop.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -46,7 +47,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         continue;
       }
     }
-    cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
+    cells.push(withStop(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')), info.protocol));
   }
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;

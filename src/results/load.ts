@@ -80,6 +80,8 @@ function cellOf(id: string, c: Record<string, any>, subjectKey: string, file: st
     samples_ms: Array.isArray(c.samples_ms) ? c.samples_ms : null,
     gc_ms: Array.isArray(c.gc_ms) ? c.gc_ms : null,
     gc_median_ms: num(c.gc_median_ms),
+    stopped_by: c.stopped_by === 'precision' || c.stopped_by === 'processes' || c.stopped_by === 'budget' ? c.stopped_by : null,
+    precision_half_width: num(c.precision_half_width),
     per_process: Array.isArray(c.per_process) ? c.per_process : null,
     memory: c.memory ?? null,
     tool_version: c.tool_version ?? null,
