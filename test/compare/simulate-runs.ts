@@ -42,6 +42,13 @@ export const QUIET: RunModel = {
  */
 export const LOADED: RunModel = { ...QUIET, within: 0.03, outlierRate: 0.05, process: 0.05, drift: 0.06 };
 
+/**
+ * This machine while this was written (load average 13-20): five runs of compare-real.yaml, back to
+ * back, gave a within-process robust sd of 25%, processes of one cell 12.5% apart (sd), and cell medians
+ * 13-26% apart from run to run (a run shift of ~19%).
+ */
+export const CONTENDED: RunModel = { ...QUIET, within: 0.25, outlierRate: 0.05, process: 0.1, drift: 0.06, run: 0.19 };
+
 /** One run: a cell per tool at its true level (ms), sharing the run's shift and the rounds' drifts. */
 export function simulateRun(v: ReturnType<typeof variates>, levels: Record<string, number>, m: RunModel): Results {
   const runShift = Math.exp(m.run * v.normal());
