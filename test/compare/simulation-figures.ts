@@ -8,7 +8,7 @@ const shifts = [0, 0.01, 0.02, 0.03];
 const models: [string, RunModel, number[]][] = [
   ['quiet, interleaved', QUIET, shifts],
   ['quiet, sequential', { ...QUIET, schedule: 'sequential' }, [0, 0.02]],
-  ['loaded, interleaved', LOADED, [0, 0.02]],
+  ['bench day, interleaved', LOADED, [0, 0.02]],
   ['contended, interleaved', CONTENDED, [0.19]],
 ];
 // `node bin/node-ts.js test/compare/simulation-figures.ts 200 contended` runs the rows whose name starts with it.
