@@ -73,6 +73,21 @@ describe('garbage collection and timed samples', () => {
     }
   });
 
+  it('drops each sample\'s result before the next sample starts, not inside its window', () => {
+    for (const events of traces()) {
+      const kinds = events.map(([k]) => k);
+      // Sample i's result is freed after its timed collection (which starts after the clock stopped) and
+      // before sample i+1 is entered: exit, gc_start, gc_stop, freed, enter. (Before the policy it was
+      // freed by the next sample's assignment, after that sample's exit, inside its window.)
+      const enters = kinds.flatMap((k, i) => (k === 'enter' ? [i] : [])).slice(3);
+      for (let s = 1; s < enters.length; s++) {
+        expect(kinds.slice(enters[s - 1] + 1, enters[s])).toEqual(['exit', 'gc_start', 'gc_stop', 'freed']);
+      }
+      const last = kinds.slice(enters[enters.length - 1]);
+      expect(last.slice(0, last.indexOf('exit') + 1)).not.toContain('freed');
+    }
+  });
+
   it('records the timed collection after each sample as gc_ms, per process and for the cell', () => {
     const c = results.cells.find((x) => x.id === CELL)!;
     expect(c.status).toBe('ok');

@@ -3,9 +3,10 @@
 Garbage collection policy (docs/protocol.md, issue 13): the collector never runs inside a timed window.
 Before sampling, one full collection, then `gc.freeze()` moves every object alive then (the model, torch,
 a tool's long-lived state) out of the collector's reach, so later collections walk only what the samples
-created. While sampling the automatic collector is disabled; after each sample the previous result is
-dropped and one full `gc.collect()` runs outside the clock, timed on its own and recorded as that sample's
-`gc_ms`: the cost of the garbage the tool made is measured, but never lands at random in a sample.
+created. While sampling the automatic collector is disabled; after each sample one full `gc.collect()`
+runs outside the clock, timed on its own and recorded as that sample's `gc_ms`, and the sample's result is
+dropped before the next clock starts: the cost of the garbage the tool made is measured, but never lands
+at random in a sample.
 """
 
 import gc
@@ -56,8 +57,8 @@ def _sample_cpu(run, limits, durations, gc_ns):
     count = 0
     result = None
     while True:
-        # The previous sample's result is freed here, before the clock starts (its cyclic part by the
-        # collection below), not inside this sample's window.
+        # The previous sample's result is freed here, before the clock starts (cycles it holds by the
+        # collection after this sample), not by the assignment below, inside this sample's window.
         result = None
         started = clock()
         result = run()
