@@ -56,6 +56,8 @@ program
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs'))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
+  .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
   .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task'))
@@ -78,6 +80,8 @@ program
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
   .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
+  .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .option('--json', 'print a JSON summary on stdout')
   .action(async (spec: string, opts) => (await import('./commands/export.ts')).exportCommand(spec, opts));
 
@@ -111,6 +115,18 @@ program
   .option('--out <file>', 'write the comparison to a file instead of stdout')
   .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
 
+program
+  .command('ratios')
+  .description('Each tool\'s median over the base tool\'s (raw) within each run, runs side by side: compares machines that times cannot (docs/gpu.md).')
+  .argument('<results...>', 'results files (benchgrid or the seed layout), first the baseline')
+  .option('--label <label>', 'a column title per results file, in order (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+  .option('--base <tool>', 'the tool every ratio is taken to', 'raw')
+  .option('--tools <names>', 'comma-separated tools, a trailing * matching a prefix, or all (default: hooks,nnsight,tv_fx,tl_*)')
+  .option('--tolerance <pct>', 'mark a change of the ratio beyond this percentage (default: 10)')
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'markdown', 'json']).default('table'))
+  .option('--out <file>', 'write the table to a file instead of stdout')
+  .action(async (files: string[], opts) => (await import('./commands/ratios.ts')).ratios(files, opts));
+
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -143,6 +159,13 @@ function nonNegativeInt(name: string) {
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer (got '${value}').`);
     return n;
   };
+}
+
+/** A commander parser for --seed: the schedule's PRNG takes a 32-bit unsigned integer. */
+function seedInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32) throw new InvalidArgumentError(`--seed must be an integer from 0 to 4294967295 (got '${value}').`);
+  return n;
 }
 
 /** A commander parser for positive integer options. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Overrides } from '../run/jobs.ts';
+import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
 
 /** Version of bundle.json; runners/harness/driver.py checks it. */
@@ -38,6 +39,8 @@ export interface BundleManifest {
   /** The device the requests name (the spec's, or an override). */
   device: 'cpu' | 'cuda';
   only: string | null;
+  /** The export's schedule: `jobs` are in its order (absent in bundles written before it). */
+  schedule?: Schedule;
   overrides: Overrides;
   shard: { index: number; count: number };
   /** Every runner the spec's tools use, copied under runners/<name>. */
@@ -62,6 +65,8 @@ export interface DriverRecord {
   python: string;
   interpreters: Record<string, string>;
   slurm: { job_id: string; array_job_id: string | null; array_task_id: string | null; node: string | null } | null;
+  /** `driver.py --setup-env`: the venv built from the bundle's wheelhouse over the base interpreter (docs/gpu.md). */
+  environment_setup?: Record<string, unknown>;
 }
 
 /** The driver's record of one finished process; `exit` has the fields of `Exit`, with null for absent. */
