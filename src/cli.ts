@@ -1,6 +1,7 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, ExitCode, UserError } from './errors.ts';
+import { guardTerminal } from './util/terminal.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -50,22 +51,22 @@ program
   .option('--resume <dir>', 'complete an interrupted run: only what is missing runs')
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
-  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
-  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes', 1000))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
-  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs'))
+  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
-  .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task'))
-  .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', positiveInt('--cpus-per-task'))
+  .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task', 64))
+  .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', positiveInt('--cpus-per-task', 1024))
   .option('--time-limit <time>', 'slurm: time limit per task, e.g. 2:00:00')
   .option('--sbatch-arg <arg>', 'slurm: one extra sbatch argument, e.g. --sbatch-arg=--qos=short (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--shared-dir <dir>', 'slurm: directory seen by the login and compute nodes (default results/<spec>/slurm-<timestamp>)')
-  .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards'))
+  .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards', 10_000))
   .option('--no-wait', 'slurm: submit and return; finish later with `benchgrid ingest SHARED_DIR`')
   .option('--json', 'print a JSON summary on stdout')
   .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
@@ -78,8 +79,8 @@ program
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
   .option('--shard <i/n>', 'only shard I of N (cells split round-robin; a cell\'s processes stay together)')
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
-  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
-  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes', 1000))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .option('--json', 'print a JSON summary on stdout')
@@ -129,11 +130,14 @@ program
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
+  const restore = guardTerminal();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     return exitCodeOf(error);
+  } finally {
+    restore();
   }
 }
 
@@ -152,11 +156,12 @@ function exitCodeOf(error: unknown): number {
   return EXIT.internal;
 }
 
-/** A commander parser for integer options that may be zero. */
-function nonNegativeInt(name: string) {
+/** A commander parser for integer options that may be zero, up to a documented maximum (docs/security.md). */
+function nonNegativeInt(name: string, max: number) {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer (got '${value}').`);
+    if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
 }
@@ -168,11 +173,12 @@ function seedInt(value: string): number {
   return n;
 }
 
-/** A commander parser for positive integer options. */
-function positiveInt(name: string) {
+/** A commander parser for positive integer options, up to a documented maximum (docs/security.md). */
+function positiveInt(name: string, max: number) {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer (got '${value}').`);
+    if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
 }

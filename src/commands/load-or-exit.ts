@@ -4,7 +4,7 @@ import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { loadMerged } from '../spec/extends.ts';
 import { loadSpec, type Loaded } from '../spec/load.ts';
 import { normalise } from '../spec/normalise.ts';
-import { checkSchema } from '../spec/schema.ts';
+import { checkSchema, isSpecData } from '../spec/schema.ts';
 import type { Plan } from '../plan/plan.ts';
 import type { Spec } from '../spec/types.ts';
 import type { Manifest } from '../spec/manifests.ts';
@@ -34,12 +34,11 @@ export async function loadOrExit(file: string, quietWarnings = false): Promise<V
 export async function loadDeclaredOrExit(file: string): Promise<Spec> {
   const merged = await loadMerged(file);
   const diagnostics = merged.doc ? checkSchema(merged.doc.data, merged.doc.positions, merged.doc.file) : merged.diagnostics;
-  if (!merged.doc || diagnostics.length > 0) {
+  if (!merged.doc || diagnostics.length > 0 || !isSpecData(merged.doc.data)) {
     for (const d of diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
     const n = diagnostics.filter((d) => d.severity === 'error').length;
     process.stderr.write(`benchgrid: ${file} is not a valid spec (${n} error${n === 1 ? '' : 's'}); run \`benchgrid validate ${file}\` after fixing.\n`);
     throw new ExitCode(EXIT.usage);
   }
-  const { doc } = merged;
-  return normalise(doc.data as Record<string, any>, doc.file, doc.sources, doc.positions);
+  return normalise(merged.doc.data, merged.doc.file, merged.doc.sources, merged.doc.positions);
 }

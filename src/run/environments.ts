@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Environment } from '../spec/types.ts';
+import { checkInterpreter } from './interpreter.ts';
 
 /** Where benchgrid caches environments: $BENCHGRID_CACHE, else $XDG_CACHE_HOME/benchgrid, else ~/.cache/benchgrid. */
 export function cacheDir(): string {
@@ -39,6 +40,7 @@ export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
 }
 
 async function describeInterpreter(python: string): Promise<{ path: string; version: string }> {
+  checkInterpreter(python);
   try {
     const r = await execa(python, ['-c', 'import sys; print(sys.executable); print(sys.version.split()[0])'], { timeout: 30_000 });
     const [exe, version] = r.stdout.trim().split('\n');

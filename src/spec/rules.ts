@@ -38,7 +38,7 @@ const groupReferences: Rule = ({ spec }) => {
       });
     };
     checkList(g.subjects, 'subjects', subjects, 'subject');
-    const isProduct = spec.data.groups && (spec.data.groups as any)[g.id]?.cells === undefined;
+    const isProduct = !spec.written.has(ptr('groups', g.id, 'cells'));
     if (isProduct) {
       checkList(g.contracts, 'contracts', contracts, 'contract');
       checkList(g.tools, 'tools', tools, 'tool');
@@ -65,12 +65,12 @@ const toolReferences: Rule = ({ spec, manifests }) => {
     const base = ptr('tools', t.id);
     const m = manifests[t.runner];
     if (!m) {
-      const p = (spec.data.tools as any)[t.id]?.runner !== undefined ? `${base}/runner` : base;
+      const p = spec.written.has(`${base}/runner`) ? `${base}/runner` : base;
       out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, suggestion(t.runner, Object.keys(manifests), 'runner')));
     } else if (m instanceof Error) {
       out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
     } else if (!m.adapters[t.adapter]) {
-      const p = (spec.data.tools as any)[t.id]?.adapter !== undefined ? `${base}/adapter` : base;
+      const p = spec.written.has(`${base}/adapter`) ? `${base}/adapter` : base;
       out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, suggestion(t.adapter, Object.keys(m.adapters), 'adapter')));
     }
     if (envs.length > 0 && !envs.includes(t.environment)) {
@@ -83,7 +83,7 @@ const toolReferences: Rule = ({ spec, manifests }) => {
 
 /** At most one default environment. */
 const environments: Rule = ({ spec }) => {
-  const defaults = Object.values(spec.environments).filter((e) => (spec.data.environments as any)?.[e.id]?.default === true);
+  const defaults = Object.values(spec.environments).filter((e) => spec.data.environments?.[e.id]?.default === true);
   if (defaults.length <= 1) return [];
   const p = ptr('environments', defaults[1].id, 'default');
   return [diag('error', 'two-defaults', at(spec, p), p, `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`, 'Keep one.')];

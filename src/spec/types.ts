@@ -1,4 +1,5 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
+import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
 
 /** Spec format version this code reads. */
@@ -164,6 +165,8 @@ export interface Spec {
   page: PageSection[];
   slurm: SlurmDefaults;
   /** The merged plain data (what the schema validated). */
-  data: Record<string, unknown>;
+  data: SpecData;
+  /** JSON pointers of every value the spec wrote, so rules can tell a written key from a default. */
+  written: ReadonlySet<string>;
   positions: PosMap;
 }

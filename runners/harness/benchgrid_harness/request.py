@@ -91,8 +91,12 @@ def _problems(request):
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
-    if request.get("cell", {}).get("contract") != request["contract"]["kind"]:
-        problems.append(f"cell.contract: must equal contract.kind (got {request['cell'].get('contract')!r})")
+    # cell.contract is the spec's contract id, which may differ from the kind it implements (issue 15);
+    # what must hold is that the cell's id is made of its parts.
+    cell = request.get("cell", {})
+    parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]
+    if all(isinstance(p, str) for p in parts) and cell.get("id") != "/".join(parts):
+        problems.append(f"cell.id: must be group/contract/tool/subject (got {cell.get('id')!r})")
     return problems
 
 
