@@ -15,6 +15,7 @@ program
   .description('Check specs against the schema and the semantic rules; print file:line:col diagnostics.')
   .argument('<spec...>', 'spec files')
   .option('--json', 'print the diagnostics as JSON')
+  .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program
@@ -96,12 +97,25 @@ program
   .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
+  .command('history')
+  .description('An offline site of every cell over runs and tool releases, with the regressions and improvements found (docs/versions.md).')
+  .argument('<results-dir...>', 'run directories, results/<spec>/ directories, or results/')
+  .requiredOption('--out <dir>', 'where to write index.html and the runs\' reports')
+  .option('--threshold <pct>', "compare's smallest change worth a label, in percent (default 2; A/A noise raises it)")
+  .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
+
+program
   .command('env')
-  .description('The Python environments of a spec: list them, or build the missing ones.')
-  .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
-  .argument('<spec...>', 'spec files')
+  .description('The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
+  .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))
+  .argument('[spec...]', 'spec files (prune: remove cached environments these do not use)')
   .option('--json', 'print as JSON (list)')
-  .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
+  .option('--older-than <days>', 'prune: only environments built more than DAYS days ago')
+  .option('--yes', 'prune: remove them (default: only print what would be removed)')
+  .action(async (action: 'list' | 'build' | 'prune', specs: string[], opts) => {
+    if (action !== 'prune' && specs.length === 0) program.error(`error: env ${action} needs at least one spec file`, { exitCode: 2 });
+    return (await import('./commands/env.ts')).env(action, specs, opts);
+  });
 
 program
   .command('compare')

@@ -3,6 +3,7 @@ import type { CellResult } from '../results/model.ts';
 import { gcSignificant } from '../results/gc.ts';
 import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
+import { expandToolList } from '../spec/versions.ts';
 
 /** One grid cell. */
 export interface GridCell {
@@ -48,7 +49,8 @@ export function buildGrids(input: ReportInput): Grid[] {
       const mine = inGroup.filter((c) => c.subject === subject);
       if (mine.length === 0) continue;
       const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => mine.some((c) => c.contract === k));
-      const tools = ordered(g?.tools, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
+      const declared = g && spec ? expandToolList(spec.tools, g.tools) : undefined;
+      const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
       const keys = new Map<string, string>();
       const reasons: Grid['reasons'] = [];
       const keyOf = (reason: string, kind: 'unsupported' | 'error') => {

@@ -26,7 +26,8 @@ export function listEnvs(envs: Environment[]): ListedEnv[] {
     const want = JSON.stringify([...env.requirements].sort());
     const builds: CachedBuild[] = [];
     for (const name of names) {
-      if (!new RegExp(`^${env.id.replace(/[.]/g, '\\.')}-[0-9a-f]{16}$`).test(name)) continue;
+      // Every regex character escaped: a release's environment id holds `+` (main+torchlens-2.35.4).
+      if (!new RegExp(`^${env.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9a-f]{16}$`).test(name)) continue;
       const marker = readMarker(path.join(root, name, 'benchgrid-env.json'));
       if (!marker || JSON.stringify([...marker.requirements].sort()) !== want) continue;
       builds.push({ dir: path.join(root, name), python: path.join(root, name, 'bin', 'python'), interpreter: marker.interpreter });

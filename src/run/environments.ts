@@ -25,7 +25,8 @@ export interface ResolvedEnv {
   built: boolean;
 }
 
-const MARKER = 'benchgrid-env.json';
+/** File written last into a built environment: its presence means the environment is complete. */
+export const MARKER = 'benchgrid-env.json';
 
 /** Finds the base interpreter and computes the cache key; never builds. */
 export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
@@ -70,7 +71,7 @@ export async function buildEnv(r: ResolvedEnv, log: (line: string) => void): Pro
  * One builder per environment at a time (two runs, or parallel test workers, may ask at once): an
  * exclusive lock file holding the builder's pid; a lock whose process is gone is taken over.
  */
-async function lock(file: string, log: (line: string) => void): Promise<() => void> {
+export async function lock(file: string, log: (line: string) => void): Promise<() => void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let told = false;
   for (;;) {

@@ -68,11 +68,13 @@ export interface ContractData {
 
 /** One `tools:` entry as written. */
 export interface ToolData {
-  label: string;
+  label?: string;
   description?: string;
   runner?: string;
   adapter?: string;
   environment?: string;
+  versions?: string[];
+  package?: string;
 }
 
 /** One `groups:` entry as written: a product (contracts x tools) or explicit cells. */
@@ -92,6 +94,7 @@ export interface ReasonData {
   tools?: string[];
   contracts?: string[];
   subjects?: string[];
+  versions?: string;
   reason: string;
   policy?: boolean;
 }
@@ -120,6 +123,7 @@ export interface RowData {
 /** One page entry as written. */
 export interface EntryData {
   tool: string;
+  version?: string;
   label?: string;
   group?: string;
   contract?: string;

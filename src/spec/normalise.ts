@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PosMap } from './document.ts';
 import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
+import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
@@ -30,8 +31,18 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
   }
   const tools: Record<string, Tool> = {};
   for (const [id, t] of Object.entries(data.tools)) {
-    tools[id] = { id, label: t.label, runner: t.runner ?? 'torch', adapter: t.adapter ?? id, environment: t.environment ?? defaultEnvironment };
+    tools[id] = {
+      id,
+      label: t.label ?? id,
+      runner: t.runner ?? 'torch',
+      adapter: t.adapter ?? id,
+      environment: t.environment ?? defaultEnvironment,
+      versions: t.versions ?? [],
+      package: t.package ?? null,
+      version: null,
+    };
   }
+  expandVersions(tools, environments, runners);
   const s = data.slurm ?? {};
   return {
     file,
@@ -77,7 +88,7 @@ function environmentsOf(envData: Record<string, EnvironmentData>): { environment
   const environments: Record<string, Environment> = {};
   for (const id of envIds) {
     const e = envData[id];
-    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment };
+    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
   }
   return { environments, defaultEnvironment };
 }
@@ -119,6 +130,7 @@ function groupOf(id: string, g: GroupData): Group {
       tools: r.tools ?? null,
       contracts: r.contracts ?? null,
       subjects: r.subjects ?? null,
+      versions: r.versions ?? null,
       reason: r.reason,
       policy: r.policy === true,
       pointer: ptr('groups', id, 'unsupported', i),
@@ -134,17 +146,19 @@ function pageOf(data: SpecData, subjects: Record<string, Subject>, tools: Record
     title: fill(sec.title ?? sec.id),
     rows: sec.rows.map((row, ri) => ({
       label: fill(row.label),
-      entries: row.entries.map((e, ei) => {
+      entries: row.entries.flatMap((e, ei) => {
         const group = e.group ?? row.group ?? '?';
         const contract = e.contract ?? row.contract ?? '?';
         const subject = e.subject ?? row.subject ?? Object.keys(subjects)[0];
-        return {
-          cell: `${group}/${contract}/${e.tool}/${subject}`,
-          tool: e.tool,
-          label: e.label ?? tools[e.tool]?.label ?? e.tool,
+        // An entry of a versioned tool without `version` stands for one entry per release.
+        const ids = e.version !== undefined ? [versionedToolId(e.tool, e.version)] : toolVariants(tools, e.tool);
+        return ids.map((tool) => ({
+          cell: `${group}/${contract}/${tool}/${subject}`,
+          tool,
+          label: e.label ?? tools[tool]?.label ?? tool,
           explain: e.explain ?? [],
           pointer: ptr('page', 'sections', si, 'rows', ri, 'entries', ei),
-        };
+        }));
       }),
     })),
   }));

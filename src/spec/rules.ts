@@ -3,6 +3,7 @@ import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
+import { versionRules } from './rules-versions.ts';
 import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
 
 /** What every rule gets. */
@@ -62,6 +63,7 @@ const toolReferences: Rule = ({ spec, manifests }) => {
   const out: Diagnostic[] = [];
   const envs = Object.keys(spec.environments);
   for (const t of Object.values(spec.tools)) {
+    if (t.version !== null) continue; // one release of a versioned tool: checked as the declared tool
     const base = ptr('tools', t.id);
     const m = manifests[t.runner];
     if (!m) {
@@ -139,7 +141,8 @@ const reasons: Rule = ({ spec, plan }) => {
         out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
       }
       const stale = mine.filter((c) => c.implemented);
-      if (stale.length > 0 && !r.policy) {
+      // A reason limited to releases says what the manifest cannot know (which releases have the API).
+      if (stale.length > 0 && !r.policy && r.versions === null) {
         const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
         out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
       }
@@ -190,7 +193,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol, versionRules];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

@@ -47,6 +47,11 @@ export interface Environment {
   python: string;
   requirements: string[];
   default: boolean;
+  /**
+   * For the environment of one release of a versioned tool: the environment it layers over and the
+   * pins it adds (built as a small venv that sees the base's site-packages); null for declared ones.
+   */
+  layer: { base: string; requirements: string[] } | null;
 }
 
 /** A model plus its inputs and named sites. */
@@ -82,6 +87,12 @@ export interface Tool {
   runner: string;
   adapter: string;
   environment: string;
+  /** Declared releases to measure (the `versions` axis); empty when the tool is measured as installed. */
+  versions: string[];
+  /** Package those releases are of (declared `package`, else the adapter's library once expanded). */
+  package: string | null;
+  /** For one release of a versioned tool (id TOOL@VERSION): that release; null otherwise. */
+  version: string | null;
 }
 
 /** A declared reason for cells that are not run. */
@@ -89,6 +100,8 @@ export interface ReasonRule {
   tools: string[] | null;
   contracts: string[] | null;
   subjects: string[] | null;
+  /** Version range ('>=2.33,<2.35') the reason is limited to, for versioned tools; null: every release. */
+  versions: string | null;
   reason: string;
   policy: boolean;
   /** JSON pointer of the rule, for diagnostics. */
