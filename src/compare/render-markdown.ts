@@ -1,7 +1,7 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
-import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
@@ -30,9 +30,9 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   const row = (x: CellComparison) => {
     const s = x.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
-    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
+    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
   };
-  const head = ['| cell | before | after | change | interval | MW p | label |', '| --- | ---: | ---: | ---: | --- | ---: | --- |'];
+  const head = ['| cell | before | after | change | interval | rule | other | MW p | label |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |'];
   // Slower and faster cells stay open; the rest (within noise, unavailable) fold under <details>.
   const open = both.filter((x) => x.speed.label === 'slower' || x.speed.label === 'faster');
   const folded = both.filter((x) => !open.includes(x));
@@ -44,8 +44,14 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
-  out.push('<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>', '');
+  out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
 
+  const marked = annotatedLines(c);
+  if (marked.length > 0) {
+    out.push(`#### Marked cells (${marked.length})`, '', 'Work differs from the contract, another torch, or a note:', '');
+    for (const line of marked) out.push(`- ${cell(line)}`);
+    out.push('');
+  }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     out.push(`#### Status changes (${changed.length})`, '');

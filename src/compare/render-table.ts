@@ -2,7 +2,7 @@
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { Comparison } from './model.ts';
-import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
@@ -30,11 +30,11 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
     const s = cell.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
     const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
-    rows.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), pValue(s.mann_whitney?.p), painted]);
+    rows.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), rule(s), other(s), pValue(s.mann_whitney?.p), painted]);
   }
   const grid = fitTable({
-    head: ['cell', 'before', 'after', 'change', 'interval', 'MW p', 'label'],
-    colAligns: ['left', 'right', 'right', 'right', 'left', 'right', 'left'],
+    head: ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'],
+    colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'],
     rows, color, compact: true,
   }, width);
   const wrapped = (ls: string[]) => ls.flatMap((l) => wrapLine(l, width));
@@ -43,8 +43,13 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
   const gridEnd = lines.length;
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
-  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).');
+  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
 
+  const marked = annotatedLines(c);
+  if (marked.length > 0) {
+    lines.push('', `Marked cells (${marked.length}): work differs from the contract, another torch, or a note:`);
+    for (const line of marked) lines.push(`  ${line}`);
+  }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     lines.push('', `Status changes (${changed.length}):`);

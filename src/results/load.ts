@@ -1,4 +1,5 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
+import { parseNotes, parseWork } from './work.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
@@ -88,11 +89,17 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     exact: verdictOf(c),
     max_abs_diff: optNumber(c.max_abs_diff, f('max_abs_diff')),
     samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : list(c.samples_ms, f('samples_ms')).map((x, i) => numbers(x, child(f('samples_ms'), i))),
+    gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : list(c.gc_ms, f('gc_ms')).map((x, i) => numbers(x, child(f('gc_ms'), i))),
+    gc_median_ms: optNumber(c.gc_median_ms, f('gc_median_ms')),
+    stopped_by: c.stopped_by === undefined || c.stopped_by === null ? null : oneOf(c.stopped_by, ['precision', 'processes', 'budget'] as const, f('stopped_by')),
+    precision_half_width: optNumber(c.precision_half_width, f('precision_half_width')),
     per_process: c.per_process === undefined || c.per_process === null ? null : list(c.per_process, f('per_process')).map((x, i) => processOf(x, child(f('per_process'), i))),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
     tool_version: optText(c.tool_version, f('tool_version')),
     error: c.error === undefined || c.error === null ? null : errorOf(record(c.error, f('error')), f('error')),
     runtime: runtimeOf(c.runtime, f('runtime')),
+    ...('work' in c ? { work: parseWork(c.work) } : {}),
+    ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
   };
 }
 
@@ -112,7 +119,8 @@ function processOf(v: unknown, at: At): ProcessStats {
     max_ms: number(p.max_ms, f('max_ms')),
     iqr_ms: number(p.iqr_ms, f('iqr_ms')),
     n: number(p.n, f('n')),
-    stopped_by: oneOf(p.stopped_by, ['samples', 'budget'] as const, f('stopped_by')),
+    stopped_by: oneOf(p.stopped_by, ['samples', 'budget', 'precision'] as const, f('stopped_by')),
+    gc_median_ms: optNumber(p.gc_median_ms, f('gc_median_ms')),
     phases_s: phases,
     wall_s: number(p.wall_s, f('wall_s')),
     cpus: p.cpus === undefined || p.cpus === null ? null : numbers(p.cpus, f('cpus')),

@@ -15,8 +15,10 @@ export interface ProcessStats {
   /** Interquartile range (q3 - q1, linear interpolation). */
   iqr_ms: number;
   n: number;
-  /** Why sampling stopped: the sample count, or the cell's time budget. */
-  stopped_by: 'samples' | 'budget';
+  /** Why sampling stopped: the sample count, the cell's time budget, or the median precise enough. */
+  stopped_by: 'samples' | 'budget' | 'precision';
+  /** Median of the timed collections that followed the samples (ms); null when not recorded. */
+  gc_median_ms?: number | null;
   /** Seconds spent in each phase of the process (startup, imports, build, reference, prepare, warmup, timed, check). */
   phases_s: Record<string, number>;
   /** Wall time from spawn to result, seen by the orchestrator. */
@@ -31,6 +33,25 @@ export interface ProcessStats {
 export interface MemoryStats {
   peak_rss_bytes: number[];
   cuda_peak_allocated_bytes: (number | null)[];
+}
+
+/** What the harness observed in the untimed witness call of one timing process (docs/contracts.md). */
+export interface Witnesses {
+  /** Calls of the model's final module. */
+  forwards: number;
+  /** Whether the call's backward filled any parameter's `.grad`. */
+  parameter_grads: boolean;
+  /** Bytes held by the tensors the call returned. */
+  result_bytes: number;
+}
+
+/** A cell's work: the contract's requirement, the witnesses per timing process, and the differences in words. */
+export interface CellWork {
+  /** null: the contract checks nothing (group B operations). */
+  required: { forwards: number; parameter_grads: boolean } | null;
+  witnesses: Witnesses[];
+  /** Empty when the work is the contract's: else e.g. "stops at the site", "no parameter gradients". */
+  differs: string[];
 }
 
 /** One cell's results. */
@@ -57,12 +78,24 @@ export interface CellResult {
   max_abs_diff: number | null;
   /** Raw samples per process (ms); null when the file has none (the seed). */
   samples_ms: number[][] | null;
+  /** The timed garbage collection after each sample, per process (ms), parallel to samples_ms; null when not recorded. */
+  gc_ms?: number[][] | null;
+  /** Median of the per-process gc medians (ms): the cost of the garbage one call leaves; null when not recorded. */
+  gc_median_ms?: number | null;
   per_process: ProcessStats[] | null;
+  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough (issue 13). */
+  stopped_by?: 'precision' | 'processes' | 'budget' | null;
+  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/run/precision.ts). */
+  precision_half_width?: number | null;
   memory: MemoryStats | null;
   /** Version of the tool's library, when it has one. */
   tool_version: string | null;
   /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
   runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
+  /** Work witnesses; absent or null when the file has none (the seed, older runs). */
+  work?: CellWork | null;
+  /** Sentences the adapter gave for this cell (ctx.note), e.g. why it does more work than asked. */
+  notes?: string[];
   /** Error details of a failed cell: exception type, stderr tail. */
   error: { type: string | null; message: string; tail: string | null } | null;
 }

@@ -1,5 +1,6 @@
 // Pure: the list of cell processes a run executes, in order, and the request each one gets.
 import type { Cell, Plan } from '../plan/plan.ts';
+import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 
@@ -79,11 +80,15 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   }
   const params: Record<string, unknown> = { ...contract.params };
   if (contract.site !== null) params.site = contract.site;
+  const facts = contractFacts(manifests);
+  if (facts instanceof Error) throw facts;
+  const kindFacts = facts[cell.kind];
+  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/contracts.json or its runner's contracts.json`);
   return {
     protocol: PROTOCOL_VERSION,
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
-    contract: { kind: cell.kind, params },
+    contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },
     subject: {
       id: subject.id,
       model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
@@ -99,6 +104,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
       warmups: protocol.warmups,
       samples: protocol.samples,
       min_samples: protocol.min_samples,
+      precision: protocol.precision,
       sampling_budget_s: protocol.budget_s_per_cell / protocol.processes,
       threads: protocol.threads,
       rtol: protocol.rtol,

@@ -1,6 +1,7 @@
 // A finished cell process as data: built in one place from what the process did and what it wrote.
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
+import type { CellWork, Witnesses } from '../results/model.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -16,12 +17,20 @@ export interface ProcessResult {
   status: 'ok' | 'unsupported' | 'error';
   reason: string | null;
   error: { type: string; message: string; traceback_tail: string } | null;
-  timing: { timer: string; sync: string; warmups: number; samples_ms: number[]; stopped_by: 'samples' | 'budget' } | null;
+  timing: {
+    timer: string; sync: string; warmups: number; samples_ms: number[];
+    /** The timed collection after each sample (absent in results written before the GC policy). */
+    gc?: string; gc_ms?: number[];
+    stopped_by: 'samples' | 'budget' | 'precision';
+  } | null;
   exact: { verdict: 'bit' | 'close' | 'mismatch' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number } | null;
   memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;
   versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };
   environment: Record<string, unknown>;
   phases_s: Record<string, number>;
+  /** Work witnesses of the untimed witness call (time mode, from protocol-1 harnesses that record them). */
+  work?: { witnesses: Witnesses; required: CellWork['required']; differs: string[] } | null;
+  notes?: string[];
 }
 
 /** What the orchestrator saw of the process itself. */

@@ -34,6 +34,9 @@ _RULES = [
     ("cell.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("contract.kind", lambda v: isinstance(v, str) and _IDENTIFIER.match(v), "a lower_snake_case name"),
     ("contract.params", lambda v: isinstance(v, dict), "an object"),
+    ("contract.grad", lambda v: isinstance(v, bool), "true or false (runners/contracts.json)"),
+    ("contract.work", lambda v: v is None or (isinstance(v, dict) and "forwards" in v and "parameter_grads" in v),
+     "null or {forwards, parameter_grads} (runners/contracts.json)"),
     ("subject.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("subject.model.builder", lambda v: v in ("torchvision", "gpt2"), '"torchvision" or "gpt2"'),
     ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
@@ -85,6 +88,9 @@ def _problems(request):
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
     settings = request["settings"]
+    precision = settings.get("precision")
+    if precision is not None and not (_is_number(precision) and 0 < precision < 1):
+        problems.append(f"settings.precision: expected null or a number between 0 and 1 (got {json.dumps(precision)[:80]})")
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
