@@ -16,7 +16,7 @@ beforeAll(() => {
   base = path.join(dir, 'base.json');
   mixed = path.join(dir, 'mixed.json');
   fs.writeFileSync(base, stableStringify(toJson(cpuRun({ seed: 1 }))));
-  // The same run with one cell three times slower and one much faster: two changes among eight cells.
+  // The same run with one cell three times slower and one twice as fast: two changes among eight cells.
   const after = cpuRun({ seed: 2 });
   const scaled = (id: string, k: number) => {
     const c = after.cells.find((x) => x.id === id)!;
@@ -25,7 +25,7 @@ beforeAll(() => {
     for (const key of ['median_ms', 'min_ms', 'max_ms'] as const) c[key] = c[key]! * k;
   };
   scaled('A/single_module_output/tl_record/resnet18', 3);
-  scaled('A/single_module_output/raw/resnet18', 0.5);
+  scaled('A/single_module_output/hooks/resnet18', 0.5);
   fs.writeFileSync(mixed, stableStringify(toJson(after)));
 });
 
@@ -34,7 +34,7 @@ describe('compare views', () => {
     const r = await cli(['compare', base, mixed, '--only-changed', '--sort', 'id'], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('│ A/'));
-    expect(rows.map((l) => l.split('│')[1].trim())).toEqual(['A/single_module_output/raw/resnet18', 'A/single_module_output/tl_record/resnet18']);
+    expect(rows.map((l) => l.split('│')[1].trim())).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/tl_record/resnet18']);
     expect(r.stdout).toContain('Showing the 2 cells that changed (--only-changed); 6 without a change are left out.');
   });
 
@@ -42,7 +42,7 @@ describe('compare views', () => {
     const r = await cli(['compare', base, mixed, '--sort', 'change'], { env: { COLUMNS: '200' } });
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('│ A/')).map((l) => l.split('│')[1].trim());
     expect(rows[0]).toBe('A/single_module_output/tl_record/resnet18');
-    expect(rows.indexOf('A/single_module_output/raw/resnet18')).toBe(5); // the 6 cells with a ratio, fastest last
+    expect(rows.indexOf('A/single_module_output/hooks/resnet18')).toBe(5); // the 6 cells with a ratio, fastest last
   });
 
   it('markdown starts with a stable marker, keeps slower/faster open and folds the rest, in the report units', async () => {
@@ -52,7 +52,7 @@ describe('compare views', () => {
     const details = lines.findIndex((l) => l.startsWith('<details><summary>6 cells without a speed change'));
     expect(details).toBeGreaterThan(0);
     const open = lines.slice(0, details).filter((l) => l.startsWith('| `A/'));
-    expect(open.map((l) => l.split(' | ')[0])).toEqual(['| `A/single_module_output/raw/resnet18`', '| `A/single_module_output/tl_record/resnet18`']);
+    expect(open.map((l) => l.split(' | ')[0])).toEqual(['| `A/single_module_output/hooks/resnet18`', '| `A/single_module_output/tl_record/resnet18`']);
     // 450 ms reads as the report prints it: two decimals, ms below one second.
     expect(open[1]).toMatch(/\| 1\d\d\.\d\d ms \| 4\d\d\.\d\d ms \|/);
     expect(lines.slice(details).some((l) => l === '</details>')).toBe(true);
