@@ -5,7 +5,8 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Plan } from '../plan/plan.ts';
 import { cellSlug } from '../run/execute.ts';
-import { buildJobs, buildRequest, PROTOCOL_VERSION, type Job, type Overrides } from '../run/jobs.ts';
+import { buildJobs, buildRequest, type Job, type Overrides } from '../run/jobs.ts';
+import { WIRE_VERSION } from '../wire.ts';
 import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
@@ -70,7 +71,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
   }
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    protocol: PROTOCOL_VERSION,
+    protocol: WIRE_VERSION,
     created: x.created,
     spec: { name: x.spec.name, title: x.spec.title, digest: x.spec.digest, device: x.spec.device, file: x.spec.file },
     device: x.device,

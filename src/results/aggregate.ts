@@ -6,6 +6,7 @@ import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
 import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
 import { median, summary } from './stats.ts';
+import { WIRE_VERSION } from '../wire.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -83,7 +84,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
       platform: env?.platform ?? `${os.platform()}-${os.release()}`,
     },
     versions,
-    harness: 'benchgrid 0.1.0, runner protocol 1, one fresh Python process per measurement',
+    harness: `benchgrid 0.1.0, runner wire version ${WIRE_VERSION}, one fresh Python process per measurement`,
     subjects,
     cells,
     page_rows: null,
