@@ -13,9 +13,12 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** An error the user can fix: printed as a message, never with a stack trace. */
+/**
+ * An error the user can fix: printed as a message, never with a stack trace. `details` are printed as
+ * they are before it (an invalid spec's diagnostics, each already `file:line:col: ...`).
+ */
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly details: string[] = []) {
     super(message);
     this.name = 'UserError';
   }

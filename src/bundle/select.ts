@@ -1,5 +1,5 @@
 // What an export cuts bundles from: a valid spec, the selected cells, the protocol after overrides.
-import { loadOrExit } from '../commands/load-or-exit.ts';
+import { loadValidSpec } from '../spec/valid.ts';
 import { onlyFilter } from '../plan/only.ts';
 import { buildJobs, effectiveProtocol, type Overrides } from '../run/jobs.ts';
 import type { ExportInput } from './export.ts';
@@ -12,9 +12,9 @@ export interface SelectOptions {
   samples?: number;
 }
 
-/** Loads the spec (exit 2 when invalid) and resolves the selection; the shard is filled in per bundle. */
+/** Loads the spec (a UserError when invalid) and resolves the selection; the shard is filled in per bundle. */
 export async function exportSelection(specFile: string, o: SelectOptions): Promise<Omit<ExportInput, 'shard'> & { cells: number; processes: number }> {
-  const { spec, plan, manifests } = await loadOrExit(specFile, true);
+  const { spec, plan, manifests } = await loadValidSpec(specFile, { quietWarnings: true });
   const overrides: Overrides = {};
   if (o.processes !== undefined) overrides.processes = o.processes;
   if (o.samples !== undefined) overrides.samples = o.samples;

@@ -188,12 +188,9 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
 }
 
 async function writeReports(dir: string, results: Results, spec: import('../spec/types.ts').Spec): Promise<void> {
-  try {
-    const mod = await import('../report/run-reports.ts');
-    await mod.writeRunReports(dir, results, spec);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  }
+  // A missing or broken report module is a bug and must say so, not silently skip the reports.
+  const { writeRunReports } = await import('../report/run-reports.ts');
+  await writeRunReports(dir, results, spec);
 }
 
 function summarise(results: Results, dir: string, json: boolean | undefined): void {
