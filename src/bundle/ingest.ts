@@ -5,6 +5,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { onlyFilter } from '../plan/only.ts';
 import { aggregate } from '../results/aggregate.ts';
+import { localHost } from '../results/host.ts';
 import type { Results } from '../results/model.ts';
 import { writeResults } from '../results/write.ts';
 import { buildJobs, effectiveProtocol } from '../run/jobs.ts';
@@ -71,6 +72,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
     {
       spec, plan, selected, protocol, device: first.manifest.device, partial: covered.missing.length > 0,
       measuredOn: (starts[0] ?? new Date().toISOString()).slice(0, 10),
+      host: localHost(),
       run: {
         executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only,
         started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),

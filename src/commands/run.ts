@@ -4,6 +4,7 @@ import path from 'node:path';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { onlyFilter } from '../plan/only.ts';
 import { aggregate } from '../results/aggregate.ts';
+import { localHost } from '../results/host.ts';
 import { writeResults } from '../results/write.ts';
 import type { Results } from '../results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
@@ -178,7 +179,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   }
 
   const results = aggregate(
-    { spec, plan, selected, protocol, device, partial: stopped, measuredOn: header.started.slice(0, 10), run: { start: startMode, jobs: jobsN, overrides, only, started: header.started, finished: new Date().toISOString(), dir } },
+    { spec, plan, selected, protocol, device, partial: stopped, measuredOn: header.started.slice(0, 10), host: localHost(), run: { start: startMode, jobs: jobsN, overrides, only, started: header.started, finished: new Date().toISOString(), dir } },
     readJournal(dir).records,
   );
   writeResults(path.join(dir, 'results.json'), results);

@@ -1,5 +1,5 @@
-// Pure: the journal's process records of a run -> the results model.
-import os from 'node:os';
+// Pure: the journal's process records of a run -> the results model. The machine's facts come in
+// through RunInfo.host (read by the caller, see host.ts).
 import type { Plan, Cell } from '../plan/plan.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
@@ -7,6 +7,7 @@ import type { ProcessResult } from '../run/outcome.ts';
 import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
 import { median, summary } from './stats.ts';
 import { WIRE_VERSION } from '../wire.ts';
+import type { HostFacts } from './host.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -18,6 +19,8 @@ export interface RunInfo {
   partial: boolean;
   run: Record<string, unknown>;
   measuredOn: string;
+  /** The machine aggregating (localHost() for a local run). */
+  host: HostFacts;
 }
 
 const VERDICT_RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
@@ -54,7 +57,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   const mainExe = mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
   const versions = versionsOf(okResults, mainExe);
   const mainResult = okResults.find((r) => r.environment.executable === mainExe) ?? okResults[0];
-  const environment = { ...(mainResult?.environment ?? {}), load_average_1m: Number(os.loadavg()[0].toFixed(2)) };
+  const environment = { ...(mainResult?.environment ?? {}), load_average_1m: info.host.loadAverage1m };
   const subjects: Results['subjects'] = {};
   for (const subject of new Set(cells.map((c) => c.subject))) {
     subjects[subject] = {
@@ -76,12 +79,12 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     measured_on: info.measuredOn,
     host: {
       name: describeHost(env, info),
-      cpus: os.cpus().length,
-      cpu_model: os.cpus()[0]?.model ?? null,
+      cpus: info.host.cpus,
+      cpu_model: info.host.cpuModel,
       torch_threads: info.protocol.threads,
       gpu: (env?.gpu_name as string | undefined) ?? null,
-      hostname: os.hostname(),
-      platform: env?.platform ?? `${os.platform()}-${os.release()}`,
+      hostname: info.host.hostname,
+      platform: env?.platform ?? `${info.host.platform}-${info.host.release}`,
     },
     versions,
     harness: `benchgrid 0.1.0, runner wire version ${WIRE_VERSION}, one fresh Python process per measurement`,
@@ -194,21 +197,29 @@ function versionsOf(results: ProcessResult[], defaultExecutable: string | null):
   return v;
 }
 
-/** A/A noise: medians of the alternating reference processes; max relative difference within a pair. */
+/**
+ * A/A noise: medians of the alternating reference processes (those that produced timings, in order),
+ * and the largest relative difference within a pair. Processes 2k and 2k+1 form pair k; a pair with a
+ * failed process is left out rather than pairing its survivor with the next pair's process.
+ */
 function aaNoise(records: ProcessRecord[], subject: string): AANoise | null {
   const aa = records.filter((r) => r.kind === 'aa' && r.cell.endsWith(`/${subject}`)).sort((a, b) => a.index - b.index);
-  const medians = aa.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.timing ? [median(r.outcome.result.timing.samples_ms)] : []));
   if (aa.length === 0) return null;
+  const medianOf = new Map<number, number>();
+  for (const r of aa) if (r.outcome.kind === 'result' && r.outcome.result.timing) medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
+  let pairs = 0;
   let maxRel: number | null = null;
-  for (let i = 0; i + 1 < medians.length; i += 2) {
-    const rel = Math.abs(medians[i] - medians[i + 1]) / Math.min(medians[i], medians[i + 1]);
-    maxRel = Math.max(maxRel ?? 0, rel);
+  for (const [index, a] of medianOf) {
+    const b = medianOf.get(index + 1);
+    if (index % 2 !== 0 || b === undefined) continue;
+    pairs += 1;
+    maxRel = Math.max(maxRel ?? 0, Math.abs(a - b) / Math.min(a, b));
   }
-  return { pairs: Math.floor(medians.length / 2), medians_ms: medians, max_rel_diff: maxRel, cell: aa[0].cell };
+  return { pairs, medians_ms: [...medianOf.values()], max_rel_diff: maxRel, cell: aa[0].cell };
 }
 
 function describeHost(env: Record<string, unknown> | undefined, info: RunInfo): string {
-  const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  const cpu = info.host.cpuModel ?? 'unknown CPU';
   const gpu = env?.gpu_name ? ` with an ${env.gpu_name}` : '';
-  return `a ${os.cpus().length}-core ${cpu} ${os.platform()} machine${gpu}, ${info.protocol.threads} torch thread${info.protocol.threads === 1 ? '' : 's'} per process`;
+  return `a ${info.host.cpus}-core ${cpu} ${info.host.platform} machine${gpu}, ${info.protocol.threads} torch thread${info.protocol.threads === 1 ? '' : 's'} per process`;
 }
