@@ -5,7 +5,6 @@
 export interface Progress {
   start(label: string): void;
   finish(label: string, status: string, wallS: number): void;
-  note(line: string): void;
   close(): void;
 }
 
@@ -25,10 +24,8 @@ export function progress(total: number, cells: number, stream: NodeJS.WriteStrea
     const eta = done > 0 ? ((walls / done) * (total - done)) : NaN;
     return `[${done}/${total} processes, ${doneCells.size}/${cells} cells] ${label} | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}`;
   };
-  let current = '';
   return {
     start(label) {
-      current = label;
       if (tty) stream.write(`\r\x1b[2K${status(label)}`.slice(0, (stream.columns ?? 200) + 8));
     },
     finish(label, st, wallS) {
@@ -37,10 +34,6 @@ export function progress(total: number, cells: number, stream: NodeJS.WriteStrea
       doneCells.add(label.split(' ')[0]);
       const line = status(`${label} ${st} (${wallS.toFixed(1)} s)`);
       if (tty) stream.write(`\r\x1b[2K${line}`.slice(0, (stream.columns ?? 200) + 8));
-      else stream.write(line + '\n');
-    },
-    note(line) {
-      if (tty) stream.write(`\r\x1b[2K${line}\n${current ? status(current) : ''}`);
       else stream.write(line + '\n');
     },
     close() {

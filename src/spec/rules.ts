@@ -3,7 +3,7 @@ import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
-import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
+import { ruleCovers, type Plan } from '../plan/plan.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -194,5 +194,3 @@ function fmtPos(spec: Spec, pointer: string): string {
   const p = positionOf(spec.positions, pointer, spec.file);
   return `line ${p.line}`;
 }
-
-export { planSpec };

@@ -1,9 +1,6 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
 import type { PosMap } from './document.ts';
 
-/** Spec format version this code reads. */
-export const SPEC_FORMAT = 1;
-
 /** Timing protocol of a spec, with defaults applied. */
 export interface Protocol {
   warmups: number;
