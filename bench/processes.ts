@@ -8,7 +8,8 @@ import { buildRequest, type Job } from '../src/run/jobs.ts';
 import type { Launcher } from '../src/run/launcher.ts';
 import { outcomeOf } from '../src/run/outcome.ts';
 import { processEnv } from '../src/run/spawn.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { pythonPathOf } from '../src/run/plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
 import type { ValidSpec } from '../src/commands/load-or-exit.ts';
 import { median } from './stats.ts';
@@ -40,17 +41,12 @@ export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cell
   const files = { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, tmp: `${base}.tmp` };
   fs.writeFileSync(files.request, JSON.stringify(buildRequest(loaded.spec, job, protocol, 'cpu', loaded.manifests), null, 1) + '\n');
   fs.mkdirSync(files.tmp, { recursive: true });
-  const runners = [HARNESS_DIR, loaded.spec.runners[cell.runner]];
-  if (cell.reference) runners.push(loaded.spec.runners[loaded.spec.tools[cell.reference].runner]);
   const started = performance.now();
-  const proc = launcher.spawn({
-    command: python,
-    args: ['-m', 'benchgrid_harness', '--request', files.request, '--result', files.result],
-    env: { ...processEnv([...new Set(runners)], protocol.threads), TMPDIR: files.tmp },
+  const proc = launcher.start({
+    mode, python, request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
+    env: { ...processEnv(pythonPathOf(loaded.spec, cell), protocol.threads), TMPDIR: files.tmp },
     cwd: REPO_ROOT,
     timeoutS: protocol.timeout_s,
-    stdoutFile: files.stdout,
-    stderrFile: files.stderr,
   });
   const exit = await proc.done;
   const endedWall = Date.now();

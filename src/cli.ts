@@ -56,6 +56,8 @@ program
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs'))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
+  .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
   .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task'))
@@ -78,6 +80,8 @@ program
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
   .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
+  .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .option('--json', 'print a JSON summary on stdout')
   .action(async (spec: string, opts) => (await import('./commands/export.ts')).exportCommand(spec, opts));
 
@@ -143,6 +147,13 @@ function nonNegativeInt(name: string) {
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer (got '${value}').`);
     return n;
   };
+}
+
+/** A commander parser for --seed: the schedule's PRNG takes a 32-bit unsigned integer. */
+function seedInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32) throw new InvalidArgumentError(`--seed must be an integer from 0 to 4294967295 (got '${value}').`);
+  return n;
 }
 
 /** A commander parser for positive integer options. */

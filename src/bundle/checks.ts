@@ -43,10 +43,10 @@ export function specVersions(bundles: ReadBundle[]): string[] {
 
 /** Every bundle was cut by the same export: device, --only, overrides and shard count. */
 export function exportParameters(bundles: ReadBundle[]): string[] {
-  const key = (b: ReadBundle) => JSON.stringify({ device: b.manifest.device, only: b.manifest.only, overrides: b.manifest.overrides, shards: b.manifest.shard.count });
+  const key = (b: ReadBundle) => JSON.stringify({ device: b.manifest.device, only: b.manifest.only, overrides: b.manifest.overrides, shards: b.manifest.shard.count, schedule: b.manifest.schedule ?? null });
   const groups = groupBy(bundles, key);
   if (groups.size <= 1) return [];
-  const lines = ['the bundles come from different exports (device, --only, overrides or shard count differ):'];
+  const lines = ['the bundles come from different exports (device, --only, overrides, shard count or schedule differ):'];
   for (const [k, bs] of groups) lines.push(`  ${k}: ${listSome(bs.map(nameOf))}`);
   return lines;
 }

@@ -3,24 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import type { Plan } from '../plan/plan.ts';
-import { cellSlug } from '../run/execute.ts';
-import { buildJobs, buildRequest, type Job, type Overrides } from '../run/jobs.ts';
+import { buildRequest, type Job } from '../run/jobs.ts';
+import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/plan.ts';
+import { HARNESS_DIR } from '../spec/manifests.ts';
+import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
-import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
-import type { Protocol, Spec } from '../spec/types.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
 
-/** What a bundle is cut from. */
-export interface ExportInput {
-  spec: Spec;
-  plan: Plan;
-  manifests: Record<string, Manifest | Error>;
-  protocol: Protocol;
-  device: 'cpu' | 'cuda';
-  selected: Set<string>;
-  only: string | null;
-  overrides: Overrides;
+/** What a bundle is cut from: the run plan, the shard, the export's time. */
+export interface ExportInput extends RunPlan {
   shard: { index: number; count: number };
   created: string;
 }
@@ -33,39 +24,36 @@ export interface PlannedBundle {
 
 /**
  * Splits jobs into `count` shards so that every process of one cell lands in the same shard (a cell's
- * processes are compared with each other, and never run at the same time): cells round-robin in run order.
+ * processes are compared with each other, and never run at the same time): cells round-robin in
+ * `cellOrder` (the plan's order; without it, the jobs' order). Since the plan's order does not depend
+ * on the schedule, shards exported one by one agree on which cell goes where. Each shard keeps the
+ * jobs' order, so an interleaved schedule stays interleaved within a shard: its rounds are the run's
+ * rounds restricted to the shard's cells (docs/protocol.md).
  */
-export function shardJobs(jobs: Job[], count: number): Job[][] {
-  const cellShard = new Map<string, number>();
+export function shardJobs(jobs: Job[], count: number, cellOrder?: string[]): Job[][] {
+  const order = [...new Set([...(cellOrder ?? []), ...jobs.map((j) => j.cell.id)])];
+  const withJobs = new Set(jobs.map((j) => j.cell.id));
+  const cellShard = new Map(order.filter((c) => withJobs.has(c)).map((c, k) => [c, k % count]));
   const shards: Job[][] = Array.from({ length: count }, () => []);
-  for (const job of jobs) {
-    if (!cellShard.has(job.cell.id)) cellShard.set(job.cell.id, cellShard.size % count);
-    shards[cellShard.get(job.cell.id)!].push(job);
-  }
+  for (const job of jobs) shards[cellShard.get(job.cell.id)!].push(job);
   return shards;
 }
 
 /** Pure: the manifest and requests of one shard. */
 export function planBundle(x: ExportInput): PlannedBundle {
-  const all = buildJobs(x.plan, x.protocol, x.selected);
-  const mine = shardJobs(all, x.shard.count)[x.shard.index];
-  const runnerOf = (tool: string) => x.spec.tools[tool].runner;
+  const mine = shardJobs(x.jobs, x.shard.count, x.plan.cells.map((c) => c.id))[x.shard.index];
   const requests = new Map<string, Record<string, unknown>>();
   const jobs: BundleJob[] = mine.map((job) => {
-    const base = `${cellSlug(job.cell.id)}/${job.kind}-${job.index}`;
-    const request = `requests/${base}.json`;
-    requests.set(request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests));
-    const dirs = ['harness', `runners/${job.cell.runner}`];
-    if (job.cell.reference) dirs.push(`runners/${runnerOf(job.cell.reference)}`);
+    const files = bundleFiles(job);
+    requests.set(files.request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests));
     return {
       key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, environment: job.cell.environment,
-      runner: job.cell.runner, request, result: `results/${base}.json`, stdout: `logs/${base}.stdout.log`,
-      stderr: `logs/${base}.stderr.log`, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,
-      pythonpath: [...new Set(dirs)],
+      runner: job.cell.runner, ...files, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,
+      pythonpath: bundlePythonPath(x.spec, job.cell),
     };
   });
   const environments: BundleManifest['environments'] = {};
-  for (const name of new Set(all.map((j) => j.cell.environment))) {
+  for (const name of new Set(x.jobs.map((j) => j.cell.environment))) {
     const env = x.spec.environments[name];
     environments[name] = { python: env?.python ?? 'python3', requirements: env?.requirements ?? [], file: `requirements-${name}.txt` };
   }
@@ -75,7 +63,8 @@ export function planBundle(x: ExportInput): PlannedBundle {
     created: x.created,
     spec: { name: x.spec.name, title: x.spec.title, digest: x.spec.digest, device: x.spec.device, file: x.spec.file },
     device: x.device,
-    only: x.only,
+    only: x.selection.only,
+    schedule: x.schedule,
     overrides: x.overrides,
     shard: x.shard,
     runners: [...new Set(Object.values(x.spec.tools).map((t) => t.runner))].sort(),

@@ -3,14 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { onlyFilter } from '../plan/only.ts';
 import { aggregate } from '../results/aggregate.ts';
 import { localHost } from '../results/host.ts';
 import type { Results } from '../results/model.ts';
 import { writeResults } from '../results/write.ts';
-import { buildJobs, effectiveProtocol } from '../run/jobs.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import { outcomeOf } from '../run/outcome.ts';
+import { runPlan } from '../run/plan.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import { coverage, duplicates, environments, exportParameters, specVersions, type ReadBundle, type Sourced } from './checks.ts';
 import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';
@@ -44,11 +43,12 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   if (problems.length > 0) throw refusal(problems);
 
   const first = bundles[0];
-  const { spec, plan } = loadBundleSpec(first.dir, first.manifest);
-  const protocol = effectiveProtocol(spec, first.manifest.overrides);
-  const filter = onlyFilter(first.manifest.only ?? undefined, plan.cells.map((c) => c.id));
-  const selected = new Set(plan.cells.filter((c) => filter(c.id)).map((c) => c.id));
-  const expected = buildJobs(plan, protocol, selected).map((j) => j.key);
+  const { spec, plan, manifests } = loadBundleSpec(first.dir, first.manifest);
+  // Bundles written before the interleaved schedule have none: their jobs ran in sequential order.
+  const schedule = first.manifest.schedule ?? { kind: 'sequential' as const, seed: 0 };
+  const rp = runPlan({ spec, plan, manifests, overrides: first.manifest.overrides, device: first.manifest.device, selection: { only: first.manifest.only, cells: null }, schedule });
+  const { protocol, selected } = rp;
+  const expected = rp.jobs.map((j) => j.key);
   const covered = coverage(bundles, expected);
   const hard = opts.allowMissing ? covered.problems : [...covered.problems, ...covered.gaps];
 
@@ -74,7 +74,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
       measuredOn: (starts[0] ?? new Date().toISOString()).slice(0, 10),
       host: localHost(),
       run: {
-        executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only,
+        executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only, schedule,
         started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),
         bundles: bundles.map((b) => ({ dir: b.dir, shard: `${b.manifest.shard.index + 1}/${b.manifest.shard.count}`, hosts: [...new Set(b.drivers.map((d) => d.hostname))] })),
         missing_processes: covered.missing,

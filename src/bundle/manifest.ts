@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Overrides } from '../run/jobs.ts';
+import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
 
 /** Version of bundle.json; runners/harness/driver.py checks it. */
@@ -38,6 +39,8 @@ export interface BundleManifest {
   /** The device the requests name (the spec's, or an override). */
   device: 'cpu' | 'cuda';
   only: string | null;
+  /** The export's schedule: `jobs` are in its order (absent in bundles written before it). */
+  schedule?: Schedule;
   overrides: Overrides;
   shard: { index: number; count: number };
   /** Every runner the spec's tools use, copied under runners/<name>. */

@@ -1,8 +1,8 @@
-// What an export cuts bundles from: a valid spec, the selected cells, the protocol after overrides.
+// What an export cuts bundles from: a valid spec and its run plan (selection, timing settings, schedule).
 import { loadValidSpec } from '../spec/valid.ts';
-import { onlyFilter } from '../plan/only.ts';
-import { buildJobs, effectiveProtocol, type Overrides } from '../run/jobs.ts';
-import type { ExportInput } from './export.ts';
+import type { Overrides } from '../run/jobs.ts';
+import { runPlan, type RunPlan } from '../run/plan.ts';
+import type { ScheduleKind } from '../run/schedule.ts';
 
 /** Selection options shared by `export` and `run --executor slurm`. */
 export interface SelectOptions {
@@ -10,25 +10,29 @@ export interface SelectOptions {
   device?: 'cpu' | 'cuda';
   processes?: number;
   samples?: number;
+  schedule?: ScheduleKind;
+  seed?: number;
 }
 
-/** Loads the spec (a UserError when invalid) and resolves the selection; the shard is filled in per bundle. */
-export async function exportSelection(specFile: string, o: SelectOptions): Promise<Omit<ExportInput, 'shard'> & { cells: number; processes: number }> {
+/** Loads the spec (a UserError when invalid) and resolves its run plan; the shard is filled in per bundle. */
+export async function exportSelection(specFile: string, o: SelectOptions): Promise<RunPlan & { created: string; processes: number }> {
   const { spec, plan, manifests } = await loadValidSpec(specFile, { quietWarnings: true });
   const overrides: Overrides = {};
   if (o.processes !== undefined) overrides.processes = o.processes;
   if (o.samples !== undefined) overrides.samples = o.samples;
   if (o.device !== undefined) overrides.device = o.device;
-  const protocol = effectiveProtocol(spec, overrides);
-  const filter = onlyFilter(o.only, plan.cells.map((c) => c.id));
-  const selected = new Set(plan.cells.filter((c) => filter(c.id)).map((c) => c.id));
-  const jobs = buildJobs(plan, protocol, selected);
-  return {
-    spec, plan, manifests, protocol, selected, overrides,
-    device: o.device ?? spec.device,
-    only: o.only ?? null,
-    created: new Date().toISOString(),
-    cells: new Set(jobs.map((j) => j.cell.id)).size,
-    processes: jobs.length,
-  };
+  const rp = runPlan({
+    spec, plan, manifests, overrides, device: o.device ?? spec.device,
+    selection: { only: o.only ?? null, cells: null },
+    schedule: { kind: o.schedule ?? 'interleaved', seed: o.seed ?? exportSeed(spec.digest) },
+  });
+  return { ...rp, created: new Date().toISOString(), processes: rp.jobs.length };
+}
+
+/**
+ * The default seed of an export: taken from the spec's digest, so that shards exported one by one
+ * (`export --shard 1/2`, then `--shard 2/2`) share one schedule. `--seed` chooses another.
+ */
+export function exportSeed(digest: string): number {
+  return Number.parseInt(digest.slice(0, 8), 16) >>> 0;
 }

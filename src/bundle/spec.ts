@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { planSpec, type Plan } from '../plan/plan.ts';
-import { readManifest, type Manifest } from '../spec/manifests.ts';
+import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { digestOf, normalise } from '../spec/normalise.ts';
 import type { Spec } from '../spec/types.ts';
 import type { BundleManifest } from './manifest.ts';
@@ -33,9 +33,6 @@ export function loadBundleSpec(dir: string, manifest: BundleManifest): BundleSpe
     spec.runners[runner] = path.join(dir, 'runners', runner);
     manifests[runner] = readManifest(spec.runners[runner]);
   }
-  const plan = planSpec(spec, (runner, adapter) => {
-    const m = manifests[runner];
-    return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
-  });
+  const plan = planSpec(spec, adapterLookup(manifests));
   return { spec, plan, manifests, digest: digestOf(data) };
 }

@@ -4,6 +4,7 @@ import { UserError } from '../errors.ts';
 import { planBundle, writeBundle } from '../bundle/export.ts';
 import { parseShard } from '../bundle/manifest.ts';
 import { exportSelection } from '../bundle/select.ts';
+import type { ScheduleKind } from '../run/schedule.ts';
 
 /** Options of `export`. */
 export interface ExportOptions {
@@ -13,6 +14,8 @@ export interface ExportOptions {
   device?: 'cpu' | 'cuda';
   processes?: number;
   samples?: number;
+  schedule?: ScheduleKind;
+  seed?: number;
   json?: boolean;
 }
 

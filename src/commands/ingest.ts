@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { ingestBundles } from '../bundle/ingest.ts';
+import { timestamp } from '../run/plan.ts';
 
 /** Options of `ingest`. */
 export interface IngestCommandOptions {
@@ -33,8 +34,4 @@ function readSpecName(dir: string): string {
   } catch {
     return 'ingested';
   }
-}
-
-function timestamp(): string {
-  return new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
 }

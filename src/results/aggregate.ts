@@ -65,7 +65,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         environment,
         versions,
         protocol: { ...info.protocol, fresh_subprocess: true, start: info.run.start ?? 'cold' },
-        aa_noise: aaNoise(records, subject),
+        aa_noise: aaNoise(records, aaCellOf(info.plan, records, subject)),
       },
       not_measured: cells.filter((c) => c.subject === subject && c.status === 'error').map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
     };
@@ -197,25 +197,35 @@ function versionsOf(results: ProcessResult[], defaultExecutable: string | null):
   return v;
 }
 
+/** The A/A cell of a subject: the first cell in plan order with A/A records, found by its cell's subject field. */
+function aaCellOf(plan: Plan, records: ProcessRecord[], subject: string): string | null {
+  const withAA = new Set(records.filter((r) => r.kind === 'aa').map((r) => r.cell));
+  return plan.cells.find((c) => c.subject === subject && withAA.has(c.id))?.id ?? null;
+}
+
 /**
- * A/A noise: medians of the alternating reference processes (those that produced timings, in order),
- * and the largest relative difference within a pair. Processes 2k and 2k+1 form pair k; a pair with a
- * failed process is left out rather than pairing its survivor with the next pair's process.
+ * A/A noise of one reference cell: processes 2k and 2k+1 form pair k, matched by their index, so a
+ * failed process drops its own pair from the figure and leaves the other pairs as they are. The
+ * figure is the largest relative difference of the two process medians within a pair.
  */
-function aaNoise(records: ProcessRecord[], subject: string): AANoise | null {
-  const aa = records.filter((r) => r.kind === 'aa' && r.cell.endsWith(`/${subject}`)).sort((a, b) => a.index - b.index);
-  if (aa.length === 0) return null;
+export function aaNoise(records: ProcessRecord[], cell: string | null): AANoise | null {
+  const aa = records.filter((r) => r.kind === 'aa' && r.cell === cell);
+  if (cell === null || aa.length === 0) return null;
   const medianOf = new Map<number, number>();
-  for (const r of aa) if (r.outcome.kind === 'result' && r.outcome.result.timing) medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
-  let pairs = 0;
+  for (const r of aa) {
+    if (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' && r.outcome.result.timing) medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
+  }
+  const medians: number[] = [];
   let maxRel: number | null = null;
-  for (const [index, a] of medianOf) {
-    const b = medianOf.get(index + 1);
-    if (index % 2 !== 0 || b === undefined) continue;
-    pairs += 1;
+  const lastPair = Math.max(...aa.map((r) => Math.floor(r.index / 2)));
+  for (let k = 0; k <= lastPair; k++) {
+    const a = medianOf.get(2 * k);
+    const b = medianOf.get(2 * k + 1);
+    if (a === undefined || b === undefined) continue;
+    medians.push(a, b);
     maxRel = Math.max(maxRel ?? 0, Math.abs(a - b) / Math.min(a, b));
   }
-  return { pairs, medians_ms: [...medianOf.values()], max_rel_diff: maxRel, cell: aa[0].cell };
+  return { pairs: medians.length / 2, medians_ms: medians, max_rel_diff: maxRel, cell };
 }
 
 function describeHost(env: Record<string, unknown> | undefined, info: RunInfo): string {

@@ -1,19 +1,16 @@
 // Executes jobs: one fresh Python process per job, at most `concurrency` at once, never two processes
 // of the same cell at once; each finished process is journaled before the next decision.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Job } from './jobs.ts';
 import type { ProcessRecord } from './journal.ts';
 import { outcomeOf } from './outcome.ts';
-import type { Launcher } from './launcher.ts';
-import type { Running, SpawnSpec } from './spawn.ts';
+import type { Launcher, ProcessJob } from './launcher.ts';
+import type { Running } from './spawn.ts';
 
-/** How to start each job's process, and where its files go. */
+/** How to start a job's process: the launcher of its environment and the process as data. */
 export interface Launch {
-  spawn: SpawnSpec;
   launcher: Launcher;
-  requestFile: string;
-  resultFile: string;
+  process: ProcessJob;
 }
 
 /** Options of an execution. */
@@ -24,7 +21,7 @@ export interface ExecuteOptions {
   cpuSets: number[][];
   launch: (job: Job, cpus: number[] | null) => Launch;
   onStart: (job: Job) => void;
-  onDone: (record: ProcessRecord) => void;
+  onDone: (record: ProcessRecord, job: Job) => void;
   /** Set by a signal handler: no new process starts, running ones are killed. */
   stopped: () => boolean;
   /** Registers the function that kills everything running (called on SIGINT/SIGTERM). */
@@ -50,11 +47,11 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         const slot = freeSlots.pop()!;
         const cpus = o.cpuSets.length > 0 ? o.cpuSets[slot % o.cpuSets.length] : null;
         const launch = o.launch(job, cpus);
-        fs.rmSync(launch.resultFile, { force: true });
+        fs.rmSync(launch.process.result, { force: true });
         busyCells.add(job.cell.id);
         o.onStart(job);
         const started = new Date();
-        const proc = launch.launcher.spawn({ ...launch.spawn, cpus: cpus ?? undefined });
+        const proc = launch.launcher.start({ ...launch.process, cpus: cpus ?? undefined });
         running.set(slot, { job, proc });
         proc.done.then((exit) => {
           running.delete(slot);
@@ -62,8 +59,8 @@ export async function execute(o: ExecuteOptions): Promise<void> {
           freeSlots.push(slot);
           const wall = (Date.now() - started.getTime()) / 1000;
           if (!o.stopped()) {
-            const outcome = outcomeOf(exit, launch.resultFile, { cell: job.cell.id, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
-            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: proc.start ?? launch.launcher.mode, outcome });
+            const outcome = outcomeOf(exit, launch.process.result, { cell: job.cell.id, index: job.index, mode: launch.process.mode });
+            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: proc.start ?? launch.launcher.mode, outcome }, job);
           }
           if (running.size === 0 && (o.stopped() || pending.length === 0)) resolve();
           else pump();
@@ -73,15 +70,4 @@ export async function execute(o: ExecuteOptions): Promise<void> {
     };
     pump();
   });
-}
-
-/** File-system-safe name of a cell id. */
-export function cellSlug(id: string): string {
-  return id.replace(/\//g, '__');
-}
-
-/** Where a job's request/result/log files live inside a run directory. */
-export function jobFiles(dir: string, job: Job): { request: string; result: string; stdout: string; stderr: string } {
-  const base = path.join(dir, 'processes', cellSlug(job.cell.id), `${job.kind}-${job.index}`);
-  return { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log` };
 }

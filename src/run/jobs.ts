@@ -1,6 +1,6 @@
 // Pure: the list of cell processes a run executes, in order, and the request each one gets.
 import type { Cell, Plan } from '../plan/plan.ts';
-import type { Manifest } from '../spec/manifests.ts';
+import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
 
@@ -20,47 +20,38 @@ export interface Overrides {
   device?: 'cpu' | 'cuda';
 }
 
-/** The protocol after command-line overrides. */
-export function effectiveProtocol(spec: Spec, o: Overrides): Protocol {
-  const p = { ...spec.protocol };
-  if (o.processes !== undefined) p.processes = o.processes;
-  if (o.samples !== undefined) {
-    p.samples = o.samples;
-    p.min_samples = Math.min(p.min_samples, o.samples);
-  }
-  return p;
-}
-
-/** The reference cells whose A/A noise is measured: per group with a reference, its first planned one. */
-export function aaCells(plan: Plan, selected: Set<string>): Cell[] {
+/**
+ * The cells whose A/A noise is measured: per group with a reference and per subject with a selected
+ * planned cell, the reference tool's cell of the group's first declared contract that is planned. It
+ * does not depend on --only (issue 12), so the A/A figures of two runs with different selections are
+ * measured on the same cell; it runs even when --only leaves it out.
+ */
+export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {
+  const wanted = new Set(plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id)).map((c) => `${c.group}/${c.subject}`));
   const out: Cell[] = [];
-  const seen = new Set<string>();
   for (const c of plan.cells) {
-    if (c.status !== 'planned' || !selected.has(c.id) || seen.has(`${c.group}/${c.subject}`)) continue;
-    const isReference = c.reference === null && c.tool === referenceOf(plan, c.group);
-    if (!isReference) continue;
-    seen.add(`${c.group}/${c.subject}`);
+    const key = `${c.group}/${c.subject}`;
+    const reference = spec.groups.find((g) => g.id === c.group)?.reference ?? null;
+    if (c.status !== 'planned' || c.tool !== reference || !wanted.has(key)) continue;
+    wanted.delete(key);
     out.push(c);
   }
   return out;
 }
 
-function referenceOf(plan: Plan, group: string): string | null {
-  return plan.cells.find((c) => c.group === group && c.reference !== null)?.reference ?? null;
-}
-
 /**
- * Every process of the run: per cell its timing processes then its memory processes, then the A/A
- * pairs (reference cell again, in alternating processes A, B, A, B ...).
+ * Every process of the run in sequential order: per cell its timing processes then its memory
+ * processes, then the A/A pairs of `aa` (each cell again, processes 2k and 2k+1 form pair k).
+ * The run's schedule (schedule.ts) decides the order in which they start.
  */
-export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>): Job[] {
+export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>, aa: Cell[]): Job[] {
   const jobs: Job[] = [];
   for (const cell of plan.cells) {
     if (cell.status !== 'planned' || !selected.has(cell.id)) continue;
     for (let i = 0; i < protocol.processes; i++) jobs.push({ key: `${cell.id}#time#${i}`, cell, kind: 'time', index: i });
     for (let i = 0; i < protocol.memory_runs; i++) jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
   }
-  for (const cell of aaCells(plan, selected)) {
+  for (const cell of aa) {
     for (let i = 0; i < 2 * protocol.aa_pairs; i++) jobs.push({ key: `${cell.id}#aa#${i}`, cell, kind: 'aa', index: i });
   }
   return jobs;
@@ -71,10 +62,11 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   const { cell } = job;
   const contract = spec.contracts[cell.contract];
   const subject = spec.subjects[cell.subject];
+  const lookup = adapterLookup(manifests);
   const adapterOf = (runner: string, adapter: string) => {
-    const m = manifests[runner];
-    if (!m || m instanceof Error || !m.adapters[adapter]) throw new Error(`no adapter ${runner}/${adapter}`);
-    return m.adapters[adapter];
+    const entry = lookup(runner, adapter);
+    if (!entry) throw new Error(`no adapter ${runner}/${adapter}`);
+    return entry;
   };
   const tool = spec.tools[cell.tool];
   const entry = adapterOf(tool.runner, tool.adapter);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Overrides } from './jobs.ts';
+import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
 
 /** First line of a journal: what the run is. */
@@ -11,6 +12,10 @@ export interface JournalHeader {
   spec: { name: string; digest: string; file: string };
   device: 'cpu' | 'cuda';
   only: string | null;
+  /** The exact cells selected (`--changed-since`); absent or null: every cell --only selects. */
+  cells?: string[] | null;
+  /** Absent in journals written before the interleaved schedule: those resume sequentially. */
+  schedule?: Schedule;
   overrides: Overrides;
   python: string | null;
   start: 'cold' | 'fork';

@@ -1,17 +1,48 @@
 // How a cell process starts: a cold interpreter (execa), or a fork of a clean parent (forkserver.ts).
+// Both take the job as data (mode, request, result, logs): nothing is parsed back from a command line.
 import os from 'node:os';
 import { spawnCell, type Running, type SpawnSpec } from './spawn.ts';
+
+/** One cell process to start, as the executor knows it. */
+export interface ProcessJob {
+  /** What the request asks for; the fork launcher starts memory processes cold (forkserver.ts). */
+  mode: 'time' | 'memory';
+  /** The interpreter of the cell's environment. */
+  python: string;
+  request: string;
+  result: string;
+  stdout: string;
+  stderr: string;
+  env: Record<string, string>;
+  cwd: string;
+  timeoutS: number;
+  /** CPU cores to pin to, when given. */
+  cpus?: number[];
+}
 
 /** Starts cell processes. */
 export interface Launcher {
   mode: 'cold' | 'fork';
-  spawn(s: SpawnSpec): Running;
+  start(job: ProcessJob): Running;
   close(): Promise<void>;
+}
+
+/** The harness's own arguments: the request and where to write the result. */
+export function harnessArgs(job: ProcessJob): string[] {
+  return ['--request', job.request, '--result', job.result];
+}
+
+/** The cold command line of a job: `python -m benchgrid_harness --request R --result S`. */
+export function coldSpawn(job: ProcessJob): SpawnSpec {
+  return {
+    command: job.python, args: ['-m', 'benchgrid_harness', ...harnessArgs(job)], env: job.env, cwd: job.cwd,
+    timeoutS: job.timeoutS, stdoutFile: job.stdout, stderrFile: job.stderr, cpus: job.cpus,
+  };
 }
 
 /** A fresh interpreter per process: the reference way, always available. */
 export function coldLauncher(): Launcher {
-  return { mode: 'cold', spawn: spawnCell, close: async () => {} };
+  return { mode: 'cold', start: (job) => ({ ...spawnCell(coldSpawn(job)), start: 'cold' }), close: async () => {} };
 }
 
 /**

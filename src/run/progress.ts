@@ -3,17 +3,26 @@
 
 /** Progress reporter. */
 export interface Progress {
-  start(label: string): void;
-  finish(label: string, status: string, wallS: number): void;
+  /** A process of `cell` started; `label` is what is shown. */
+  start(cell: string, label: string): void;
+  /** A process of `cell` finished with `status` after `wallS` seconds. */
+  finish(cell: string, label: string, status: string, wallS: number): void;
   close(): void;
 }
 
-/** A reporter for `total` processes over `cells` cells. */
-export function progress(total: number, cells: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+/**
+ * A reporter for the processes to run, given by their cell ids (one entry per process). A cell counts
+ * as done when all its processes have finished: with the interleaved schedule they finish in the last rounds.
+ */
+export function progress(processCells: string[], stream: NodeJS.WriteStream = process.stderr): Progress {
   const t0 = Date.now();
+  const total = processCells.length;
   let done = 0;
   let walls = 0;
-  const doneCells = new Set<string>();
+  const left = new Map<string, number>();
+  for (const c of processCells) left.set(c, (left.get(c) ?? 0) + 1);
+  const cells = left.size;
+  let doneCells = 0;
   const tty = Boolean(stream.isTTY) && process.env.TERM !== 'dumb';
   const clock = (s: number) => {
     const m = Math.floor(s / 60);
@@ -22,16 +31,18 @@ export function progress(total: number, cells: number, stream: NodeJS.WriteStrea
   const status = (label: string) => {
     const elapsed = (Date.now() - t0) / 1000;
     const eta = done > 0 ? ((walls / done) * (total - done)) : NaN;
-    return `[${done}/${total} processes, ${doneCells.size}/${cells} cells] ${label} | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}`;
+    return `[${done}/${total} processes, ${doneCells}/${cells} cells] ${label} | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}`;
   };
   return {
-    start(label) {
+    start(_cell, label) {
       if (tty) stream.write(`\r\x1b[2K${status(label)}`.slice(0, (stream.columns ?? 200) + 8));
     },
-    finish(label, st, wallS) {
+    finish(cell, label, st, wallS) {
       done++;
       walls += wallS;
-      doneCells.add(label.split(' ')[0]);
+      const n = (left.get(cell) ?? 1) - 1;
+      left.set(cell, n);
+      if (n === 0) doneCells++;
       const line = status(`${label} ${st} (${wallS.toFixed(1)} s)`);
       if (tty) stream.write(`\r\x1b[2K${line}`.slice(0, (stream.columns ?? 200) + 8));
       else stream.write(line + '\n');

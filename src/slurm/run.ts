@@ -5,6 +5,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { planBundle, writeBundle } from '../bundle/export.ts';
 import { exportSelection, type SelectOptions } from '../bundle/select.ts';
+import { timestamp } from '../run/plan.ts';
 import { finishSlurm } from './finish.ts';
 import { LAYOUT, sbatchScript } from './script.ts';
 import { resolveSlurm, type SlurmCliOptions } from './settings.ts';
@@ -51,8 +52,4 @@ export async function runOnSlurm(specArg: string | undefined, opts: SlurmRunOpti
     return;
   }
   await finishSlurm(dir, { out, json: opts.json });
-}
-
-function timestamp(): string {
-  return new Date().toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
 }

@@ -1,6 +1,6 @@
 // The staged spec loader: read -> parse YAML -> extends -> schema -> normalise -> rules, in one pass.
 import { loadMerged, type Reader } from './extends.ts';
-import { readManifest, type Manifest } from './manifests.ts';
+import { adapterLookup, readManifest, type Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
 import { checkSchema } from './schema.ts';
@@ -35,10 +35,7 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
   const spec = normalise(doc.data as Record<string, any>, doc.file, doc.sources, doc.positions);
   const manifests: Record<string, Manifest | Error> = {};
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
-  const plan = planSpec(spec, (runner, adapter) => {
-    const m = manifests[runner];
-    return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
-  });
+  const plan = planSpec(spec, adapterLookup(manifests));
   const diagnostics = sortDiagnostics(checkRules({ spec, manifests, plan }));
   if (hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
   return { file, spec, plan, manifests, diagnostics, texts: doc.texts };

@@ -74,3 +74,11 @@ export function readManifest(dir: string): Manifest | Error {
   cache.set(dir, result);
   return result;
 }
+
+/** The adapter a runner's manifest declares, or undefined (a missing runner or one whose manifest failed to read). */
+export function adapterLookup(manifests: Record<string, Manifest | Error>): (runner: string, adapter: string) => AdapterEntry | undefined {
+  return (runner, adapter) => {
+    const m = manifests[runner];
+    return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;
+  };
+}

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { planBundle, shardJobs } from '../../src/bundle/export.ts';
 import { parseShard } from '../../src/bundle/manifest.ts';
 import { exportSelection } from '../../src/bundle/select.ts';
-import { buildJobs } from '../../src/run/jobs.ts';
-import { cli, FIXTURES, ROOT, tmpdir } from '../helpers.ts';
+import { aaCells, buildJobs } from '../../src/run/jobs.ts';
+import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 
@@ -15,7 +15,7 @@ describe('sharding', () => {
   it('puts every process of a cell, A/A processes included, into one shard, cells round-robin', async () => {
     const x = await exportSelection(TINY, { processes: 2 });
     const protocol = { ...x.protocol, aa_pairs: 1 };
-    const jobs = buildJobs(x.plan, protocol, x.selected);
+    const jobs = buildJobs(x.plan, protocol, x.selected, aaCells(x.spec, x.plan, x.selected));
     const shards = shardJobs(jobs, 3);
     expect(shards.flat()).toHaveLength(jobs.length);
     const owner = new Map<string, number>();
@@ -38,7 +38,7 @@ describe('sharding', () => {
 
 describe('the planned manifest', () => {
   it('lists each process with its request, result, logs, time limit, threads and PYTHONPATH', async () => {
-    const x = await exportSelection(TINY, { only: 'A/single_module_output/*/*', processes: 1 });
+    const x = await exportSelection(TINY, { only: 'A/single_module_output/*/*', processes: 1, schedule: 'sequential' });
     const { manifest, requests } = planBundle({ ...x, shard: { index: 0, count: 1 } });
     expect(manifest).toMatchObject({ format: 1, protocol: 1, device: 'cpu', only: 'A/single_module_output/*/*', overrides: { processes: 1 }, shard: { index: 0, count: 1 }, runners: ['torch'] });
     expect(manifest.spec).toMatchObject({ name: 'tiny', digest: x.spec.digest });

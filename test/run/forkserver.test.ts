@@ -136,15 +136,15 @@ describe('the fork launcher', () => {
     fs.writeFileSync(request, JSON.stringify(buildRequest(loaded.spec!, { key: 'k', cell, kind: 'memory', index: 0 }, protocol, 'cpu', loaded.manifests!)));
     const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
     try {
-      const proc = launcher.spawn({
-        command: python,
-        args: ['-m', 'benchgrid_harness', '--request', request, '--result', path.join(dir, 'm.result.json')],
+      // the job says it is a memory process: the launcher does not read the request file to learn it
+      const proc = launcher.start({
+        mode: 'memory', python, request, result: path.join(dir, 'm.result.json'),
         env: processEnv([HARNESS_DIR, path.join(ROOT, 'runners/torch')], 1),
         cwd: REPO_ROOT,
         timeoutS: 300,
-        stdoutFile: path.join(dir, 'm.stdout.log'),
-        stderrFile: path.join(dir, 'm.stderr.log'),
-      }) as ReturnType<typeof launcher.spawn> & { start?: string };
+        stdout: path.join(dir, 'm.stdout.log'),
+        stderr: path.join(dir, 'm.stderr.log'),
+      });
       expect(proc.start).toBe('cold');
       const exit = await proc.done;
       expect(exit.exitCode, exit.stderrTail).toBe(0);
@@ -161,26 +161,28 @@ describe('the fork launcher', () => {
     const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
     const dir = tmpdir();
     const spawnSpec = (name: string) => ({
-      command: python,
-      args: ['-m', 'benchgrid_harness', '--request', path.join(dir, `${name}.request.json`), '--result', path.join(dir, `${name}.result.json`)],
+      mode: 'time' as const,
+      python,
+      request: path.join(dir, `${name}.request.json`),
+      result: path.join(dir, `${name}.result.json`),
       env: processEnv([HARNESS_DIR], 1),
       cwd: REPO_ROOT,
       timeoutS: 300,
-      stdoutFile: path.join(dir, `${name}.stdout.log`),
-      stderrFile: path.join(dir, `${name}.stderr.log`),
+      stdout: path.join(dir, `${name}.stdout.log`),
+      stderr: path.join(dir, `${name}.stderr.log`),
     });
     // a long cell: the request file is a FIFO nobody writes, so the child blocks reading it
     const fifo = path.join(dir, 'a.request.json');
     const { execa } = await import('execa');
     await execa('mkfifo', [fifo]);
-    const running = launcher.spawn(spawnSpec('a'));
+    const running = launcher.start(spawnSpec('a'));
     await new Promise((r) => setTimeout(r, 1000));
     const servers = serverPids();
     expect(servers.length).toBeGreaterThan(0);
     for (const pid of servers) process.kill(pid, 'SIGKILL');
     const exit = await running.done;
     expect(exit.spawnError).toMatch(/the fork server .* exited/);
-    const later = await launcher.spawn(spawnSpec('b')).done;
+    const later = await launcher.start(spawnSpec('b')).done;
     expect(later.spawnError).toMatch(/the fork server .* exited/);
     await launcher.close();
   }, 300_000);

@@ -44,14 +44,17 @@ def main(argv=None):
     phases = Phases()
     phases.set("startup", process_age_s())
     args = _parse(argv)
-    cell_id, process_index, mode = peek(args.request)
-    state = {"cell_id": cell_id, "process_index": process_index, "mode": mode, "device": None, "library": None}
+    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None}
     try:
         outcome = _execute(args.request, phases, state)
     except Unsupported as exc:
         outcome = {"status": "unsupported", "reason": exc.reason or "unsupported (no reason given)"}
     except BaseException as exc:  # noqa: BLE001 - the boundary: anything else, even SystemExit, is an error result
         outcome = {"status": "error", "error": error_object(exc)}
+    if state["cell_id"] is None:
+        # The request did not load: name the result as well as the broken file allows. A request that
+        # loads is read once, by load_request (issue 17).
+        state.update(zip(("cell_id", "process_index", "mode"), peek(args.request)))
     result = build(outcome, state["cell_id"], state["process_index"], state["mode"], versions(state["library"]),
                    environment(state["device"]), dict(phases.seconds))
     try:

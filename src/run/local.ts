@@ -1,0 +1,106 @@
+// Runs a run plan's jobs here: one launcher per environment, the run's signals, progress, the journal.
+// Everything it needs comes typed from the run plan; nothing is parsed back from strings.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
+import { execute } from './execute.ts';
+import { buildRequest, type Job } from './jobs.ts';
+import { appendRecord } from './journal.ts';
+import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launcher.ts';
+import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
+import { progress } from './progress.ts';
+import { processEnv } from './spawn.ts';
+
+/** How to run the jobs here. */
+export interface LocalOptions {
+  dir: string;
+  /** Interpreter per environment name. */
+  pythons: Record<string, string>;
+  start: 'cold' | 'fork';
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+/** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
+async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, launchers: Map<string, Launcher>): Promise<void> {
+  for (const name of new Set(jobs.map((j) => j.cell.environment))) {
+    launchers.set(name, o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], [HARNESS_DIR], threads) : coldLauncher());
+  }
+}
+
+/** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
+function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
+  const files = runFiles(o.dir, job);
+  fs.mkdirSync(path.dirname(files.request), { recursive: true });
+  fs.writeFileSync(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests), null, 1) + '\n');
+  fs.rmSync(files.scratch, { recursive: true, force: true });
+  fs.mkdirSync(files.scratch, { recursive: true });
+  return {
+    mode: job.kind === 'memory' ? 'memory' : 'time', python: o.pythons[job.cell.environment],
+    request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
+    env: { ...processEnv(pythonPathOf(rp.spec, job.cell), rp.protocol.threads), TMPDIR: files.scratch },
+    cwd: REPO_ROOT, timeoutS: rp.protocol.timeout_s,
+  };
+}
+
+/** CPU sets of the workers, with the warnings --jobs deserves. */
+function slotsFor(rp: RunPlan, o: LocalOptions): number[][] {
+  let slots: number[][];
+  try {
+    slots = cpuSets(o.concurrency, rp.protocol.threads);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+  if (o.concurrency > 1) {
+    o.log(`--jobs ${o.concurrency}: workers pinned to cores ${slots.map((c) => c.join(',')).join(' | ')}; two processes of one cell never run at once.`);
+    if (rp.device === 'cuda') o.log(`warning: --jobs ${o.concurrency} on cuda: parallel processes share the GPU, so their timings disturb each other; measure GPU numbers with --jobs 1.`);
+    if (rp.protocol.threads * o.concurrency > slots.flat().length) o.log('warning: more torch threads than pinned cores.');
+  }
+  return slots;
+}
+
+/**
+ * Runs `jobs` (the plan's jobs not yet journaled, in schedule order), journaling each as it finishes.
+ * Resolves `true` when SIGINT/SIGTERM stopped the run (what finished is kept).
+ */
+export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Promise<boolean> {
+  const slots = slotsFor(rp, o);
+  let stopped = false;
+  let killAll = () => {};
+  const rel = path.relative(process.cwd(), o.dir) || o.dir;
+  const onSignal = (signal: string) => {
+    if (stopped) return;
+    stopped = true;
+    o.log(`${signal}: stopping; what finished is kept. Resume with: benchgrid run --resume ${rel}`);
+    killAll();
+  };
+  const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
+  process.on('SIGINT', handlers.SIGINT);
+  process.on('SIGTERM', handlers.SIGTERM);
+  const bar = progress(jobs.map((j) => j.cell.id));
+  const launchers = new Map<string, Launcher>();
+  try {
+    // Started after the signal handlers: a Ctrl-C while fork servers import torch stops the run cleanly.
+    await startLaunchers(jobs, o, rp.protocol.threads, launchers);
+    await execute({
+      jobs, concurrency: o.concurrency, cpuSets: slots,
+      stopped: () => stopped,
+      onKillable: (k) => { killAll = k; },
+      onStart: (job) => bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`),
+      onDone: (record, job) => {
+        fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });
+        appendRecord(o.dir, record);
+        const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
+        bar.finish(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`, st, record.wall_s);
+      },
+      launch: (job) => ({ launcher: launchers.get(job.cell.environment)!, process: prepare(rp, job, o) }),
+    });
+  } finally {
+    bar.close();
+    for (const l of launchers.values()) await l.close();
+    process.off('SIGINT', handlers.SIGINT);
+    process.off('SIGTERM', handlers.SIGTERM);
+  }
+  return stopped;
+}

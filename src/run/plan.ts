@@ -1,0 +1,115 @@
+// The run plan: what a run, an export or a Slurm submission will execute, with which request, in which
+// files. Pure apart from `timestamp`; `run`, `export`, `ingest` and Slurm all start from here, so the
+// selection (overrides -> timing settings -> --only / changed cells -> jobs -> schedule) exists once.
+import path from 'node:path';
+import { onlyFilter } from '../plan/only.ts';
+import type { Cell, Plan } from '../plan/plan.ts';
+import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
+import type { Protocol, Spec } from '../spec/types.ts';
+import { aaCells, buildJobs, type Job, type Overrides } from './jobs.ts';
+import { schedule, type Schedule } from './schedule.ts';
+
+/** Which cells a run measures: globs (`--only`), or exact cell ids (`--changed-since`), or all. */
+export interface Selection {
+  only: string | null;
+  /** Exact ids; null: no id list. Both given: a cell must pass both. */
+  cells: string[] | null;
+}
+
+/** Everything a run plan is made from. */
+export interface RunPlanInput {
+  spec: Spec;
+  plan: Plan;
+  manifests: Record<string, Manifest | Error>;
+  overrides: Overrides;
+  device: 'cpu' | 'cuda';
+  selection: Selection;
+  schedule: Schedule;
+}
+
+/** What will run: the timing settings after overrides, the selected cells, and the jobs in start order. */
+export interface RunPlan extends RunPlanInput {
+  protocol: Protocol;
+  selected: Set<string>;
+  /** Every process of the run, in the order the schedule starts them. */
+  jobs: Job[];
+  /** Cells with at least one process. */
+  cells: number;
+}
+
+/** The timing settings after command-line overrides. */
+export function effectiveProtocol(spec: Spec, o: Overrides): Protocol {
+  const p = { ...spec.protocol };
+  if (o.processes !== undefined) p.processes = o.processes;
+  if (o.samples !== undefined) {
+    p.samples = o.samples;
+    p.min_samples = Math.min(p.min_samples, o.samples);
+  }
+  return p;
+}
+
+/** The ids of the selected cells (an --only glob that matches nothing is a UserError). */
+export function selectCells(plan: Plan, s: Selection): Set<string> {
+  const ids = plan.cells.map((c) => c.id);
+  const byGlob = onlyFilter(s.only ?? undefined, ids);
+  const byId = s.cells ? new Set(s.cells) : null;
+  return new Set(ids.filter((id) => byGlob(id) && (byId === null || byId.has(id))));
+}
+
+/** Resolves a run plan. */
+export function runPlan(x: RunPlanInput): RunPlan {
+  const protocol = effectiveProtocol(x.spec, x.overrides);
+  const selected = selectCells(x.plan, x.selection);
+  const jobs = schedule(buildJobs(x.plan, protocol, selected, aaCells(x.spec, x.plan, selected)), x.schedule);
+  return { ...x, protocol, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
+}
+
+/** File-system-safe name of a cell id. */
+export function cellSlug(id: string): string {
+  return id.replace(/\//g, '__');
+}
+
+/** A job's files, relative to a run directory (`processes/...`) or a bundle (`requests/`, `results/`, `logs/`). */
+export interface ProcessFiles {
+  request: string;
+  result: string;
+  stdout: string;
+  stderr: string;
+}
+
+/** Where a job's request, result and logs live inside a run directory; `scratch` is its TMPDIR. */
+export function runFiles(dir: string, job: Job): ProcessFiles & { scratch: string } {
+  const base = path.join(dir, 'processes', cellSlug(job.cell.id), `${job.kind}-${job.index}`);
+  return { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, scratch: `${base}.tmp` };
+}
+
+/** Where a job's files live inside a bundle (relative, with `/`: the Python driver reads them). */
+export function bundleFiles(job: Job): ProcessFiles {
+  const base = `${cellSlug(job.cell.id)}/${job.kind}-${job.index}`;
+  return { request: `requests/${base}.json`, result: `results/${base}.json`, stdout: `logs/${base}.stdout.log`, stderr: `logs/${base}.stderr.log` };
+}
+
+/**
+ * The runner directories a cell's process imports from: the tool's runner and the reference's runner
+ * (whose adapter computes the expected result), by runner name, without repeats.
+ */
+export function runnersOf(spec: Spec, cell: Cell): string[] {
+  const names = [cell.runner];
+  if (cell.reference) names.push(spec.tools[cell.reference].runner);
+  return [...new Set(names)];
+}
+
+/** PYTHONPATH of a cell process on this machine: the harness, then the runners. */
+export function pythonPathOf(spec: Spec, cell: Cell): string[] {
+  return [...new Set([HARNESS_DIR, ...runnersOf(spec, cell).map((r) => spec.runners[r])])];
+}
+
+/** PYTHONPATH of a cell process inside a bundle, relative to the bundle. */
+export function bundlePythonPath(spec: Spec, cell: Cell): string[] {
+  return ['harness', ...runnersOf(spec, cell).map((r) => `runners/${r}`)];
+}
+
+/** A UTC time stamp for directory names (`2026-11-30T16-13-43`). */
+export function timestamp(now = new Date()): string {
+  return now.toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
+}

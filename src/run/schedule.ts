@@ -1,0 +1,85 @@
+// Pure: the order in which a run's processes start (issue 13). Interleaved by default: in rounds, every
+// cell runs one process per round in an order shuffled per round from a recorded seed, so drift during a
+// run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
+import type { Job } from './jobs.ts';
+
+/** How processes are ordered: `sequential` keeps each cell's processes together (the old order). */
+export type ScheduleKind = 'interleaved' | 'sequential';
+
+/** The schedule of a run, recorded in the journal, bundles and results so the order can be rebuilt. */
+export interface Schedule {
+  kind: ScheduleKind;
+  /** Seed of the per-round shuffles (unused by `sequential`, recorded all the same). */
+  seed: number;
+}
+
+/** The schedule kinds, for the command line's validation. */
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['interleaved', 'sequential'];
+
+/** A fresh 32-bit seed for a new run (not for resumed ones: they reuse the recorded seed). */
+export function newSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/**
+ * mulberry32: a tiny, well-known 32-bit PRNG. Only the order of processes depends on it, so statistical
+ * quality beyond "every permutation reachable, same seed same order" does not matter.
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The round of each job: its position among its cell's own processes (time, then memory). */
+function roundsOf(jobs: Job[]): Job[][] {
+  const perCell = new Map<string, Job[]>();
+  const aa: Job[] = [];
+  for (const job of jobs) {
+    if (job.kind === 'aa') aa.push(job);
+    else perCell.set(job.cell.id, [...(perCell.get(job.cell.id) ?? []), job]);
+  }
+  const count = Math.max(1, ...[...perCell.values()].map((l) => l.length));
+  const rounds: Job[][] = Array.from({ length: count }, () => []);
+  for (const list of perCell.values()) list.forEach((job, i) => rounds[i].push(job));
+  // A/A pair k (processes 2k and 2k+1) goes whole into one round, as two cells of a comparison do;
+  // the pairs are spread evenly over the rounds so that drift reaches them as it reaches the cells.
+  const pairs = new Map<number, Job[]>();
+  for (const job of aa) pairs.set(Math.floor(job.index / 2), [...(pairs.get(Math.floor(job.index / 2)) ?? []), job]);
+  const pairCount = Math.max(1, ...[...pairs.keys()].map((k) => k + 1));
+  for (const [k, pair] of pairs) rounds[Math.min(count - 1, Math.floor(((k + 0.5) * count) / pairCount))].push(...pair);
+  return rounds;
+}
+
+/**
+ * The jobs in the order they start. `sequential` returns them as given (per cell its timing processes,
+ * then its memory processes; the A/A pairs last). `interleaved` returns round after round, each round
+ * shuffled with the seeded PRNG; the same jobs and seed always give the same order (a resumed run
+ * continues the same schedule).
+ */
+export function schedule(jobs: Job[], s: Schedule): Job[] {
+  if (s.kind === 'sequential') return [...jobs];
+  const random = prng(s.seed);
+  return roundsOf(jobs).flatMap((round) => shuffle(round, random));
+}
+
+/** The round each job of an interleaved schedule belongs to, by job key (for tests and reports). */
+export function roundIndex(jobs: Job[]): Map<string, number> {
+  const out = new Map<string, number>();
+  roundsOf(jobs).forEach((round, r) => round.forEach((job) => out.set(job.key, r)));
+  return out;
+}
