@@ -68,6 +68,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   const records: ProcessRecord[] = sourced.map((s) => s.record);
   const starts = records.map((r) => r.started).sort();
   const drivers = bundles.flatMap((b) => b.drivers);
+  const setups = drivers.map((d) => d.environment_setup).filter((x) => x !== undefined);
   const results = aggregate(
     {
       spec, plan, selected, protocol, device: first.manifest.device, partial: covered.missing.length > 0,
@@ -78,6 +79,8 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
         started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),
         bundles: bundles.map((b) => ({ dir: b.dir, shard: `${b.manifest.shard.index + 1}/${b.manifest.shard.count}`, hosts: [...new Set(b.drivers.map((d) => d.hostname))] })),
         missing_processes: covered.missing,
+        // How each driver session built its environment from a wheelhouse, when one did (driver.py --setup-env).
+        ...(setups.length > 0 ? { environment_setup: setups } : {}),
       },
     },
     records,

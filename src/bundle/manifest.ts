@@ -65,6 +65,8 @@ export interface DriverRecord {
   python: string;
   interpreters: Record<string, string>;
   slurm: { job_id: string; array_job_id: string | null; array_task_id: string | null; node: string | null } | null;
+  /** `driver.py --setup-env`: the venv built from the bundle's wheelhouse over the base interpreter (docs/gpu.md). */
+  environment_setup?: Record<string, unknown>;
 }
 
 /** The driver's record of one finished process; `exit` has the fields of `Exit`, with null for absent. */

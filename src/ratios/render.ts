@@ -1,0 +1,73 @@
+// Renderings of a ratio table: markdown (docs/gpu.md keeps one), a terminal table, and the legend both share.
+import Table from 'cli-table3';
+import type { RatioRow, RatioTable, RatioValue } from './compute.ts';
+
+/** "1.13 (1.09-1.19)", or the reason there is no ratio. */
+export function valueText(v: RatioValue): string {
+  if (v.ratio === null) return v.status === 'missing' ? 'not in run' : `${v.status}${v.note ? `: ${oneLine(v.note, 60)}` : ''}`;
+  const range = v.low !== null && v.high !== null ? ` (${v.low.toFixed(2)}-${v.high.toFixed(2)})` : '';
+  return `${v.ratio.toFixed(2)}${range}`;
+}
+
+/** "+4.2 %" or "" when there is nothing to compare. */
+export function changeText(row: RatioRow): string {
+  if (row.change === null) return '';
+  const pct = (row.change * 100).toFixed(1);
+  return `${row.change >= 0 ? '+' : ''}${pct} %${row.beyond ? ' !' : ''}`;
+}
+
+/** The lines under every rendering: what the numbers are and how they were obtained. */
+export function legend(t: RatioTable): string[] {
+  return [
+    `ratio: the tool's median over ${t.base}'s median, same group, contract and subject, within one run (each median is the median of per-process medians);`,
+    `in parentheses: the smallest tool process median over the largest ${t.base} one, and the largest over the smallest.`,
+    t.runs.length > 1 ? `change: last run's ratio over the first run's, minus 1; "!" marks a change beyond ${(t.tolerance * 100).toFixed(0)} %.` : '',
+  ].filter(Boolean);
+}
+
+function runHeader(r: RatioTable['runs'][number]): string {
+  return `${r.label}${r.host ? ` (${r.host})` : ''}`;
+}
+
+/** GitHub-flavoured markdown. */
+export function renderRatioMarkdown(t: RatioTable): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const head = ['group', 'contract', `tool / ${t.base}`, ...t.runs.map((r) => esc(runHeader(r))), ...(t.runs.length > 1 ? ['change'] : [])];
+  const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i < 3 ? '---' : '---:')).join(' | ')} |`];
+  for (const row of t.rows) {
+    out.push(`| ${[row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])].map(esc).join(' | ')} |`);
+  }
+  out.push('', ...t.runs.map((r) => `- ${esc(r.label)}: measured ${r.measured_on}${r.host ? ` on ${esc(r.host)}` : ''}${r.device ? `, device ${r.device}` : ''}`));
+  out.push('', ...legend(t));
+  if (t.runs.length > 1) out.push('', ...lostLines(t).map((l, i) => (i === 0 ? l : `- ${esc(l)}`)));
+  return out.join('\n') + '\n';
+}
+
+/** A plain table for the terminal. */
+export function renderRatioTable(t: RatioTable): string {
+  const table = new Table({
+    head: ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of t.rows) {
+    table.push([row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])]);
+  }
+  const lost = t.runs.length > 1 ? lostLines(t).map((l, i) => (i === 0 ? l : `  ${l}`)) : [];
+  return [table.toString(), ...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`), ...legend(t), ...lost].join('\n') + '\n';
+}
+
+/** A heading line, then one line per cell ok in the first run and not in the last. */
+export function lostLines(t: RatioTable): string[] {
+  const first = t.runs[0]?.label ?? 'first';
+  const last = t.runs[t.runs.length - 1]?.label ?? 'last';
+  if (t.lost.length === 0) return [`Every cell ok in ${first} is ok in ${last}.`];
+  return [
+    `${t.lost.length} cell(s) ok in ${first} are not ok in ${last}:`,
+    ...t.lost.map((c) => `${c.id}: ${c.status === 'missing' ? 'not in the run' : c.status}${c.reason ? `: ${oneLine(c.reason, 200)}` : ''}`),
+  ];
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
