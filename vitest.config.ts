@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests spawn real Python processes (torch imports take seconds), so the timeouts are generous and
@@ -9,6 +10,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     maxWorkers: 2,
+    // The fixture specs name runners in test/fixtures/runners, outside their own directory (docs/spec.md).
+    env: { BENCHGRID_ALLOW_DIRS: fileURLToPath(new URL('./test/fixtures', import.meta.url)) },
     reporters: ['default'],
   },
 });

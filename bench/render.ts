@@ -1,6 +1,7 @@
 // The bench's outputs: one terminal table, and docs/performance.md (pure functions of the bench record).
 import Table from 'cli-table3';
 import type { Figure } from './figures.ts';
+import { ENVIRONMENTS_SECTION } from './environments-section.ts';
 
 /** Everything one bench run wrote to bench/results/<date>.json. */
 export interface BenchRecord {
@@ -103,6 +104,7 @@ export function markdown(record: BenchRecord): string {
     '',
     `The default is \`fork\` on the CPU, where this was measured; \`cold\` on CUDA, where no GPU was available to prove it (the design initialises CUDA only in the child, and the parent refuses to fork once CUDA is initialised). \`--start cold\` is always available. Results record the mode per run (\`run.start\`) and per process (\`per_process[].start\`).`,
     '',
+    ...ENVIRONMENTS_SECTION,
   ];
   return lines.join('\n');
 }

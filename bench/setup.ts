@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { loadMerged } from '../src/spec/extends.ts';
 import { loadSpec } from '../src/spec/load.ts';
 import { normalise } from '../src/spec/normalise.ts';
+import type { SpecData } from '../src/spec/data.ts';
 import { BUILTIN_RUNNERS, readManifest, REPO_ROOT } from '../src/spec/manifests.ts';
 import { resolveEnv } from '../src/run/environments.ts';
 import type { ValidSpec } from '../src/commands/load-or-exit.ts';
@@ -77,7 +78,7 @@ export async function deriveSpec(protocol: Record<string, unknown>, name: string
   if ('loaded' in whole) return { ...whole, subset: null };
   const manifest = readManifest(path.join(BUILTIN_RUNNERS, 'torch'));
   const declared = manifest instanceof Error ? [] : Object.keys(manifest.adapters);
-  const spec = normalise(data, SPEC_FILE, [SPEC_FILE], new Map());
+  const spec = normalise(data as SpecData, SPEC_FILE, [SPEC_FILE], new Map());
   const why = `specs/resnet18_cpu.yaml does not validate yet (${whole.errors.length} errors, first: ${whole.errors[0]})`;
   for (const tools of [Object.values(spec.tools).filter((t) => declared.includes(t.adapter)).map((t) => t.id), SUBSET_TOOLS]) {
     const part = await writeAndLoad(restrict(data, tools), protocol, dir, name);
@@ -89,7 +90,7 @@ export async function deriveSpec(protocol: Record<string, unknown>, name: string
 /** The interpreter of resnet18_cpu's `main` environment (or `override`); throws with what to do when unbuilt. */
 export async function benchPython(override?: string): Promise<string> {
   if (override) return override;
-  const spec = normalise(await mergedData(), SPEC_FILE, [SPEC_FILE], new Map());
+  const spec = normalise((await mergedData()) as SpecData, SPEC_FILE, [SPEC_FILE], new Map());
   const env = await resolveEnv(spec.environments.main);
   if (!env.built) throw new Error(`the environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (or pass --python PATH)`);
   return env.python;

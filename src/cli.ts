@@ -1,6 +1,7 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, ExitCode, UserError } from './errors.ts';
+import { guardTerminal } from './util/terminal.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -14,6 +15,7 @@ program
   .description('Check specs against the schema and the semantic rules; print file:line:col diagnostics.')
   .argument('<spec...>', 'spec files')
   .option('--json', 'print the diagnostics as JSON')
+  .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program
@@ -50,22 +52,22 @@ program
   .option('--resume <dir>', 'complete an interrupted run: only what is missing runs')
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
-  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
-  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes', 1000))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
-  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs'))
+  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
-  .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task'))
-  .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', positiveInt('--cpus-per-task'))
+  .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', nonNegativeInt('--gpus-per-task', 64))
+  .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', positiveInt('--cpus-per-task', 1024))
   .option('--time-limit <time>', 'slurm: time limit per task, e.g. 2:00:00')
   .option('--sbatch-arg <arg>', 'slurm: one extra sbatch argument, e.g. --sbatch-arg=--qos=short (repeatable)', (v: string, all: string[] = []) => [...all, v])
   .option('--shared-dir <dir>', 'slurm: directory seen by the login and compute nodes (default results/<spec>/slurm-<timestamp>)')
-  .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards'))
+  .option('--shards <n>', 'slurm: array tasks, each running a share of the cells (default 1)', positiveInt('--shards', 10_000))
   .option('--no-wait', 'slurm: submit and return; finish later with `benchgrid ingest SHARED_DIR`')
   .option('--json', 'print a JSON summary on stdout')
   .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
@@ -78,8 +80,8 @@ program
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
   .option('--shard <i/n>', 'only shard I of N (cells split round-robin; a cell\'s processes stay together)')
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
-  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes'))
-  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples'))
+  .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes', 1000))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together').choices(['interleaved', 'sequential']).default('interleaved'))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .option('--json', 'print a JSON summary on stdout')
@@ -95,12 +97,25 @@ program
   .action(async (dirs: string[], opts) => (await import('./commands/ingest.ts')).ingest(dirs, opts));
 
 program
+  .command('history')
+  .description('An offline site of every cell over runs and tool releases, with the regressions and improvements found (docs/versions.md).')
+  .argument('<results-dir...>', 'run directories, results/<spec>/ directories, or results/')
+  .requiredOption('--out <dir>', 'where to write index.html and the runs\' reports')
+  .option('--threshold <pct>', "compare's smallest change worth a label, in percent (default 2; A/A noise raises it)")
+  .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
+
+program
   .command('env')
-  .description('The Python environments of a spec: list them, or build the missing ones.')
-  .addArgument(new Argument('<action>', 'list or build').choices(['list', 'build']))
-  .argument('<spec...>', 'spec files')
+  .description('The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
+  .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))
+  .argument('[spec...]', 'spec files (prune: remove cached environments these do not use)')
   .option('--json', 'print as JSON (list)')
-  .action(async (action: 'list' | 'build', specs: string[], opts) => (await import('./commands/env.ts')).env(action, specs, opts));
+  .option('--older-than <days>', 'prune: only environments built more than DAYS days ago')
+  .option('--yes', 'prune: remove them (default: only print what would be removed)')
+  .action(async (action: 'list' | 'build' | 'prune', specs: string[], opts) => {
+    if (action !== 'prune' && specs.length === 0) program.error(`error: env ${action} needs at least one spec file`, { exitCode: 2 });
+    return (await import('./commands/env.ts')).env(action, specs, opts);
+  });
 
 program
   .command('compare')
@@ -128,11 +143,14 @@ program
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
+  const restore = guardTerminal();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     return exitCodeOf(error);
+  } finally {
+    restore();
   }
 }
 
@@ -152,11 +170,12 @@ function exitCodeOf(error: unknown): number {
   return EXIT.internal;
 }
 
-/** A commander parser for integer options that may be zero. */
-function nonNegativeInt(name: string) {
+/** A commander parser for integer options that may be zero, up to a documented maximum (docs/security.md). */
+function nonNegativeInt(name: string, max: number) {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer (got '${value}').`);
+    if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
 }
@@ -168,11 +187,12 @@ function seedInt(value: string): number {
   return n;
 }
 
-/** A commander parser for positive integer options. */
-function positiveInt(name: string) {
+/** A commander parser for positive integer options, up to a documented maximum (docs/security.md). */
+function positiveInt(name: string, max: number) {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer (got '${value}').`);
+    if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
 }

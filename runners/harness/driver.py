@@ -64,11 +64,28 @@ def load_bundle(bundle):
     if not isinstance(jobs, list):
         raise BundleError(f"{path}: no 'jobs' list")
     for i, job in enumerate(jobs):
+        if not isinstance(job, dict):
+            raise BundleError(f"{path}: jobs[{i}] is not an object")
         missing = [k for k in ("key", "cell", "kind", "index", "environment", "request", "result", "stdout",
                                "stderr", "timeout_s", "threads", "pythonpath") if k not in job]
         if missing:
             raise BundleError(f"{path}: jobs[{i}] lacks {', '.join(missing)}")
+        for field in ("request", "result", "stdout", "stderr"):
+            check_inside(bundle, job[field], f"{path}: jobs[{i}].{field}")
+        for k, entry in enumerate(job["pythonpath"] if isinstance(job["pythonpath"], list) else [None]):
+            check_inside(bundle, entry, f"{path}: jobs[{i}].pythonpath[{k}]")
     return manifest
+
+
+def check_inside(bundle, rel, where):
+    """A path from bundle.json must name a place inside the bundle: this driver deletes and truncates
+    result and log files, so a hostile manifest must not reach files elsewhere (issue 15)."""
+    if not isinstance(rel, str) or not rel or os.path.isabs(rel) or any(ord(c) < 32 for c in rel):
+        raise BundleError(f"{where}: expected a relative path inside the bundle (got {rel!r})")
+    root = os.path.realpath(bundle)
+    full = os.path.realpath(os.path.join(bundle, rel))
+    if os.path.commonpath([root, full]) != root:
+        raise BundleError(f"{where}: {rel!r} leads outside the bundle; refusing to touch it")
 
 
 def done_keys(journal):

@@ -23,6 +23,8 @@ TORCH_RUNNER = REPO / "runners" / "torch"
 FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
 # The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
 WIRE = json.loads((REPO / "runners" / "harness" / "benchgrid_harness" / "wire.json").read_text(encoding="utf-8"))
+# Contract facts come from the one data file TypeScript reads too (runners/contracts.json).
+CONTRACTS = json.loads((REPO / "runners" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
 A_CONTRACTS = ["single_module_output", "matched_retained", "replacement_edit", "repeated_steering",
                "same_site_gradient", "ordered_dataset_features"]
 HOOKS = {"tool": "hooks", "module": "benchgrid_torch.adapters.hooks"}
@@ -43,13 +45,15 @@ def request(kind, tool, module, library=None, reference=None, mode="time", devic
             runner="torch"):
     """A request for one cell; small settings so the whole check runs in a few minutes."""
     site = next(iter(subject["sites"]))
-    params = {"site": site, "strengths": [0.0, 0.5, 1.0, 2.0], "direction_seed": 1, "target": 3}
+    values = {"site": site, "strengths": [0.0, 0.5, 1.0, 2.0], "direction_seed": 1, "target": 3}
+    facts = CONTRACTS[kind]
+    params = {name: values[name] for name in facts["params"]}
     group = "A" if kind in A_CONTRACTS else "B"
     return {
         "protocol": WIRE["wire_version"], "spec": {"name": "selfcheck", "digest": "0" * 64},
         "cell": {"id": f"{group}/{kind}/{tool}/{subject['id']}", "group": group, "contract": kind, "tool": tool,
                  "subject": subject["id"]},
-        "contract": {"kind": kind, "params": params if group == "A" else {}},
+        "contract": {"kind": kind, "params": params, "grad": facts["grad"], "work": facts["work"]},
         "subject": subject,
         "tool": {"id": tool, "runner": runner, "adapter": tool, "module": module, "library": library},
         "reference": reference, "device": device, "mode": mode, "process_index": 0,

@@ -77,6 +77,7 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
     const mine = new Set(b.manifest.jobs.map((j) => j.key));
     const stray = b.processes.filter((p) => !mine.has(p.key)).map((p) => p.key);
     if (stray.length > 0) problems.push(`${nameOf(b)}: its journal has ${stray.length} process(es) its manifest does not list: ${listSome(stray, 5)}`);
+    problems.push(...journalDisagrees(b));
   }
   const missing = expected.filter((k) => !ran.has(k));
   const notExported = missing.filter((k) => !planned.has(k));
@@ -89,6 +90,21 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
   }
   if (notRun.length > 0) gaps.push(`${notRun.length} process(es) have not run yet (run driver.py again to finish them): ${listSome(notRun, 5)}`);
   return { problems, gaps, missing };
+}
+
+/**
+ * Journal lines whose cell, kind or index differ from the manifest's job of the same key: an edited
+ * journal would otherwise drop its measurements without a word (issue 15).
+ */
+function journalDisagrees(b: ReadBundle): string[] {
+  const jobs = new Map(b.manifest.jobs.map((j) => [j.key, j]));
+  const bad = b.processes.filter((p) => {
+    const j = jobs.get(p.key);
+    return j !== undefined && (j.cell !== p.cell || j.kind !== p.kind || j.index !== p.index);
+  });
+  if (bad.length === 0) return [];
+  const show = bad.map((p) => `${p.key} (journal: ${p.cell} ${p.kind}#${p.index})`);
+  return [`${nameOf(b)}: ${bad.length} journal line(s) disagree with the manifest about their cell, kind or index: ${listSome(show, 5)}`];
 }
 
 /** A measured process with the bundle it came from and the driver's machine. */

@@ -5,6 +5,8 @@ import { UserError } from '../errors.ts';
 import type { Overrides } from '../run/jobs.ts';
 import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
+import { readJsonFile } from '../util/json-file.ts';
+import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest, readJournalText } from './parse.ts';
 
 /** Version of bundle.json; runners/harness/driver.py checks it. */
 export const BUNDLE_FORMAT = 1;
@@ -86,20 +88,11 @@ export interface DriverProcess {
 /** Reads and checks bundle.json; throws UserError naming the directory. */
 export function readManifestFile(dir: string): BundleManifest {
   const file = path.join(dir, MANIFEST_FILE);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote` : (error as Error).message;
-    throw new UserError(`${dir}: not a bundle (${why}).`);
-  }
-  const m = raw as BundleManifest;
-  if (!m || typeof m !== 'object' || m.format !== BUNDLE_FORMAT) {
-    throw new UserError(`${file}: bundle format ${JSON.stringify((m as { format?: unknown })?.format)}, but this benchgrid reads format ${BUNDLE_FORMAT}.`);
-  }
-  if (!Array.isArray(m.jobs) || !m.spec?.digest || !m.shard) throw new UserError(`${file}: not a complete bundle manifest (jobs, spec or shard missing).`);
-  return m;
+  if (!fs.existsSync(file)) throw new UserError(`${dir}: not a bundle (no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote).`);
+  const raw = readJsonFile(file, MAX_MANIFEST_BYTES, 'bundle manifest');
+  const format = raw !== null && typeof raw === 'object' ? (raw as { format?: unknown }).format : undefined;
+  if (format !== BUNDLE_FORMAT) throw new UserError(`${file}: bundle format ${JSON.stringify(format) ?? 'missing'}, but this benchgrid reads format ${BUNDLE_FORMAT}.`);
+  return parseManifest(raw, dir, file);
 }
 
 /** The driver's journal: its sessions and the last record of each process (a torn line is ignored). */
@@ -107,18 +100,13 @@ export function readDriverJournal(dir: string): { drivers: DriverRecord[]; proce
   const file = path.join(dir, 'journal.jsonl');
   const drivers: DriverRecord[] = [];
   const processes = new Map<string, DriverProcess>();
-  if (!fs.existsSync(file)) return { drivers, processes: [] };
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let rec: DriverRecord | DriverProcess;
-    try {
-      rec = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  readJournalText(file).split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const rec = parseJournalLine(line, file, i + 1);
+    if (rec === undefined) return;
     if (rec.type === 'driver') drivers.push(rec);
-    else if (rec.type === 'process') processes.set(rec.key, rec);
-  }
+    else processes.set(rec.key, rec);
+  });
   return { drivers, processes: [...processes.values()] };
 }
 

@@ -1,13 +1,12 @@
 // The spec and plan of a bundle, rebuilt from its resolved data (spec.json) and its own runner copies:
 // ingest needs no YAML file and no runners of the machine it runs on.
-import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.ts';
 import { planSpec, type Plan } from '../plan/plan.ts';
 import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { digestOf, normalise } from '../spec/normalise.ts';
 import type { Spec } from '../spec/types.ts';
 import type { BundleManifest } from './manifest.ts';
+import { readBundleSpecData } from './parse.ts';
 
 /** A bundle's spec, plan and runner manifests. */
 export interface BundleSpec {
@@ -21,12 +20,7 @@ export interface BundleSpec {
 /** Normalises spec.json into a Spec whose runners are the bundle's copies, and plans it. */
 export function loadBundleSpec(dir: string, manifest: BundleManifest): BundleSpec {
   const file = path.join(dir, 'spec.json');
-  let data: Record<string, unknown>;
-  try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new UserError(`${file}: cannot read the bundle's spec (${(error as Error).message.split('\n')[0]}).`);
-  }
+  const data = readBundleSpecData(file);
   const spec = normalise(data, file, [manifest.spec.file], new Map());
   const manifests: Record<string, Manifest | Error> = {};
   for (const runner of manifest.runners) {

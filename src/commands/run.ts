@@ -5,6 +5,7 @@ import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { aggregate } from '../results/aggregate.ts';
 import { localHost } from '../results/host.ts';
 import { writeResults } from '../results/write.ts';
+import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import type { Overrides } from '../run/jobs.ts';
@@ -65,6 +66,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const stopped = await runLocally(rp, jobs, { dir, pythons, start, concurrency, log });
   const results = resultsOf(rp, header, dir, stopped, { start, jobs: concurrency });
   writeResults(path.join(dir, 'results.json'), results);
+  if (!stopped) pointLatest(dir, loaded.spec.name);
   await writeRunReports(dir, results, loaded.spec);
   summarise(results, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);

@@ -1,17 +1,27 @@
 // `benchgrid validate <spec...>`: schema and semantic diagnostics; exit 0 valid, 2 invalid.
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
+import { checkIndex } from '../spec/index-check.ts';
 import { hasErrors, loadSpec } from '../spec/load.ts';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
   json?: boolean;
+  /** Ask the package index whether every declared release of a versioned tool exists (needs the network). */
+  checkIndex?: boolean;
 }
 
 /** Validates each spec; prints diagnostics (stderr, or JSON on stdout) and a summary line per spec. */
 export async function validate(files: string[], opts: ValidateOptions): Promise<void> {
   const results = [];
-  for (const file of files) results.push(await loadSpec(file));
+  for (const file of files) {
+    const r = await loadSpec(file);
+    if (opts.checkIndex && r.spec) {
+      r.diagnostics.push(...(await checkIndex(r.spec)));
+      if (hasErrors(r.diagnostics)) r.plan = undefined;
+    }
+    results.push(r);
+  }
   const failed = results.some((r) => hasErrors(r.diagnostics));
   if (opts.json) {
     const out = results.map((r) => ({ file: r.file, valid: !hasErrors(r.diagnostics), cells: r.plan?.cells.length ?? null, diagnostics: r.diagnostics }));

@@ -2,6 +2,7 @@
 // changes, the environment guard. Pure: no files, no printing.
 import type { CellResult, Results, Verdict } from '../results/model.ts';
 import { environmentDifferences } from './env-guard.ts';
+import { cellAnnotations } from '../results/annotations.ts';
 import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SubjectNoise } from './model.ts';
 import { compareSpeed, unavailable } from './speed.ts';
 
@@ -18,8 +19,8 @@ export function compareResults(before: Results, after: Results, files: { before:
   const afterById = new Map(after.cells.map((c) => [c.id, c]));
   const beforeIds = new Set(before.cells.map((c) => c.id));
   const cells: CellComparison[] = [
-    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, thresholdOf(b.subject), s)),
-    ...after.cells.filter((a) => !beforeIds.has(a.id)).map((a) => cellOf(null, a, thresholdOf(a.subject), s)),
+    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, thresholdOf(b.subject), s, [before, after])),
+    ...after.cells.filter((a) => !beforeIds.has(a.id)).map((a) => cellOf(null, a, thresholdOf(a.subject), s, [before, after])),
   ];
   const differences = environmentDifferences(before, after);
   const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
@@ -51,13 +52,13 @@ export function compareResults(before: Results, after: Results, files: { before:
   };
 }
 
-function cellOf(b: CellResult | null, a: CellResult | null, threshold: number, s: CompareSettings): CellComparison {
+function cellOf(b: CellResult | null, a: CellResult | null, threshold: number, s: CompareSettings, files: [Results, Results]): CellComparison {
   const c = (a ?? b)!;
   const exactness = b && a ? exactnessChange(b.exact ?? null, a.exact ?? null) : null;
   const status_changed = Boolean(b && a && (b.status !== a.status || (b.reason ?? null) !== (a.reason ?? null)));
   return {
     id: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: c.subject,
-    before: b && sideOf(b), after: a && sideOf(a),
+    before: b && sideOf(b, files[0]), after: a && sideOf(a, files[1]),
     speed: speedOf(b, a, threshold, exactness, s),
     status_changed,
     exactness,
@@ -87,10 +88,13 @@ function exactnessChange(before: Verdict, after: Verdict): CellComparison['exact
   return { before, after, worse };
 }
 
-function sideOf(c: CellResult): CellSide {
+function sideOf(c: CellResult, file: Results): CellSide {
+  const annotations = c.status === 'ok' ? cellAnnotations(c, file) : [];
   return {
     status: c.status, reason: c.reason, exact: c.exact ?? null, median_ms: c.median_ms, processes: c.processes,
     raw_samples: Boolean(c.samples_ms?.some((s) => s.length > 0)),
+    // Only when there is something to say, so that comparisons of files without witnesses stay as they were.
+    ...(annotations.length ? { annotations } : {}),
   };
 }
 

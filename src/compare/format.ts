@@ -110,3 +110,11 @@ export function statusText(side: CellComparison['before']): string {
 
 /** The sentence explaining the † marker, when any cell used the range rule. */
 export const RANGE_NOTE = '† range rule: a file has no raw samples, so the label compares process-median ranges (docs/compare.md), not a bootstrap interval.';
+
+/** `id: before: work: differs (...); after: on torch 2.0.1` for every cell with annotations on either side. */
+export function annotatedLines(c: Comparison): string[] {
+  return c.cells.flatMap((x) => {
+    const sides = ([['before', x.before], ['after', x.after]] as const).filter(([, side]) => side?.annotations?.length);
+    return sides.length ? [`${x.id}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.join('; ')}`).join('; ')}`] : [];
+  });
+}

@@ -48,6 +48,8 @@ export interface CellSide {
   median_ms: number | null;
   processes: number | null;
   raw_samples: boolean;
+  /** Work differences, another torch, adapter notes (src/results/annotations.ts); absent when there are none. */
+  annotations?: string[];
 }
 
 /** A cell matched by id across the two files. */

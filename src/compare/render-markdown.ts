@@ -1,6 +1,6 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
 import type { Comparison } from './model.ts';
-import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison): string {
@@ -37,6 +37,12 @@ export function renderMarkdown(c: Comparison): string {
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
   out.push('<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>', '');
 
+  const marked = annotatedLines(c);
+  if (marked.length > 0) {
+    out.push(`#### Marked cells (${marked.length})`, '', 'Work differs from the contract, another torch, or a note:', '');
+    for (const line of marked) out.push(`- ${cell(line)}`);
+    out.push('');
+  }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     out.push(`#### Status changes (${changed.length})`, '');

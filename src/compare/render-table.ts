@@ -1,7 +1,7 @@
 // The terminal rendering of a comparison: environment first, then the per-cell table and the lists.
 import Table from 'cli-table3';
 import type { Comparison } from './model.ts';
-import { change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(c: Comparison, color: boolean): string {
@@ -39,6 +39,11 @@ export function renderTable(c: Comparison, color: boolean): string {
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
   lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).');
 
+  const marked = annotatedLines(c);
+  if (marked.length > 0) {
+    lines.push('', `Marked cells (${marked.length}): work differs from the contract, another torch, or a note:`);
+    for (const line of marked) lines.push(`  ${line}`);
+  }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     lines.push('', `Status changes (${changed.length}):`);

@@ -1,6 +1,8 @@
 // The planner: a pure function from a resolved Spec (and the runners' static manifests) to cells.
 import type { AdapterEntry } from '../spec/manifests.ts';
 import type { ReasonRule, Spec } from '../spec/types.ts';
+import { satisfies } from '../spec/version-range.ts';
+import { expandToolList, splitToolId } from '../spec/versions.ts';
 
 /** One cell of the matrix: a contract done by a tool on a subject, within a group. */
 export interface Cell {
@@ -40,8 +42,12 @@ export function cellId(group: string, contract: string, tool: string, subject: s
 
 /** Whether a reason rule covers a cell. */
 export function ruleCovers(rule: ReasonRule, contract: string, tool: string, subject: string): boolean {
+  // A reason names a versioned tool by its declared id; `versions` narrows it to a range of releases.
+  const { tool: declared, version } = splitToolId(tool);
+  const inRange = rule.versions === null || (version !== null && satisfies(version, rule.versions));
   return (
-    (rule.tools === null || rule.tools.includes(tool)) &&
+    (rule.tools === null || rule.tools.includes(tool) || rule.tools.includes(declared)) &&
+    inRange &&
     (rule.contracts === null || rule.contracts.includes(contract)) &&
     (rule.subjects === null || rule.subjects.includes(subject))
   );
@@ -49,14 +55,14 @@ export function ruleCovers(rule: ReasonRule, contract: string, tool: string, sub
 
 /**
  * Expands every group, in a stable order: groups as declared, then subjects, contracts and tools as
- * declared. A cell is planned when its adapter implements the contract and no reason excludes it.
+ * declared (a versioned tool's releases in declared order). A cell is planned when its adapter implements the contract and no reason excludes it.
  */
 export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
   const cells: Cell[] = [];
   for (const group of spec.groups) {
     for (const subject of group.subjects) {
       for (const { contract, tools } of group.cells) {
-        for (const tool of tools) {
+        for (const tool of expandToolList(spec.tools, tools)) {
           const t = spec.tools[tool];
           const kind = spec.contracts[contract]?.kind ?? contract;
           const entry = t ? lookup(t.runner, t.adapter) : undefined;

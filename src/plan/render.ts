@@ -2,6 +2,7 @@
 import Table from 'cli-table3';
 import type { Plan } from './plan.ts';
 import type { Spec } from '../spec/types.ts';
+import { expandToolList } from '../spec/versions.ts';
 
 /** The plan as it is printed by `benchgrid plan`. */
 export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean): string {
@@ -14,7 +15,7 @@ export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boo
     for (const subject of g.subjects) {
       const mine = cells.filter((c) => c.group === g.id && c.subject === subject);
       if (mine.length === 0) continue;
-      const tools = g.tools.filter((t) => mine.some((c) => c.tool === t));
+      const tools = expandToolList(spec.tools, g.tools).filter((t) => mine.some((c) => c.tool === t));
       const contracts = g.contracts.filter((k) => mine.some((c) => c.contract === k));
       const keys = new Map<string, string>();
       const keyOf = (reason: string) => {

@@ -1,7 +1,9 @@
 // The status matrix, one grid per group and subject (rows contracts, columns tools), for the terminal and HTML. Pure.
 import type { CellResult } from '../results/model.ts';
+import { cellAnnotations } from '../results/annotations.ts';
 import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
+import { expandToolList } from '../spec/versions.ts';
 
 /** One grid cell. */
 export interface GridCell {
@@ -10,7 +12,7 @@ export interface GridCell {
   kind: 'ok' | 'unsupported' | 'error' | 'absent';
   /** The text without colour: `2.30 ms =`, `(a)`, `error (b)` or empty. */
   text: string;
-  /** The reason key of an unsupported or failed cell. */
+  /** The reason key of an unsupported or failed cell, or of a measured cell's notes (work differs, another torch). */
   key: string | null;
   result: CellResult | null;
 }
@@ -26,7 +28,7 @@ export interface Grid {
   /** rows[contract index][tool index]. */
   rows: GridCell[][];
   /** Each distinct reason once, with its key, in the order the keys were given. */
-  reasons: { key: string; reason: string; kind: 'unsupported' | 'error' }[];
+  reasons: { key: string; reason: string; kind: 'unsupported' | 'error' | 'note' }[];
   counts: { ok: number; unsupported: number; error: number };
 }
 
@@ -47,10 +49,11 @@ export function buildGrids(input: ReportInput): Grid[] {
       const mine = inGroup.filter((c) => c.subject === subject);
       if (mine.length === 0) continue;
       const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => mine.some((c) => c.contract === k));
-      const tools = ordered(g?.tools, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
+      const declared = g && spec ? expandToolList(spec.tools, g.tools) : undefined;
+      const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
       const keys = new Map<string, string>();
       const reasons: Grid['reasons'] = [];
-      const keyOf = (reason: string, kind: 'unsupported' | 'error') => {
+      const keyOf = (reason: string, kind: 'unsupported' | 'error' | 'note') => {
         const k = `${kind}\u0000${reason}`;
         if (!keys.has(k)) {
           const key = keyName(keys.size);
@@ -66,8 +69,11 @@ export function buildGrids(input: ReportInput): Grid[] {
           if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
           if (c.status === 'ok') {
             const mark = exactMark(c.exact);
-            const text = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${mark ? ` ${mark}` : ''}`;
-            return { id, kind: 'ok', text, key: null, result: c };
+            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${mark ? ` ${mark}` : ''}`;
+            // A work difference, another torch or a note is keyed under the grid, like a reason.
+            const notes = cellAnnotations(c, results);
+            const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
+            return { id, kind: 'ok', text: key ? `${figure} (${key})` : figure, key, result: c };
           }
           const reason = firstLine(c.reason ?? c.error?.message) || 'no reason recorded';
           const key = keyOf(reason, c.status);

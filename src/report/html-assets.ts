@@ -1,4 +1,5 @@
 // What the HTML report inlines: the chart library (read from node_modules), its stylesheet and its script.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -29,8 +30,15 @@ export function inlineJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** Forbids every network request from the page: scripts and styles only inline, images only data: URLs. */
-export const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+/**
+ * Forbids every network request from the page, and every script but the report's own: each inline
+ * script is allowed by its sha256, so markup smuggled in by a results file could not run even if it
+ * slipped past escaping (issue 15). Styles stay inline; images only data: URLs.
+ */
+export function cspFor(scripts: string[]): string {
+  const hashes = scripts.map((s) => `'sha256-${crypto.createHash('sha256').update(s, 'utf8').digest('base64')}'`);
+  return `default-src 'none'; script-src ${hashes.join(' ')}; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
+}
 
 /** The report's stylesheet. */
 export const CSS = `

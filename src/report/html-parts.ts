@@ -99,13 +99,14 @@ export function samplesHtml(c: CellResult): string {
   if (c.per_process) {
     const head = '<tr><th>process</th><th>samples</th><th>median</th><th>min</th><th>max</th><th>IQR</th><th>stopped by</th><th>start</th><th>wall</th></tr>';
     const rows = c.per_process.map((p) =>
-      `<tr><td class="num">${p.index}</td><td class="num">${p.n}</td><td class="num">${formatMs(p.median_ms)}</td><td class="num">${formatMs(p.min_ms)}</td>` +
-      `<td class="num">${formatMs(p.max_ms)}</td><td class="num">${formatMs(p.iqr_ms)}</td><td>${escapeHtml(String(p.stopped_by))}</td>` +
-      `<td>${escapeHtml(String(p.start))}</td><td class="num">${Number(p.wall_s).toFixed(2)} s</td></tr>`);
+      // Every value is escaped, numbers too: a results file from elsewhere is data, never markup (issue 15).
+      [p.index, p.n, formatMs(p.median_ms), formatMs(p.min_ms), formatMs(p.max_ms), formatMs(p.iqr_ms)].map((v) => `<td class="num">${escapeHtml(String(v))}</td>`).join('') +
+      `<td>${escapeHtml(String(p.stopped_by))}</td><td>${escapeHtml(String(p.start))}</td><td class="num">${escapeHtml(Number(p.wall_s).toFixed(2))} s</td>`)
+      .map((tds) => `<tr>${tds}</tr>`);
     parts.push(`<table>${head}${rows.join('')}</table>`);
   }
   if (c.samples_ms) {
-    c.samples_ms.forEach((s, i) => parts.push(`<p class="samples">process ${i}: ${s.map((x) => x.toFixed(3)).join(', ')} (ms)</p>`));
+    c.samples_ms.forEach((s, i) => parts.push(`<p class="samples">process ${i}: ${escapeHtml(s.map((x) => Number(x).toFixed(3)).join(', '))} (ms)</p>`));
   } else if (c.status === 'ok') {
     const per = c.samples_per_process ? ` Samples per process: ${c.samples_per_process.join(', ')}.` : '';
     parts.push(`<p class="muted">This file keeps no raw samples (the seed's layout has only the statistics).${escapeHtml(per)}</p>`);

@@ -1,7 +1,7 @@
 // The HTML report: one self-contained file (Chart.js inlined, data as JSON, no network) from the results model.
 import { cellRange, escapeHtml, exactText, firstLine } from './format.ts';
 import { buildGrids } from './grid.ts';
-import { APP_SCRIPT, CSP, CSS, chartLibrary, inlineJson, inlineScript } from './html-assets.ts';
+import { APP_SCRIPT, CSS, chartLibrary, cspFor, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, protocolText } from './measured.ts';
 import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
@@ -24,12 +24,13 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const nav = [['results', 'Results'], ['status', 'Status matrix'], ...(page.fromSpec ? [['appendix', 'Cells not on the page']] : []), ['measured', 'How it was measured'], ['samples', 'Raw samples']]
     .map(([id, text]) => `<a href="#${id}">${text}</a>`)
     .join('');
+  const scripts = [inlineScript(chartLib), inlineScript(APP_SCRIPT)];
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
 <title>${escapeHtml(title)} | benchgrid report</title>
 <style>${CSS}</style>
 </head>
@@ -58,8 +59,7 @@ ${results.cells.map(samplesHtml).join('\n')}
 </main>
 <footer>Written by benchgrid. This file is self-contained and makes no network requests.</footer>
 <script type="application/json" id="benchgrid-data">${inlineJson({ charts })}</script>
-<script>${inlineScript(chartLib)}</script>
-<script>${inlineScript(APP_SCRIPT)}</script>
+${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>
 `;

@@ -1,4 +1,5 @@
 // The markdown results page: the spec's page rows in the seed's words, an appendix, how it was measured. Pure.
+import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, exactText, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
 import { resolvePage, type ReportInput } from './page.ts';
@@ -26,7 +27,8 @@ export function renderMarkdown(input: ReportInput): string {
       out.push('| Cell | Status | Median (min to max) | Exactness | Reason |');
       out.push('| --- | --- | --- | --- | --- |');
       for (const c of page.appendix) {
-        const cells = [`\`${c.id}\``, c.status, cellRange(c) ?? '', exactText(c.exact), firstLine(c.reason ?? c.error?.message)];
+        const why = c.status === 'ok' ? cellAnnotations(c, results).join('; ') : firstLine(c.reason ?? c.error?.message);
+        const cells = [`\`${c.id}\``, c.status, cellRange(c) ?? '', exactText(c.exact), why];
         out.push(`| ${cells.map(mdCell).join(' | ')} |`);
       }
       out.push('');

@@ -1,6 +1,7 @@
 // The results page, resolved: the spec's page rows (or a generic page) against a results model. Pure.
 import type { CellResult, Results } from '../results/model.ts';
 import type { Spec } from '../spec/types.ts';
+import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, firstLine, mdCell } from './format.ts';
 
 /** What every renderer gets: the results, the spec when one was given, and each tool's library. */
@@ -24,7 +25,7 @@ export interface PageEntryView {
   label: string;
   toolLabel: string;
   kind: EntryKind;
-  /** `2.30 ms (2.29 ms to 2.34 ms)`, `fails: ...`, `not run: ...` or `not measured`. */
+  /** `2.30 ms (2.29 ms to 2.34 ms)` (then `; work: differs (...)`, `; on torch 2.0.1`, `; note: ...`), `fails: ...`, `not run: ...` or `not measured`. */
   value: string;
   /** The markdown table row: `| label | tool label | value |`. */
   text: string;
@@ -65,7 +66,7 @@ export function resolvePage(input: ReportInput): PageView {
         const c = byId.get(e.cell) ?? null;
         shown.add(e.cell);
         if (!c) missing.push(e.cell);
-        return entryView(e.cell, e.tool, row.label, fillVersion(e.label, e.tool, c, input), c, e.explain);
+        return entryView(e.cell, e.tool, row.label, fillVersion(e.label, e.tool, c, input), c, e.explain, c ? cellAnnotations(c, results) : []);
       }),
     ),
   }));
@@ -82,7 +83,7 @@ function genericPage(input: ReportInput): PageView {
       const subject = input.spec?.subjects[c.subject]?.label ?? c.subject;
       sections.set(key, { id: key, title: `${c.group}${g?.title ? `: ${g.title}` : ''} / ${subject}`, entries: [] });
     }
-    sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, []));
+    sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results)));
   }
   return { fromSpec: false, sections: [...sections.values()], appendix: [], missing: [] };
 }
@@ -94,6 +95,7 @@ function entryView(
   toolLabel: string,
   c: CellResult | null,
   explain: { match: string; text: string }[],
+  annotations: string[],
 ): PageEntryView {
   let kind: EntryKind;
   let value: string;
@@ -101,7 +103,8 @@ function entryView(
   const range = c && c.status === 'ok' ? cellRange(c) : null;
   if (c && range !== null) {
     kind = 'measured';
-    value = range;
+    // Work differences, another torch and adapter notes follow the figure they qualify (none for the seed).
+    value = [range, ...annotations].join('; ');
     if (c.processes !== null) label = `${rowLabel}, n=${c.processes} processes`;
   } else if (c && c.status === 'error') {
     kind = 'error';

@@ -8,6 +8,7 @@ import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type 
 import { median, summary } from './stats.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
+import { cellNotes, cellWork } from './work.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -117,6 +118,11 @@ function cellResult(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]):
   const c = measure(cell, time, memory);
   const first = [...time, ...memory].flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []))[0];
   c.runtime = first ? { environment: cell.environment, python: first.versions.python, torch: first.versions.torch, torchvision: first.versions.torchvision } : null;
+  if (c.status === 'ok') {
+    const timedResults = time.flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []));
+    c.work = cellWork(timedResults);
+    c.notes = cellNotes(timedResults);
+  }
   return c;
 }
 

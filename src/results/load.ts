@@ -1,96 +1,149 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
-import fs from 'node:fs';
+import { parseNotes, parseWork } from './work.ts';
 import { UserError } from '../errors.ts';
-import { RESULTS_FORMAT, type CellResult, type Results, type SubjectMeta, type Verdict } from './model.ts';
+import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
+import { child, list, number, numbers, oneOf, optNumber, optRecord, optText, record, text, textRecord, texts, type At } from './fields.ts';
+import { RESULTS_FORMAT, type CellResult, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
 
+/** Largest results file read: raw samples of a big run fit well below it. */
+export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
+
 /** Reads and upgrades a results file; throws UserError with the file name on anything unreadable. */
 export function loadResults(file: string): Results {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`${file}: cannot read the results file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory; give its results.json' : code}).`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${file}: not a results file: invalid JSON (${(error as Error).message}).`);
-  }
-  return fromJson(raw, file);
+  return fromJson(readJsonFile(file, MAX_RESULTS_BYTES, 'results file'), file);
 }
 
-/** Upgrades parsed JSON of any known version to the current model. */
+/** Upgrades parsed JSON of any known version to the current model; every field is type-checked here. */
 export function fromJson(raw: unknown, file = '<results>'): Results {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UserError(`${file}: not a results file: expected a JSON object.`);
-  const r = raw as Record<string, any>;
+  if (depthOf(raw) > MAX_JSON_DEPTH) throw new UserError(`${file}: not a results file: nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  const r = raw as Record<string, unknown>;
+  const top: At = { file, path: '' };
   const version = r.format_version ?? 0;
-  if (typeof version !== 'number' || version > RESULTS_FORMAT) {
-    throw new UserError(`${file}: results format ${JSON.stringify(version)} is newer than this benchgrid reads (${RESULTS_FORMAT}); upgrade benchgrid.`);
-  }
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) throw new UserError(`${file}: results format ${JSON.stringify(version)} is not a format version. Give a results file benchgrid wrote.`);
+  if (version > RESULTS_FORMAT) throw new UserError(`${file}: results format ${version} is newer than this benchgrid reads (${RESULTS_FORMAT}); upgrade benchgrid.`);
   const subjects: Results['subjects'] = {};
   const cells: CellResult[] = [];
   for (const [key, value] of Object.entries(r)) {
     if (RESERVED_KEYS.has(key) || !value || typeof value !== 'object' || !('groups' in value)) continue;
-    subjects[key] = { meta: metaOf(value.meta), not_measured: Array.isArray(value.not_measured) ? value.not_measured.map(String) : [] };
-    for (const [id, c] of Object.entries(value.groups as Record<string, any>)) cells.push(cellOf(id, c, key, file));
+    const at = child(top, key);
+    const s = record(value, at);
+    subjects[key] = { meta: metaOf(s.meta, child(at, 'meta')), not_measured: s.not_measured === undefined ? [] : list(s.not_measured, child(at, 'not_measured')).map(String) };
+    const groups = record(s.groups, child(at, 'groups'));
+    for (const [id, c] of Object.entries(groups)) cells.push(cellOf(id, record(c, child(child(at, 'groups'), id)), key, child(child(at, 'groups'), id)));
   }
   if (cells.length === 0) throw new UserError(`${file}: not a results file: no subject with "groups" in it.`);
   return {
     format_version: RESULTS_FORMAT,
     origin: version === 0 ? 'seed' : 'benchgrid',
-    spec: r.spec ?? null,
+    spec: specOf(r.spec, child(top, 'spec')),
     partial: r.partial === true,
-    measured_on: String(r.measured_on ?? ''),
-    host: r.host ?? {},
-    versions: r.versions ?? {},
-    harness: String(r.harness ?? ''),
+    measured_on: optText(r.measured_on, child(top, 'measured_on')) ?? '',
+    host: optRecord(r.host, child(top, 'host')),
+    versions: textRecord(r.versions, child(top, 'versions')),
+    harness: optText(r.harness, child(top, 'harness')) ?? '',
     subjects,
     cells,
-    page_rows: Array.isArray(r.page_rows) ? r.page_rows : null,
-    run: r.run ?? null,
+    page_rows: r.page_rows === undefined || r.page_rows === null ? null : list(r.page_rows, child(top, 'page_rows')).map((x, i) => {
+      const at = child(child(top, 'page_rows'), i);
+      const row = record(x, at);
+      return { section: text(row.section, child(at, 'section')), text: text(row.text, child(at, 'text')) };
+    }),
+    run: r.run === undefined || r.run === null ? null : record(r.run, child(top, 'run')),
   };
 }
 
-function cellOf(id: string, c: Record<string, any>, subjectKey: string, file: string): CellResult {
+function specOf(v: unknown, at: At): Results['spec'] {
+  if (v === undefined || v === null) return null;
+  const s = record(v, at);
+  return { name: text(s.name, child(at, 'name')), title: optText(s.title, child(at, 'title')) ?? '', digest: optText(s.digest, child(at, 'digest')), device: optText(s.device, child(at, 'device')) };
+}
+
+const STATUSES = ['ok', 'unsupported', 'error'] as const;
+
+function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: At): CellResult {
   const parts = id.split('/');
-  if (parts.length !== 4) throw new UserError(`${file}: cell id '${id}' is not GROUP/contract/tool/subject.`);
-  const statuses: string[] = Array.isArray(c.statuses) ? c.statuses.map(String) : [String(c.status ?? 'error')];
-  const status = (c.status ?? (statuses.includes('error') ? 'error' : statuses.includes('ok') ? 'ok' : 'unsupported')) as CellResult['status'];
+  if (parts.length !== 4) throw new UserError(`${at.file}: cell id '${id}' is not GROUP/contract/tool/subject.`);
+  const statuses = c.statuses === undefined ? [String(c.status ?? 'error')] : texts(c.statuses, child(at, 'statuses'));
+  const derived = statuses.includes('error') ? 'error' : statuses.includes('ok') ? 'ok' : 'unsupported';
+  const f = (k: string) => child(at, k);
   return {
     id,
     group: parts[0],
     contract: parts[1],
     tool: parts[2],
     subject: parts[3] || subjectKey,
-    status,
+    status: c.status === undefined ? derived : oneOf(c.status, STATUSES, f('status')),
     statuses,
-    reason: c.reason ?? null,
-    median_ms: num(c.median_ms),
-    min_ms: num(c.min_ms),
-    max_ms: num(c.max_ms),
-    processes: num(c.processes),
-    samples_per_process: Array.isArray(c.samples_per_process) ? c.samples_per_process : null,
+    reason: optText(c.reason, f('reason')),
+    median_ms: optNumber(c.median_ms, f('median_ms')),
+    min_ms: optNumber(c.min_ms, f('min_ms')),
+    max_ms: optNumber(c.max_ms, f('max_ms')),
+    processes: optNumber(c.processes, f('processes')),
+    samples_per_process: c.samples_per_process === undefined || c.samples_per_process === null ? null : numbers(c.samples_per_process, f('samples_per_process')),
     exact: verdictOf(c),
-    max_abs_diff: num(c.max_abs_diff),
-    samples_ms: Array.isArray(c.samples_ms) ? c.samples_ms : null,
-    per_process: Array.isArray(c.per_process) ? c.per_process : null,
-    memory: c.memory ?? null,
-    tool_version: c.tool_version ?? null,
-    error: c.error ?? null,
-    runtime: c.runtime ?? null,
+    max_abs_diff: optNumber(c.max_abs_diff, f('max_abs_diff')),
+    samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : list(c.samples_ms, f('samples_ms')).map((x, i) => numbers(x, child(f('samples_ms'), i))),
+    per_process: c.per_process === undefined || c.per_process === null ? null : list(c.per_process, f('per_process')).map((x, i) => processOf(x, child(f('per_process'), i))),
+    memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
+    tool_version: optText(c.tool_version, f('tool_version')),
+    error: c.error === undefined || c.error === null ? null : errorOf(record(c.error, f('error')), f('error')),
+    runtime: runtimeOf(c.runtime, f('runtime')),
+    ...('work' in c ? { work: parseWork(c.work) } : {}),
+    ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
   };
+}
+
+function processOf(v: unknown, at: At): ProcessStats {
+  const p = record(v, at);
+  const f = (k: string) => child(at, k);
+  const phases: Record<string, number> = {};
+  // A phase the process never reached is null (no exactness check, say): it is left out.
+  for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) {
+    const s = optNumber(x, child(f('phases_s'), k));
+    if (s !== null) phases[k] = s;
+  }
+  return {
+    index: number(p.index, f('index')),
+    median_ms: number(p.median_ms, f('median_ms')),
+    min_ms: number(p.min_ms, f('min_ms')),
+    max_ms: number(p.max_ms, f('max_ms')),
+    iqr_ms: number(p.iqr_ms, f('iqr_ms')),
+    n: number(p.n, f('n')),
+    stopped_by: oneOf(p.stopped_by, ['samples', 'budget'] as const, f('stopped_by')),
+    phases_s: phases,
+    wall_s: number(p.wall_s, f('wall_s')),
+    cpus: p.cpus === undefined || p.cpus === null ? null : numbers(p.cpus, f('cpus')),
+    start: p.start === undefined ? 'cold' : oneOf(p.start, ['cold', 'fork'] as const, f('start')),
+  };
+}
+
+function memoryOf(m: Record<string, unknown>, at: At): MemoryStats {
+  return {
+    peak_rss_bytes: numbers(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes')),
+    cuda_peak_allocated_bytes: list(m.cuda_peak_allocated_bytes ?? [], child(at, 'cuda_peak_allocated_bytes')).map((x, i) => optNumber(x, child(child(at, 'cuda_peak_allocated_bytes'), i))),
+  };
+}
+
+function errorOf(e: Record<string, unknown>, at: At): NonNullable<CellResult['error']> {
+  return { type: optText(e.type, child(at, 'type')), message: optText(e.message, child(at, 'message')) ?? '', tail: optText(e.tail, child(at, 'tail')) };
+}
+
+function runtimeOf(v: unknown, at: At): CellResult['runtime'] {
+  if (v === undefined || v === null) return null;
+  const r = record(v, at);
+  const t = (k: string) => optText(r[k], child(at, k));
+  return { environment: t('environment'), python: t('python'), torch: t('torch'), torchvision: t('torchvision') };
 }
 
 /**
  * The seed wrote `exact` as "bit", null, absent (the reference itself) or `true` (Captum's allclose
  * check): `true` becomes "close" (tolerance passed, bit equality not established), `false` "mismatch".
  */
-function verdictOf(c: Record<string, any>): Verdict | undefined {
+function verdictOf(c: Record<string, unknown>): Verdict | undefined {
   if (!('exact' in c)) return undefined;
   const e = c.exact;
   if (e === true) return 'close';
@@ -99,17 +152,20 @@ function verdictOf(c: Record<string, any>): Verdict | undefined {
   return null;
 }
 
-function metaOf(m: any): SubjectMeta | null {
-  if (!m || typeof m !== 'object') return null;
-  const aa = m.aa_noise;
+function metaOf(v: unknown, at: At): SubjectMeta | null {
+  if (v === undefined || v === null) return null;
+  const m = record(v, at);
+  const aa = m.aa_noise === undefined || m.aa_noise === null ? null : record(m.aa_noise, child(at, 'aa_noise'));
+  const aaAt = child(at, 'aa_noise');
   return {
-    environment: m.environment ?? {},
-    versions: m.versions ?? {},
-    protocol: m.protocol ?? {},
-    aa_noise: aa ? { pairs: Number(aa.pairs ?? 0), medians_ms: aa.medians_ms ?? [], max_rel_diff: num(aa.max_rel_diff), cell: aa.cell ?? null } : null,
+    environment: optRecord(m.environment, child(at, 'environment')),
+    versions: textRecord(m.versions, child(at, 'versions')),
+    protocol: optRecord(m.protocol, child(at, 'protocol')),
+    aa_noise: aa ? {
+      pairs: optNumber(aa.pairs, child(aaAt, 'pairs')) ?? 0,
+      medians_ms: numbers(aa.medians_ms ?? [], child(aaAt, 'medians_ms')),
+      max_rel_diff: optNumber(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
+      cell: optText(aa.cell, child(aaAt, 'cell')),
+    } : null,
   };
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }

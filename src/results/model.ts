@@ -33,6 +33,25 @@ export interface MemoryStats {
   cuda_peak_allocated_bytes: (number | null)[];
 }
 
+/** What the harness observed in the untimed witness call of one timing process (docs/contracts.md). */
+export interface Witnesses {
+  /** Calls of the model's final module. */
+  forwards: number;
+  /** Whether the call's backward filled any parameter's `.grad`. */
+  parameter_grads: boolean;
+  /** Bytes held by the tensors the call returned. */
+  result_bytes: number;
+}
+
+/** A cell's work: the contract's requirement, the witnesses per timing process, and the differences in words. */
+export interface CellWork {
+  /** null: the contract checks nothing (group B operations). */
+  required: { forwards: number; parameter_grads: boolean } | null;
+  witnesses: Witnesses[];
+  /** Empty when the work is the contract's: else e.g. "stops at the site", "no parameter gradients". */
+  differs: string[];
+}
+
 /** One cell's results. */
 export interface CellResult {
   id: string;
@@ -63,6 +82,10 @@ export interface CellResult {
   tool_version: string | null;
   /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
   runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
+  /** Work witnesses; absent or null when the file has none (the seed, older runs). */
+  work?: CellWork | null;
+  /** Sentences the adapter gave for this cell (ctx.note), e.g. why it does more work than asked. */
+  notes?: string[];
   /** Error details of a failed cell: exception type, stderr tail. */
   error: { type: string | null; message: string; tail: string | null } | null;
 }

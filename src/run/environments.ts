@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Environment } from '../spec/types.ts';
+import { checkInterpreter } from './interpreter.ts';
 
 /** Where benchgrid caches environments: $BENCHGRID_CACHE, else $XDG_CACHE_HOME/benchgrid, else ~/.cache/benchgrid. */
 export function cacheDir(): string {
@@ -24,7 +25,8 @@ export interface ResolvedEnv {
   built: boolean;
 }
 
-const MARKER = 'benchgrid-env.json';
+/** File written last into a built environment: its presence means the environment is complete. */
+export const MARKER = 'benchgrid-env.json';
 
 /** Finds the base interpreter and computes the cache key; never builds. */
 export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
@@ -39,6 +41,7 @@ export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
 }
 
 async function describeInterpreter(python: string): Promise<{ path: string; version: string }> {
+  checkInterpreter(python);
   try {
     const r = await execa(python, ['-c', 'import sys; print(sys.executable); print(sys.version.split()[0])'], { timeout: 30_000 });
     const [exe, version] = r.stdout.trim().split('\n');
@@ -68,7 +71,7 @@ export async function buildEnv(r: ResolvedEnv, log: (line: string) => void): Pro
  * One builder per environment at a time (two runs, or parallel test workers, may ask at once): an
  * exclusive lock file holding the builder's pid; a lock whose process is gone is taken over.
  */
-async function lock(file: string, log: (line: string) => void): Promise<() => void> {
+export async function lock(file: string, log: (line: string) => void): Promise<() => void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let told = false;
   for (;;) {

@@ -1,5 +1,6 @@
 // Pure: the list of cell processes a run executes, in order, and the request each one gets.
 import type { Cell, Plan } from '../plan/plan.ts';
+import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
@@ -77,11 +78,15 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   }
   const params: Record<string, unknown> = { ...contract.params };
   if (contract.site !== null) params.site = contract.site;
+  const facts = contractFacts(manifests);
+  if (facts instanceof Error) throw facts;
+  const kindFacts = facts[cell.kind];
+  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/contracts.json or its runner's contracts.json`);
   return {
     protocol: WIRE_VERSION,
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
-    contract: { kind: cell.kind, params },
+    contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },
     subject: {
       id: subject.id,
       model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },

@@ -1,6 +1,8 @@
 // The append-only journal of a run: one JSON line per finished process, written as it finishes.
 import fs from 'node:fs';
 import path from 'node:path';
+import { UserError } from '../errors.ts';
+import { validatorFor, validatorForDef } from '../spec/schema.ts';
 import type { Overrides } from './jobs.ts';
 import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
@@ -47,22 +49,39 @@ export function appendRecord(dir: string, record: JournalHeader | ProcessRecord)
   fs.appendFileSync(journalPath(dir), JSON.stringify(record) + '\n');
 }
 
-/** Reads a journal; a torn last line (the run was killed mid-write) is ignored. */
+/** Largest journal read by --resume. */
+export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a journal; a torn last line (the run was killed mid-write) is ignored, and a record of the
+ * wrong shape is refused naming its line (schemas/journal.schema.json, issue 15).
+ */
 export function readJournal(dir: string): { header: JournalHeader | null; records: ProcessRecord[] } {
   const file = journalPath(dir);
   if (!fs.existsSync(file)) return { header: null, records: [] };
+  const size = fs.statSync(file).size;
+  if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);
   let header: JournalHeader | null = null;
   const records = new Map<string, ProcessRecord>();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let rec: JournalHeader | ProcessRecord;
+  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let rec: unknown;
     try {
       rec = JSON.parse(line);
     } catch {
-      continue;
+      return;
     }
-    if (rec.type === 'header') header ??= rec;
-    else if (rec.type === 'process') records.set(rec.key, rec);
-  }
+    const type = rec !== null && typeof rec === 'object' ? (rec as { type?: unknown }).type : undefined;
+    if (type !== 'header' && type !== 'process') return;
+    const validate = validatorForDef('journal.schema.json', type);
+    const fine = validate(rec) && (type === 'header' || resultIsValid(rec as ProcessRecord));
+    if (!fine) throw new UserError(`${file}:${i + 1}: not a journal record benchgrid wrote (${validate.errors?.[0] ? `${validate.errors[0].instancePath || '(record)'} ${validate.errors[0].message}` : 'its result fails schemas/result.schema.json'}). Start a new run instead of resuming this one.`);
+    if (type === 'header') header ??= rec as JournalHeader; // checked by the schema just above
+    else records.set((rec as ProcessRecord).key, rec as ProcessRecord);
+  });
   return { header, records: [...records.values()] };
+}
+
+function resultIsValid(rec: ProcessRecord): boolean {
+  return rec.outcome.kind !== 'result' || validatorFor('result.schema.json')(rec.outcome.result) === true;
 }

@@ -1,6 +1,7 @@
 // A finished cell process as data: built in one place from what the process did and what it wrote.
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
+import type { CellWork, Witnesses } from '../results/model.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -22,6 +23,9 @@ export interface ProcessResult {
   versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };
   environment: Record<string, unknown>;
   phases_s: Record<string, number>;
+  /** Work witnesses of the untimed witness call (time mode, from protocol-1 harnesses that record them). */
+  work?: { witnesses: Witnesses; required: CellWork['required']; differs: string[] } | null;
+  notes?: string[];
 }
 
 /** What the orchestrator saw of the process itself. */

@@ -64,9 +64,12 @@ export function runPlan(x: RunPlanInput): RunPlan {
   return { ...x, protocol, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
 }
 
-/** File-system-safe name of a cell id. */
+/**
+ * File-system-safe name of a cell id, one to one: ids are made of letters, digits, '_', '.' and '-', so
+ * '/' becomes '+', which no id holds. ('__' collided: ids may contain '__', issue 15.)
+ */
 export function cellSlug(id: string): string {
-  return id.replace(/\//g, '__');
+  return id.replace(/\//g, '+');
 }
 
 /** A job's files, relative to a run directory (`processes/...`) or a bundle (`requests/`, `results/`, `logs/`). */

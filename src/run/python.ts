@@ -3,13 +3,17 @@ import fs from 'node:fs';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
-import { buildEnv, resolveEnv } from './environments.ts';
+import { ensureEnv } from './layered-env.ts';
 
 /** Environment name -> interpreter path, for the environments the given cells use. */
 export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   if (python) {
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
+    const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();
+    if (layered.length > 0) {
+      throw new UserError(`--python runs every environment with one interpreter, so the releases of a versioned tool (${layered.join(', ')}) would all measure the same installed release. Run without --python, or select unversioned cells with --only.`);
+    }
     for (const name of envNames) out[name] = python;
     return out;
   }
@@ -20,7 +24,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
       out[name] = 'python3';
       continue;
     }
-    const resolved = await buildEnv(await resolveEnv(env), log);
+    const resolved = await ensureEnv(spec.environments, name, log);
     out[name] = resolved.python;
   }
   return out;

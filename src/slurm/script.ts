@@ -1,5 +1,6 @@
 // Pure: the sbatch script of a submission, one array task per shard, each running the shard's driver.
 import path from 'node:path';
+import { UserError } from '../errors.ts';
 import type { SlurmSettings } from './settings.ts';
 
 /** Where a submission keeps its pieces, relative to the shared directory. */
@@ -24,6 +25,7 @@ export function shellQuote(s: string): string {
  * (the header comment shows the whole command).
  */
 export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: string }): string {
+  checkScriptValues(s);
   const dir = s.sharedDir;
   const q = (p: string) => shellQuote(path.join(dir, p));
   const directives = [
@@ -51,4 +53,22 @@ export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: str
     'exit "$rc"',
     '',
   ].join('\n');
+}
+
+/**
+ * Every value that reaches the script is refused if it could end a line or a word it sits in: a newline
+ * in a #SBATCH directive or in the comment would start a line bash runs (issue 15). Values in shell
+ * words are quoted besides; the short directive values (partition, time, job name) must also be free of
+ * spaces. The shared directory may hold spaces: sbatch reads the rest of its #SBATCH line as the path.
+ */
+export function checkScriptValues(s: SlurmSettings): void {
+  const control = /[\u0000-\u001f\u007f-\u009f]/;
+  const words: [string, string | null][] = [['--python', s.python], ...s.sbatchArgs.map((a): [string, string] => ['--sbatch-arg', a])];
+  const directives: [string, string | null][] = [['job name (the spec name)', s.jobName], ['--partition', s.partition], ['--time-limit', s.timeLimit]];
+  for (const [name, value] of [...words, ...directives, ['--shared-dir', s.sharedDir] as [string, string]]) {
+    if (value !== null && control.test(value)) throw new UserError(`${name} must not contain line breaks or control characters (got ${JSON.stringify(value)}). Write it on one line.`);
+  }
+  for (const [name, value] of directives) {
+    if (value !== null && /\s/.test(value)) throw new UserError(`${name} must not contain spaces: it goes on an #SBATCH line (got ${JSON.stringify(value)}).`);
+  }
 }

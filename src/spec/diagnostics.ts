@@ -32,7 +32,16 @@ export function diag(
   message: string,
   hint?: string,
 ): Diagnostic {
-  return { severity, code, file: at.file, line: at.line, col: at.col, path: pointer, message, hint };
+  return { severity, code, file: at.file, line: at.line, col: at.col, path: pointer, message: oneLine(message), hint: hint === undefined ? undefined : oneLine(hint) };
+}
+
+/**
+ * A diagnostic is one line whatever the spec holds: line breaks and control characters in quoted
+ * values (a key, a path) are written as escapes, and an overlong quote is cut (issue 15).
+ */
+function oneLine(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => (ch === '\n' ? '\\n' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return flat.length > 1000 ? `${flat.slice(0, 997)}...` : flat;
 }
 
 /** Formats a diagnostic for a terminal, with the file relative to cwd. */

@@ -1,6 +1,7 @@
 // Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
+import { MAX_SPEC_DEPTH, MAX_SPEC_VALUES, overLimits } from './limits.ts';
 
 /** Where a value and, for a mapping entry, its key came from. */
 export interface Origin {
@@ -24,12 +25,21 @@ const MAX_ALIAS_COUNT = 1000;
 /** Parses YAML text; every syntax problem becomes a diagnostic, nothing throws. */
 export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  let document;
+  try {
+    document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (error) {
+    // The parser recurses per nesting level; a hostile depth overflows its stack (issue 15).
+    if (!(error instanceof RangeError)) throw error;
+    return { diagnostics: [tooDeep(file)] };
+  }
   const at = (offset: number): Pos => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, col };
   };
   const diagnostics: Diagnostic[] = [];
+  // The parser recurses per nesting level and reports its own stack overflow as a syntax error.
+  if (document.errors.some((e) => /call stack/i.test(e.message))) return { diagnostics: [tooDeep(file)] };
   for (const error of document.errors) {
     const message = firstLine(error.message);
     const code = /unique/i.test(message) ? 'duplicate-key' : /tab/i.test(message) ? 'tab-indentation' : 'yaml-syntax';
@@ -37,6 +47,13 @@ export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagno
     diagnostics.push(diag('error', code, at(error.pos[0]), '', message, hint));
   }
   if (diagnostics.length > 0) return { diagnostics };
+  const over = overLimits(document);
+  if (over !== undefined) {
+    const hint = `A spec may nest at most ${MAX_SPEC_DEPTH} levels and hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded (docs/security.md).`;
+    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `${over}.`, hint)] };
+  }
+  const complexKey = firstComplexKey(document);
+  if (complexKey) return { diagnostics: [diag('error', 'bad-key', at(complexKey.range?.[0] ?? 0), '', 'a mapping key must be plain text, not a list or a mapping.', 'Write the key as a name.')] };
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -65,6 +82,25 @@ function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: numbe
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => walk(item as YamlNode, pointer + ptr(i), out, at, undefined));
   }
+}
+
+/** The first key that is a list or a mapping (YAML allows it; a spec's keys are names). Depth is already bounded. */
+function firstComplexKey(document: ReturnType<typeof parseDocument>): YamlNode | undefined {
+  let found: YamlNode | undefined;
+  visit(document, {
+    Pair(_, pair) {
+      if (pair.key !== null && typeof pair.key === 'object' && !isScalar(pair.key)) {
+        found = pair.key as YamlNode;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function tooDeep(file: string): Diagnostic {
+  return diag('error', 'too-deep', { file, line: 1, col: 1 }, '', 'the spec nests too deeply to parse.', `A spec may nest at most ${MAX_SPEC_DEPTH} levels (docs/security.md).`);
 }
 
 function firstLine(s: string): string {

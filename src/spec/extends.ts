@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { parseYaml, type ParsedDoc, type PosMap } from './document.ts';
+import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
 import { readSource } from './source.ts';
 
 /** A spec document with its bases merged in, and every file that went into it, base first. */
@@ -16,10 +17,11 @@ export type Reader = (file: string) => Promise<{ ok: true; text: string } | { ok
 
 /** Loads a spec file and everything it extends. `extends` is a path relative to the file that names it. */
 export async function loadMerged(file: string, read: Reader = readSource): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
-  return load(path.resolve(file), read, []);
+  const top = path.resolve(file);
+  return load(top, read, [], allowedRoots(top));
 }
 
-async function load(file: string, read: Reader, chain: string[]): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
+async function load(file: string, read: Reader, chain: string[], roots: string[]): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
   const source = await read(file);
   if (!source.ok) return { diagnostics: [source.diagnostic] };
   const parsed = parseYaml(file, source.text);
@@ -35,15 +37,20 @@ async function load(file: string, read: Reader, chain: string[]): Promise<{ doc?
     return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `extends must be a relative path to another spec (got ${JSON.stringify(target)}).`)] };
   }
   const baseFile = path.resolve(path.dirname(file), target);
+  const outside = leavesRoots(baseFile, roots);
+  if (outside) return { diagnostics: [diag('error', 'extends-outside', at, '/extends', `extends names ${JSON.stringify(target)}, which is ${outside} ${describeRoots(roots)}.`, 'A spec may extend only specs in its own directory tree or an allowed directory (docs/spec.md); copy the base there.')] };
   if (chain.includes(baseFile) || baseFile === file) {
     const cycle = [...chain, file, baseFile].map((f) => path.basename(f)).join(' -> ');
     return { diagnostics: [diag('error', 'extends-cycle', at, '/extends', `extends forms a cycle: ${cycle}.`)] };
   }
-  const base = await load(baseFile, read, [...chain, file]);
+  const base = await load(baseFile, read, [...chain, file], roots);
   if (!base.doc) {
     // Report the base's own problems, and where it was named from.
-    const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${target}) has errors, listed below.`);
+    const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`);
     return { diagnostics: [named, ...base.diagnostics] };
+  }
+  if (!isObject(base.doc.data)) {
+    return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`, 'Name another spec file.')] };
   }
   const { extends: _dropped, ...own } = data;
   const positions: PosMap = new Map();

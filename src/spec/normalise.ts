@@ -4,8 +4,11 @@ import path from 'node:path';
 import type { PosMap } from './document.ts';
 import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
+import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
+import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
+  type Protocol,
   type Contract,
   type Environment,
   type Group,
@@ -15,109 +18,31 @@ import {
   type Tool,
 } from './types.ts';
 
-type Obj = Record<string, any>;
-
 /** Fills defaults; assumes the data passed the schema. Cross-references are checked later by rules. */
-export function normalise(data: Obj, file: string, sources: string[], positions: PosMap): Spec {
-  const p = data.protocol ?? {};
-  const protocol = {
-    ...DEFAULT_PROTOCOL,
-    ...Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'exactness')),
-    rtol: p.exactness?.rtol ?? DEFAULT_PROTOCOL.rtol,
-    atol: p.exactness?.atol ?? DEFAULT_PROTOCOL.atol,
-  };
-
-  const envData: Obj = data.environments ?? {};
-  const envIds = Object.keys(envData);
-  const marked = envIds.filter((id) => envData[id].default === true);
-  const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
-  const environments: Record<string, Environment> = {};
-  for (const id of envIds) {
-    const e = envData[id];
-    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment };
-  }
-
+export function normalise(data: SpecData, file: string, sources: string[], positions: PosMap): Spec {
+  const { environments, defaultEnvironment } = environmentsOf(data.environments ?? {});
   const runners = { ...builtinRunnerDirs() };
-  for (const [id, dir] of Object.entries((data.runners ?? {}) as Record<string, string>)) {
-    runners[id] = path.resolve(path.dirname(file), dir);
-  }
-
+  for (const [id, dir] of Object.entries(data.runners ?? {})) runners[id] = path.resolve(path.dirname(file), dir);
   const subjects: Record<string, Subject> = {};
-  for (const [id, s] of Object.entries(data.subjects as Obj)) {
-    const batch = s.inputs.shape[0];
-    subjects[id] = {
-      id,
-      label: s.label,
-      model: { builder: s.model.builder, name: s.model.name ?? null, seed: s.model.seed, config: s.model.config ?? {} },
-      inputs: {
-        kind: s.inputs.kind,
-        shape: s.inputs.shape,
-        dtype: s.inputs.dtype ?? 'float32',
-        seed: s.inputs.seed,
-        vocab: s.inputs.vocab ?? null,
-        stimuli: s.inputs.stimuli ?? batch,
-        batch_size: s.inputs.batch_size ?? batch,
-      },
-      sites: s.sites,
-    };
-  }
-
+  for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s);
   const contracts: Record<string, Contract> = {};
-  for (const [id, c] of Object.entries(data.contracts as Obj)) {
+  for (const [id, c] of Object.entries(data.contracts)) {
     contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {} };
   }
-
   const tools: Record<string, Tool> = {};
-  for (const [id, t] of Object.entries(data.tools as Obj)) {
-    tools[id] = { id, label: t.label, runner: t.runner ?? 'torch', adapter: t.adapter ?? id, environment: t.environment ?? defaultEnvironment };
-  }
-
-  const groups: Group[] = Object.entries(data.groups as Obj).map(([id, g]) => {
-    const cells: Group['cells'] = g.cells
-      ? Object.entries(g.cells as Record<string, string[]>).map(([contract, ts]) => ({ contract, tools: ts }))
-      : (g.contracts as string[]).map((contract) => ({ contract, tools: g.tools as string[] }));
-    const toolOrder: string[] = [];
-    for (const c of cells) for (const t of c.tools) if (!toolOrder.includes(t)) toolOrder.push(t);
-    return {
+  for (const [id, t] of Object.entries(data.tools)) {
+    tools[id] = {
       id,
-      title: g.title ?? id,
-      reference: g.reference ?? null,
-      subjects: g.subjects,
-      cells,
-      contracts: cells.map((c) => c.contract),
-      tools: toolOrder,
-      unsupported: (g.unsupported ?? []).map((r: Obj, i: number) => ({
-        tools: r.tools ?? null,
-        contracts: r.contracts ?? null,
-        subjects: r.subjects ?? null,
-        reason: r.reason,
-        policy: r.policy === true,
-        pointer: ptr('groups', id, 'unsupported', i),
-      })),
+      label: t.label ?? id,
+      runner: t.runner ?? 'torch',
+      adapter: t.adapter ?? id,
+      environment: t.environment ?? defaultEnvironment,
+      versions: t.versions ?? [],
+      package: t.package ?? null,
+      version: null,
     };
-  });
-
-  const fill = (s: string) => s.replace(/\{title\}/g, data.title).replace(/\{name\}/g, data.name);
-  const page: PageSection[] = ((data.page?.sections ?? []) as Obj[]).map((sec, si) => ({
-    id: fill(sec.id),
-    title: fill(sec.title ?? sec.id),
-    rows: (sec.rows as Obj[]).map((row, ri) => ({
-      label: fill(row.label),
-      entries: (row.entries as Obj[]).map((e, ei) => {
-        const group = e.group ?? row.group ?? '?';
-        const contract = e.contract ?? row.contract ?? '?';
-        const subject = e.subject ?? row.subject ?? Object.keys(subjects)[0];
-        return {
-          cell: `${group}/${contract}/${e.tool}/${subject}`,
-          tool: e.tool,
-          label: e.label ?? tools[e.tool]?.label ?? e.tool,
-          explain: e.explain ?? [],
-          pointer: ptr('page', 'sections', si, 'rows', ri, 'entries', ei),
-        };
-      }),
-    })),
-  }));
-
+  }
+  expandVersions(tools, environments, runners);
   const s = data.slurm ?? {};
   return {
     file,
@@ -127,15 +52,15 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
     title: data.title,
     description: data.description ?? '',
     device: data.device,
-    protocol,
+    protocol: protocolOf(data.protocol ?? {}),
     environments,
     defaultEnvironment,
     runners,
     subjects,
     contracts,
     tools,
-    groups,
-    page,
+    groups: Object.entries(data.groups).map(([id, g]) => groupOf(id, g)),
+    page: pageOf(data, subjects, tools),
     slurm: {
       partition: s.partition ?? null,
       gpus_per_task: s.gpus_per_task ?? null,
@@ -146,8 +71,110 @@ export function normalise(data: Obj, file: string, sources: string[], positions:
       shared_dir: s.shared_dir ?? null,
     },
     data,
+    written: writtenPointers(data),
     positions,
   };
+}
+
+function protocolOf(p: ProtocolData): Protocol {
+  const { exactness, ...rest } = p;
+  return { ...DEFAULT_PROTOCOL, ...rest, rtol: exactness?.rtol ?? DEFAULT_PROTOCOL.rtol, atol: exactness?.atol ?? DEFAULT_PROTOCOL.atol };
+}
+
+function environmentsOf(envData: Record<string, EnvironmentData>): { environments: Record<string, Environment>; defaultEnvironment: string } {
+  const envIds = Object.keys(envData);
+  const marked = envIds.filter((id) => envData[id].default === true);
+  const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
+  const environments: Record<string, Environment> = {};
+  for (const id of envIds) {
+    const e = envData[id];
+    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
+  }
+  return { environments, defaultEnvironment };
+}
+
+function subjectOf(id: string, s: SubjectData): Subject {
+  const batch = s.inputs.shape[0];
+  return {
+    id,
+    label: s.label,
+    model: { builder: s.model.builder, name: s.model.name ?? null, seed: s.model.seed, config: s.model.config ?? {} },
+    inputs: {
+      kind: s.inputs.kind,
+      shape: s.inputs.shape,
+      dtype: s.inputs.dtype ?? 'float32',
+      seed: s.inputs.seed,
+      vocab: s.inputs.vocab ?? null,
+      stimuli: s.inputs.stimuli ?? batch,
+      batch_size: s.inputs.batch_size ?? batch,
+    },
+    sites: s.sites,
+  };
+}
+
+function groupOf(id: string, g: GroupData): Group {
+  const cells: Group['cells'] = g.cells
+    ? Object.entries(g.cells).map(([contract, ts]) => ({ contract, tools: ts }))
+    : (g.contracts ?? []).map((contract) => ({ contract, tools: g.tools ?? [] }));
+  const toolOrder: string[] = [];
+  for (const c of cells) for (const t of c.tools) if (!toolOrder.includes(t)) toolOrder.push(t);
+  return {
+    id,
+    title: g.title ?? id,
+    reference: g.reference ?? null,
+    subjects: g.subjects,
+    cells,
+    contracts: cells.map((c) => c.contract),
+    tools: toolOrder,
+    unsupported: (g.unsupported ?? []).map((r, i) => ({
+      tools: r.tools ?? null,
+      contracts: r.contracts ?? null,
+      subjects: r.subjects ?? null,
+      versions: r.versions ?? null,
+      reason: r.reason,
+      policy: r.policy === true,
+      pointer: ptr('groups', id, 'unsupported', i),
+    })),
+  };
+}
+
+function pageOf(data: SpecData, subjects: Record<string, Subject>, tools: Record<string, Tool>): PageSection[] {
+  // A function replacer: a title holding `$&` or `$1` is text, not a replacement pattern (issue 15).
+  const fill = (s: string) => s.replace(/\{title\}/g, () => data.title).replace(/\{name\}/g, () => data.name);
+  return (data.page?.sections ?? []).map((sec, si) => ({
+    id: fill(sec.id),
+    title: fill(sec.title ?? sec.id),
+    rows: sec.rows.map((row, ri) => ({
+      label: fill(row.label),
+      entries: row.entries.flatMap((e, ei) => {
+        const group = e.group ?? row.group ?? '?';
+        const contract = e.contract ?? row.contract ?? '?';
+        const subject = e.subject ?? row.subject ?? Object.keys(subjects)[0];
+        // An entry of a versioned tool without `version` stands for one entry per release.
+        const ids = e.version !== undefined ? [versionedToolId(e.tool, e.version)] : toolVariants(tools, e.tool);
+        return ids.map((tool) => ({
+          cell: `${group}/${contract}/${tool}/${subject}`,
+          tool,
+          label: e.label ?? tools[tool]?.label ?? tool,
+          explain: e.explain ?? [],
+          pointer: ptr('page', 'sections', si, 'rows', ri, 'entries', ei),
+        }));
+      }),
+    })),
+  }));
+}
+
+/** The JSON pointer of every value the spec wrote (defaults are not written): rules ask it, not the raw data. */
+export function writtenPointers(data: unknown): ReadonlySet<string> {
+  const out = new Set<string>();
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    out.add(at);
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, at + ptr(i)]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) stack.push([x, at + ptr(k)]);
+  }
+  return out;
 }
 
 /** sha256 of canonical JSON (sorted keys) of the merged spec. */
@@ -159,7 +186,8 @@ export function digestOf(data: unknown): string {
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Obj)[k])}`);
+    const o = v as Record<string, unknown>;
+    const entries = Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(v);

@@ -3,7 +3,9 @@ import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
+import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/plan.ts';
+import { contractKinds } from './contract-rules.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -38,7 +40,7 @@ const groupReferences: Rule = ({ spec }) => {
       });
     };
     checkList(g.subjects, 'subjects', subjects, 'subject');
-    const isProduct = spec.data.groups && (spec.data.groups as any)[g.id]?.cells === undefined;
+    const isProduct = !spec.written.has(ptr('groups', g.id, 'cells'));
     if (isProduct) {
       checkList(g.contracts, 'contracts', contracts, 'contract');
       checkList(g.tools, 'tools', tools, 'tool');
@@ -62,15 +64,16 @@ const toolReferences: Rule = ({ spec, manifests }) => {
   const out: Diagnostic[] = [];
   const envs = Object.keys(spec.environments);
   for (const t of Object.values(spec.tools)) {
+    if (t.version !== null) continue; // one release of a versioned tool: checked as the declared tool
     const base = ptr('tools', t.id);
     const m = manifests[t.runner];
     if (!m) {
-      const p = (spec.data.tools as any)[t.id]?.runner !== undefined ? `${base}/runner` : base;
+      const p = spec.written.has(`${base}/runner`) ? `${base}/runner` : base;
       out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, suggestion(t.runner, Object.keys(manifests), 'runner')));
     } else if (m instanceof Error) {
       out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
     } else if (!m.adapters[t.adapter]) {
-      const p = (spec.data.tools as any)[t.id]?.adapter !== undefined ? `${base}/adapter` : base;
+      const p = spec.written.has(`${base}/adapter`) ? `${base}/adapter` : base;
       out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, suggestion(t.adapter, Object.keys(m.adapters), 'adapter')));
     }
     if (envs.length > 0 && !envs.includes(t.environment)) {
@@ -83,7 +86,7 @@ const toolReferences: Rule = ({ spec, manifests }) => {
 
 /** At most one default environment. */
 const environments: Rule = ({ spec }) => {
-  const defaults = Object.values(spec.environments).filter((e) => (spec.data.environments as any)?.[e.id]?.default === true);
+  const defaults = Object.values(spec.environments).filter((e) => spec.data.environments?.[e.id]?.default === true);
   if (defaults.length <= 1) return [];
   const p = ptr('environments', defaults[1].id, 'default');
   return [diag('error', 'two-defaults', at(spec, p), p, `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`, 'Keep one.')];
@@ -139,7 +142,8 @@ const reasons: Rule = ({ spec, plan }) => {
         out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
       }
       const stale = mine.filter((c) => c.implemented);
-      if (stale.length > 0 && !r.policy) {
+      // A reason limited to releases says what the manifest cannot know (which releases have the API).
+      if (stale.length > 0 && !r.policy && r.versions === null) {
         const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
         out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
       }
@@ -183,7 +187,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, page, protocol];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

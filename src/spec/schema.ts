@@ -5,10 +5,18 @@ import { fileURLToPath } from 'node:url';
 import * as ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
+import type { SpecData } from './data.ts';
 import { positionOf, type PosMap } from './document.ts';
 
-// ajv ships CommonJS; under ESM its class is the default export's `default`.
-const Ajv2020 = ((ajv2020 as any).default?.default ?? (ajv2020 as any).default) as typeof ajv2020.Ajv2020;
+// ajv ships CommonJS; under ESM its class is the default export, or that export's `default`.
+const Ajv2020 = ajvClass(ajv2020);
+
+function ajvClass(m: unknown): typeof ajv2020.Ajv2020 {
+  let cur = m;
+  for (let i = 0; i < 3 && typeof cur !== 'function' && cur !== null && typeof cur === 'object'; i++) cur = (cur as { default?: unknown }).default;
+  if (typeof cur !== 'function') throw new Error('ajv/dist/2020.js exports no class');
+  return cur as typeof ajv2020.Ajv2020;
+}
 
 /** Directory of the JSON Schemas shipped with benchgrid. */
 export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
@@ -28,11 +36,33 @@ export function validatorFor(name: string): ValidateFunction {
   return v;
 }
 
+const defs = new Map<string, ValidateFunction>();
+
+/** Compiles (once) the validator of one `$defs` entry of a schema file, e.g. a journal record. */
+export function validatorForDef(name: string, def: string): ValidateFunction {
+  const key = `${name}#${def}`;
+  let v = defs.get(key);
+  if (v === undefined) {
+    const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    ajv.addSchema(schema);
+    v = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
+    if (v === undefined) throw new Error(`schemas/${name} has no $defs/${def}`);
+    defs.set(key, v);
+  }
+  return v;
+}
+
 /** Validates the merged spec data against schemas/spec.schema.json. */
 export function checkSchema(data: unknown, positions: PosMap, file: string): Diagnostic[] {
   const validate = validatorFor('spec.schema.json');
   if (validate(data)) return [];
   return describeErrors(validate.errors ?? [], data, positions, file);
+}
+
+/** Whether merged data is a spec the schema accepts: the one place raw data becomes `SpecData`. */
+export function isSpecData(data: unknown): data is SpecData {
+  return validatorFor('spec.schema.json')(data) === true;
 }
 
 /** Turns ajv errors into diagnostics; exported for the results and protocol validators too. */
@@ -80,6 +110,9 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
     case 'pattern': {
       const propertyName = e.propertyName;
       if (propertyName !== undefined) return diag('error', 'bad-name', at(pointer + ptr(propertyName), true), pointer + ptr(propertyName), `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`);
+      // ajv reports a schema path relative to the referenced definition, so match on either path.
+      const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer));
+      if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
       return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
     }
     case 'propertyNames':
@@ -89,6 +122,9 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
         return diag('error', 'group-shape', at(pointer), pointer, 'a group declares either `contracts` and `tools` (their full product) or `cells` (contract -> tools), exactly one of the two.');
       }
       return diag('error', 'bad-shape', at(pointer), pointer, `matches none or several of its allowed shapes.`);
+    case 'maximum':
+    case 'maxLength':
+      return diag('error', 'over-limit', at(pointer), pointer, `${e.message ?? 'is too large'} (${got}).`, 'The limits are listed in docs/security.md.');
     case 'minItems':
     case 'minProperties':
       return diag('error', 'empty', at(pointer), pointer, `must not be empty.`);
@@ -96,6 +132,15 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       return diag('error', 'schema', at(pointer), pointer, `${e.message ?? 'is invalid'} (${got}).`);
   }
 }
+
+/** Patterns that stand for a rule that deserves words: [schema path part or instance path regex, code, message, hint]. */
+const PATTERN_MESSAGES: [string, string, string, string][] = [
+  ['/slurm/partition', 'bad-value', 'must be a Slurm partition name (letters, digits, _ . , -)', 'Check the partition with `sinfo`.'],
+  ['/slurm/time_limit', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
+  ['/$defs/requirement/', 'bad-requirement', 'is not a PEP 508 requirement', "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md)."],
+  ['/$defs/interpreter/', 'bad-interpreter', 'must be an interpreter name like python3 or python3.11, or an absolute path', 'Relative paths and scripts are refused (docs/spec.md, environments).'],
+  ['/$defs/printable/', 'control-character', 'must not contain line breaks or control characters', 'Write it on one line.'],
+];
 
 function hintFor(value: unknown, allowed: unknown[]): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -117,7 +162,11 @@ export function valueAt(data: unknown, pointer: string): unknown {
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
-  if (typeof v === 'string') return `'${v.length > 60 ? v.slice(0, 57) + '...' : v}'`;
+  if (typeof v === 'string') {
+    const cut = v.length > 60 ? v.slice(0, 57) + '...' : v;
+    // Line breaks and control characters are shown escaped: a diagnostic stays one line (issue 15).
+    return /[\u0000-\u001f\u007f-\u009f]/.test(cut) ? JSON.stringify(cut) : `'${cut}'`;
+  }
   if (Array.isArray(v)) return 'a list';
   if (v === null) return 'null';
   if (typeof v === 'object') return 'a mapping';

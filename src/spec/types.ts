@@ -1,4 +1,5 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
+import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
 
 /** Timing protocol of a spec, with defaults applied. */
@@ -37,6 +38,11 @@ export interface Environment {
   python: string;
   requirements: string[];
   default: boolean;
+  /**
+   * For the environment of one release of a versioned tool: the environment it layers over and the
+   * pins it adds (built as a small venv that sees the base's site-packages); null for declared ones.
+   */
+  layer: { base: string; requirements: string[] } | null;
 }
 
 /** A model plus its inputs and named sites. */
@@ -72,6 +78,12 @@ export interface Tool {
   runner: string;
   adapter: string;
   environment: string;
+  /** Declared releases to measure (the `versions` axis); empty when the tool is measured as installed. */
+  versions: string[];
+  /** Package those releases are of (declared `package`, else the adapter's library once expanded). */
+  package: string | null;
+  /** For one release of a versioned tool (id TOOL@VERSION): that release; null otherwise. */
+  version: string | null;
 }
 
 /** A declared reason for cells that are not run. */
@@ -79,6 +91,8 @@ export interface ReasonRule {
   tools: string[] | null;
   contracts: string[] | null;
   subjects: string[] | null;
+  /** Version range ('>=2.33,<2.35') the reason is limited to, for versioned tools; null: every release. */
+  versions: string | null;
   reason: string;
   policy: boolean;
   /** JSON pointer of the rule, for diagnostics. */
@@ -155,6 +169,8 @@ export interface Spec {
   page: PageSection[];
   slurm: SlurmDefaults;
   /** The merged plain data (what the schema validated). */
-  data: Record<string, unknown>;
+  data: SpecData;
+  /** JSON pointers of every value the spec wrote, so rules can tell a written key from a default. */
+  written: ReadonlySet<string>;
   positions: PosMap;
 }

@@ -7,7 +7,7 @@ import { loadMerged } from './extends.ts';
 import { loadSpec, type Loaded } from './load.ts';
 import type { Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
-import { checkSchema } from './schema.ts';
+import { checkSchema, isSpecData } from './schema.ts';
 import type { Spec } from './types.ts';
 
 /** A spec that loaded without errors; its `diagnostics` are warnings only. */
@@ -37,7 +37,6 @@ export async function loadValidSpec(file: string, options: { quietWarnings?: boo
 export async function loadDeclaredSpec(file: string): Promise<Spec> {
   const merged = await loadMerged(file);
   const diagnostics = merged.doc ? checkSchema(merged.doc.data, merged.doc.positions, merged.doc.file) : merged.diagnostics;
-  if (!merged.doc || diagnostics.length > 0) throw invalidSpec(file, diagnostics);
-  const { doc } = merged;
-  return normalise(doc.data as Parameters<typeof normalise>[0], doc.file, doc.sources, doc.positions);
+  if (!merged.doc || diagnostics.length > 0 || !isSpecData(merged.doc.data)) throw invalidSpec(file, diagnostics);
+  return normalise(merged.doc.data, merged.doc.file, merged.doc.sources, merged.doc.positions);
 }

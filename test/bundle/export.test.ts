@@ -49,9 +49,9 @@ describe('the planned manifest', () => {
     ]);
     const tvFx = manifest.jobs[2];
     expect(tvFx).toMatchObject({
-      request: 'requests/A__single_module_output__tv_fx__resnet18/time-0.json',
-      result: 'results/A__single_module_output__tv_fx__resnet18/time-0.json',
-      stderr: 'logs/A__single_module_output__tv_fx__resnet18/time-0.stderr.log',
+      request: 'requests/A+single_module_output+tv_fx+resnet18/time-0.json',
+      result: 'results/A+single_module_output+tv_fx+resnet18/time-0.json',
+      stderr: 'logs/A+single_module_output+tv_fx+resnet18/time-0.stderr.log',
       timeout_s: 120, threads: 1, pythonpath: ['harness', 'runners/torch'], environment: 'default',
     });
     // the same request `run` writes: the versioned protocol, nothing bundle-specific

@@ -6,9 +6,9 @@ import { cli, tmpdir, write } from '../helpers.ts';
 
 describe('environments', () => {
   it('key the cache by interpreter and requirements, in any order', async () => {
-    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true });
-    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true });
-    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true });
+    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null });
+    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true, layer: null });
+    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true, layer: null });
     expect(a.dir).toBe(b.dir);
     expect(a.dir).not.toBe(c.dir);
     expect(path.basename(a.dir)).toMatch(/^main-[0-9a-f]{16}$/);

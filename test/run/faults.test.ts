@@ -36,7 +36,7 @@ describe('a run with faulty adapters', () => {
   it('kills a hanging process at the time limit, and its children with it', () => {
     expect(cell('hang')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
     expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    const pidFile = fs.readdirSync(path.join(out, 'processes', 'F__single_module_output__spawns__resnet18'));
+    const pidFile = fs.readdirSync(path.join(out, 'processes', 'F+single_module_output+spawns+resnet18'));
     expect(pidFile.length).toBeGreaterThan(0);
     // the `sleep 3600` child the adapter started is gone too
     expect(processesRunning('sleep 3600')).toEqual([]);

@@ -7,6 +7,8 @@ import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 
 let resnet: Results;
 let gpt2: Results;
+/** Every measured group A cell whose work witnesses differ from its contract's, with the words. */
+const marked = (r: Results) => Object.fromEntries(r.cells.filter((c) => c.group === 'A' && c.status === 'ok' && (c.work?.differs.length ?? 0) > 0).map((c) => [`${c.contract}/${c.tool}`, c.work!.differs]));
 const verdicts = (r: Results, tool: string) =>
   Object.fromEntries(r.cells.filter((c) => c.tool === tool).map((c) => [c.contract, c.status === 'ok' ? c.exact : `${c.status}: ${c.reason}`]));
 
@@ -59,6 +61,11 @@ describe('peer adapters on ResNet-18', () => {
     expect(b).toHaveLength(11);
   });
 
+  it('does every contract\'s work: only Captum\'s gradient (no parameter gradients) is marked, and every measured cell has witnesses', () => {
+    expect(resnet.cells.filter((c) => c.status === 'ok' && !c.work).map((c) => c.id)).toEqual([]);
+    expect(marked(resnet)).toEqual({ 'same_site_gradient/captum': ['no parameter gradients'] });
+  });
+
   it('records each tool library version', () => {
     for (const lib of ['nnsight', 'torchlens', 'captum']) expect(resnet.versions[lib], lib).toMatch(/^\d+\.\d+/);
   });
@@ -72,5 +79,10 @@ describe('peer adapters on a tiny GPT-2', () => {
     expect(verdicts(gpt2, 'nnsight')).toEqual(Object.fromEntries(Object.keys(tl).map((k) => [k, 'bit'])));
     expect(verdicts(gpt2, 'captum')).toMatchObject({ single_module_output: 'bit', same_site_gradient: 'bit' });
     expect(verdicts(gpt2, 'tl_record')).toMatchObject({ single_module_output: 'bit', replacement_edit: 'bit' });
+  });
+
+  it("does every contract's work, TransformerBridge's copy of the model included", () => {
+    expect(gpt2.cells.filter((c) => c.status === 'ok' && !c.work).map((c) => c.id)).toEqual([]);
+    expect(marked(gpt2)).toEqual({ 'same_site_gradient/captum': ['no parameter gradients'] });
   });
 });

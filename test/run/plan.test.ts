@@ -48,13 +48,13 @@ describe('process files', () => {
     const rp = await tiny({ only: 'A/single_module_output/tv_fx/*', cells: null }, 0);
     const job = rp.jobs[1];
     expect(runFiles('/r', job)).toEqual({
-      request: '/r/processes/A__single_module_output__tv_fx__resnet18/time-1.request.json',
-      result: '/r/processes/A__single_module_output__tv_fx__resnet18/time-1.result.json',
-      stdout: '/r/processes/A__single_module_output__tv_fx__resnet18/time-1.stdout.log',
-      stderr: '/r/processes/A__single_module_output__tv_fx__resnet18/time-1.stderr.log',
-      scratch: '/r/processes/A__single_module_output__tv_fx__resnet18/time-1.tmp',
+      request: '/r/processes/A+single_module_output+tv_fx+resnet18/time-1.request.json',
+      result: '/r/processes/A+single_module_output+tv_fx+resnet18/time-1.result.json',
+      stdout: '/r/processes/A+single_module_output+tv_fx+resnet18/time-1.stdout.log',
+      stderr: '/r/processes/A+single_module_output+tv_fx+resnet18/time-1.stderr.log',
+      scratch: '/r/processes/A+single_module_output+tv_fx+resnet18/time-1.tmp',
     });
-    expect(bundleFiles(job).request).toBe('requests/A__single_module_output__tv_fx__resnet18/time-1.json');
+    expect(bundleFiles(job).request).toBe('requests/A+single_module_output+tv_fx+resnet18/time-1.json');
     expect(bundlePythonPath(rp.spec, job.cell)).toEqual(['harness', 'runners/torch']);
   });
 });

@@ -38,10 +38,3 @@ def contract_function(module, kind, who, missing_is_unsupported):
         return function
     message = f"{who} ({module.__name__}) does not implement contract {kind!r}"
     raise Unsupported(message) if missing_is_unsupported else HarnessError(message)
-
-
-def library_of(module, declared):
-    """The distribution whose version is recorded: the request's `tool.library`, else the module's LIBRARY."""
-    if declared:
-        return declared
-    return getattr(module, "LIBRARY", None) if module is not None else None

@@ -5,26 +5,25 @@ import tempfile
 
 import torch
 
-from . import adapters, exactness, memory, timing
+from . import adapters, exactness, memory, timing, witnesses
 from .context import make_context
 from .device import resolve_device, synchronize
 from .errors import HarnessError, Unsupported
 from .subjects import build_subject
 
-# Contracts whose calls need autograd; every other contract and operation runs under torch.no_grad().
-GRAD_CONTRACTS = frozenset({"same_site_gradient", "backward_capture"})
+
+def grad_mode(request):
+    """A fresh grad-mode context manager: autograd on when the contract needs it (`contract.grad`, from
+    runners/contracts.json), else torch.no_grad()."""
+    return torch.enable_grad() if request["contract"]["grad"] else torch.no_grad()
 
 
-def grad_mode(kind):
-    """A fresh grad-mode context manager for contract `kind`."""
-    return torch.enable_grad() if kind in GRAD_CONTRACTS else torch.no_grad()
-
-
-def _reference_result(reference, kind, ctx):
+def _reference_result(request, ctx):
     """One call of the reference's contract callable, moved to the CPU so it holds no device memory."""
+    reference, kind = request["reference"], request["contract"]["kind"]
     module = adapters.import_reference(reference["module"])
     function = adapters.contract_function(module, kind, f"reference {reference['tool']}", False)
-    with grad_mode(kind):
+    with grad_mode(request):
         return exactness.to_cpu(function(ctx)())
 
 
@@ -33,9 +32,9 @@ def _prepare_tool(request, ctx, phases, state):
     tool, kind = request["tool"], request["contract"]["kind"]
     with phases("imports"):
         module = adapters.import_tool(tool["module"], tool["library"])
-    state["library"] = adapters.library_of(module, tool["library"])
+    state["library"] = tool["library"]
     function = adapters.contract_function(module, kind, f"adapter {tool['id']}", True)
-    with phases("prepare"), grad_mode(kind):
+    with phases("prepare"), grad_mode(request):
         try:
             run = function(ctx)
         except ModuleNotFoundError as exc:  # a library the adapter imports lazily
@@ -47,31 +46,41 @@ def _prepare_tool(request, ctx, phases, state):
 
 def _time(request, ctx, phases, state):
     """Time mode: reference pass, prepare, warm-ups, timed samples, then the exactness check."""
-    settings, kind, reference = request["settings"], request["contract"]["kind"], request["reference"]
+    settings, reference = request["settings"], request["reference"]
     expected = None
     if reference is not None:
         with phases("reference"):
-            expected = _reference_result(reference, kind, ctx)
+            expected = _reference_result(request, ctx)
     run = _prepare_tool(request, ctx, phases, state)
-    with phases("warmup"), grad_mode(kind):
+    with phases("warmup"), grad_mode(request):
         timing.warm_up(run, settings["warmups"], ctx.device)
-    with phases("timed"), grad_mode(kind):
+    with phases("timed"), grad_mode(request):
         measured, last = timing.sample(run, settings, ctx.device)
     exact = None
     if reference is not None:
         with phases("check"):
             exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"])
-    return {"status": "ok", "timing": measured, "exact": exact}
+    with phases("witness"):
+        work = _witness(request, ctx, run)
+    return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes}
+
+
+def _witness(request, ctx, run):
+    """One untimed call after the samples with the work witnesses installed (benchgrid_harness/witnesses.py)."""
+    observed, _ = witnesses.observe(run, ctx.model, ctx.final_module, grad_mode(request), ctx.device)
+    contract_work = request["contract"]["work"]
+    return {"witnesses": observed, "required": witnesses.required(contract_work, ctx),
+            "differs": witnesses.differences(observed, contract_work, ctx)}
 
 
 def _memory(request, ctx, phases, state):
     """Memory mode: prepare, warm-ups, then `memory_calls` calls; peaks are read after them (no reference)."""
-    settings, kind = request["settings"], request["contract"]["kind"]
+    settings = request["settings"]
     memory.reset_peaks(ctx.device)
     run = _prepare_tool(request, ctx, phases, state)
-    with phases("warmup"), grad_mode(kind):
+    with phases("warmup"), grad_mode(request):
         timing.warm_up(run, settings["warmups"], ctx.device)
-    with phases("timed"), grad_mode(kind):
+    with phases("timed"), grad_mode(request):
         for _ in range(settings["memory_calls"]):
             run()
         synchronize(ctx.device)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import torch
 
 from .errors import HarnessError, Unsupported
+from .witnesses import find_final_module
 
 
 @dataclass
@@ -22,6 +23,13 @@ class Context:
     strengths: list = field(default_factory=list)
     target: int = 0
     tmpdir: str = ""
+    final_module: object = None  # the leaf module producing the model's output (the work witnesses count it)
+    notes: list = field(default_factory=list)
+
+    def note(self, text):
+        """A sentence the result carries to the cell's report (e.g. why the adapter does more work than asked)."""
+        if text not in self.notes:
+            self.notes.append(text)
 
     def unsupported(self, reason):
         """Stop here: the result's status becomes `unsupported` with this reason."""
@@ -73,4 +81,5 @@ def make_context(subject, request, device, tmpdir):
     return Context(model=subject.model, inputs=subject.inputs, batches=subject.batches, site=site,
                    site_module=site_module, params=params, device=device, direction=direction,
                    strengths=[float(s) for s in params.get("strengths", [])],
-                   target=int(params.get("target", 0)), tmpdir=tmpdir)
+                   target=int(params.get("target", 0)), tmpdir=tmpdir,
+                   final_module=find_final_module(subject.model, subject.inputs))

@@ -34,6 +34,9 @@ _RULES = [
     ("cell.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("contract.kind", lambda v: isinstance(v, str) and _IDENTIFIER.match(v), "a lower_snake_case name"),
     ("contract.params", lambda v: isinstance(v, dict), "an object"),
+    ("contract.grad", lambda v: isinstance(v, bool), "true or false (runners/contracts.json)"),
+    ("contract.work", lambda v: v is None or (isinstance(v, dict) and "forwards" in v and "parameter_grads" in v),
+     "null or {forwards, parameter_grads} (runners/contracts.json)"),
     ("subject.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("subject.model.builder", lambda v: v in ("torchvision", "gpt2"), '"torchvision" or "gpt2"'),
     ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
@@ -88,8 +91,12 @@ def _problems(request):
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
-    if request.get("cell", {}).get("contract") != request["contract"]["kind"]:
-        problems.append(f"cell.contract: must equal contract.kind (got {request['cell'].get('contract')!r})")
+    # cell.contract is the spec's contract id, which may differ from the kind it implements (issue 15);
+    # what must hold is that the cell's id is made of its parts.
+    cell = request.get("cell", {})
+    parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]
+    if all(isinstance(p, str) for p in parts) and cell.get("id") != "/".join(parts):
+        problems.append(f"cell.id: must be group/contract/tool/subject (got {cell.get('id')!r})")
     return problems
 
 

@@ -16,7 +16,7 @@ def error_object(exc):
 
 
 def build(outcome, cell_id, process_index, mode, versions, environment, phases):
-    """A complete result; `outcome` holds status, reason, error, timing, exact and memory."""
+    """A complete result; `outcome` holds status, reason, error, timing, exact, memory and work."""
     return {
         "protocol": WIRE_VERSION,
         "cell_id": cell_id,
@@ -28,6 +28,8 @@ def build(outcome, cell_id, process_index, mode, versions, environment, phases):
         "timing": outcome.get("timing"),
         "exact": outcome.get("exact"),
         "memory": outcome.get("memory"),
+        "work": outcome.get("work"),
+        "notes": outcome.get("notes") or [],
         "versions": versions,
         "environment": environment,
         "phases_s": phases,

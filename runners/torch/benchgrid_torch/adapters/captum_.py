@@ -3,8 +3,6 @@
 import torch
 from captum.attr import LayerActivation, LayerGradientXActivation
 
-LIBRARY = "captum"
-
 
 def single_module_output(ctx):
     """The site's activation from `LayerActivation` (a full forward with a hook on the layer)."""
@@ -43,7 +41,7 @@ def _target_scores(model, target):
     return forward
 
 
-def same_site_gradient(ctx):
+def _layer_gradient(ctx):
     """d(logits[:, target].sum()) / d(site output): `LayerGradientXActivation` without the activation factor."""
     # multiply_by_inputs=False makes the attribution the layer gradient alone; Captum takes it with
     # torch.autograd.grad(torch.unbind(scores), layer output) (captum/_utils/gradient.py,
@@ -56,6 +54,21 @@ def same_site_gradient(ctx):
         return gradient.attribute(x)
 
     return run
+
+
+def same_site_gradient(ctx):
+    """Captum's layer gradient; the witnesses mark this cell `work: differs` (no parameter gradients).
+
+    Captum has no way to run the full backward this contract asks for: its layer attributions differentiate
+    with torch.autograd.grad with respect to the layer output only, so the backward stops at the site and no
+    parameter's .grad is filled. Its like-for-like contract is `site_gradient_only`.
+    """
+    return _layer_gradient(ctx)
+
+
+def site_gradient_only(ctx):
+    """Captum's layer gradient: torch.autograd.grad to the site, the parameters untouched, as the contract asks."""
+    return _layer_gradient(ctx)
 
 
 def ordered_dataset_features(ctx):

@@ -2,8 +2,6 @@
 
 import torch
 
-LIBRARY = None
-
 
 def _replace_first(output, value):
     """`output` with its tensor (or the first element of a tuple output) replaced by `value`."""
@@ -81,13 +79,57 @@ def repeated_steering(ctx):
 
 
 def same_site_gradient(ctx):
-    """d(logits[:, target].sum()) / d(site output), through torch.autograd.grad."""
+    """d(logits[:, target].sum()) / d(site output): a forward hook plus a tensor hook, and a full backward.
+
+    `loss.backward()` reaches every parameter (their .grad accumulate, as in raw's cell); the tensor hook
+    registered on the site's output by the forward hook keeps the gradient flowing through it.
+    """
+    model, site, x, target = ctx.model, ctx.site_module, ctx.inputs, ctx.target
+
+    def run():
+        kept = []
+        site_output, logits = _forward_keeping_site(model, site, x)
+        _first(site_output).register_hook(kept.append)
+        logits[:, target].sum().backward()
+        return kept[0]
+
+    return run
+
+
+def site_gradient_only(ctx):
+    """d(logits[:, target].sum()) / d(site output) through torch.autograd.grad: no parameter gradients."""
     model, site, x, target = ctx.model, ctx.site_module, ctx.inputs, ctx.target
 
     def run():
         site_output, logits = _forward_keeping_site(model, site, x)
         (gradient,) = torch.autograd.grad(logits[:, target].sum(), _first(site_output))
         return gradient
+
+    return run
+
+
+class _Stop(Exception):
+    """Raised by the stopping hook once the site's output is kept: the rest of the forward never runs."""
+
+
+def site_output_stopped(ctx):
+    """The site's output, the forward ended by an exception from the site's forward hook (as nnsight's stop)."""
+    model, site, x = ctx.model, ctx.site_module, ctx.inputs
+
+    def stop(_module, _args, output, kept):
+        kept.append(output)
+        raise _Stop
+
+    def run():
+        kept = []
+        handle = site.register_forward_hook(lambda m, a, o: stop(m, a, o, kept))
+        try:
+            model(x)
+        except _Stop:
+            pass
+        finally:
+            handle.remove()
+        return kept[0]
 
     return run
 

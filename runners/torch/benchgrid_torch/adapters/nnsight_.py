@@ -3,8 +3,6 @@
 import torch
 from nnsight import NNsight
 
-LIBRARY = "nnsight"
-
 
 def _wrap(ctx):
     """The model wrapped once in prepare, and the envoy of the site module."""
@@ -13,6 +11,19 @@ def _wrap(ctx):
 
 
 def single_module_output(ctx):
+    """The site's output from a whole traced forward (the contract computes the model's output too)."""
+    model, site = _wrap(ctx)
+    x = ctx.inputs
+
+    def run():
+        with model.trace(x):
+            output = site.output.save()
+        return output
+
+    return run
+
+
+def site_output_stopped(ctx):
     """The site's output; `tracer.stop()` ends the forward once it is saved."""
     model, site = _wrap(ctx)
     x = ctx.inputs
@@ -89,16 +100,15 @@ def same_site_gradient(ctx):
 
 
 def ordered_dataset_features(ctx):
-    """The site's outputs over the dataset batches, one stopped trace per batch, concatenated in order."""
+    """The site's outputs over the dataset batches, one whole traced forward per batch, concatenated in order."""
     model, site = _wrap(ctx)
     batches = ctx.batches
 
     def run():
         outputs = []
         for batch in batches:
-            with model.trace(batch) as tracer:
+            with model.trace(batch):
                 outputs.append(site.output.save())
-                tracer.stop()
         return torch.cat(outputs)
 
     return run

@@ -2,8 +2,6 @@
 
 import torch
 
-LIBRARY = None
-
 
 def single_module_output(ctx):
     """One forward pass; there is no way to read the site without attaching something."""

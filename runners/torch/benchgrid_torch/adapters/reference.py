@@ -1,6 +1,5 @@
 """Group B's reference operations: what a plain forward and hooking every module cost."""
 
-LIBRARY = None
 
 
 def raw_forward(ctx):

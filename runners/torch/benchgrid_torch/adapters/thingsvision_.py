@@ -2,8 +2,6 @@
 
 from thingsvision import get_extractor_from_model
 
-LIBRARY = "thingsvision"
-
 
 def _extractor(ctx):
     """The extractor wrapping ctx.model as it is (thingsvision's own builders would construct a new model)."""

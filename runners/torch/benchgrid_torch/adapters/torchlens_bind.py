@@ -3,8 +3,6 @@
 import torch
 import torchlens as tl
 
-LIBRARY = "torchlens"
-
 
 def replacement_edit(ctx):
     """Logits from a binding that zero-ablates the site (bound once in prepare)."""

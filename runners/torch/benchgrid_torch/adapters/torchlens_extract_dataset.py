@@ -3,8 +3,6 @@
 import torch
 import torchlens as tl
 
-LIBRARY = "torchlens"
-
 
 def ordered_dataset_features(ctx):
     """The site's outputs over the stimuli, in batches of the dataset's batch size, in order."""

@@ -6,8 +6,6 @@ import torch
 import torchlens as tl
 from torchlens.options import CaptureOptions
 
-LIBRARY = "torchlens"
-
 
 def raw_forward_wrapped(ctx):
     """A plain forward after one trace in this process: torch's functions stay wrapped, nothing is recorded."""
@@ -80,7 +78,7 @@ def backward_capture(ctx):
     capture = CaptureOptions(save_grads=True)
 
     def run():
-        # The harness runs this operation with grad enabled (GRAD_CONTRACTS in benchgrid_harness/cell.py).
+        # The harness runs this operation with grad enabled (`grad: true` for backward_capture in runners/contracts.json).
         trace = tl.trace(model, x, capture=capture)
         trace.log_backward(trace[trace.output_layers[0]].out.sum())
         return trace

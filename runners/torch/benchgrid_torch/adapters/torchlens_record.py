@@ -3,8 +3,6 @@
 import torch
 import torchlens as tl
 
-LIBRARY = "torchlens"
-
 
 def single_module_output(ctx):
     """The site's output: the one record `save=` keeps."""

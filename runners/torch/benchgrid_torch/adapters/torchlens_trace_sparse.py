@@ -4,8 +4,6 @@ import torch
 import torchlens as tl
 from torchlens.options import CaptureOptions
 
-LIBRARY = "torchlens"
-
 
 def _logits_selector(model, x):
     """A selector for the module whose output the model returns (e.g. `fc`), from a metadata-only trace."""
@@ -17,6 +15,17 @@ def _logits_selector(model, x):
 
 
 def single_module_output(ctx):
+    """The site's output from a trace of the whole forward, saving only the site."""
+    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
+
+    def run():
+        trace = tl.trace(model, x, save=site)
+        return trace.find_sites(site).first().out
+
+    return run
+
+
+def site_output_stopped(ctx):
     """The site's output; `halt=` ends the forward once the site has run."""
     model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
 
@@ -65,31 +74,43 @@ def repeated_steering(ctx):
     return run
 
 
+def _site_gradient_trace(model, x, save, capture, logits, site, target):
+    """One trace saving `save`, a full backward from logits[:, target].sum(), and the site's saved gradient."""
+    trace = tl.trace(model, x, save=save, capture=capture)
+    trace.log_backward(trace.find_sites(logits).first().out[:, target].sum())
+    return trace.find_sites(site).first().grad
+
+
 def same_site_gradient(ctx):
-    """d(logits[:, target].sum()) / d(site output) from `trace.log_backward` with gradients saved."""
+    """d(logits[:, target].sum()) / d(site output) from `trace.log_backward` (a full backward) with gradients saved.
+
+    Only the site's gradient is saved (`save_grads=site`) where torchlens allows it. In torchlens 2.36.1 a
+    selective save_grads records no gradient when the site's output op is in place (ResNet's layer2 ends in
+    `relu_`): the deferred hook is installed (torchlens/capture/session.py, resolve_deferred_retention) but
+    nothing is recorded; minimal repro: Sequential(Linear, ReLU(inplace=True), Linear) with
+    save_grads=tl.module("1") gives 0 grads at "1", 1 with inplace=False or save_grads=True. There the adapter
+    falls back to `save_grads=True` (every op's gradient saved) and says so in the cell's note.
+    """
     model, x, site, target = ctx.model, ctx.inputs, tl.module(ctx.site), ctx.target
     logits = _logits_selector(model, x)
-    # save_grads=True rather than save_grads=site: in torchlens 2.36.1 a selective save_grads saves no gradient
-    # when the site's output op is in place (ResNet's layer2 ends in relu_). The deferred hook is installed
-    # (torchlens/capture/session.py, resolve_deferred_retention) but nothing is recorded; minimal repro:
-    # Sequential(Linear, ReLU(inplace=True), Linear) with save_grads=tl.module("1") gives 0 grads at "1",
-    # 1 with inplace=False or save_grads=True.
-    capture = CaptureOptions(save_grads=True)
+    capture = CaptureOptions(save_grads=site)
+    if _site_gradient_trace(model, x, site | logits, capture, logits, site, target) is None:
+        capture = CaptureOptions(save_grads=True)
+        ctx.note(f"torchlens saves every op's gradient here: a selective save_grads records nothing at "
+                 f"{ctx.site!r}, whose output op is in place (relu_)")
 
     def run():
-        trace = tl.trace(model, x, save=site | logits, capture=capture)
-        trace.log_backward(trace.find_sites(logits).first().out[:, target].sum())
-        return trace.find_sites(site).first().grad
+        return _site_gradient_trace(model, x, site | logits, capture, logits, site, target)
 
     return run
 
 
 def ordered_dataset_features(ctx):
-    """The site's outputs over the dataset batches, one halted trace per batch, concatenated in order."""
+    """The site's outputs over the dataset batches, one whole-forward trace per batch, concatenated in order."""
     model, batches, site = ctx.model, ctx.batches, tl.module(ctx.site)
 
     def run():
-        traces = [tl.trace(model, batch, save=site, halt=site) for batch in batches]
+        traces = [tl.trace(model, batch, save=site) for batch in batches]
         return torch.cat([trace.find_sites(site).first().out for trace in traces])
 
     return run

@@ -7,7 +7,6 @@ import torch
 from transformer_lens.factories.architecture_adapter_factory import SUPPORTED_ARCHITECTURES
 from transformer_lens.model_bridge.sources import build_bridge_from_module
 
-LIBRARY = "transformer-lens"
 
 # The seed's reason (shared/seeds/resnet18_gpu.results.json) for subjects TransformerLens does not cover.
 NOT_A_DECODER = ("TransformerLens reimplements its supported decoder families; generic subjects are not among "
@@ -30,6 +29,18 @@ def _bridge(ctx):
 
 
 def single_module_output(ctx):
+    """The block's output from a whole `run_with_cache` forward caching only the block's hook."""
+    bridge, hook_name, _ = _bridge(ctx)
+    x = ctx.inputs
+
+    def run():
+        _, cache = bridge.run_with_cache(x, names_filter=hook_name)
+        return cache[hook_name]
+
+    return run
+
+
+def site_output_stopped(ctx):
     """The block's output from `run_with_cache`, stopping after that block (`stop_at_layer`)."""
     bridge, hook_name, index = _bridge(ctx)
     x = ctx.inputs
@@ -106,14 +117,14 @@ def same_site_gradient(ctx):
 
 
 def ordered_dataset_features(ctx):
-    """The block's outputs over the dataset batches, one stopped `run_with_cache` per batch, concatenated."""
-    bridge, hook_name, index = _bridge(ctx)
+    """The block's outputs over the dataset batches, one whole `run_with_cache` per batch, concatenated."""
+    bridge, hook_name, _ = _bridge(ctx)
     batches = ctx.batches
 
     def run():
         outputs = []
         for batch in batches:
-            _, cache = bridge.run_with_cache(batch, names_filter=hook_name, stop_at_layer=index + 1)
+            _, cache = bridge.run_with_cache(batch, names_filter=hook_name)
             outputs.append(cache[hook_name])
         return torch.cat(outputs)
 

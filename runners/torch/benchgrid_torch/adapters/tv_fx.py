@@ -3,8 +3,6 @@
 import torch
 from torchvision.models.feature_extraction import create_feature_extractor, get_graph_node_names
 
-LIBRARY = "torchvision"
-
 
 def _output_node(model):
     """The name of the graph's last node (the logits, e.g. `fc` for ResNets) in eval mode."""
@@ -12,9 +10,18 @@ def _output_node(model):
     return eval_nodes[-1]
 
 
+def _site_and_logits(ctx):
+    """An extractor returning both the site's output and the logits from one traced forward.
+
+    Returning the logits node too is what keeps the whole network in the graph: an extractor asked for the
+    site alone is pruned after it (that is `site_output_stopped`).
+    """
+    return create_feature_extractor(ctx.model, return_nodes={ctx.site: "site", _output_node(ctx.model): "logits"})
+
+
 def single_module_output(ctx):
-    """The site's output; the extracted graph stops at the site, so the rest of the network is skipped."""
-    extractor = create_feature_extractor(ctx.model, return_nodes={ctx.site: "site"})
+    """The site's output from a whole traced forward (the logits are computed and dropped)."""
+    extractor = _site_and_logits(ctx)
     x = ctx.inputs
 
     def run():
@@ -23,9 +30,15 @@ def single_module_output(ctx):
     return run
 
 
-def _site_and_logits(ctx):
-    """An extractor returning both the site's output and the logits from one traced forward."""
-    return create_feature_extractor(ctx.model, return_nodes={ctx.site: "site", _output_node(ctx.model): "logits"})
+def site_output_stopped(ctx):
+    """The site's output; the extracted graph ends at the site, so the rest of the network is skipped."""
+    extractor = create_feature_extractor(ctx.model, return_nodes={ctx.site: "site"})
+    x = ctx.inputs
+
+    def run():
+        return extractor(x)["site"]
+
+    return run
 
 
 def matched_retained(ctx):
@@ -41,7 +54,22 @@ def matched_retained(ctx):
 
 
 def same_site_gradient(ctx):
-    """d(logits[:, target].sum()) / d(site output), with both read from the extractor's outputs."""
+    """d(logits[:, target].sum()) / d(site output): a tensor hook on the extracted site, then a full backward."""
+    extractor = _site_and_logits(ctx)
+    x, target = ctx.inputs, ctx.target
+
+    def run():
+        kept = []
+        out = extractor(x)
+        out["site"].register_hook(kept.append)
+        out["logits"][:, target].sum().backward()
+        return kept[0]
+
+    return run
+
+
+def site_gradient_only(ctx):
+    """d(logits[:, target].sum()) / d(site output) through torch.autograd.grad: no parameter gradients."""
     extractor = _site_and_logits(ctx)
     x, target = ctx.inputs, ctx.target
 
@@ -54,8 +82,8 @@ def same_site_gradient(ctx):
 
 
 def ordered_dataset_features(ctx):
-    """The site's outputs over the dataset batches, concatenated in order."""
-    extractor = create_feature_extractor(ctx.model, return_nodes={ctx.site: "site"})
+    """The site's outputs over the dataset batches, each from a whole traced forward, concatenated in order."""
+    extractor = _site_and_logits(ctx)
     batches = ctx.batches
 
     def run():

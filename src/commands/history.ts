@@ -1,0 +1,51 @@
+// `benchgrid history <results-dir>... --out DIR`: an offline site of cells over runs and releases, with the
+// regressions and improvements found in them (docs/versions.md).
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.ts';
+import { buildHistory, type RunInput } from '../history/model.ts';
+import { renderHistory } from '../history/render.ts';
+import { specRevision } from '../history/revision.ts';
+import { findRuns, type RunFound } from '../history/runs.ts';
+import { renderHtml } from '../report/html.ts';
+import { reportInput } from '../report/run-reports.ts';
+import { writeAtomic } from '../results/write.ts';
+
+/** Options of `history`. */
+export interface HistoryOptions {
+  out: string;
+  /** compare's --threshold, in percent. */
+  threshold?: string;
+}
+
+/** Copies (or, for a run without one, renders) each run's report into the site, so its links travel with it. */
+function siteReport(out: string, run: RunFound, index: number): string {
+  const rel = path.join('runs', `${String(index).padStart(3, '0')}-${path.basename(run.dir)}`, 'report.html');
+  const target = path.join(out, rel);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (run.report) fs.copyFileSync(run.report, target);
+  else writeAtomic(target, renderHtml(reportInput(run.results, null)));
+  return rel.split(path.sep).join('/');
+}
+
+/** Finds the runs, builds the history and writes the site. */
+export async function history(dirs: string[], opts: HistoryOptions): Promise<void> {
+  const threshold = opts.threshold === undefined ? 2 : Number(opts.threshold);
+  if (!Number.isFinite(threshold) || threshold < 0) throw new UserError(`--threshold ${opts.threshold}: not a percentage. Give e.g. --threshold 2.`);
+  const { runs, warnings } = findRuns(dirs);
+  for (const w of warnings) process.stderr.write(`benchgrid: warning: skipped ${w}\n`);
+  if (runs.length === 0) throw new UserError(`no runs (a directory with results.json) under ${dirs.join(', ')}. Run a spec first, or give results/<spec>/.`);
+  const out = path.resolve(opts.out);
+  fs.mkdirSync(out, { recursive: true });
+  const inputs: RunInput[] = [];
+  for (const [i, found] of runs.entries()) {
+    const spec = found.results.spec;
+    const revision = await specRevision(spec?.name ?? '', found.date, spec?.digest ?? null);
+    inputs.push({ found, revision, report: siteReport(out, found, i) });
+  }
+  const h = buildHistory(inputs, threshold / 100);
+  const index = path.join(out, 'index.html');
+  writeAtomic(index, renderHistory(h));
+  const count = (k: string) => h.findings.filter((f) => f.kind === k).length;
+  process.stderr.write(`benchgrid: wrote ${path.relative(process.cwd(), index) || index}: ${h.runs.length} run(s), ${h.series.length} cell(s), ${count('regression')} regression(s), ${count('improvement')} improvement(s)\n`);
+}

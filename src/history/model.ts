@@ -1,0 +1,151 @@
+// The history of cells over runs and over tool releases, with the regressions and improvements found in it.
+// Pure: runs in (already loaded), a model out; the site renders it.
+import type { CellResult } from '../results/model.ts';
+import { DEFAULT_SETTINGS } from '../compare/compute.ts';
+import { compareSpeed, type SpeedContext } from '../compare/speed.ts';
+import { compareVersions } from '../spec/version-range.ts';
+import { splitToolId } from '../spec/versions.ts';
+import type { RunFound } from './runs.ts';
+import { detectSteps } from './steps.ts';
+
+/** One run as the site shows it. */
+export interface HistoryRun {
+  index: number;
+  spec: string;
+  date: string;
+  revision: string;
+  /** Link to the run's report from the site's index.html; null when the run has none. */
+  report: string | null;
+}
+
+/** One measured point: a cell of one run (one release, for a versioned tool). */
+export interface Point {
+  run: number;
+  cell: string;
+  version: string | null;
+  median_ms: number;
+  min_ms: number;
+  max_ms: number;
+  processes: number | null;
+}
+
+/** A chart: one cell over runs, its releases side by side. */
+export interface Series {
+  key: string;
+  spec: string;
+  /** The cell id with the release left out (GROUP/contract/tool/subject). */
+  cell: string;
+  points: Point[];
+}
+
+/** A step found by the rules of docs/versions.md. */
+export interface Finding {
+  kind: 'regression' | 'improvement';
+  axis: 'runs' | 'versions';
+  series: string;
+  cell: string;
+  from: string;
+  to: string;
+  before_ms: number;
+  after_ms: number;
+  change: number;
+  why: string;
+}
+
+/** Everything the site shows. */
+export interface History {
+  runs: HistoryRun[];
+  series: Series[];
+  findings: Finding[];
+  threshold: number;
+}
+
+/** A found run with what the command resolved about it. */
+export interface RunInput {
+  found: RunFound;
+  revision: string;
+  report: string | null;
+}
+
+const familyOf = (c: CellResult) => `${c.group}/${c.contract}/${splitToolId(c.tool).tool}/${c.subject}`;
+
+function context(threshold: number): SpeedContext {
+  const s = DEFAULT_SETTINGS;
+  return { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes };
+}
+
+/** compare's noise threshold for a subject over some runs: --threshold, raised by their A/A noise. */
+function thresholdOf(runs: RunInput[], subject: string, base: number): number {
+  return Math.max(base, ...runs.map((r) => r.found.results.subjects[subject]?.meta?.aa_noise?.max_rel_diff ?? 0));
+}
+
+/** Builds the history; `threshold` is compare's smallest change worth a label (a fraction). */
+export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.threshold): History {
+  const runs: HistoryRun[] = inputs.map((r, index) => ({ index, spec: r.found.results.spec?.name ?? 'unknown', date: r.found.date, revision: r.revision, report: r.report }));
+  const byKey = new Map<string, Series>();
+  const cellsOf = new Map<string, CellResult>();
+  inputs.forEach((r, run) => {
+    const spec = runs[run].spec;
+    for (const c of r.found.results.cells) {
+      if (c.status !== 'ok' || c.median_ms === null) continue;
+      const key = `${spec}:${familyOf(c)}`;
+      if (!byKey.has(key)) byKey.set(key, { key, spec, cell: familyOf(c), points: [] });
+      const version = splitToolId(c.tool).version;
+      byKey.get(key)!.points.push({ run, cell: c.id, version, median_ms: c.median_ms, min_ms: c.min_ms ?? c.median_ms, max_ms: c.max_ms ?? c.median_ms, processes: c.processes });
+      cellsOf.set(`${run}\u0000${c.id}`, c);
+    }
+  });
+  const series = [...byKey.values()];
+  const cellAt = (run: number, id: string) => cellsOf.get(`${run}\u0000${id}`)!;
+  const findings: Finding[] = [];
+  for (const s of series) {
+    findings.push(...overRuns(s, runs, inputs, cellAt, threshold));
+    findings.push(...overVersions(s, runs, inputs, cellAt, threshold));
+  }
+  return { runs, series, findings, threshold };
+}
+
+function label(kind: string): 'regression' | 'improvement' | null {
+  return kind === 'slower' ? 'regression' : kind === 'faster' ? 'improvement' : null;
+}
+
+/** Steps in each cell's medians over runs, each confirmed by compare's rule between the runs either side. */
+function overRuns(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (run: number, id: string) => CellResult, threshold: number): Finding[] {
+  const out: Finding[] = [];
+  for (const cell of new Set(s.points.map((p) => p.cell))) {
+    const pts = s.points.filter((p) => p.cell === cell);
+    if (pts.length < 2) continue;
+    for (const step of detectSteps(pts.map((p) => p.median_ms)).steps) {
+      const a = pts[step.at - 1];
+      const b = pts[step.at];
+      const before = cellAt(a.run, cell);
+      const t = thresholdOf([inputs[a.run], inputs[b.run]], before.subject, threshold);
+      const speed = compareSpeed(before, cellAt(b.run, cell), context(t));
+      const kind = label(speed.label);
+      if (!kind) continue;
+      const at = (p: Point) => `${runs[p.run].date} (${runs[p.run].revision})`;
+      out.push({ kind, axis: 'runs', series: s.key, cell, from: at(a), to: at(b), before_ms: step.before, after_ms: step.after, change: step.change, why: speed.why });
+    }
+  }
+  return out;
+}
+
+/** Consecutive releases within one run, compared with compare's rule (releases measured side by side). */
+function overVersions(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (run: number, id: string) => CellResult, threshold: number): Finding[] {
+  const out: Finding[] = [];
+  for (const run of new Set(s.points.map((p) => p.run))) {
+    const pts = s.points.filter((p) => p.run === run && p.version !== null).sort((x, y) => compareVersions(x.version!, y.version!));
+    for (let i = 1; i < pts.length; i++) {
+      const before = cellAt(run, pts[i - 1].cell);
+      const speed = compareSpeed(before, cellAt(run, pts[i].cell), context(thresholdOf([inputs[run]], before.subject, threshold)));
+      const kind = label(speed.label);
+      if (!kind) continue;
+      const tool = splitToolId(before.tool).tool;
+      out.push({
+        kind, axis: 'versions', series: s.key, cell: s.cell, from: `${tool} ${pts[i - 1].version}`, to: `${tool} ${pts[i].version} (run ${runs[run].date})`,
+        before_ms: pts[i - 1].median_ms, after_ms: pts[i].median_ms, change: pts[i].median_ms / pts[i - 1].median_ms - 1, why: speed.why,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+// Which interpreters a spec may have benchgrid start (docs/spec.md, environments; docs/security.md):
+// a name like python3 is looked up on the user's PATH; an absolute path must be a real executable
+// program, not a script, since a spec from a pull request could point at a script it brings along.
+import fs from 'node:fs';
+import { UserError } from '../errors.ts';
+
+/** Binary executable formats: ELF (Linux) and Mach-O (macOS, both byte orders and the universal one). */
+const MAGIC = [Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from([0xcf, 0xfa, 0xed, 0xfe]), Buffer.from([0xfe, 0xed, 0xfa, 0xcf]), Buffer.from([0xca, 0xfe, 0xba, 0xbe])];
+
+/** Refuses an interpreter benchgrid must not start; returns nothing when it may be started. */
+export function checkInterpreter(python: string): void {
+  if (/^python[0-9.]*$/.test(python)) return;
+  if (!python.startsWith('/')) throw new UserError(`the environment's python '${python}' is neither a name like python3 nor an absolute path. Name an interpreter (docs/spec.md).`);
+  let head: Buffer;
+  try {
+    const real = fs.realpathSync(python);
+    if (!fs.statSync(real).isFile()) throw new Error('not a file');
+    fs.accessSync(real, fs.constants.X_OK);
+    const fd = fs.openSync(real, 'r');
+    try {
+      head = Buffer.alloc(4);
+      fs.readSync(fd, head, 0, 4, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    throw new UserError(`the environment's python ${python} is not an executable file (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Install it, or name another interpreter.`);
+  }
+  if (!MAGIC.some((m) => head.equals(m))) {
+    throw new UserError(`the environment's python ${python} is not a compiled program (a script, perhaps); benchgrid starts only real interpreters named by absolute path. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`);
+  }
+}

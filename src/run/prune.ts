@@ -1,0 +1,36 @@
+// Which cached environments `env prune` removes: pure, from the cache listing, the environments in use and
+// the age limit; the command does the deleting.
+
+/** One environment directory in the cache. */
+export interface CachedEnv {
+  dir: string;
+  /** When it was last built or used (the marker's mtime), ms since the epoch. */
+  usedAt: number;
+}
+
+/** What to remove and why. */
+export interface PruneChoice {
+  dir: string;
+  why: string;
+}
+
+/**
+ * Environments to remove: with specs given, every cached one they do not use; with a day limit, every
+ * one older than it; with both, those not used and too old. A base of a kept layer is always kept.
+ */
+export function choosePrune(cached: CachedEnv[], opts: { used: Set<string> | null; olderThanDays: number | null; now: number; keep: Set<string> }): PruneChoice[] {
+  const out: PruneChoice[] = [];
+  for (const c of cached) {
+    if (opts.keep.has(c.dir)) continue;
+    const unused = opts.used !== null && !opts.used.has(c.dir);
+    const ageDays = (opts.now - c.usedAt) / 86_400_000;
+    const old = opts.olderThanDays !== null && ageDays > opts.olderThanDays;
+    const why: string[] = [];
+    if (opts.used !== null && !unused) continue;
+    if (opts.olderThanDays !== null && !old) continue;
+    if (unused) why.push('not used by the given specs');
+    if (old) why.push(`last built ${Math.floor(ageDays)} days ago`);
+    if (why.length > 0) out.push({ dir: c.dir, why: why.join(', ') });
+  }
+  return out;
+}

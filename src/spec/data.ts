@@ -1,0 +1,163 @@
+// The spec as written: the shape schemas/spec.schema.json accepts, key for key (optional where the
+// schema does not require it). test/spec/data-types.test.ts fails when this file and the schema differ.
+
+/** `protocol:` as written. */
+export interface ProtocolData {
+  warmups?: number;
+  samples?: number;
+  processes?: number;
+  min_samples?: number;
+  budget_s_per_cell?: number;
+  memory_runs?: number;
+  threads?: number;
+  aa_pairs?: number;
+  timeout_s?: number;
+  exactness?: ExactnessData;
+}
+
+/** `protocol.exactness:` as written. */
+export interface ExactnessData {
+  rtol?: number;
+  atol?: number;
+}
+
+/** One `environments:` entry as written. */
+export interface EnvironmentData {
+  description?: string;
+  default?: boolean;
+  python?: string;
+  requirements: string[];
+}
+
+/** One `subjects:` entry as written. */
+export interface SubjectData {
+  label: string;
+  description?: string;
+  model: ModelData;
+  inputs: InputsData;
+  sites: Record<string, string>;
+}
+
+/** `subjects.X.model:` as written. */
+export interface ModelData {
+  builder: 'torchvision' | 'gpt2';
+  name?: string;
+  seed: number;
+  config?: Record<string, unknown>;
+}
+
+/** `subjects.X.inputs:` as written. */
+export interface InputsData {
+  kind: 'image' | 'tokens';
+  shape: number[];
+  dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
+  seed: number;
+  vocab?: number;
+  stimuli?: number;
+  batch_size?: number;
+}
+
+/** One `contracts:` entry as written. */
+export interface ContractData {
+  kind?: string;
+  label?: string;
+  description?: string;
+  site?: string;
+  params?: Record<string, unknown>;
+}
+
+/** One `tools:` entry as written. */
+export interface ToolData {
+  label?: string;
+  description?: string;
+  runner?: string;
+  adapter?: string;
+  environment?: string;
+  versions?: string[];
+  package?: string;
+}
+
+/** One `groups:` entry as written: a product (contracts x tools) or explicit cells. */
+export interface GroupData {
+  title?: string;
+  description?: string;
+  reference?: string | null;
+  subjects: string[];
+  contracts?: string[];
+  tools?: string[];
+  cells?: Record<string, string[]>;
+  unsupported?: ReasonData[];
+}
+
+/** One `unsupported:` reason as written. */
+export interface ReasonData {
+  tools?: string[];
+  contracts?: string[];
+  subjects?: string[];
+  versions?: string;
+  reason: string;
+  policy?: boolean;
+}
+
+/** `page:` as written. */
+export interface PageData {
+  sections: SectionData[];
+}
+
+/** One page section as written. */
+export interface SectionData {
+  id: string;
+  title?: string;
+  rows: RowData[];
+}
+
+/** One page row as written. */
+export interface RowData {
+  label: string;
+  group?: string;
+  contract?: string;
+  subject?: string;
+  entries: EntryData[];
+}
+
+/** One page entry as written. */
+export interface EntryData {
+  tool: string;
+  version?: string;
+  label?: string;
+  group?: string;
+  contract?: string;
+  subject?: string;
+  explain?: { match: string; text: string }[];
+}
+
+/** `slurm:` as written. */
+export interface SlurmData {
+  partition?: string;
+  gpus_per_task?: number;
+  cpus_per_task?: number;
+  time_limit?: string;
+  shards?: number;
+  sbatch_args?: string[];
+  shared_dir?: string;
+}
+
+/** A whole spec as written (after `extends` is merged). */
+export interface SpecData {
+  $schema?: string;
+  benchgrid: 1;
+  extends?: string;
+  name: string;
+  title: string;
+  description?: string;
+  device: 'cpu' | 'cuda';
+  protocol?: ProtocolData;
+  environments?: Record<string, EnvironmentData>;
+  runners?: Record<string, string>;
+  subjects: Record<string, SubjectData>;
+  contracts: Record<string, ContractData>;
+  tools: Record<string, ToolData>;
+  groups: Record<string, GroupData>;
+  page?: PageData;
+  slurm?: SlurmData;
+}

@@ -1,0 +1,99 @@
+// Contract facts are data (runners/contracts.json): the spec is checked against them, and the facts agree
+// with the schemas, the manifests and the Python side that reads the requests built from them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS_FILE, contractFacts, readContracts } from '../../src/spec/contracts.ts';
+import { builtinRunnerDirs, readManifest } from '../../src/spec/manifests.ts';
+import { validatorFor } from '../../src/spec/schema.ts';
+import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
+
+const SPEC = (contracts: string) => `benchgrid: 1
+name: facts
+title: Facts
+device: cpu
+subjects:
+  resnet18:
+    label: ResNet-18
+    model: { builder: torchvision, name: resnet18, seed: 0 }
+    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }
+    sites: { layer2: layer2 }
+contracts:
+${contracts}
+tools:
+  hooks: { label: forward hooks }
+groups:
+  A:
+    reference: hooks
+    subjects: [resnet18]
+    contracts: [steer]
+    tools: [hooks]
+`;
+
+describe('runners/contracts.json', () => {
+  const facts = readContracts(CONTRACTS_FILE);
+
+  it('matches schemas/contracts.schema.json and names every contract a built-in adapter implements', () => {
+    expect(facts).not.toBeInstanceOf(Error);
+    const kinds = Object.keys(facts as object);
+    for (const dir of Object.values(builtinRunnerDirs())) {
+      const m = readManifest(dir);
+      if (m instanceof Error) throw m;
+      for (const [id, a] of Object.entries(m.adapters)) for (const c of a.contracts) expect(kinds, `${id}: ${c}`).toContain(c);
+    }
+  });
+
+  it('gives gradients to exactly the contracts whose work reaches a backward', () => {
+    const f = facts as Exclude<typeof facts, Error>;
+    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'same_site_gradient', 'site_gradient_only']);
+    expect(f.same_site_gradient.work).toEqual({ forwards: 1, parameter_grads: true });
+    expect(f.site_gradient_only.work).toEqual({ forwards: 1, parameter_grads: false });
+    expect(f.site_output_stopped.work?.forwards).toBe(0);
+  });
+
+  it("is extended by a runner's own contracts.json, which may not redefine a built-in kind", () => {
+    const dir = path.join(FIXTURES, 'runners/unfair');
+    const all = contractFacts({ unfair: readManifest(dir) });
+    expect(all).not.toBeInstanceOf(Error);
+    expect((all as Record<string, unknown>).site_output_norm).toMatchObject({ grad: false, params: { site: 'site' } });
+    const clash = tmpdir();
+    fs.copyFileSync(path.join(dir, 'manifest.json'), path.join(clash, 'manifest.json'));
+    write(clash, 'contracts.json', JSON.stringify({ contracts: 1, kinds: { same_site_gradient: { label: 'x', grad: false, params: {}, work: null } } }));
+    expect(String(contractFacts({ clash: readManifest(clash) }))).toMatch(/already defined in .*contracts\.json; give it its own id/);
+  });
+
+  it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
+    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { buildRequest } = await import('../../src/run/jobs.ts');
+    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
+    const validate = validatorFor('request.schema.json');
+    for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
+      const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { contract: { grad: boolean } };
+      expect(validate(request), `${cell.id}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
+      expect(request.contract.grad).toBe(cell.kind === 'same_site_gradient');
+    }
+  });
+
+  it('is what the Python self-check reads (no second list of contract facts in Python)', () => {
+    const harness = fs.readdirSync(path.join(ROOT, 'runners/harness/benchgrid_harness')).filter((f) => f.endsWith('.py')).map((f) => fs.readFileSync(path.join(ROOT, 'runners/harness/benchgrid_harness', f), 'utf8')).join('\n');
+    expect(harness).not.toMatch(/same_site_gradient|backward_capture|GRAD_CONTRACTS/);
+    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('runners" / "contracts.json');
+  });
+});
+
+describe('validate checks each contract against its facts', () => {
+  it('a missing parameter is one clear line with its position, and exit 2', async () => {
+    const file = write(tmpdir(), 'missing.yaml', SPEC('  steer: { kind: repeated_steering, site: layer2, params: { strengths: [1] } }'));
+    const r = await cli(['validate', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/missing\.yaml:\d+:\d+.*contract 'steer' \(repeated_steering\) needs 'direction_seed', a non-negative integer\./);
+  });
+
+  it('a contract kind without facts, with a suggestion', async () => {
+    const file = write(tmpdir(), 'unknown.yaml', SPEC('  steer: { kind: repeated_steerin, site: layer2 }'));
+    const r = await cli(['validate', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
+  });
+});
