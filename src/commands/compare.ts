@@ -1,7 +1,7 @@
 // `benchgrid compare <before> <after>`: speed labels, status and exactness changes, environment guard.
 import { compareResults } from '../compare/compute.ts';
 import { envLine } from '../compare/format.ts';
-import type { Comparison } from '../compare/model.ts';
+import type { CompareMode, Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { ExitCode, UserError } from '../errors.ts';
@@ -16,6 +16,7 @@ export const EXIT_SLOWER = 1;
 export interface CompareOptions {
   format?: string;
   threshold?: string;
+  mode?: string;
   strictEnv?: boolean;
   failOnSlower?: string;
   out?: string;
@@ -30,7 +31,7 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
   const before = loadResults(beforeFile);
   const after = loadResults(afterFile);
-  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, { threshold, fail_on_slower: failOnSlower });
+  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower });
   if (opts.strictEnv && comparison.environment.blocking > 0) {
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
     throw new UserError(`refusing to compare ${beforeFile} with ${afterFile} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
@@ -55,6 +56,12 @@ function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {
   const v = value ?? 'table';
   if ((FORMATS as readonly string[]).includes(v)) return v as (typeof FORMATS)[number];
   throw new UserError(`--format: expected one of ${FORMATS.join(', ')} (got ${JSON.stringify(v)}).`);
+}
+
+function resolveMode(value: string | undefined): CompareMode {
+  const v = value ?? 'ratio';
+  if (v === 'ratio' || v === 'absolute') return v;
+  throw new UserError(`--mode: expected ratio or absolute (got ${JSON.stringify(v)}).`);
 }
 
 /** A percentage option as a fraction: "2" -> 0.02; rejects anything but a number from 0 to 100. */

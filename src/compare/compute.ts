@@ -3,26 +3,29 @@
 import type { CellResult, Results, Verdict } from '../results/model.ts';
 import { environmentDifferences } from './env-guard.ts';
 import { cellAnnotations } from '../results/annotations.ts';
-import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SubjectNoise } from './model.ts';
+import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SpeedComparison, type SubjectNoise } from './model.ts';
+import { baselineIn, decide, runShift } from './modes.ts';
+import { compareRelative } from './relative.ts';
 import { compareSpeed, unavailable } from './speed.ts';
 
-/** Defaults of the settings: 2% threshold, 95% interval, 2000 resamples, alpha 0.05, 3 processes. */
+/** Defaults of the settings: ratio mode, 2% threshold, 95% interval, 2000 resamples, alpha 0.05, 3 processes. */
 export const DEFAULT_SETTINGS: CompareSettings = {
-  threshold: 0.02, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
+  mode: 'ratio', threshold: 0.02, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
 };
 
 /** Compares two runs; `files` names them in the output. */
 export function compareResults(before: Results, after: Results, files: { before: string; after: string }, settings: Partial<CompareSettings> = {}): Comparison {
   const s: CompareSettings = { ...DEFAULT_SETTINGS, ...settings };
-  const noise = noiseOf(before, after, s.threshold);
-  const thresholdOf = (subject: string) => noise.find((n) => n.subject === subject)?.threshold ?? s.threshold;
-  const afterById = new Map(after.cells.map((c) => [c.id, c]));
-  const beforeIds = new Set(before.cells.map((c) => c.id));
-  const cells: CellComparison[] = [
-    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, thresholdOf(b.subject), s, [before, after])),
-    ...after.cells.filter((a) => !beforeIds.has(a.id)).map((a) => cellOf(null, a, thresholdOf(a.subject), s, [before, after])),
-  ];
   const differences = environmentDifferences(before, after);
+  const noise = noiseOf(before, after, s.threshold).map((n) => withShift(n, runShift(before, after, n.subject, differences)));
+  const noiseFor = (subject: string) => noise.find((n) => n.subject === subject) ?? { threshold: s.threshold, absolute_threshold: s.threshold };
+  const afterById = new Map(after.cells.map((c) => [c.id, c]));
+  const beforeById = new Map(before.cells.map((c) => [c.id, c]));
+  const runs: Runs = { before, after, beforeById, afterById };
+  const cells: CellComparison[] = [
+    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, noiseFor(b.subject), s, runs)),
+    ...after.cells.filter((a) => !beforeById.has(a.id)).map((a) => cellOf(null, a, noiseFor(a.subject), s, runs)),
+  ];
   const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
   const failing = s.fail_on_slower === null ? null
     : cells.filter((c) => c.speed.label === 'slower' && c.speed.interval && c.speed.interval.low > 1 + s.fail_on_slower!).map((c) => c.id);
@@ -41,6 +44,8 @@ export function compareResults(before: Results, after: Results, files: { before:
       within_noise: count('within_noise'),
       unavailable: count('unavailable'),
       range_rule: cells.filter((c) => c.speed.basis === 'range').length,
+      decided_by_ratio: cells.filter((c) => c.speed.label !== 'unavailable' && c.speed.decided_by === 'ratio').length,
+      decided_by_absolute: cells.filter((c) => c.speed.label !== 'unavailable' && c.speed.decided_by === 'absolute').length,
       status_changes: cells.filter((c) => c.status_changed).length,
       exactness_changes: cells.filter((c) => c.exactness).length,
       exactness_worse: cells.filter((c) => c.exactness?.worse).length,
@@ -52,20 +57,36 @@ export function compareResults(before: Results, after: Results, files: { before:
   };
 }
 
-function cellOf(b: CellResult | null, a: CellResult | null, threshold: number, s: CompareSettings, files: [Results, Results]): CellComparison {
+/** Both runs with their cells by id, for finding baselines. */
+interface Runs {
+  before: Results;
+  after: Results;
+  beforeById: Map<string, CellResult>;
+  afterById: Map<string, CellResult>;
+}
+
+/** The thresholds of a subject: the noise threshold (ratio mode) and the one widened by the run shift (absolute). */
+type Thresholds = { threshold: number; absolute_threshold?: number };
+
+function withShift(n: SubjectNoise, shift: { cell: string; ratio: number } | null): SubjectNoise {
+  return { ...n, run_shift: shift, absolute_threshold: n.threshold + (shift ? Math.abs(shift.ratio - 1) : 0) };
+}
+
+function cellOf(b: CellResult | null, a: CellResult | null, t: Thresholds, s: CompareSettings, runs: Runs): CellComparison {
   const c = (a ?? b)!;
   const exactness = b && a ? exactnessChange(b.exact ?? null, a.exact ?? null) : null;
   const status_changed = Boolean(b && a && (b.status !== a.status || (b.reason ?? null) !== (a.reason ?? null)));
   return {
     id: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: c.subject,
-    before: b && sideOf(b, files[0]), after: a && sideOf(a, files[1]),
-    speed: speedOf(b, a, threshold, exactness, s),
+    before: b && sideOf(b, runs.before), after: a && sideOf(a, runs.after),
+    speed: speedOf(b, a, t, exactness, s, runs),
     status_changed,
     exactness,
   };
 }
 
-function speedOf(b: CellResult | null, a: CellResult | null, threshold: number, exactness: CellComparison['exactness'], s: CompareSettings) {
+function speedOf(b: CellResult | null, a: CellResult | null, t: Thresholds, exactness: CellComparison['exactness'], s: CompareSettings, runs: Runs): SpeedComparison {
+  const threshold = t.absolute_threshold ?? t.threshold;
   if (!b || !a) return unavailable(`only in ${b ? 'before' : 'after'}`, threshold, b?.median_ms ?? null, a?.median_ms ?? null);
   if (b.status !== 'ok' || a.status !== 'ok') {
     const which = b.status === a.status ? `${b.status} in both runs` : [b.status !== 'ok' && `${b.status} before`, a.status !== 'ok' && `${a.status} after`].filter(Boolean).join(', ');
@@ -76,7 +97,14 @@ function speedOf(b: CellResult | null, a: CellResult | null, threshold: number, 
     const withheld = unavailable(`withheld: exactness got worse (${exactness.before} -> ${exactness.after})`, threshold, b.median_ms, a.median_ms);
     return { ...withheld, ratio: null };
   }
-  return compareSpeed(b, a, { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes });
+  const ctx = { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes };
+  const absolute = compareSpeed(b, a, ctx);
+  const baseB = baselineIn(runs.before, runs.beforeById, b);
+  const baseA = baselineIn(runs.after, runs.afterById, a);
+  const ratio = baseB && baseA && baseB.id === baseA.id
+    ? compareRelative({ before: b, after: a }, { before: baseB, after: baseA }, { ...ctx, threshold: t.threshold })
+    : null;
+  return decide(s.mode, ratio, absolute);
 }
 
 const RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };

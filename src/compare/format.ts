@@ -43,6 +43,22 @@ export function label(s: SpeedComparison): string {
   return s.basis === 'range' ? `${words} †` : words;
 }
 
+/** The mode that decided a label: `ratio` (vs the group's raw cell) or `absolute`; empty when none did. */
+export function rule(s: SpeedComparison): string {
+  return s.label === 'unavailable' ? '' : s.decided_by ?? '';
+}
+
+/** The other mode's verdict in a few words: "absolute +9.8% slower". */
+export function other(s: SpeedComparison): string {
+  const o = s.other;
+  if (!o || s.label === 'unavailable') return '';
+  const words = o.label === 'within_noise' ? 'within noise' : o.label;
+  return `${o.mode} ${change(o.ratio)} ${words}`.replace(/\s+/g, ' ');
+}
+
+/** The footnote on the change, interval, rule and other columns. */
+export const MODE_NOTE = 'change, interval: of the rule that decided the label; rule ratio: the change of the cell\'s time relative to its group\'s raw cell in the same run (cancels what is common to a run), absolute: its own times, threshold widened by the run shift; other: the other rule\'s verdict (docs/compare.md).';
+
 /** "4 slower, 1 faster, 30 within noise, 2 unavailable (of 37 cells)". */
 export function headline(c: Comparison): string {
   const s = c.summary;
@@ -88,7 +104,8 @@ export function idList(ids: string[], quote: (s: string) => string = (s) => s, m
 /** The noise threshold of a subject and where it came from. */
 export function noiseLine(n: SubjectNoise): string {
   const aa = [n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`, n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`].filter(Boolean);
-  return `${n.subject}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'})`;
+  const shift = n.run_shift ? `; run shift ${change(n.run_shift.ratio)} (${n.run_shift.cell}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}` : '';
+  return `${n.subject}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${shift})`;
 }
 
 /** Keys (a), (b), ... for the reasons of unlabelled cells, so long reasons stay out of the table. */

@@ -1,4 +1,4 @@
-// The part of jstat (https://github.com/jstat/jstat, no bundled types) that compare uses.
+// The part of jstat (https://github.com/jstat/jstat, no bundled types) that compare and run/precision use.
 declare module 'jstat' {
   const jStat: {
     /** Complementary error function. */
@@ -6,6 +6,8 @@ declare module 'jstat' {
     studentt: {
       /** Student's t distribution CDF with `dof` degrees of freedom. */
       cdf(x: number, dof: number): number;
+      /** Its quantile function (used by src/run/precision.ts). */
+      inv(p: number, dof: number): number;
     };
   };
   export default jStat;

@@ -38,6 +38,26 @@ export interface SpeedComparison {
   process_test: { t: number; df: number; p: number } | null;
   /** Mann-Whitney U on all raw samples (reported, not used by the label: it ignores process clustering). */
   mann_whitney: { u: number; p: number; method: 'exact' | 'asymptotic' } | null;
+  /** Which mode decided the label (docs/compare.md); absent on label-less comparisons built before a mode was tried. */
+  decided_by?: CompareMode;
+  /** The other mode's verdict, reported beside the deciding one; null when it could not be computed. */
+  other?: OtherVerdict | null;
+}
+
+/**
+ * ratio: the change of after/before of the cell's ratio to its group's baseline cell (`raw`) in the same
+ * run; absolute: the change of the cell's own medians, its threshold widened by the measured run shift.
+ */
+export type CompareMode = 'ratio' | 'absolute';
+
+/** The verdict of the mode that did not decide the label. */
+export interface OtherVerdict {
+  mode: CompareMode;
+  label: SpeedLabel;
+  ratio: number | null;
+  interval: Interval | null;
+  threshold: number;
+  why: string;
 }
 
 /** One side of a cell, as the comparison shows it. */
@@ -88,6 +108,13 @@ export interface SubjectNoise {
   option: number;
   aa_before: { max_rel_diff: number; pairs: number } | null;
   aa_after: { max_rel_diff: number; pairs: number } | null;
+  /**
+   * The run-level shift: after/before of the subject's baseline cell, when both runs measured it in the
+   * same environment (no blocking difference); the absolute mode's threshold is `threshold + |shift - 1|`.
+   */
+  run_shift?: { cell: string; ratio: number } | null;
+  /** The absolute mode's threshold (the noise threshold widened by the run shift). */
+  absolute_threshold?: number;
 }
 
 /** A results file as the comparison names it. */
@@ -102,6 +129,8 @@ export interface RunSummary {
 
 /** The settings the comparison was computed with. */
 export interface CompareSettings {
+  /** Which mode decides a label when both can (the default, ratio, falls back on absolute where it cannot). */
+  mode: CompareMode;
   threshold: number;
   confidence: number;
   alpha: number;
@@ -128,6 +157,9 @@ export interface Comparison {
     within_noise: number;
     unavailable: number;
     range_rule: number;
+    /** Labels decided by each mode. */
+    decided_by_ratio?: number;
+    decided_by_absolute?: number;
     status_changes: number;
     exactness_changes: number;
     exactness_worse: number;

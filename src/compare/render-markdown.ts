@@ -1,6 +1,6 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
 import type { Comparison } from './model.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison): string {
@@ -25,17 +25,17 @@ export function renderMarkdown(c: Comparison): string {
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
-  out.push('| cell | before | after | change | interval | MW p | label |', '| --- | ---: | ---: | ---: | --- | ---: | --- |');
+  out.push('| cell | before | after | change | interval | rule | other | MW p | label |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |');
   for (const x of both) {
     const s = x.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
-    out.push(`| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`);
+    out.push(`| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`);
   }
   out.push('');
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
-  out.push('<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>', '');
+  out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
 
   const marked = annotatedLines(c);
   if (marked.length > 0) {

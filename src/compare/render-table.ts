@@ -1,7 +1,7 @@
 // The terminal rendering of a comparison: environment first, then the per-cell table and the lists.
 import Table from 'cli-table3';
 import type { Comparison } from './model.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, noiseLine, pct, pValue, RANGE_NOTE, reasonKeys, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(c: Comparison, color: boolean): string {
@@ -24,20 +24,20 @@ export function renderTable(c: Comparison, color: boolean): string {
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
   const table = new Table({
-    head: ['cell', 'before', 'after', 'change', 'interval', 'MW p', 'label'],
-    colAligns: ['left', 'right', 'right', 'right', 'left', 'right', 'left'],
+    head: ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'],
+    colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
   for (const cell of both) {
     const s = cell.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
     const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
-    table.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), pValue(s.mann_whitney?.p), painted]);
+    table.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), rule(s), other(s), pValue(s.mann_whitney?.p), painted]);
   }
   lines.push(table.toString());
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
-  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).');
+  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
 
   const marked = annotatedLines(c);
   if (marked.length > 0) {

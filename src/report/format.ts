@@ -1,5 +1,6 @@
 // Number and text formatting shared by every report format (the seed's page rules, docs/report.md).
 import type { CellResult, Verdict } from '../results/model.ts';
+import { gcSignificant } from '../results/gc.ts';
 
 /**
  * A duration in the seed's style: milliseconds with two decimals below one second, seconds with two
@@ -19,7 +20,9 @@ export function formatRange(median: number, min: number, max: number): string {
 /** A cell's `median (min to max)`, or null when it has no timing. */
 export function cellRange(c: CellResult): string | null {
   if (c.median_ms === null) return null;
-  return formatRange(c.median_ms, c.min_ms ?? c.median_ms, c.max_ms ?? c.median_ms);
+  // The garbage a call leaves, collected between samples, where it is a noticeable share (docs/protocol.md).
+  const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
+  return formatRange(c.median_ms, c.min_ms ?? c.median_ms, c.max_ms ?? c.median_ms) + gc;
 }
 
 /** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch. */

@@ -1,6 +1,7 @@
 // The status matrix, one grid per group and subject (rows contracts, columns tools), for the terminal and HTML. Pure.
 import type { CellResult } from '../results/model.ts';
 import { cellAnnotations } from '../results/annotations.ts';
+import { gcSignificant } from '../results/gc.ts';
 import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
 import { expandToolList } from '../spec/versions.ts';
@@ -69,7 +70,9 @@ export function buildGrids(input: ReportInput): Grid[] {
           if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
           if (c.status === 'ok') {
             const mark = exactMark(c.exact);
-            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${mark ? ` ${mark}` : ''}`;
+            // A cell whose garbage costs a noticeable share of a call shows it beside the median (docs/protocol.md).
+            const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
+            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}`;
             // A work difference, another torch or a note is keyed under the grid, like a reason.
             const notes = cellAnnotations(c, results);
             const key = notes.length ? keyOf(notes.join('; '), 'note') : null;

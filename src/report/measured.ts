@@ -2,6 +2,9 @@
 import type { Results, SubjectMeta } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
 
+/** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
+export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
+
 /** Sentences describing how the results were measured, one paragraph per subject with metadata. */
 export function howMeasured(results: Results): string[] {
   const out: string[] = [];
@@ -10,6 +13,7 @@ export function howMeasured(results: Results): string[] {
   const host = hostText(results);
   if (host) head.push(`Host: ${host}.`);
   if (results.partial) head.push('The run did not finish: cells it did not reach are missing.');
+  if (results.cells.some((c) => c.gc_ms)) head.push(GC_SENTENCE);
   if (head.length) out.push(head.join(' '));
   for (const [subject, s] of Object.entries(results.subjects)) {
     if (!s.meta) continue;

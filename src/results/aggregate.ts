@@ -9,6 +9,8 @@ import { median, summary } from './stats.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';
+import { gcMedian, gcSamples } from './gc.ts';
+import { withStop } from './cell-stop.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -50,7 +52,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         continue;
       }
     }
-    cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
+    cells.push(withStop(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')), info.protocol));
   }
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
@@ -158,7 +160,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     const s = summary(res.timing!.samples_ms);
     return {
       index: r.index, median_ms: s.median, min_ms: s.min, max_ms: s.max, iqr_ms: s.iqr, n: s.n,
-      stopped_by: res.timing!.stopped_by, phases_s: res.phases_s, wall_s: r.wall_s, cpus: r.cpus, start: r.start,
+      stopped_by: res.timing!.stopped_by, gc_median_ms: gcMedian(gcSamples([res.timing!])), phases_s: res.phases_s, wall_s: r.wall_s, cpus: r.cpus, start: r.start,
     };
   });
   const medians = perProcess.map((p) => p.median_ms);
@@ -184,6 +186,8 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     exact,
     max_abs_diff: maxAbs,
     samples_ms: timed.map(({ res }) => res.timing!.samples_ms),
+    gc_ms: gcSamples(timed.map(({ res }) => res.timing!)),
+    gc_median_ms: gcMedian(gcSamples(timed.map(({ res }) => res.timing!))),
     per_process: perProcess,
     memory: mem.length ? { peak_rss_bytes: mem.map((m) => m.peak_rss_bytes), cuda_peak_allocated_bytes: mem.map((m) => m.cuda_peak_allocated_bytes) } : null,
     tool_version: toolVersion,

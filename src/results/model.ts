@@ -15,8 +15,10 @@ export interface ProcessStats {
   /** Interquartile range (q3 - q1, linear interpolation). */
   iqr_ms: number;
   n: number;
-  /** Why sampling stopped: the sample count, or the cell's time budget. */
-  stopped_by: 'samples' | 'budget';
+  /** Why sampling stopped: the sample count, the cell's time budget, or the median precise enough. */
+  stopped_by: 'samples' | 'budget' | 'precision';
+  /** Median of the timed collections that followed the samples (ms); null when not recorded. */
+  gc_median_ms?: number | null;
   /** Seconds spent in each phase of the process (startup, imports, build, reference, prepare, warmup, timed, check). */
   phases_s: Record<string, number>;
   /** Wall time from spawn to result, seen by the orchestrator. */
@@ -76,7 +78,15 @@ export interface CellResult {
   max_abs_diff: number | null;
   /** Raw samples per process (ms); null when the file has none (the seed). */
   samples_ms: number[][] | null;
+  /** The timed garbage collection after each sample, per process (ms), parallel to samples_ms; null when not recorded. */
+  gc_ms?: number[][] | null;
+  /** Median of the per-process gc medians (ms): the cost of the garbage one call leaves; null when not recorded. */
+  gc_median_ms?: number | null;
   per_process: ProcessStats[] | null;
+  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough (issue 13). */
+  stopped_by?: 'precision' | 'processes' | 'budget' | null;
+  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/run/precision.ts). */
+  precision_half_width?: number | null;
   memory: MemoryStats | null;
   /** Version of the tool's library, when it has one. */
   tool_version: string | null;

@@ -26,6 +26,11 @@ export interface ExecuteOptions {
   stopped: () => boolean;
   /** Registers the function that kills everything running (called on SIGINT/SIGTERM). */
   onKillable: (kill: () => void) => void;
+  /**
+   * Asked when a job is picked (no other process of its cell running): true drops it unstarted
+   * (precision-driven sampling: the cell is already precise). Absent: every job runs.
+   */
+  skip?: (job: Job) => boolean;
 }
 
 /** Runs every job; resolves when all finished or the run was stopped. */
@@ -44,6 +49,7 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         const i = pending.findIndex((j) => !busyCells.has(j.cell.id));
         if (i < 0) break;
         const [job] = pending.splice(i, 1);
+        if (o.skip?.(job)) continue;
         const slot = freeSlots.pop()!;
         const cpus = o.cpuSets.length > 0 ? o.cpuSets[slot % o.cpuSets.length] : null;
         const launch = o.launch(job, cpus);

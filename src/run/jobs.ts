@@ -102,6 +102,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
       warmups: protocol.warmups,
       samples: protocol.samples,
       min_samples: protocol.min_samples,
+      precision: protocol.precision,
       sampling_budget_s: protocol.budget_s_per_cell / protocol.processes,
       threads: protocol.threads,
       rtol: protocol.rtol,

@@ -6,9 +6,10 @@ import { UserError } from '../errors.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
 import { execute } from './execute.ts';
 import { buildRequest, type Job } from './jobs.ts';
-import { appendRecord } from './journal.ts';
+import { appendRecord, readJournal } from './journal.ts';
 import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launcher.ts';
 import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
+import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { processEnv } from './spawn.ts';
 
@@ -79,6 +80,10 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
   process.on('SIGINT', handlers.SIGINT);
   process.on('SIGTERM', handlers.SIGTERM);
   const bar = progress(jobs.map((j) => j.cell.id));
+  // Precision-driven sampling (protocol.precision): a cell's next timing process is skipped once the
+  // processes it ran, journaled ones included (--resume), make its median precise enough.
+  const gate = precisionGate(rp.protocol);
+  for (const r of readJournal(o.dir).records) gate.observe(r);
   const launchers = new Map<string, Launcher>();
   try {
     // Started after the signal handlers: a Ctrl-C while fork servers import torch stops the run cleanly.
@@ -87,10 +92,12 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
       jobs, concurrency: o.concurrency, cpuSets: slots,
       stopped: () => stopped,
       onKillable: (k) => { killAll = k; },
+      skip: gate.skip,
       onStart: (job) => bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`),
       onDone: (record, job) => {
         fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });
         appendRecord(o.dir, record);
+        gate.observe(record);
         const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
         bar.finish(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`, st, record.wall_s);
       },

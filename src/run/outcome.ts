@@ -17,7 +17,12 @@ export interface ProcessResult {
   status: 'ok' | 'unsupported' | 'error';
   reason: string | null;
   error: { type: string; message: string; traceback_tail: string } | null;
-  timing: { timer: string; sync: string; warmups: number; samples_ms: number[]; stopped_by: 'samples' | 'budget' } | null;
+  timing: {
+    timer: string; sync: string; warmups: number; samples_ms: number[];
+    /** The timed collection after each sample (absent in results written before the GC policy). */
+    gc?: string; gc_ms?: number[];
+    stopped_by: 'samples' | 'budget' | 'precision';
+  } | null;
   exact: { verdict: 'bit' | 'close' | 'mismatch' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number } | null;
   memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;
   versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };

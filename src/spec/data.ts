@@ -12,6 +12,8 @@ export interface ProtocolData {
   threads?: number;
   aa_pairs?: number;
   timeout_s?: number;
+  precision?: number | null;
+  min_processes?: number;
   exactness?: ExactnessData;
 }
 

@@ -181,9 +181,16 @@ const page: Rule = ({ spec, plan }) => {
 /** Protocol values that contradict each other. */
 const protocol: Rule = ({ spec }) => {
   const p = spec.protocol;
-  if (p.min_samples <= p.samples) return [];
-  const q = '/protocol/min_samples';
-  return [diag('error', 'bad-value', at(spec, q), q, `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`)];
+  const out: Diagnostic[] = [];
+  if (p.min_samples > p.samples) {
+    const q = '/protocol/min_samples';
+    out.push(diag('error', 'bad-value', at(spec, q), q, `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`));
+  }
+  if (p.precision !== null && p.min_processes > p.processes) {
+    const q = '/protocol/min_processes';
+    out.push(diag('error', 'bad-value', at(spec, q), q, `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`, 'Lower min_processes or raise processes.'));
+  }
+  return out;
 };
 
 /** The rules, in the order their diagnostics are reported. */

@@ -13,6 +13,10 @@ export interface Protocol {
   threads: number;
   aa_pairs: number;
   timeout_s: number;
+  /** Relative half-width of the median's 95% interval at which sampling stops (src/run/precision.ts); null: never. */
+  precision: number | null;
+  /** With precision: the fewest processes a cell runs. */
+  min_processes: number;
   rtol: number;
   atol: number;
 }
@@ -28,6 +32,8 @@ export const DEFAULT_PROTOCOL: Protocol = {
   threads: 1,
   aa_pairs: 2,
   timeout_s: 600,
+  precision: null,
+  min_processes: 3,
   rtol: 1e-5,
   atol: 1e-6,
 };

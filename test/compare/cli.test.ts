@@ -16,7 +16,8 @@ beforeAll(() => {
   base = path.join(dir, 'base.json');
   slower = path.join(dir, 'slower.json');
   fs.writeFileSync(base, stableStringify(toJson(cpuRun({ seed: 1 }))));
-  fs.writeFileSync(slower, stableStringify(toJson(cpuRun({ seed: 2, scale: 1.3 }))));
+  // Every tool but raw 30% slower: raw is each cell's baseline, so the ratio rule sees the tools' slowdown.
+  fs.writeFileSync(slower, stableStringify(toJson(cpuRun({ seed: 2, toolScale: { hooks: 1.3, nnsight: 1.3, tl_record: 1.3, tv_fx: 1.3, fx_tracer: 1.3 } }))));
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -53,7 +54,7 @@ describe('benchgrid compare', () => {
   it('exits 1 with --fail-on-slower when a cell is significantly slower by more than the percentage', async () => {
     const failing = await cli(['compare', base, slower, '--fail-on-slower', '5']);
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toMatch(/--fail-on-slower 5\.0%: 6 cell\(s\) significantly slower by more than that/);
+    expect(failing.stdout).toMatch(/--fail-on-slower 5\.0%: 5 cell\(s\) significantly slower by more than that/);
     const passing = await cli(['compare', base, slower, '--fail-on-slower', '50']);
     expect(passing.code).toBe(0);
     expect(passing.stdout).toContain('--fail-on-slower 50.0%: no cell is significantly slower by more than that.');
@@ -74,7 +75,18 @@ describe('benchgrid compare', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`wrote the comparison to ${out}`);
-    expect(fs.readFileSync(out, 'utf8')).toMatch(/^### benchgrid compare: 6 slower, 0 faster/);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(/^### benchgrid compare: 5 slower, 0 faster/);
+  });
+
+  it('takes --mode absolute, and rejects an unknown mode naming the choices', async () => {
+    const r = await cli(['compare', base, slower, '--mode', 'absolute', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c.settings.mode).toBe('absolute');
+    expect(c.cells.filter((x: { speed: { decided_by?: string } }) => x.speed.decided_by === 'ratio')).toEqual([]);
+    const bad = await cli(['compare', base, slower, '--mode', 'relative']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'relative' is invalid");
   });
 
   it('rejects a bad --threshold, naming the option and the value', async () => {

@@ -18,7 +18,11 @@ describe('compareResults', () => {
     expect(c.summary).toMatchObject({ cells: 83, faster: 0, slower: 0, within_noise: 48, unavailable: 35, range_rule: 48, status_changes: 0, exactness_changes: 0 });
     expect(c.environment).toEqual({ differences: [], blocking: 0 });
     // The seed's A/A noise (5.03% over 2 pairs) raises the 2% threshold.
-    expect(c.noise).toEqual([{ subject: 'resnet18', threshold: 0.05026445336169773, option: 0.02, aa_before: { max_rel_diff: 0.05026445336169773, pairs: 2 }, aa_after: { max_rel_diff: 0.05026445336169773, pairs: 2 } }]);
+    // The same file twice: the run shift of its A/A reference cell is nil, so the absolute threshold is not widened.
+    expect(c.noise).toEqual([{
+      subject: 'resnet18', threshold: 0.05026445336169773, option: 0.02, aa_before: { max_rel_diff: 0.05026445336169773, pairs: 2 }, aa_after: { max_rel_diff: 0.05026445336169773, pairs: 2 },
+      run_shift: { cell: 'A/single_module_output/raw/resnet18', ratio: 1 }, absolute_threshold: 0.05026445336169773,
+    }]);
   });
 
   it('gives a run with raw samples compared with itself no faster or slower label, by the bootstrap rule', () => {
@@ -57,14 +61,27 @@ describe('compareResults', () => {
     expect(ex).toEqual({ raw: { before: null, after: 'mismatch', worse: false }, nnsight: { before: 'close', after: 'bit', worse: false } });
   });
 
-  it('labels a 30% slowdown slower and gates it with fail_on_slower', () => {
+  it('labels a tool slowed by 30% slower, by its ratio to raw, and gates it with fail_on_slower', () => {
     const before = cpuRun({ seed: 1 });
-    const after = cpuRun({ seed: 2, scale: 1.3 });
+    const after = cpuRun({ seed: 2, toolScale: { hooks: 1.3, tv_fx: 1.3 } });
     const gated = compareResults(before, after, FILES, { fail_on_slower: 0.05 });
-    expect(Object.values(labels(gated)).filter((l) => l === 'slower')).toHaveLength(6);
-    expect(gated.summary.failing).toHaveLength(6);
+    const slower = gated.cells.filter((x) => x.speed.label === 'slower');
+    expect(slower.map((x) => x.tool)).toEqual(['hooks', 'tv_fx']);
+    expect(slower.every((x) => x.speed.decided_by === 'ratio' && x.speed.other?.mode === 'absolute' && x.speed.other.label === 'slower')).toBe(true);
+    expect(gated.summary.failing).toHaveLength(2);
     expect(compareResults(before, after, FILES, { fail_on_slower: 0.5 }).summary.failing).toEqual([]);
     expect(compareResults(before, after, FILES).summary.failing).toBeNull();
+  });
+
+  it('labels nothing when the whole run is 30% slower (the machine, not the tools), in either mode', () => {
+    const before = cpuRun({ seed: 1 });
+    const after = cpuRun({ seed: 2, scale: 1.3 });
+    const c = compareResults(before, after, FILES);
+    expect(c.summary.faster + c.summary.slower).toBe(0);
+    expect(c.noise[0].run_shift!.ratio).toBeGreaterThan(1.2);
+    const abs = compareResults(before, after, FILES, { mode: 'absolute' });
+    expect(abs.summary.faster + abs.summary.slower).toBe(0);
+    expect(abs.cells.filter((x) => x.speed.label === 'within_noise').every((x) => x.speed.decided_by === 'absolute')).toBe(true);
   });
 
   it('uses the larger of the threshold option and the A/A noise', () => {
@@ -72,7 +89,11 @@ describe('compareResults', () => {
     after.subjects.resnet18.meta!.aa_noise = { pairs: 3, medians_ms: [], max_rel_diff: 0.08, cell: null };
     const c = compareResults(cpuRun(), after, FILES, { threshold: 0.03 });
     expect(c.noise[0]).toMatchObject({ threshold: 0.08, option: 0.03, aa_before: { max_rel_diff: 0.01, pairs: 2 }, aa_after: { max_rel_diff: 0.08, pairs: 3 } });
-    expect(c.cells.every((x) => x.speed.threshold === 0.08)).toBe(true);
+    // The ratio rule uses the noise threshold; the absolute rule (here: the raw cell, its own baseline)
+    // the threshold widened by the run shift.
+    const measured = c.cells.filter((x) => x.speed.label !== 'unavailable');
+    expect(measured.filter((x) => x.tool !== 'raw').every((x) => x.speed.decided_by === 'ratio' && x.speed.threshold === 0.08)).toBe(true);
+    expect(c.cells.find((x) => x.tool === 'raw')!.speed).toMatchObject({ decided_by: 'absolute', threshold: c.noise[0].absolute_threshold });
   });
 
   it('is deterministic: the same files give the same comparison', () => {

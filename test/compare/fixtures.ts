@@ -11,6 +11,8 @@ export interface CpuRunOptions {
   seed?: number;
   /** Multiplies every timing: 1.1 is a 10% slowdown. */
   scale?: number;
+  /** Multiplies one tool's timings on top of `scale`: { nnsight: 1.1 } slows nnsight by a further 10%. */
+  toolScale?: Record<string, number>;
   /** Overrides of the subject's environment (e.g. another thread count). */
   environment?: Record<string, unknown>;
 }
@@ -27,7 +29,8 @@ const CPU_ENVIRONMENT = {
 export function cpuRun(opts: CpuRunOptions = {}): Results {
   const v = variates(opts.seed ?? 7);
   const scale = opts.scale ?? 1;
-  const ok = (id: string, ms: number, extra: Partial<CellResult> = {}) => measuredCell(id, simulateSamples(v, ms * scale, SEED_PROTOCOL), extra);
+  const toolScale = (id: string) => opts.toolScale?.[id.split('/')[2]] ?? 1;
+  const ok = (id: string, ms: number, extra: Partial<CellResult> = {}) => measuredCell(id, simulateSamples(v, ms * scale * toolScale(id), SEED_PROTOCOL), extra);
   const cells: CellResult[] = [
     ok('A/single_module_output/raw/resnet18', 12.0),
     ok('A/single_module_output/hooks/resnet18', 12.1),

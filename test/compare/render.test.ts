@@ -47,8 +47,9 @@ describe('renderMarkdown', () => {
   });
 
   it('renders a GitHub table with bold labels and the † note', () => {
-    expect(md).toContain('| cell | before | after | change | interval | MW p | label |');
-    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d ms \| \+\d+\.\d% \| .* † \|  \| \*\*slower †\*\* \|/);
+    expect(md).toContain('| cell | before | after | change | interval | rule | other | MW p | label |');
+    // The raw cell is its own baseline: no ratio rule, the absolute rule decides.
+    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d ms \| \+\d+\.\d% \| .* † \| absolute \|  \|  \| \*\*slower †\*\* \|/);
     expect(md).toContain('† range rule');
     expect(md.endsWith('\n')).toBe(true);
   });

@@ -88,6 +88,9 @@ def _problems(request):
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
     settings = request["settings"]
+    precision = settings.get("precision")
+    if precision is not None and not (_is_number(precision) and 0 < precision < 1):
+        problems.append(f"settings.precision: expected null or a number between 0 and 1 (got {json.dumps(precision)[:80]})")
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")

@@ -1,0 +1,27 @@
+// The figures of docs/compare.md's across-runs simulation. Slow (minutes): not a test. Run with
+//   node bin/node-ts.js test/compare/simulation-figures.ts [pairs]
+import { labelRates } from './across-runs.simulation.ts';
+import { CONTENDED, LOADED, QUIET, type RunModel } from './simulate-runs.ts';
+
+const pairs = Number(process.argv[2] ?? 500);
+const shifts = [0, 0.01, 0.02, 0.03];
+const models: [string, RunModel, number[]][] = [
+  ['quiet, interleaved', QUIET, shifts],
+  ['quiet, sequential', { ...QUIET, schedule: 'sequential' }, [0, 0.02]],
+  ['bench day, interleaved', LOADED, [0, 0.02]],
+  ['contended, interleaved', CONTENDED, [0.19]],
+];
+// `node bin/node-ts.js test/compare/simulation-figures.ts 200 contended` runs the rows whose name starts with it.
+const only = process.argv[3];
+const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
+console.log(`| model | run shift sd | A/A labelled (ratio) | A/A labelled (absolute) | 10% slower labelled slower (ratio) | (absolute) |`);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const [name, model, levels] of models.filter(([n]) => !only || n.startsWith(only))) {
+  for (const run of levels) {
+    const aa = labelRates(pairs, 1, { ...model, run }, 1000 + run * 1000);
+    const slow = labelRates(pairs, 1.1, { ...model, run }, 2000 + run * 1000);
+    const flagged = (r: Record<string, number>) => r.faster + r.slower;
+    console.log(`| ${name} | ${(run * 100).toFixed(0)}% | ${pct(flagged(aa.ratio), pairs)} | ${pct(flagged(aa.absolute), pairs)} | ${pct(slow.ratio.slower, pairs)} | ${pct(slow.absolute.slower, pairs)} |`);
+  }
+}
+console.log(`\n${pairs} pairs per row.`);
