@@ -32,7 +32,11 @@ export function errorObject(error: unknown, exitCode: number): { error: { exit_c
   if (error instanceof ExitCode) {
     message = error.detail?.message ?? `exit ${exitCode}; see stderr`;
     diagnostics = error.detail?.diagnostics;
-  } else if (error instanceof UserError || error instanceof CommanderError) {
+  } else if (error instanceof UserError) {
+    message = error.message;
+    // An invalid spec's diagnostics, each a `file:line:col path: message` line.
+    if (error.details.length > 0) diagnostics = error.details;
+  } else if (error instanceof CommanderError) {
     message = error.message.replace(/^error: /, '');
   } else {
     message = error instanceof Error ? error.message : String(error);

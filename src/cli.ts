@@ -206,6 +206,7 @@ export async function main(argv: string[]): Promise<number> {
 function exitCodeOf(error: unknown): number {
   if (error instanceof ExitCode) return error.exitCode;
   if (error instanceof UserError) {
+    for (const line of error.details) process.stderr.write(line + '\n');
     process.stderr.write(`benchgrid: ${error.message}\n`);
     return error.exitCode;
   }

@@ -29,9 +29,12 @@ export const EXIT_HELP = `Exit codes:
   4    a difference found where you asked for one: diff --exit-code, compare --fail-on-slower
   130  interrupted (what was measured is kept; resume with run --resume)`;
 
-/** An error the user can fix: printed as a message, never with a stack trace. */
+/**
+ * An error the user can fix: printed as a message, never with a stack trace. `details` are printed as
+ * they are before it (an invalid spec's diagnostics, each already `file:line:col: ...`).
+ */
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly details: string[] = []) {
     super(message);
     this.name = 'UserError';
   }

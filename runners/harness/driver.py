@@ -25,10 +25,9 @@ import time
 BUNDLE_FORMAT = 1
 TAIL_BYTES = 4000
 
-# Variables passed through from the parent; everything else is dropped. Keep equal to PASS in
-# src/run/spawn.ts (test/bundle/export.test.ts fails when they drift).
-PASS = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "CUDA_VISIBLE_DEVICES",
-        "CUDA_DEVICE_ORDER", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LD_LIBRARY_PATH", "SSL_CERT_FILE")
+# Where the bundle carries the wire facts (runners/harness/benchgrid_harness/wire.json): the cell
+# environment's allow-list that `benchgrid run` uses too (src/wire.ts; test/wire.test.ts compares them).
+WIRE_FILE = os.path.join("harness", "benchgrid_harness", "wire.json")
 
 
 class BundleError(Exception):
@@ -155,24 +154,25 @@ def driver_record(manifest, interpreters):
             "slurm": slurm_info()}
 
 
-def process_env(bundle, job, scratch):
-    """The cell process's environment, as src/run/spawn.ts processEnv builds it."""
-    env = {k: os.environ[k] for k in PASS if k in os.environ}
-    threads = str(job["threads"])
-    env.update({
-        "PYTHONPATH": os.pathsep.join(os.path.join(bundle, p) for p in job["pythonpath"]),
-        "PYTHONHASHSEED": "0",
-        "PYTHONUNBUFFERED": "1",
-        "OMP_NUM_THREADS": threads,
-        "MKL_NUM_THREADS": threads,
-        # Subjects are built locally with random weights: nothing may reach a model hub.
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "MPLBACKEND": "Agg",
-        "TQDM_DISABLE": "1",
-        "TMPDIR": scratch,
-    })
+def load_wire(bundle):
+    """The wire facts the bundle's harness carries."""
+    path = os.path.join(bundle, WIRE_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as exc:
+        raise BundleError(f"cannot read {path}: {exc.strerror}; export the bundle again with this benchgrid")
+    except ValueError as exc:
+        raise BundleError(f"{path} is not valid JSON ({exc}); export the bundle again")
+
+
+def process_env(wire, bundle, job, scratch):
+    """The cell process's environment, as src/wire.ts cellEnv builds it (plus its own scratch TMPDIR)."""
+    env = {k: os.environ[k] for k in wire["env"]["pass"] if k in os.environ}
+    env["PYTHONPATH"] = os.pathsep.join(os.path.join(bundle, p) for p in job["pythonpath"])
+    env.update(wire["env"]["set"])
+    env.update({k: str(job["threads"]) for k in wire["env"]["threads"]})
+    env["TMPDIR"] = scratch
     return env
 
 
@@ -194,7 +194,7 @@ def kill_group(pid):
         pass  # the group is already gone
 
 
-def run_job(bundle, job, python):
+def run_job(wire, bundle, job, python):
     """Start one cell process, wait for it (killing its tree at the time limit), and return its exit info."""
     request = os.path.join(bundle, job["request"])
     result = os.path.join(bundle, job["result"])
@@ -212,7 +212,7 @@ def run_job(bundle, job, python):
         with open(stdout, "wb") as out, open(stderr, "wb") as err:
             try:
                 proc = subprocess.Popen([python, "-m", "benchgrid_harness", "--request", request, "--result", result],
-                                        env=process_env(bundle, job, scratch), cwd=bundle, stdin=subprocess.DEVNULL,
+                                        env=process_env(wire, bundle, job, scratch), cwd=bundle, stdin=subprocess.DEVNULL,
                                         stdout=out, stderr=err, start_new_session=True)
             except OSError as exc:
                 exit_info["spawnError"] = f"{python}: {exc.strerror or exc}"
@@ -381,6 +381,7 @@ def main(argv=None):
     setup = None
     try:
         manifest = load_bundle(bundle)
+        wire = load_wire(bundle)
         interpreters = interpreters_for(manifest, args)
         if args.setup_env:
             interpreters, setup = set_up_interpreters(bundle, args, interpreters)
@@ -408,7 +409,7 @@ def main(argv=None):
                       "started; run the driver again to finish them", file=sys.stderr, flush=True)
                 return 0
             started, clock = now_iso(), time.monotonic()
-            exit_info = run_job(bundle, job, interpreters[job["environment"]])
+            exit_info = run_job(wire, bundle, job, interpreters[job["environment"]])
             wall = round(time.monotonic() - clock, 3)
             append(journal, {"type": "process", "key": job["key"], "cell": job["cell"], "kind": job["kind"],
                              "index": job["index"], "started": started, "wall_s": wall, "cpus": pinned_cpus(),

@@ -21,6 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 TORCH_RUNNER = REPO / "runners" / "torch"
 FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
+# The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
+WIRE = json.loads((REPO / "runners" / "harness" / "benchgrid_harness" / "wire.json").read_text(encoding="utf-8"))
 # Contract facts come from the one data file TypeScript reads too (runners/contracts.json).
 CONTRACTS = json.loads((REPO / "runners" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
 A_CONTRACTS = ["single_module_output", "matched_retained", "replacement_edit", "repeated_steering",
@@ -41,14 +43,14 @@ MISSING_ADAPTER = "import benchgrid_no_such_library  # noqa: F401\n\n\ndef singl
 
 def request(kind, tool, module, library=None, reference=None, mode="time", device="cpu", subject=RESNET,
             runner="torch"):
-    """A protocol-1 request for one cell; small settings so the whole check runs in a few minutes."""
+    """A request for one cell; small settings so the whole check runs in a few minutes."""
     site = next(iter(subject["sites"]))
     values = {"site": site, "strengths": [0.0, 0.5, 1.0, 2.0], "direction_seed": 1, "target": 3}
     facts = CONTRACTS[kind]
     params = {name: values[name] for name in facts["params"]}
     group = "A" if kind in A_CONTRACTS else "B"
     return {
-        "protocol": 1, "spec": {"name": "selfcheck", "digest": "0" * 64},
+        "protocol": WIRE["wire_version"], "spec": {"name": "selfcheck", "digest": "0" * 64},
         "cell": {"id": f"{group}/{kind}/{tool}/{subject['id']}", "group": group, "contract": kind, "tool": tool,
                  "subject": subject["id"]},
         "contract": {"kind": kind, "params": params, "grad": facts["grad"], "work": facts["work"]},
@@ -121,6 +123,16 @@ def group_gone(pgid, wait_s=5.0):
     return False
 
 
+def cell_env(paths, scratch):
+    """The cell process's environment, as src/wire.ts cellEnv builds it (one thread, its own TMPDIR)."""
+    env = {k: os.environ[k] for k in WIRE["env"]["pass"] if k in os.environ}
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env.update(WIRE["env"]["set"])
+    env.update({k: "1" for k in WIRE["env"]["threads"]})
+    env["TMPDIR"] = str(scratch)
+    return env
+
+
 def run_cell(python, workdir, index, case, check_result):
     """Run one cell process; returns (label, expected, got, median ms, samples, note)."""
     label, req, extra_path, expected, timeout = case
@@ -128,10 +140,9 @@ def run_cell(python, workdir, index, case, check_result):
     req_path.write_text(json.dumps(req, indent=1) + "\n", encoding="utf-8")
     paths = [str(REPO / "runners" / "harness"), str(TORCH_RUNNER)]
     paths += [str(workdir) if p == "TMP" else p for p in extra_path]
-    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMPDIR") if k in os.environ}
     scratch = workdir / "tmp"  # crashed cells leave their scratch dirs here, not in the system's temp dir
     scratch.mkdir(exist_ok=True)
-    env.update(PYTHONPATH=os.pathsep.join(paths), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", TMPDIR=str(scratch))
+    env = cell_env(paths, scratch)
     cmd = [python, "-m", "benchgrid_harness", "--request", str(req_path), "--result", str(res_path)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     note = ""

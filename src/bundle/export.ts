@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { buildRequest, PROTOCOL_VERSION, type Job } from '../run/jobs.ts';
+import { buildRequest, type Job } from '../run/jobs.ts';
 import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/plan.ts';
 import { HARNESS_DIR } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
+import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
 
 /** What a bundle is cut from: the run plan, the shard, the export's time. */
@@ -58,7 +59,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
   }
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    protocol: PROTOCOL_VERSION,
+    protocol: WIRE_VERSION,
     created: x.created,
     spec: { name: x.spec.name, title: x.spec.title, digest: x.spec.digest, device: x.spec.device, file: x.spec.file },
     device: x.device,

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { aggregate } from '../results/aggregate.ts';
+import { localHost } from '../results/host.ts';
 import type { Results } from '../results/model.ts';
 import { writeResults } from '../results/write.ts';
 import type { ProcessRecord } from '../run/journal.ts';
@@ -72,6 +73,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
     {
       spec, plan, selected, protocol, device: first.manifest.device, partial: covered.missing.length > 0,
       measuredOn: (starts[0] ?? new Date().toISOString()).slice(0, 10),
+      host: localHost(),
       run: {
         executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only, schedule,
         started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),

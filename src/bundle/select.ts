@@ -1,5 +1,5 @@
 // What an export cuts bundles from: a valid spec and its run plan (selection, timing settings, schedule).
-import { loadOrExit } from '../commands/load-or-exit.ts';
+import { loadValidSpec } from '../spec/valid.ts';
 import type { Overrides } from '../run/jobs.ts';
 import { runPlan, type RunPlan } from '../run/plan.ts';
 import type { ScheduleKind } from '../run/schedule.ts';
@@ -14,9 +14,9 @@ export interface SelectOptions {
   seed?: number;
 }
 
-/** Loads the spec (exit 2 when invalid) and resolves its run plan; the shard is filled in per bundle. */
+/** Loads the spec (a UserError when invalid) and resolves its run plan; the shard is filled in per bundle. */
 export async function exportSelection(specFile: string, o: SelectOptions): Promise<RunPlan & { created: string; processes: number }> {
-  const { spec, plan, manifests } = await loadOrExit(specFile, true);
+  const { spec, plan, manifests } = await loadValidSpec(specFile, { quietWarnings: true });
   const overrides: Overrides = {};
   if (o.processes !== undefined) overrides.processes = o.processes;
   if (o.samples !== undefined) overrides.samples = o.samples;

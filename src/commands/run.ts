@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { aggregate } from '../results/aggregate.ts';
+import { localHost } from '../results/host.ts';
 import { writeResults } from '../results/write.ts';
 import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
@@ -113,7 +114,7 @@ function startJournal(dir: string, header: JournalHeader, specData: unknown): vo
 function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number }): Results {
   return aggregate(
     {
-      spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10),
+      spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10), host: localHost(),
       run: { ...how, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir },
     },
     readJournal(dir).records,

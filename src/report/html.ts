@@ -4,7 +4,7 @@ import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, cspFor, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, protocolText } from './measured.ts';
-import { resolvePage, type ReportInput } from './page.ts';
+import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
 
 /**
  * The report as one HTML document. Pure given the chart library's text, which defaults to Chart.js's
@@ -15,54 +15,12 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const page = resolvePage(input);
   const title = spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results';
   const charts: ChartData[] = [];
-  const prefix = spec ? `${spec.title}, ` : '';
-
-  const sections = page.sections.map((section, i) => {
-    const chart = chartData(section, i, prefix);
-    if (chart) charts.push(chart);
-    const chartHtml = chart
-      ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
-<p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
-      : '<p class="muted">Nothing in this section was measured.</p>';
-    const rows = section.entries
-      .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td></tr>`)
-      .join('\n');
-    const head = page.fromSpec ? 'Workload' : 'Contract';
-    return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th></tr>\n${rows}\n</table></section>`;
-  });
-
+  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', charts));
   const matrices = buildGrids(input).map((g) => {
     const { ok, unsupported, error } = g.counts;
     const heading = `${g.group}${g.groupTitle ? `: ${g.groupTitle}` : ''} / ${g.subjectLabel}`;
     return `<h3>${escapeHtml(heading)} <span class="muted">(${ok} ok, ${error} failed, ${unsupported} not run)</span></h3>\n${matrixHtml(g)}`;
   });
-
-  const appendix = page.fromSpec
-    ? page.appendix.length === 0
-      ? '<p>Every cell of the results is on the page.</p>'
-      : `<p>Every cell the page does not show, so that nothing measured is hidden.</p>
-<table><tr><th>Cell</th><th>Status</th><th>Median (min to max)</th><th>Exactness</th><th>Reason</th></tr>
-${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.status)}</td><td class="num">${escapeHtml(cellRange(c) ?? '')}</td><td>${escapeHtml(exactText(c.exact))}</td><td>${escapeHtml(firstLine(c.reason ?? c.error?.message))}</td></tr>`).join('\n')}
-</table>`
-    : '';
-
-  const measured: string[] = [];
-  const host = hostText(results);
-  measured.push(`<p>${results.measured_on ? `Measured on ${escapeHtml(results.measured_on)}` : 'Measured'}${results.harness ? ` with <code>${escapeHtml(results.harness)}</code>` : ''}${host ? ` on ${escapeHtml(host)}` : ''}.${results.partial ? ' <strong>The run did not finish: cells it did not reach are missing.</strong>' : ''}</p>`);
-  measured.push(`<h3>Versions</h3>${kvTable(results.versions)}`);
-  if (Object.keys(results.host).length) measured.push(`<h3>Host</h3>${kvTable(results.host)}`);
-  if (results.run) measured.push(`<h3>Run</h3>${kvTable(results.run)}`);
-  for (const [subject, s] of Object.entries(results.subjects)) {
-    if (!s.meta) continue;
-    const aa = aaText(s.meta);
-    measured.push(`<h3>${escapeHtml(spec?.subjects[subject]?.label ?? subject)}</h3>
-<p>${inlineMd(protocolText(s.meta.protocol))}</p>
-<p><strong>A/A noise.</strong> ${aa ? inlineMd(aa.replace(/^A\/A noise: the/, 'The')) : 'Not measured.'}</p>
-<h4>Protocol</h4>${kvTable(s.meta.protocol)}
-<h4>Environment</h4>${kvTable(s.meta.environment)}
-<h4>Versions seen by the processes</h4>${kvTable(s.meta.versions)}${s.not_measured.length ? `<h4>Not measured</h4><ul>${s.not_measured.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>` : ''}`);
-  }
-
   const nav = [['results', 'Results'], ['status', 'Status matrix'], ...(page.fromSpec ? [['appendix', 'Cells not on the page']] : []), ['measured', 'How it was measured'], ['samples', 'Raw samples']]
     .map(([id, text]) => `<a href="#${id}">${text}</a>`)
     .join('');
@@ -91,9 +49,9 @@ ${sections.join('\n')}
 <p class="note">Rows are contracts, columns tools. Marks: = bit-exact, ~ within tolerance, ! mismatch against the group's reference tool. Hover a cell for its reason or range.</p>
 ${matrices.join('\n')}
 </section>
-${page.fromSpec ? `<section id="appendix"><h2>Cells not on the page</h2>\n${appendix}\n</section>` : ''}
+${page.fromSpec ? `<section id="appendix"><h2>Cells not on the page</h2>\n${appendixHtml(page)}\n</section>` : ''}
 <section id="measured"><h2>How it was measured</h2>
-${measured.join('\n')}
+${measuredHtml(input).join('\n')}
 </section>
 <section id="samples"><h2>Raw samples</h2>
 ${results.cells.map(samplesHtml).join('\n')}
@@ -105,4 +63,49 @@ ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>
 `;
+}
+
+/** One page section: its chart (pushed onto `charts` for the inlined data) and its rows. */
+function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, charts: ChartData[]): string {
+  const chart = chartData(section, i, prefix);
+  if (chart) charts.push(chart);
+  const chartHtml = chart
+    ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
+<p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
+    : '<p class="muted">Nothing in this section was measured.</p>';
+  const rows = section.entries
+    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td></tr>`)
+    .join('\n');
+  const head = page.fromSpec ? 'Workload' : 'Contract';
+  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th></tr>\n${rows}\n</table></section>`;
+}
+
+/** The cells a spec's page leaves out, so that nothing measured is hidden. */
+function appendixHtml(page: PageView): string {
+  if (page.appendix.length === 0) return '<p>Every cell of the results is on the page.</p>';
+  return `<p>Every cell the page does not show, so that nothing measured is hidden.</p>
+<table><tr><th>Cell</th><th>Status</th><th>Median (min to max)</th><th>Exactness</th><th>Reason</th></tr>
+${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.status)}</td><td class="num">${escapeHtml(cellRange(c) ?? '')}</td><td>${escapeHtml(exactText(c.exact))}</td><td>${escapeHtml(firstLine(c.reason ?? c.error?.message))}</td></tr>`).join('\n')}
+</table>`;
+}
+
+/** "How it was measured": when, with what, on which host, and each subject's protocol and A/A noise. */
+function measuredHtml({ results, spec }: ReportInput): string[] {
+  const measured: string[] = [];
+  const host = hostText(results);
+  measured.push(`<p>${results.measured_on ? `Measured on ${escapeHtml(results.measured_on)}` : 'Measured'}${results.harness ? ` with <code>${escapeHtml(results.harness)}</code>` : ''}${host ? ` on ${escapeHtml(host)}` : ''}.${results.partial ? ' <strong>The run did not finish: cells it did not reach are missing.</strong>' : ''}</p>`);
+  measured.push(`<h3>Versions</h3>${kvTable(results.versions)}`);
+  if (Object.keys(results.host).length) measured.push(`<h3>Host</h3>${kvTable(results.host)}`);
+  if (results.run) measured.push(`<h3>Run</h3>${kvTable(results.run)}`);
+  for (const [subject, s] of Object.entries(results.subjects)) {
+    if (!s.meta) continue;
+    const aa = aaText(s.meta);
+    measured.push(`<h3>${escapeHtml(spec?.subjects[subject]?.label ?? subject)}</h3>
+<p>${inlineMd(protocolText(s.meta.protocol))}</p>
+<p><strong>A/A noise.</strong> ${aa ? inlineMd(aa.replace(/^A\/A noise: the/, 'The')) : 'Not measured.'}</p>
+<h4>Protocol</h4>${kvTable(s.meta.protocol)}
+<h4>Environment</h4>${kvTable(s.meta.environment)}
+<h4>Versions seen by the processes</h4>${kvTable(s.meta.versions)}${s.not_measured.length ? `<h4>Not measured</h4><ul>${s.not_measured.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>` : ''}`);
+  }
+  return measured;
 }

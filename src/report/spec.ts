@@ -1,11 +1,11 @@
 // The spec as a report needs it: labels, order and page. Loaded without the runner checks on purpose.
-import { loadDeclaredOrExit } from '../commands/load-or-exit.ts';
+import { loadDeclaredSpec } from '../spec/valid.ts';
 import { readManifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 
-/** Loads a spec for rendering results; the semantic rules are skipped (see loadDeclaredOrExit). */
+/** Loads a spec for rendering results; the semantic rules are skipped (see loadDeclaredSpec). */
 export async function loadSpecForReport(file: string): Promise<Spec> {
-  return loadDeclaredOrExit(file);
+  return loadDeclaredSpec(file);
 }
 
 /** Tool id -> the library its adapter's manifest names (null when none, or when the manifest is unreadable). */

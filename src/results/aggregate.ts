@@ -1,11 +1,13 @@
-// Pure: the journal's process records of a run -> the results model.
-import os from 'node:os';
+// Pure: the journal's process records of a run -> the results model. The machine's facts come in
+// through RunInfo.host (read by the caller, see host.ts).
 import type { Plan, Cell } from '../plan/plan.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
 import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
 import { median, summary } from './stats.ts';
+import { WIRE_VERSION } from '../wire.ts';
+import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';
 import { gcMedian, gcSamples } from './gc.ts';
 import { withStop } from './cell-stop.ts';
@@ -20,6 +22,8 @@ export interface RunInfo {
   partial: boolean;
   run: Record<string, unknown>;
   measuredOn: string;
+  /** The machine aggregating (localHost() for a local run). */
+  host: HostFacts;
 }
 
 const VERDICT_RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
@@ -56,7 +60,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   const mainExe = mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
   const versions = versionsOf(okResults, mainExe);
   const mainResult = okResults.find((r) => r.environment.executable === mainExe) ?? okResults[0];
-  const environment = { ...(mainResult?.environment ?? {}), load_average_1m: Number(os.loadavg()[0].toFixed(2)) };
+  const environment = { ...(mainResult?.environment ?? {}), load_average_1m: info.host.loadAverage1m };
   const subjects: Results['subjects'] = {};
   for (const subject of new Set(cells.map((c) => c.subject))) {
     subjects[subject] = {
@@ -78,15 +82,15 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     measured_on: info.measuredOn,
     host: {
       name: describeHost(env, info),
-      cpus: os.cpus().length,
-      cpu_model: os.cpus()[0]?.model ?? null,
+      cpus: info.host.cpus,
+      cpu_model: info.host.cpuModel,
       torch_threads: info.protocol.threads,
       gpu: (env?.gpu_name as string | undefined) ?? null,
-      hostname: os.hostname(),
-      platform: env?.platform ?? `${os.platform()}-${os.release()}`,
+      hostname: info.host.hostname,
+      platform: env?.platform ?? `${info.host.platform}-${info.host.release}`,
     },
     versions,
-    harness: 'benchgrid 0.1.0, runner protocol 1, one fresh Python process per measurement',
+    harness: `benchgrid 0.1.0, runner wire version ${WIRE_VERSION}, one fresh Python process per measurement`,
     subjects,
     cells,
     page_rows: null,
@@ -235,7 +239,7 @@ export function aaNoise(records: ProcessRecord[], cell: string | null): AANoise 
 }
 
 function describeHost(env: Record<string, unknown> | undefined, info: RunInfo): string {
-  const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  const cpu = info.host.cpuModel ?? 'unknown CPU';
   const gpu = env?.gpu_name ? ` with an ${env.gpu_name}` : '';
-  return `a ${os.cpus().length}-core ${cpu} ${os.platform()} machine${gpu}, ${info.protocol.threads} torch thread${info.protocol.threads === 1 ? '' : 's'} per process`;
+  return `a ${info.host.cpus}-core ${cpu} ${info.host.platform} machine${gpu}, ${info.protocol.threads} torch thread${info.protocol.threads === 1 ? '' : 's'} per process`;
 }

@@ -19,8 +19,3 @@ export function summary(values: number[]): { median: number; min: number; max: n
   const s = [...values].sort((a, b) => a - b);
   return { median: quantile(s, 0.5), min: s[0], max: s[s.length - 1], iqr: quantile(s, 0.75) - quantile(s, 0.25), n: s.length };
 }
-
-/** Rounds to 2 decimals as the seed's file does; raw samples keep full precision. */
-export function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}

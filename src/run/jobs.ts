@@ -3,9 +3,7 @@ import type { Cell, Plan } from '../plan/plan.ts';
 import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
-
-/** Protocol version of request and result files. */
-export const PROTOCOL_VERSION = 1;
+import { WIRE_VERSION } from '../wire.ts';
 
 /** One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise. */
 export interface Job {
@@ -85,7 +83,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   const kindFacts = facts[cell.kind];
   if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/contracts.json or its runner's contracts.json`);
   return {
-    protocol: PROTOCOL_VERSION,
+    protocol: WIRE_VERSION,
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
     contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },

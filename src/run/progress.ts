@@ -9,7 +9,6 @@ export interface Progress {
   start(cell: string, label: string): void;
   /** A process of `cell` finished with `status` after `wallS` seconds. */
   finish(cell: string, label: string, status: string, wallS: number): void;
-  note(line: string): void;
   close(): void;
 }
 
@@ -36,12 +35,10 @@ export function progress(processCells: string[], stream: NodeJS.WriteStream = pr
     const eta = done > 0 ? ((walls / done) * (total - done)) : NaN;
     return `[${done}/${total} processes, ${doneCells}/${cells} cells] ${label} | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}`;
   };
-  let current = '';
   // One column short of the width: a line that fills the last column wraps on some terminals (issue 16).
   const oneLine = (s: string) => fitLine(s, (stream.columns || DEFAULT_WIDTH) - 1);
   return {
     start(_cell, label) {
-      current = label;
       if (tty) stream.write(`\r\x1b[2K${oneLine(status(label))}`);
     },
     finish(cell, label, st, wallS) {
@@ -52,10 +49,6 @@ export function progress(processCells: string[], stream: NodeJS.WriteStream = pr
       if (n === 0) doneCells++;
       const line = status(`${label} ${st} (${wallS.toFixed(1)} s)`);
       if (tty) stream.write(`\r\x1b[2K${oneLine(line)}`);
-      else stream.write(line + '\n');
-    },
-    note(line) {
-      if (tty) stream.write(`\r\x1b[2K${line}\n${current ? oneLine(status(current)) : ''}`);
       else stream.write(line + '\n');
     },
     close() {

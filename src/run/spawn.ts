@@ -3,28 +3,11 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import type { Exit } from './outcome.ts';
+import { cellEnv } from '../wire.ts';
 
-/** Variables passed through from the parent; everything else is dropped (pyperf does the same). */
-const PASS = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'TZ', 'CUDA_VISIBLE_DEVICES', 'CUDA_DEVICE_ORDER', 'OPENBLAS_CORETYPE', 'OPENBLAS_L2_SIZE', 'LD_LIBRARY_PATH', 'SSL_CERT_FILE'];
-
-/** The environment of a cell process. */
+/** The environment of a cell process (the allow-list is in wire.json, shared with the Python launchers). */
 export function processEnv(pythonPath: string[], threads: number): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of PASS) if (process.env[k] !== undefined) env[k] = process.env[k]!;
-  Object.assign(env, {
-    PYTHONPATH: pythonPath.join(':'),
-    PYTHONHASHSEED: '0',
-    PYTHONUNBUFFERED: '1',
-    OMP_NUM_THREADS: String(threads),
-    MKL_NUM_THREADS: String(threads),
-    // Subjects are built locally with random weights: nothing may reach a model hub.
-    HF_HUB_OFFLINE: '1',
-    TRANSFORMERS_OFFLINE: '1',
-    HF_DATASETS_OFFLINE: '1',
-    MPLBACKEND: 'Agg',
-    TQDM_DISABLE: '1',
-  });
-  return env;
+  return cellEnv(process.env, pythonPath, threads);
 }
 
 /** What to start. */

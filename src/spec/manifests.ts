@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WIRE_VERSION } from '../wire.ts';
 
 /** The repository root (where runners/ and schemas/ live). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,7 +27,8 @@ export interface AdapterEntry {
 export interface Manifest {
   runner: string;
   dir: string;
-  protocol: number;
+  /** The wire version its adapters speak (the manifest's `protocol` field); always WIRE_VERSION once read. */
+  wireVersion: number;
   adapters: Record<string, AdapterEntry>;
 }
 
@@ -50,6 +52,9 @@ export function readManifest(dir: string): Manifest | Error {
   try {
     const raw = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     if (typeof raw !== 'object' || raw === null || typeof raw.adapters !== 'object') throw new Error('it has no "adapters" mapping');
+    if (raw.protocol !== WIRE_VERSION) {
+      throw new Error(`its "protocol" is ${JSON.stringify(raw.protocol ?? null)}, but this benchgrid speaks wire version ${WIRE_VERSION}; update the runner to version ${WIRE_VERSION} (docs/protocol.md) and set "protocol": ${WIRE_VERSION}`);
+    }
     const adapters: Record<string, AdapterEntry> = {};
     for (const [id, a] of Object.entries(raw.adapters as Record<string, Record<string, unknown>>)) {
       if (typeof a.module !== 'string' || !Array.isArray(a.contracts)) throw new Error(`adapter '${id}' needs "module" and "contracts"`);
@@ -61,7 +66,7 @@ export function readManifest(dir: string): Manifest | Error {
         builders: Array.isArray(a.builders) ? a.builders.map(String) : null,
       };
     }
-    result = { runner: String(raw.runner ?? path.basename(dir)), dir, protocol: Number(raw.protocol ?? 1), adapters };
+    result = { runner: String(raw.runner ?? path.basename(dir)), dir, wireVersion: WIRE_VERSION, adapters };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     result = new Error(`cannot read ${path.join(dir, 'manifest.json')}: ${why}`);

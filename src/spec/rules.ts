@@ -4,7 +4,7 @@ import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
 import { versionRules } from './rules-versions.ts';
-import { planSpec, ruleCovers, type Plan } from '../plan/plan.ts';
+import { ruleCovers, type Plan } from '../plan/plan.ts';
 import { contractKinds } from './contract-rules.ts';
 
 /** What every rule gets. */
@@ -205,5 +205,3 @@ function fmtPos(spec: Spec, pointer: string): string {
   const p = positionOf(spec.positions, pointer, spec.file);
   return `line ${p.line}`;
 }
-
-export { planSpec };

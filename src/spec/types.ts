@@ -2,9 +2,6 @@
 import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
 
-/** Spec format version this code reads. */
-export const SPEC_FORMAT = 1;
-
 /** Timing protocol of a spec, with defaults applied. */
 export interface Protocol {
   warmups: number;

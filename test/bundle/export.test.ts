@@ -1,5 +1,5 @@
 // Exporting a bundle: shards keep a cell's processes together, the manifest describes every process,
-// the bundle is self-contained, and the driver's environment allow-list matches `run`'s.
+// and the bundle is self-contained (test/wire.test.ts checks the driver's environment allow-list).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,7 @@ import { planBundle, shardJobs } from '../../src/bundle/export.ts';
 import { parseShard } from '../../src/bundle/manifest.ts';
 import { exportSelection } from '../../src/bundle/select.ts';
 import { aaCells, buildJobs } from '../../src/run/jobs.ts';
-import { processEnv } from '../../src/run/spawn.ts';
-import { cli, FIXTURES, ROOT, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 
@@ -71,7 +70,7 @@ describe('benchgrid export', () => {
     expect(summary).toMatchObject({ spec: 'tiny', shard: { index: 1, count: 2 } });
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'bundle.json'), 'utf8'));
     for (const j of manifest.jobs) expect(fs.existsSync(path.join(out, j.request))).toBe(true);
-    for (const f of ['driver.py', 'spec.json', 'README.txt', 'requirements-default.txt', 'harness/benchgrid_harness/__main__.py', 'runners/torch/manifest.json']) {
+    for (const f of ['driver.py', 'spec.json', 'README.txt', 'requirements-default.txt', 'harness/benchgrid_harness/__main__.py', 'harness/benchgrid_harness/wire.json', 'runners/torch/manifest.json']) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
     const all = fs.readdirSync(out, { recursive: true }).map(String);
@@ -88,23 +87,5 @@ describe('benchgrid export', () => {
     const empty = await cli(['export', TINY, '--out', path.join(tmpdir(), 'b'), '--only', 'B/raw_forward/*/*', '--shard', '2/2']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/shard 2\/2 has no cell \(1 cell\(s\) to share out\); use fewer shards/);
-  });
-});
-
-describe('the driver', () => {
-  it('passes the same environment variables through as `run` does (src/run/spawn.ts)', () => {
-    const source = fs.readFileSync(path.join(ROOT, 'runners/harness/driver.py'), 'utf8');
-    const tuple = /^PASS = \(([^)]*)\)/m.exec(source)![1];
-    const driverPass = [...tuple.matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]).sort();
-    const saved = { ...process.env };
-    try {
-      for (const k of [...driverPass, 'BENCHGRID_NOT_PASSED', 'PYTHONSTARTUP']) process.env[k] = 'x';
-      const env = processEnv(['/h'], 1);
-      const passed = Object.keys(env).filter((k) => env[k] === 'x').sort();
-      expect(passed).toEqual(driverPass);
-    } finally {
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-      Object.assign(process.env, saved);
-    }
   });
 });

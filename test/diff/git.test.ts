@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invalidatedCells } from '../../src/diff/index.ts';
+import { invalidatedCells } from '../../src/diff/invalidated.ts';
 import { cli, write } from '../helpers.ts';
 import { CELLS, gitRepo, PAIRS, SMALL, variant } from './fixtures.ts';
 

@@ -15,7 +15,6 @@ describe('progress on a terminal', () => {
     const bar = progress([...Array(300)].map((_, i) => `${cell}${i % 83}`), stream);
     bar.start(`${cell}0`, `${cell} time#2`);
     bar.finish(`${cell}0`, `${cell} time#2`, 'ok', 12.3);
-    bar.note('benchgrid: a note of any length that is printed on its own line and then the progress line again');
     bar.close();
     const redrawn = writes.join('').split('\r\x1b[2K').flatMap((s) => s.split('\n')).filter(Boolean);
     expect(redrawn.length).toBeGreaterThan(2);

@@ -4,7 +4,8 @@ The parent imports torch, torchvision and the harness's own modules, and nothing
 initialisation, no tool, no model, no tensor operation (which would start torch's thread pools). Each
 child starts from those untouched modules, so what one cell's tool patches dies with that cell's child.
 
-Protocol, one JSON object per line. The parent prints `{"ready": true, ...}` once imported, then reads
+The fork line format (not the spec's timing `protocol`, nor the wire version): one JSON object per line.
+The parent prints `{"ready": true, ...}` once imported, then reads
 commands on stdin:
     {"id": 1, "argv": ["--request", R, "--result", S], "cwd": D, "env": {...},
      "stdout": F, "stderr": G, "cpus": [0] | null}
@@ -36,7 +37,7 @@ _WAKE = []
 
 
 def _send(message):
-    """One protocol line on the parent's stdout."""
+    """One line of the fork line format on the parent's stdout."""
     os.write(1, (json.dumps(message) + "\n").encode())
 
 

@@ -3,7 +3,7 @@
 import json
 import re
 
-from . import PROTOCOL
+from . import WIRE_VERSION
 from .errors import RequestError
 
 _DEVICE = re.compile(r"^(cpu|cuda(:[0-9]+)?)$")
@@ -30,7 +30,7 @@ def _get(data, path):
 
 # (dotted path, test, what was expected): one row per field the harness reads.
 _RULES = [
-    ("protocol", lambda v: v == PROTOCOL, f"{PROTOCOL}"),
+    ("protocol", lambda v: v == WIRE_VERSION, f"{WIRE_VERSION}"),
     ("cell.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("contract.kind", lambda v: isinstance(v, str) and _IDENTIFIER.match(v), "a lower_snake_case name"),
     ("contract.params", lambda v: isinstance(v, dict), "an object"),
@@ -114,7 +114,7 @@ def load_request(path):
         raise RequestError(f"request {path}: expected a JSON object")
     problems = _problems(request)
     if problems:
-        raise RequestError(f"request {path} is not a protocol-{PROTOCOL} request:\n  " + "\n  ".join(problems))
+        raise RequestError(f"request {path} is not a wire-version-{WIRE_VERSION} request:\n  " + "\n  ".join(problems))
     return request
 
 

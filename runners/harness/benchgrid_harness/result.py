@@ -4,7 +4,7 @@ import json
 import os
 import traceback
 
-from . import PROTOCOL
+from . import WIRE_VERSION
 
 TRACEBACK_LINES = 15
 
@@ -18,7 +18,7 @@ def error_object(exc):
 def build(outcome, cell_id, process_index, mode, versions, environment, phases):
     """A complete result; `outcome` holds status, reason, error, timing, exact, memory and work."""
     return {
-        "protocol": PROTOCOL,
+        "protocol": WIRE_VERSION,
         "cell_id": cell_id,
         "process_index": process_index,
         "mode": mode,

@@ -1,0 +1,124 @@
+// The architecture rules of issue 17, checked on the source itself: small functions (TypeScript read
+// with the compiler API, Python with its own `ast`), no lower layer importing commands/, and no casts
+// to `any`/`never` where the types carry the design (spec, run, commands).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT, testPython, tmpdir } from './helpers.ts';
+
+const MAX_LINES = 80;
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return tsFiles(rel);
+    return e.name.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+const parsed = new Map<string, ts.SourceFile>();
+function parse(file: string): ts.SourceFile {
+  let sf = parsed.get(file);
+  if (!sf) parsed.set(file, (sf = ts.createSourceFile(file, fs.readFileSync(path.resolve(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true)));
+  return sf;
+}
+
+/** Every node of a file, depth first. */
+function nodes(sf: ts.SourceFile): ts.Node[] {
+  const out: ts.Node[] = [];
+  const visit = (n: ts.Node) => {
+    out.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const lineOf = (sf: ts.SourceFile, pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+
+/** A function's name: its own, or the variable or property it is assigned to. */
+function nameOf(sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): string {
+  const named = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
+  return named ? named.getText(sf) : `<anonymous at line ${lineOf(sf, fn.getStart(sf))}>`;
+}
+
+/** `file:function (N lines)` for every TypeScript function with a body longer than MAX_LINES. */
+function longTsFunctions(files: string[]): string[] {
+  return files.flatMap((file) => {
+    const sf = parse(file);
+    return nodes(sf).flatMap((n) => {
+      if (!ts.isFunctionLike(n) || !('body' in n) || !n.body) return [];
+      const lines = lineOf(sf, n.getEnd()) - lineOf(sf, n.getStart(sf)) + 1;
+      return lines > MAX_LINES ? [`${file}:${nameOf(sf, n)} (${lines} lines)`] : [];
+    });
+  });
+}
+
+/** Module specifiers of a file's imports, re-exports and dynamic import() calls. */
+function importsOf(sf: ts.SourceFile): string[] {
+  return nodes(sf).flatMap((n) => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) return [n.moduleSpecifier.text];
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) return [n.arguments[0].text];
+    return [];
+  });
+}
+
+/** `file:line` of every `x as any`, `x as never`, `<any>x` and `<never>x`. */
+function anyOrNeverCasts(files: string[]): string[] {
+  return files.flatMap((file) => {
+    const sf = parse(file);
+    return nodes(sf).flatMap((n) => {
+      if (!ts.isAsExpression(n) && !ts.isTypeAssertionExpression(n)) return [];
+      const k = n.type.kind;
+      return k === ts.SyntaxKind.AnyKeyword || k === ts.SyntaxKind.NeverKeyword ? [`${file}:${lineOf(sf, n.getStart(sf))}`] : [];
+    });
+  });
+}
+
+const PY_LONG = `
+import ast, json, pathlib, sys
+out = []
+for p in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
+    for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"), str(p))):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([n.lineno] + [d.lineno for d in n.decorator_list])
+            if n.end_lineno - start + 1 > ${MAX_LINES}:
+                out.append(f"{p.relative_to(sys.argv[2])}:{n.name} ({n.end_lineno - start + 1} lines)")
+print(json.dumps(out))
+`;
+
+describe('the architecture rules', () => {
+  it(`has no TypeScript function over ${MAX_LINES} lines in src/`, () => {
+    expect(longTsFunctions(tsFiles('src'))).toEqual([]);
+  });
+
+  it(`has no Python function over ${MAX_LINES} lines in runners/`, async () => {
+    const r = await execa(await testPython(), ['-c', PY_LONG, path.join(ROOT, 'runners'), ROOT]);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('finds what it looks for: a long function and a cast in a file made for the purpose', () => {
+    const file = path.join(tmpdir(), 'big.ts');
+    const body = Array.from({ length: MAX_LINES }, (_, i) => `  const v${i} = ${i} as any;`).join('\n');
+    fs.writeFileSync(file, `export const big = () => {\n${body}\n};\nfunction fine() {\n  return 1;\n}\n`);
+    expect(longTsFunctions([file])).toEqual([`${file}:big (${MAX_LINES + 2} lines)`]);
+    expect(anyOrNeverCasts([file])).toHaveLength(MAX_LINES);
+  });
+
+  it('has no import from commands/ below the command layer (only cli.ts and commands/ may)', () => {
+    const commands = path.join(ROOT, 'src/commands');
+    const offenders = tsFiles('src')
+      .filter((f) => !f.startsWith('src/commands/') && f !== 'src/cli.ts')
+      .flatMap((f) => importsOf(parse(f))
+        .filter((spec) => spec.startsWith('.') && path.resolve(ROOT, path.dirname(f), spec).startsWith(commands + path.sep))
+        .map((spec) => `${f} imports ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no cast to `any` or `never` in src/spec, src/run and src/commands', () => {
+    const files = ['src/spec', 'src/run', 'src/commands'].flatMap(tsFiles);
+    expect(anyOrNeverCasts(files)).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+// The wire facts have one source (runners/harness/benchgrid_harness/wire.json): these tests fail when
+// the schemas, the Python harness, the launchers or a runner manifest disagree with it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { readManifest } from '../src/spec/manifests.ts';
+import { WIRE, WIRE_VERSION, cellEnv } from '../src/wire.ts';
+import { FIXTURES, ROOT, testPython, tmpdir, write } from './helpers.ts';
+
+const HARNESS = path.join(ROOT, 'runners/harness');
+
+/** Runs a Python snippet with the harness importable; returns what it printed as JSON. */
+async function python(code: string, env: Record<string, string> = {}): Promise<unknown> {
+  const r = await execa(await testPython(), ['-c', code], { cwd: HARNESS, env: { ...env, PYTHONPATH: HARNESS }, extendEnv: false });
+  return JSON.parse(r.stdout);
+}
+
+function schemaConst(file: string): unknown {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', file), 'utf8')).properties.protocol.const;
+}
+
+describe('the wire version', () => {
+  it('is the `protocol` const of the request and result schemas', () => {
+    expect(schemaConst('request.schema.json')).toBe(WIRE_VERSION);
+    expect(schemaConst('result.schema.json')).toBe(WIRE_VERSION);
+  });
+
+  it('is what the Python harness writes into results and demands of requests', async () => {
+    const dir = tmpdir();
+    const other = write(dir, 'other.json', JSON.stringify({ protocol: WIRE_VERSION + 1 }));
+    const same = write(dir, 'same.json', JSON.stringify({ protocol: WIRE_VERSION }));
+    const got = await python(`
+import json, benchgrid_harness
+from benchgrid_harness import request, result
+def problems(p):
+    try:
+        request.load_request(p)
+    except Exception as e:
+        return [l.strip() for l in str(e).splitlines()[1:]]
+print(json.dumps({"version": benchgrid_harness.WIRE_VERSION,
+                  "written": result.build({"status": "ok"}, "c", 0, "time", {}, {}, {})["protocol"],
+                  "other": problems(${JSON.stringify(other)}), "same": problems(${JSON.stringify(same)})}))`);
+    const { version, written, other: o, same: s } = got as { version: number; written: number; other: string[]; same: string[] };
+    expect(version).toBe(WIRE_VERSION);
+    expect(written).toBe(WIRE_VERSION);
+    expect(o.filter((p) => p.startsWith('protocol'))).toHaveLength(1);
+    expect(s.filter((p) => p.startsWith('protocol'))).toEqual([]);
+  });
+
+  it('is declared by every runner manifest in the repository', () => {
+    const dirs = [path.join(ROOT, 'runners/torch'), path.join(FIXTURES, 'runners/faulty'), path.join(FIXTURES, 'runners/leak')];
+    for (const dir of dirs) {
+      const m = readManifest(dir);
+      if (m instanceof Error) throw m;
+      expect(m.wireVersion).toBe(WIRE_VERSION);
+    }
+  });
+
+  it('is checked when a manifest is read: another version is an error that says what to do', () => {
+    const dir = tmpdir();
+    write(dir, 'manifest.json', JSON.stringify({ manifest: 1, runner: 'old', protocol: WIRE_VERSION + 1, adapters: {} }));
+    const m = readManifest(dir);
+    expect(m).toBeInstanceOf(Error);
+    expect((m as Error).message).toContain(`its "protocol" is ${WIRE_VERSION + 1}, but this benchgrid speaks wire version ${WIRE_VERSION}`);
+  });
+});
+
+describe('the cell environment', () => {
+  // Every allow-listed variable, plus two that must never reach a cell process.
+  const parent: Record<string, string> = { PYTHONSTARTUP: '/evil.py', BENCHGRID_NOT_PASSED: 'x' };
+  for (const k of WIRE.env.pass) parent[k] = `value-of-${k}`;
+  Object.assign(parent, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' });
+
+  it('passes only the allow-list through, and sets the fixed variables and the threads', () => {
+    const env = cellEnv(parent, ['/h', '/r'], 3);
+    expect(Object.keys(env).sort()).toEqual([...WIRE.env.pass, ...Object.keys(WIRE.env.set), ...WIRE.env.threads, 'PYTHONPATH'].sort());
+    expect(env.PYTHONPATH).toBe('/h:/r');
+    expect(env.OMP_NUM_THREADS).toBe('3');
+    expect(env.HF_HUB_OFFLINE).toBe('1');
+    expect(env.PYTHONSTARTUP).toBeUndefined();
+  });
+
+  it('is built the same by driver.py and selfcheck.py as by `benchgrid run`', async () => {
+    const got = (await python(`
+import json, driver, selfcheck, benchgrid_harness
+print(json.dumps({"driver": driver.process_env(driver.load_wire("${ROOT}/runners"), "/b", {"threads": 1, "pythonpath": ["h"]}, "/s"),
+                  "selfcheck": selfcheck.cell_env(["/b/h"], "/s")}))`, parent)) as Record<string, Record<string, string>>;
+    const expected = { ...cellEnv(parent, ['/b/h'], 1), TMPDIR: '/s' };
+    expect(got.driver).toEqual(expected);
+    expect(got.selfcheck).toEqual(expected);
+  });
+});
