@@ -39,11 +39,27 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   return lines.map((l) => fitLine(l, width));
 }
 
-/** A line wrapped to `width`: continuation lines indented 4 more than the line's own indent. Short lines unchanged. */
+/**
+ * A line wrapped to `width` at spaces, keeping its own spacing: continuation lines are indented 4 more
+ * than the line's own indent; a word longer than a line is cut. Short lines come back unchanged.
+ */
 export function wrapLine(line: string, width: number): string[] {
   if (visibleLength(line) <= width) return [line];
   const indent = /^\s*/.exec(line)![0];
-  const [first, ...rest] = wrap(line.slice(indent.length), width - indent.length);
-  const more = rest.join(' ');
-  return [indent + first, ...(more ? wrap(more, width, indent + '    ') : [])];
+  // A deep indent would leave no room: continuation lines then start near the margin.
+  const more = indent.length + 4 <= width / 2 ? indent + '    ' : '    ';
+  const out: string[] = [];
+  let rest = line;
+  let lead = '';
+  while (rest !== '' && visibleLength(lead + rest) > width) {
+    const room = Math.max(1, width - lead.length);
+    const cut = rest.lastIndexOf(' ', room);
+    // Always move on by at least one character, whatever the indent.
+    const at = Math.max(1, cut > rest.length - rest.trimStart().length ? cut : room);
+    out.push(fitLine(lead + rest.slice(0, at).trimEnd(), width));
+    rest = rest.slice(at).trimStart();
+    lead = more;
+  }
+  if (rest !== '') out.push(lead + rest);
+  return out;
 }

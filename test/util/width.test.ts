@@ -48,6 +48,9 @@ describe('fitting helpers', () => {
   it('cuts a line with an ellipsis and wraps one with a hanging indent', () => {
     expect(fitLine('abcdefghij', 5)).toBe('abcd…');
     expect(wrapLine('  one two three four five', 12)).toEqual(['  one two', '      three', '      four', '      five']);
+    // Spacing inside a line is kept; an indent deeper than the width still ends, every line fitting.
+    expect(wrapLine('+ a/b  planned: a reason', 16)).toEqual(['+ a/b  planned:', '    a reason']);
+    for (const l of wrapLine(' '.repeat(60) + 'word '.repeat(30), 40)) expect(l.length).toBeLessThanOrEqual(40);
   });
 
   it('takes the width from a TTY, else $COLUMNS, else 100', () => {
