@@ -44,7 +44,7 @@ describe('interpreters a spec names', () => {
     const cache = path.join(dir, 'cache');
     const list = await cli(['env', 'list', spec, '--json'], { env: { BENCHGRID_CACHE: cache } });
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([{ id: 'main', python: script, requirements: [], built: false, builds: [] }]);
+    expect(JSON.parse(list.stdout)).toEqual([{ id: 'main', python: script, requirements: [], layer: null, built: false, builds: [] }]);
     const build = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: cache } });
     expect(build.code).toBe(2);
     expect(build.stderr).toMatch(/is not a compiled program \(a script, perhaps\)/);
