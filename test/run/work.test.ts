@@ -82,7 +82,8 @@ describe('work witnesses on the six A contracts', () => {
 
   it('lists marked cells when two runs are compared', async () => {
     const file = path.join(out, 'results.json');
-    const r = await cli(['compare', file, file]);
+    // A wide terminal, so that the marked cell's line is not wrapped to the default 100 columns.
+    const r = await cli(['compare', file, file], { env: { COLUMNS: '400' } });
     expect(r.stdout).toMatch(/Marked cells \(\d+\)/);
     expect(r.stdout).toMatch(/A\/same_site_gradient\/no_param_grads\/resnet18: before: work: differs \(no parameter gradients\); after: work: differs \(no parameter gradients\)/);
   });
