@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -10,8 +11,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     maxWorkers: 2,
-    // The fixture specs name runners in test/fixtures/runners, outside their own directory (docs/spec.md).
-    env: { BENCHGRID_ALLOW_DIRS: fileURLToPath(new URL('./test/fixtures', import.meta.url)) },
+    // The fixture specs name runners in test/fixtures/runners, outside their own directory, and some extend
+    // the project's specs (peers-resnet.yaml extends specs/resnet18_cpu.yaml): both are allowed (docs/spec.md).
+    env: {
+      BENCHGRID_ALLOW_DIRS: [fileURLToPath(new URL('./test/fixtures', import.meta.url)), fileURLToPath(new URL('./specs', import.meta.url))].join(path.delimiter),
+    },
     reporters: ['default'],
   },
 });

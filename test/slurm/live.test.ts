@@ -71,7 +71,9 @@ describe.skipIf(!root)('Slurm, on a local one-node cluster', () => {
     expect(await taskState(job, 0)).toBe('PENDING');
     fs.writeFileSync(path.join(shared, 'shard-1', 'bundle.json'), '{');
     await execa('scontrol', ['release', job]);
-    await waitFor('task 2 to run its driver', async () => (await taskState(job, 2)) === 'RUNNING' && /driver: tiny shard 3\/3/.test(fs.readFileSync(path.join(shared, 'logs/task-2.log'), 'utf8')));
+    // The task can be RUNNING a moment before Slurm has created its log file: wait for both.
+    const log2 = path.join(shared, 'logs/task-2.log');
+    await waitFor('task 2 to run its driver', async () => (await taskState(job, 2)) === 'RUNNING' && fs.existsSync(log2) && /driver: tiny shard 3\/3/.test(fs.readFileSync(log2, 'utf8')));
     await execa('scancel', [`${job}_2`]);
     const r = await run;
 
