@@ -1,19 +1,6 @@
 // Seeded randomness for the bootstrap, so the same two files always give the same intervals.
 
-/**
- * mulberry32 (Tommy Ettinger's 32-bit generator, as published by bryc/code "PRNGs"): a generator of
- * uniform numbers in [0, 1) from a 32-bit seed. Small and fast; more than good enough for resampling.
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../util/prng.ts';
 
 /** 32-bit FNV-1a hash of a string's UTF-16 code units: turns a cell id into a per-cell seed. */
 export function fnv1a(text: string): number {

@@ -2,6 +2,7 @@
 // cell runs one process per round in an order shuffled per round from a recorded seed, so drift during a
 // run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
 import type { Job } from './jobs.ts';
+import { mulberry32 } from '../util/prng.ts';
 
 /** How processes are ordered: `sequential` keeps each cell's processes together (the old order). */
 export type ScheduleKind = 'interleaved' | 'sequential';
@@ -19,21 +20,6 @@ export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['interleaved', 'sequenti
 /** A fresh 32-bit seed for a new run (not for resumed ones: they reuse the recorded seed). */
 export function newSeed(): number {
   return Math.floor(Math.random() * 2 ** 32);
-}
-
-/**
- * mulberry32: a tiny, well-known 32-bit PRNG. Only the order of processes depends on it, so statistical
- * quality beyond "every permutation reachable, same seed same order" does not matter.
- */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffle<T>(items: T[], random: () => number): T[] {
@@ -73,7 +59,7 @@ function roundsOf(jobs: Job[]): Job[][] {
  */
 export function schedule(jobs: Job[], s: Schedule): Job[] {
   if (s.kind === 'sequential') return [...jobs];
-  const random = prng(s.seed);
+  const random = mulberry32(s.seed);
   return roundsOf(jobs).flatMap((round) => shuffle(round, random));
 }
 
