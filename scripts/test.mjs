@@ -16,7 +16,10 @@ let skipped = 0;
 try {
   const j = JSON.parse(fs.readFileSync(report, 'utf8'));
   passed = j.numPassedTests;
-  failed = j.numFailedTests + (j.numTotalTestSuites > 0 && j.testResults.some((s) => s.status === 'failed' && s.assertionResults.length === 0) ? 1 : 0);
+  // A file that failed outside its tests (an import error, a failing beforeAll that skips them) counts as one
+  // failure, so the closing line never says 0 failed while the run failed.
+  const brokenFiles = j.testResults.filter((s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed')).length;
+  failed = j.numFailedTests + brokenFiles;
   skipped = j.numPendingTests + j.numTodoTests;
 } catch {
   failed = Math.max(1, failed);
