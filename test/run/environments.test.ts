@@ -4,6 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { failedRequirement, resolveEnv } from '../../src/run/environments.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
 
+
+/** A one-cell spec whose only environment, `env`, installs `requirement`. */
+function envSpec(dir: string, env: string, requirement: string): string {
+  return write(dir, `${env}-env.yaml`, `benchgrid: 1
+name: ${env}env
+title: Environment ${env}
+device: cpu
+environments:
+  ${env}: { requirements: ["${requirement}"] }
+subjects:
+  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
+contracts: { raw_forward: {} }
+tools: { reference: { label: ref } }
+groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
+`);
+}
+
 describe('environments', () => {
   it('key the cache by interpreter and requirements, in any order', async () => {
     const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null });
@@ -21,18 +38,7 @@ describe('environments', () => {
 
   it('a failed build is one clear message naming the requirement, and leaves nothing half-built', async () => {
     const dir = tmpdir();
-    const spec = write(dir, 'bad-env.yaml', `benchgrid: 1
-name: badenv
-title: Bad environment
-device: cpu
-environments:
-  broken: { requirements: ["torch==0.0.0.1"] }
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
-contracts: { raw_forward: {} }
-tools: { reference: { label: ref } }
-groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
-`);
+    const spec = envSpec(dir, 'broken', 'torch==0.0.0.1');
     const cache = path.join(dir, 'cache');
     const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
     expect(r.code).toBe(3);
@@ -42,18 +48,7 @@ groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
   }, 300_000);
   it('shows the build progress on stderr: the package pip is collecting and the time elapsed', async () => {
     const dir = tmpdir();
-    const spec = write(dir, 'small-env.yaml', `benchgrid: 1
-name: smallenv
-title: Small environment
-device: cpu
-environments:
-  small: { requirements: ["six==1.16.0"] }
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
-contracts: { raw_forward: {} }
-tools: { reference: { label: ref } }
-groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
-`);
+    const spec = envSpec(dir, 'small', 'six==1.16.0');
     const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/environment 'small': collecting six==1\.16\.0 \(\d+:\d\d elapsed\)/);
