@@ -1,72 +1,173 @@
-// The acceptance figures of issue 13 that need long runs on a quiet machine (not run by `npm run bench`,
-// and not run while the machine is shared: hours of CPU). Prints a summary and writes
-// bench/results/noise-<date>.json.
-//   node bin/node-ts.js bench/noise.ts [--runs 5] [--gap-min 30] [--precision 0.01] [--python PATH]
-// 1. `--runs` runs of specs/resnet18_cpu.yaml at its default protocol, `--gap-min` minutes apart: the wall
-//    time and the A/A noise of the reference cell of each (target: median A/A <= 1.5%).
-// 2. Real A/A: `compare` of the first two runs (target: <= 5% of comparable cells labelled).
-// 3. One run with `protocol.precision`: wall time against the median default run (target: 1.5x faster),
-//    same statuses and exactness verdicts, cell medians within the slower run's A/A noise.
-// Not here yet: interleaved vs sequential (needs `run --schedule`, issue 13 item 1), and a tool slowed by
-// 10% on purpose between the two runs of step 2.
+// The acceptance figures of issue 13 that need long runs on a quiet machine: not run by `npm run bench`
+// (about 100 minutes of CPU) and worthless while the machine is shared. bench/noise.sh runs the whole
+// campaign; this file has its three steps.
+//   node bin/node-ts.js bench/noise.ts run DIR NAME [--schedule interleaved|sequential] [--probe copy|slowed10]
+//                                        [--precision X --min-processes N --processes N]
+//   node bin/node-ts.js bench/noise.ts summary DIR
+// `run` writes DIR/NAME.yaml (specs/resnet18_cpu.yaml at its default protocol, plus a `probe` tool in group
+// A: the hooks reference under another name, or that reference made 10% slower on purpose, from
+// test/fixtures/runners/slowed), runs it into DIR/NAME/ and records the wall time in DIR/walls.json.
+// `summary` reads every run of DIR and writes bench/results/noise-<date>.json:
+// 1. real A/A: `compare` of the first and the second interleaved run (and of the two sequential ones): the
+//    share of comparable cells labelled faster or slower (target <= 5%), and the probe slowed 10% between
+//    the two runs (target: labelled slower);
+// 2. the median over cells of |run1/run2 - 1| of cell medians, interleaved against sequential (target:
+//    interleaved at least 30% lower);
+// 3. the A/A noise of the reference cell in each run at the default protocol (target: median <= 1.5%);
+// 4. the precision run against the default runs: wall time (target 1.5x faster), statuses, exactness
+//    verdicts, and medians within the slower default run's A/A noise.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { median } from 'simple-statistics';
+import { stringify } from 'yaml';
 import { compareResults } from '../src/compare/compute.ts';
+import { loadMerged } from '../src/spec/extends.ts';
 import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
 import { REPO_ROOT } from '../src/spec/manifests.ts';
-import { benchPython, deriveSpec } from './setup.ts';
+import { SPEC_FILE } from './setup.ts';
 
-const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, 'gap-min': { type: 'string', default: '30' }, precision: { type: 'string', default: '0.01' }, python: { type: 'string' } },
-});
+const PROBE = 'probe';
+const SLOWED_RUNNER = path.join(REPO_ROOT, 'test/fixtures/runners/slowed');
 const log = (s: string) => process.stderr.write(`bench noise: ${s}\n`);
-const python = await benchPython(args.python);
-fs.mkdirSync(path.join(REPO_ROOT, 'results'), { recursive: true });
-const work = fs.mkdtempSync(path.join(REPO_ROOT, 'results', 'bench-noise-'));
 
-/** One whole run of `spec` into `out`; its wall time (s) and results. */
-async function run(spec: string, out: string): Promise<{ wall_s: number; results: Results }> {
-  const t0 = Date.now();
-  await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', spec, '--out', out, '--python', python], { stdio: 'inherit' });
-  return { wall_s: (Date.now() - t0) / 1000, results: loadResults(path.join(out, 'results.json')) };
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    schedule: { type: 'string', default: 'interleaved' },
+    probe: { type: 'string', default: 'copy' },
+    precision: { type: 'string' },
+    'min-processes': { type: 'string' },
+    processes: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const [command, dirArg, name] = positionals;
+if (!dirArg || (command !== 'run' && command !== 'summary') || (command === 'run' && !name)) {
+  process.stderr.write('usage: bench/noise.ts run DIR NAME [options] | summary DIR\n');
+  process.exit(2);
+}
+const dir = path.resolve(dirArg);
+fs.mkdirSync(dir, { recursive: true });
+const wallsFile = path.join(dir, 'walls.json');
+type Wall = { name: string; schedule: string; probe: string; precision: number | null; started: string; wall_s: number };
+const walls = (): Wall[] => (fs.existsSync(wallsFile) ? JSON.parse(fs.readFileSync(wallsFile, 'utf8')) : []);
+
+/** resnet18_cpu (extends resolved) with the probe tool in group A and `protocol` over its own. */
+async function writeSpec(file: string, probeAdapter: string, protocol: Record<string, unknown>): Promise<void> {
+  const merged = await loadMerged(SPEC_FILE);
+  if (!merged.doc) throw new Error(`cannot read ${SPEC_FILE}`);
+  const data = structuredClone(merged.doc.data) as Record<string, any>;
+  delete data.extends;
+  data.name = 'resnet18_cpu_noise';
+  data.protocol = { ...data.protocol, ...protocol };
+  data.runners = { ...(data.runners ?? {}), slowed: SLOWED_RUNNER };
+  data.tools[PROBE] = { label: 'hooks again (noise probe)', runner: 'slowed', adapter: probeAdapter };
+  data.groups.A.tools.push(PROBE);
+  // The page lists the spec's own tools; the probe is not one of them.
+  delete data.page;
+  fs.writeFileSync(file, stringify(data));
 }
 
+async function runOne(runName: string): Promise<void> {
+  const protocol: Record<string, unknown> = {};
+  if (args.precision) protocol.precision = Number(args.precision);
+  if (args['min-processes']) protocol.min_processes = Number(args['min-processes']);
+  if (args.processes) protocol.processes = Number(args.processes);
+  const spec = path.join(dir, `${runName}.yaml`);
+  await writeSpec(spec, args.probe!, protocol);
+  const out = path.join(dir, runName);
+  const started = new Date();
+  log(`${runName}: ${args.schedule}, probe ${args.probe}${args.precision ? `, precision ${args.precision}` : ''}, started ${started.toISOString()}`);
+  const t0 = performance.now();
+  await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', spec, '--out', out, '--schedule', args.schedule!, ...(args.only ? ['--only', args.only] : [])], {
+    stdio: 'inherit',
+    env: { BENCHGRID_ALLOW_DIRS: [process.env.BENCHGRID_ALLOW_DIRS, path.dirname(SLOWED_RUNNER)].filter(Boolean).join(path.delimiter) },
+  });
+  const wall_s = (performance.now() - t0) / 1000;
+  const entry: Wall = { name: runName, schedule: args.schedule!, probe: args.probe!, precision: args.precision ? Number(args.precision) : null, started: started.toISOString(), wall_s };
+  fs.writeFileSync(wallsFile, JSON.stringify([...walls().filter((w) => w.name !== runName), entry], null, 2) + '\n');
+  log(`${runName}: ${(wall_s / 60).toFixed(1)} min`);
+}
+
+/** The reference cells' A/A noise of a run, per subject. */
 const aaOf = (r: Results) => Object.values(r.subjects).map((s) => s.meta?.aa_noise?.max_rel_diff ?? null).filter((x): x is number => x !== null);
+const isProbe = (id: string) => id.split('/')[2] === PROBE;
 
-const defaults = await deriveSpec({}, 'resnet18_cpu_default');
-const runs: { wall_s: number; results: Results }[] = [];
-for (let i = 0; i < Number(args.runs); i++) {
-  if (i > 0) {
-    log(`waiting ${args['gap-min']} min before run ${i + 1}`);
-    await new Promise((r) => setTimeout(r, Number(args['gap-min']) * 60_000));
-  }
-  runs.push(await run(defaults.file, path.join(work, `default-${i + 1}`)));
-  log(`run ${i + 1}: ${runs[i].wall_s.toFixed(0)} s, A/A ${aaOf(runs[i].results).map((x) => (x * 100).toFixed(1) + '%').join(', ')}`);
+/** Compare of two runs: labelled share of the comparable non-probe cells, the probe's labels, and drift of medians. */
+function realAA(a: { name: string; results: Results }, b: { name: string; results: Results }) {
+  const cmp = compareResults(a.results, b.results, { before: a.name, after: b.name });
+  const comparable = cmp.cells.filter((c) => c.speed.label !== 'unavailable');
+  const others = comparable.filter((c) => !isProbe(c.id));
+  const labelled = others.filter((c) => c.speed.label === 'faster' || c.speed.label === 'slower');
+  const drift = others
+    .filter((c) => c.before?.median_ms && c.after?.median_ms)
+    .map((c) => Math.abs(c.after!.median_ms! / c.before!.median_ms! - 1));
+  return {
+    pair: `${a.name} -> ${b.name}`,
+    comparable: others.length,
+    labelled: labelled.map((c) => `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)}, decided by ${c.speed.decided_by})`),
+    labelled_rate: labelled.length / Math.max(1, others.length),
+    probe: comparable.filter((c) => isProbe(c.id)).map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, absolute: c.after?.median_ms && c.before?.median_ms ? c.after.median_ms / c.before.median_ms : null })),
+    median_abs_change_of_medians: drift.length ? median(drift) : null,
+    cells_with_medians: drift.length,
+  };
 }
-const cmp = compareResults(runs[0].results, runs[1].results, { before: 'run 1', after: 'run 2' });
-const comparable = cmp.cells.filter((c) => c.speed.label !== 'unavailable');
-const labelled = comparable.filter((c) => c.speed.label === 'faster' || c.speed.label === 'slower');
-const drift = comparable.filter((c) => c.before?.median_ms && c.after?.median_ms).map((c) => Math.abs(c.after!.median_ms! / c.before!.median_ms! - 1));
 
-const precise = await deriveSpec({ precision: Number(args.precision), processes: 8, min_processes: 3 }, 'resnet18_cpu_precision');
-const p = await run(precise.file, path.join(work, 'precision'));
-const base = runs.reduce((a, b) => (a.wall_s > b.wall_s ? a : b));
-const aaFloor = Math.max(...aaOf(base.results), 0);
-const byId = new Map(base.results.cells.map((c) => [c.id, c]));
-const same = p.results.cells.filter((c) => byId.get(c.id)?.status === c.status && byId.get(c.id)?.exact === c.exact).length;
-const within = p.results.cells.filter((c) => c.median_ms && byId.get(c.id)?.median_ms && Math.abs(c.median_ms / byId.get(c.id)!.median_ms! - 1) <= aaFloor).length;
+function summary(): void {
+  const ws = walls();
+  const runs = ws.map((w) => ({ ...w, results: loadResults(path.join(dir, w.name, 'results.json')) }));
+  const defaults = runs.filter((r) => r.precision === null);
+  const pairOf = (schedule: string) => {
+    const rs = defaults.filter((r) => r.schedule === schedule);
+    return rs.length >= 2 ? realAA(rs[0], rs[1]) : null;
+  };
+  const interleaved = pairOf('interleaved');
+  const sequential = pairOf('sequential');
+  const aa = defaults.map((r) => ({ run: r.name, aa: aaOf(r.results) }));
+  const precise = runs.find((r) => r.precision !== null);
+  let precision: Record<string, unknown> | null = null;
+  if (precise) {
+    const base = defaults.filter((r) => r.schedule === 'interleaved');
+    const slower = base.reduce((x, y) => (x.wall_s > y.wall_s ? x : y));
+    const aaFloor = Math.max(...aaOf(slower.results), 0);
+    const byId = new Map(slower.results.cells.map((c) => [c.id, c]));
+    const cells = precise.results.cells.filter((c) => !isProbe(c.id));
+    const same = cells.filter((c) => byId.get(c.id)?.status === c.status && byId.get(c.id)?.exact === c.exact);
+    const timed = cells.filter((c) => c.median_ms && byId.get(c.id)?.median_ms);
+    const change = timed.map((c) => Math.abs(c.median_ms! / byId.get(c.id)!.median_ms! - 1));
+    precision = {
+      value: precise.precision,
+      wall_s: precise.wall_s,
+      default_interleaved_wall_s: base.map((r) => r.wall_s),
+      speedup_vs_median_default: median(base.map((r) => r.wall_s)) / precise.wall_s,
+      same_status_and_exactness: `${same.length}/${cells.length}`,
+      differing: cells.filter((c) => !same.includes(c)).map((c) => `${c.id}: ${byId.get(c.id)?.status}/${byId.get(c.id)?.exact} -> ${c.status}/${c.exact}`),
+      medians_within_aa_of_slower_run: `${change.filter((x) => x <= aaFloor).length}/${timed.length} (A/A ${(aaFloor * 100).toFixed(1)}%)`,
+      median_abs_change_vs_slower_run: change.length ? median(change) : null,
+      cells_stopped_by: Object.fromEntries(['precision', 'processes', 'budget'].map((k) => [k, cells.filter((c) => (c as any).stopped_by === k).length])),
+    };
+  }
+  const out = {
+    machine: { cores: os.cpus().length, loadavg: os.loadavg() },
+    runs: ws,
+    real_aa: { interleaved, sequential },
+    run_to_run: {
+      interleaved: interleaved?.median_abs_change_of_medians ?? null,
+      sequential: sequential?.median_abs_change_of_medians ?? null,
+      reduction: interleaved && sequential && sequential.median_abs_change_of_medians ? 1 - interleaved.median_abs_change_of_medians! / sequential.median_abs_change_of_medians : null,
+    },
+    aa_noise: { per_run: aa, median: aa.flatMap((r) => r.aa).length ? median(aa.flatMap((r) => r.aa)) : null },
+    precision,
+  };
+  const file = path.join(REPO_ROOT, 'bench/results', `noise-${new Date().toISOString().slice(0, 10)}.json`);
+  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  log(`wrote ${path.relative(process.cwd(), file)}`);
+}
 
-const summary = {
-  runs: runs.map((r) => ({ wall_s: r.wall_s, aa: aaOf(r.results) })),
-  median_aa: median(runs.flatMap((r) => aaOf(r.results))),
-  real_aa: { comparable: comparable.length, labelled: labelled.length, rate: labelled.length / Math.max(1, comparable.length), median_abs_change: drift.length ? median(drift) : null },
-  precision: { value: Number(args.precision), wall_s: p.wall_s, speedup: median(runs.map((r) => r.wall_s)) / p.wall_s, same_status_and_exactness: `${same}/${p.results.cells.length}`, medians_within_aa: `${within}/${p.results.cells.length}`, stops: Object.fromEntries(['precision', 'processes', 'budget'].map((k) => [k, p.results.cells.filter((c) => c.stopped_by === k).length])) },
-};
-const file = path.join(REPO_ROOT, 'bench/results', `noise-${new Date().toISOString().slice(0, 10)}.json`);
-fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
-process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-log(`wrote ${path.relative(process.cwd(), file)}; run directories in ${path.relative(process.cwd(), work)}`);
+if (command === 'run') await runOne(name);
+else summary();
