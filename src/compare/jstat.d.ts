@@ -9,6 +9,10 @@ declare module 'jstat' {
       /** Its quantile function (used by src/run/precision.ts). */
       inv(p: number, dof: number): number;
     };
+    chisquare: {
+      /** The chi-square quantile function (the run pool's median correction, src/run/precision.ts). */
+      inv(p: number, dof: number): number;
+    };
   };
   export default jStat;
 }

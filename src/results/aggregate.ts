@@ -10,7 +10,7 @@ import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';
 import { gcMedian, gcSamples } from './gc.ts';
-import { withStop } from './cell-stop.ts';
+import { runPool, withStop } from './cell-stop.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -52,8 +52,11 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         continue;
       }
     }
-    cells.push(withStop(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')), info.protocol));
+    cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
   }
+  // Each cell's stop is judged as the run judged it, against the run's spread between processes.
+  const pool = runPool(cells);
+  cells.splice(0, cells.length, ...cells.map((c) => withStop(c, info.protocol, pool)));
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
   const mainCell = records.find((r) => r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);

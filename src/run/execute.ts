@@ -31,6 +31,8 @@ export interface ExecuteOptions {
    * (precision-driven sampling: the cell is already precise). Absent: every job runs.
    */
   skip?: (job: Job) => boolean;
+  /** Told of every job `skip` dropped. */
+  onSkip?: (job: Job) => void;
 }
 
 /** Runs every job; resolves when all finished or the run was stopped. */
@@ -49,7 +51,10 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         const i = pending.findIndex((j) => !busyCells.has(j.cell.id));
         if (i < 0) break;
         const [job] = pending.splice(i, 1);
-        if (o.skip?.(job)) continue;
+        if (o.skip?.(job)) {
+          o.onSkip?.(job);
+          continue;
+        }
         const slot = freeSlots.pop()!;
         const cpus = o.cpuSets.length > 0 ? o.cpuSets[slot % o.cpuSets.length] : null;
         const launch = o.launch(job, cpus);

@@ -93,6 +93,7 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
       stopped: () => stopped,
       onKillable: (k) => { killAll = k; },
       skip: gate.skip,
+      onSkip: (job) => bar.skip(job.cell.id),
       onStart: (job) => bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`),
       onDone: (record, job) => {
         fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });

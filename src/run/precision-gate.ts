@@ -3,7 +3,7 @@
 import type { Protocol } from '../spec/types.ts';
 import type { Job } from './jobs.ts';
 import type { ProcessRecord } from './journal.ts';
-import { nextProcess, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
+import { nextProcess, pooledSpread, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
 import { median } from '../results/stats.ts';
 
 /** The decision's settings from a protocol. */
@@ -34,7 +34,10 @@ export function precisionGate(protocol: Protocol): { observe: (r: ProcessRecord)
     },
     skip(job) {
       if (settings.precision === null || job.kind !== 'time') return false;
-      return nextProcess(byCell.get(job.cell.id) ?? [], settings).action === 'stop';
+      // The pool is recomputed from every cell's processes so far: in the interleaved schedule a cell's
+      // third process comes after every cell's second, so by then the pool holds the whole run.
+      const pool = pooledSpread([...byCell.values()].map((ps) => ps.map((p) => p.median_ms)));
+      return nextProcess(byCell.get(job.cell.id) ?? [], settings, pool).action === 'stop';
     },
   };
 }

@@ -9,6 +9,8 @@ export interface Progress {
   start(cell: string, label: string): void;
   /** A process of `cell` finished with `status` after `wallS` seconds. */
   finish(cell: string, label: string, status: string, wallS: number): void;
+  /** A process of `cell` will not run (precision-driven sampling found the cell precise): it leaves the total. */
+  skip(cell: string): void;
   close(): void;
 }
 
@@ -18,7 +20,7 @@ export interface Progress {
  */
 export function progress(processCells: string[], stream: NodeJS.WriteStream = process.stderr): Progress {
   const t0 = Date.now();
-  const total = processCells.length;
+  let total = processCells.length;
   let done = 0;
   let walls = 0;
   const left = new Map<string, number>();
@@ -50,6 +52,12 @@ export function progress(processCells: string[], stream: NodeJS.WriteStream = pr
       const line = status(`${label} ${st} (${wallS.toFixed(1)} s)`);
       if (tty) stream.write(`\r\x1b[2K${oneLine(line)}`);
       else stream.write(line + '\n');
+    },
+    skip(cell) {
+      total--;
+      const n = (left.get(cell) ?? 1) - 1;
+      left.set(cell, n);
+      if (n === 0) doneCells++;
     },
     close() {
       if (tty) stream.write('\n');

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { medianHalfWidth, nextProcess, processesHalfWidth, type PrecisionSettings } from '../../src/run/precision.ts';
+import { medianHalfWidth, nextProcess, pooledSpread, PRIOR_DF, processesHalfWidth, type PrecisionSettings } from '../../src/run/precision.ts';
 import { ROOT } from '../helpers.ts';
 
 const SETTINGS: PrecisionSettings = { precision: 0.01, processes: 8, min_processes: 3, budget_s: 60 };
@@ -29,6 +29,43 @@ describe('processesHalfWidth', () => {
     const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
     expect(processesHalfWidth([10, 11, 12])).toBeCloseTo(Math.exp((4.302652729911275 * sd) / Math.sqrt(3)) - 1, 9);
     expect(processesHalfWidth([10])).toBe(Infinity);
+  });
+});
+
+describe('the run pool (moderated spread between processes)', () => {
+  it("is the typical cell's variance of log medians: the median over cells, scaled by the chi-square median", () => {
+    const cells = [[10, 11], [20, 22], [30, 30.3], [40, 40], [50, 60], [7]];
+    const v = (xs: number[]) => { const l = xs.map(Math.log); const m = l.reduce((a, b) => a + b) / l.length; return l.reduce((a, b) => a + (b - m) ** 2, 0) / (l.length - 1); };
+    // five cells with two processes: variances sorted, the middle one is [20, 22]'s (same ratio as [10, 11]);
+    // chi-square(1)'s median is 0.454936 (scipy.stats.chi2.ppf(0.5, 1)).
+    expect(pooledSpread(cells)).toEqual({ variance: expect.closeTo(v([20, 22]) / 0.454936423119572, 9), df: 5, cells: 5 });
+  });
+
+  it("says nothing below five cells: one erratic neighbour must not set a cell's width", () => {
+    expect(pooledSpread([[10, 11], [20, 40], [30, 30]])).toBeNull();
+  });
+
+  it("gives two processes that agree by luck the run's typical width, not a near-zero one", () => {
+    const noisyRun = pooledSpread(Array.from({ length: 40 }, () => [100, 104]))!;
+    const lucky = processesHalfWidth([30, 30.001], noisyRun);
+    // moderated: s^2 = (4 * pool + own) / 5 on 5 degrees of freedom
+    const own = (Math.log(30.001) - Math.log(30)) ** 2 / 2;
+    expect(lucky).toBeCloseTo(Math.exp((2.570581835636314 * Math.sqrt((PRIOR_DF * noisyRun.variance + own) / (PRIOR_DF + 1))) / Math.sqrt(2)) - 1, 9);
+    expect(lucky).toBeGreaterThan(0.02);
+  });
+
+  it("lets a quiet run stop a cell at two processes where the cell's own t interval (1 df) never could", () => {
+    const quietRun = pooledSpread(Array.from({ length: 40 }, () => [100, 100.4]))!;
+    const two = [proc(30), proc(30.1)];
+    const s = { ...SETTINGS, precision: 0.02, min_processes: 2 };
+    expect(nextProcess(two, s).action).toBe('continue');
+    expect(nextProcess(two, s, quietRun)).toMatchObject({ action: 'stop', reason: 'precision' });
+  });
+
+  it("still lets a cell that spreads more than the run ask for more processes", () => {
+    const quietRun = pooledSpread(Array.from({ length: 40 }, () => [100, 100.4]))!;
+    const s = { ...SETTINGS, precision: 0.02, min_processes: 2 };
+    expect(nextProcess([proc(30), proc(33)], s, quietRun).action).toBe('continue');
   });
 });
 

@@ -22,3 +22,16 @@ describe('progress on a terminal', () => {
     expect(redrawn.some((l) => l.endsWith('…'))).toBe(true);
   });
 });
+
+describe('progress with precision-driven sampling', () => {
+  it('takes a skipped process out of the total, and counts its cell done once nothing of it is left', () => {
+    const writes: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => writes.push(s) > 0 } as unknown as NodeJS.WriteStream;
+    const bar = progress(['A', 'A', 'A', 'B'], stream);
+    bar.finish('A', 'A time#0', 'ok', 1);
+    bar.finish('A', 'A time#1', 'ok', 1);
+    bar.skip('A');
+    bar.finish('B', 'B time#0', 'ok', 1);
+    expect(writes.at(-1)).toMatch(/^\[3\/3 processes, 2\/2 cells\] B time#0 ok/);
+  });
+});
