@@ -57,10 +57,11 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   });
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
   if (!previous) startJournal(dir, header, loaded.spec.data);
-  const pythons = await interpreters(loaded.spec, new Set(rp.jobs.map((j) => j.cell.environment)), opts.python ?? header.python ?? undefined, log);
-  if (rp.device === 'cuda' && rp.jobs.length > 0) await checkCuda(pythons[rp.jobs[0].cell.environment]);
   const done = new Set(readJournal(dir).records.map((r) => r.key));
-  const jobs = rp.jobs.filter((j) => !done.has(j.key));
+  const { pythons, failed } = await interpreters(loaded.spec, new Set(rp.jobs.filter((j) => !done.has(j.key)).map((j) => j.cell.environment)), opts.python ?? header.python ?? undefined, log);
+  recordUnbuilt(dir, rp.jobs.filter((j) => !done.has(j.key) && failed[j.cell.environment] !== undefined), failed);
+  const jobs = rp.jobs.filter((j) => !done.has(j.key) && failed[j.cell.environment] === undefined);
+  if (rp.device === 'cuda' && jobs.length > 0) await checkCuda(pythons[jobs[0].cell.environment]);
   log(`${loaded.spec.name}: ${rp.selected.size} cells, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
@@ -71,6 +72,22 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   await writeRunReports(dir, results, loaded.spec);
   printRunSummary(results, loaded.spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
+}
+
+/**
+ * Journals every process of a cell whose environment could not be built as failed, with the build's
+ * error, so that the cell's status says why and the results stay complete. A later --resume does not
+ * retry them: the journal holds them; start a new run once the environment builds.
+ */
+function recordUnbuilt(dir: string, jobs: RunPlan['jobs'], failed: Record<string, string>): void {
+  const now = new Date().toISOString();
+  for (const job of jobs) {
+    const why = failed[job.cell.environment];
+    appendRecord(dir, {
+      type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: now, wall_s: 0, cpus: null, start: 'cold',
+      outcome: { kind: 'failed', status: 'error', reason: `environment ${job.cell.environment} could not be built: ${why.split('\n')[0]}`, tail: why.slice(-2000) },
+    });
+  }
 }
 
 /** The header of the run directory to resume. */

@@ -5,9 +5,16 @@ import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
 import { ensureEnv } from './layered-env.ts';
 
-/** Environment name -> interpreter path, for the environments the given cells use. */
-export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<Record<string, string>> {
+/**
+ * Environment name -> interpreter path, for the environments the given cells use. An environment other
+ * than the spec's default that cannot be built (a release pinned by `versions` that does not install
+ * next to the spec's torch, an index that is down) is left out and listed in `failed` with why: its
+ * cells get an error status and the run goes on. The default environment failing stops the run, since
+ * nothing could be measured against it.
+ */
+export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<{ pythons: Record<string, string>; failed: Record<string, string> }> {
   const out: Record<string, string> = {};
+  const failed: Record<string, string> = {};
   if (python) {
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
     const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();
@@ -15,7 +22,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
       throw new UserError(`--python runs every environment with one interpreter, so the releases of a versioned tool (${layered.join(', ')}) would all measure the same installed release. Run without --python, or select unversioned cells with --only.`);
     }
     for (const name of envNames) out[name] = python;
-    return out;
+    return { pythons: out, failed };
   }
   for (const name of envNames) {
     const env = spec.environments[name];
@@ -24,10 +31,16 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
       out[name] = 'python3';
       continue;
     }
-    const resolved = await ensureEnv(spec.environments, name, log);
-    out[name] = resolved.python;
+    try {
+      const resolved = await ensureEnv(spec.environments, name, log);
+      out[name] = resolved.python;
+    } catch (error) {
+      if (name === spec.defaultEnvironment) throw error;
+      failed[name] = (error as Error).message;
+      log(`environment ${name} could not be built; its cells are recorded as errors and the run goes on: ${(error as Error).message.split('\n')[0]}`);
+    }
   }
-  return out;
+  return { pythons: out, failed };
 }
 
 /** Refuses a CUDA run where torch sees no GPU, before any cell starts, with what to do instead. */
