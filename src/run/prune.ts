@@ -29,7 +29,7 @@ export function choosePrune(cached: CachedEnv[], opts: { used: Set<string> | nul
     if (opts.used !== null && !unused) continue;
     if (opts.olderThanDays !== null && !old) continue;
     if (unused) why.push('not used by the given specs');
-    if (old) why.push(`last built ${Math.floor(ageDays)} days ago`);
+    if (old) why.push(`last used or built ${Math.floor(ageDays)} days ago`);
     if (why.length > 0) out.push({ dir: c.dir, why: why.join(', ') });
   }
   return out;

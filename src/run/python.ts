@@ -1,8 +1,10 @@
 // Which interpreter runs each environment's cells: `--python PATH`, or the cached virtual environment.
 import fs from 'node:fs';
+import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
+import { MARKER } from './environments.ts';
 import { ensureEnv } from './layered-env.ts';
 
 /**
@@ -33,6 +35,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
     }
     try {
       const resolved = await ensureEnv(spec.environments, name, log);
+      markUsed(resolved.dir);
       out[name] = resolved.python;
     } catch (error) {
       if (name === spec.defaultEnvironment) throw error;
@@ -55,5 +58,15 @@ export async function checkCuda(python: string): Promise<void> {
   const [version, available] = line.split(' ');
   if (available !== 'True') {
     throw new UserError(`this spec runs on cuda, but torch ${version} (${python}) sees no CUDA device on this machine. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`);
+  }
+}
+
+/** A run used this environment: its marker's time is what `env prune --older-than` reads as last use. */
+function markUsed(dir: string): void {
+  const now = new Date();
+  try {
+    fs.utimesSync(path.join(dir, MARKER), now, now);
+  } catch {
+    // A read-only cache (a shared environment directory) still runs; prune then sees the build time.
   }
 }

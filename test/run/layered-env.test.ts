@@ -76,8 +76,8 @@ describe('layered environments', () => {
     expect(choosePrune(cached, { used: null, olderThanDays: 30, now, keep: new Set() }).map((c) => c.dir)).toEqual(['a', 'c']);
     expect(choosePrune(cached, { used: new Set(['a']), olderThanDays: 30, now, keep: new Set(['c']) })).toEqual([]);
     expect(choosePrune(cached, { used: new Set(['b']), olderThanDays: 30, now, keep: new Set() })).toEqual([
-      { dir: 'a', why: 'not used by the given specs, last built 40 days ago' },
-      { dir: 'c', why: 'not used by the given specs, last built 90 days ago' },
+      { dir: 'a', why: 'not used by the given specs, last used or built 40 days ago' },
+      { dir: 'c', why: 'not used by the given specs, last used or built 90 days ago' },
     ]);
   });
 
