@@ -24,7 +24,7 @@ export async function exportSelection(specFile: string, o: SelectOptions): Promi
   const rp = runPlan({
     spec, plan, manifests, overrides, device: o.device ?? spec.device,
     selection: { only: o.only ?? null, cells: null },
-    schedule: { kind: o.schedule ?? 'interleaved', seed: o.seed ?? exportSeed(spec.digest) },
+    schedule: { kind: o.schedule ?? spec.protocol.schedule, seed: o.seed ?? exportSeed(spec.digest) },
   });
   return { ...rp, created: new Date().toISOString(), processes: rp.jobs.length };
 }

@@ -112,7 +112,7 @@ async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptio
   const overrides: Overrides = pick({ processes: opts.processes, samples: opts.samples, device: opts.device });
   return {
     type: 'header', v: 1, spec: { name: spec.name, digest: spec.digest, file: path.resolve(specFile) },
-    device, only: opts.only ?? null, cells, schedule: { kind: opts.schedule ?? 'interleaved', seed: opts.seed ?? newSeed() },
+    device, only: opts.only ?? null, cells, schedule: { kind: opts.schedule ?? spec.protocol.schedule, seed: opts.seed ?? newSeed() },
     overrides, python: opts.python ?? null, start: opts.start ?? defaultStart(device), jobs: opts.jobs ?? 1, started: new Date().toISOString(),
   };
 }

@@ -14,6 +14,7 @@ export interface ProtocolData {
   timeout_s?: number;
   precision?: number | null;
   min_processes?: number;
+  schedule?: 'interleaved' | 'sequential';
   exactness?: ExactnessData;
 }
 

@@ -17,6 +17,8 @@ export interface Protocol {
   precision: number | null;
   /** With precision: the fewest processes a cell runs. */
   min_processes: number;
+  /** Order of the processes (src/run/schedule.ts); `run --schedule` overrides it. */
+  schedule: 'interleaved' | 'sequential';
   rtol: number;
   atol: number;
 }
@@ -34,6 +36,7 @@ export const DEFAULT_PROTOCOL: Protocol = {
   timeout_s: 600,
   precision: null,
   min_processes: 3,
+  schedule: 'interleaved',
   rtol: 1e-5,
   atol: 1e-6,
 };

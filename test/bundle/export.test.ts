@@ -36,6 +36,17 @@ describe('sharding', () => {
   });
 });
 
+describe('the schedule of an export', () => {
+  it("is the spec's protocol.schedule unless --schedule says otherwise", async () => {
+    const dir = tmpdir();
+    const spec = path.join(dir, 'tiny-sequential.yaml');
+    fs.writeFileSync(spec, fs.readFileSync(TINY, 'utf8').replace(/^protocol: \{/m, 'protocol: { schedule: sequential, '));
+    expect((await exportSelection(spec, {})).schedule.kind).toBe('sequential');
+    expect((await exportSelection(spec, { schedule: 'interleaved' })).schedule.kind).toBe('interleaved');
+    expect((await exportSelection(TINY, {})).schedule.kind).toBe('interleaved');
+  });
+});
+
 describe('the planned manifest', () => {
   it('lists each process with its request, result, logs, time limit, threads and PYTHONPATH', async () => {
     const x = await exportSelection(TINY, { only: 'A/single_module_output/*/*', processes: 1, schedule: 'sequential' });
