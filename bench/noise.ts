@@ -46,8 +46,8 @@ const { values: args, positionals } = parseArgs({
   },
 });
 const [command, dirArg, name] = positionals;
-if (!dirArg || (command !== 'run' && command !== 'summary') || (command === 'run' && !name)) {
-  process.stderr.write('usage: bench/noise.ts run DIR NAME [options] | summary DIR\n');
+if (!dirArg || !['run', 'summary', 'achieved'].includes(command) || (command !== 'summary' && !name)) {
+  process.stderr.write('usage: bench/noise.ts run DIR NAME [options] | achieved DIR NAME | summary DIR\n');
   process.exit(2);
 }
 const dir = path.resolve(dirArg);
@@ -170,4 +170,17 @@ function summary(): void {
 }
 
 if (command === 'run') await runOne(name);
+else if (command === 'achieved') achieved(name);
 else summary();
+
+/**
+ * The precision the default protocol achieved in run NAME: the median over its measured cells of the
+ * half-width of their median's 95% interval (src/run/precision.ts, with the run's pool). The precision
+ * run asks for this, so that it is judged at the precision the default protocol delivers.
+ */
+function achieved(runName: string): void {
+  const r = loadResults(path.join(dir, runName, 'results.json'));
+  const hw = r.cells.filter((c) => !isProbe(c.id) && c.precision_half_width != null).map((c) => c.precision_half_width!);
+  if (hw.length === 0) throw new Error(`${runName}: no cell has a precision_half_width`);
+  process.stdout.write(`${median(hw).toFixed(4)}\n`);
+}
