@@ -2,6 +2,7 @@
 // bench/results/<date>.json and regenerates docs/performance.md.
 //   npm run bench -- [--rounds N] [--matrix-rounds N] [--python PATH] [--skip-matrix] [--skip-processes]
 import fs from 'node:fs';
+import { newestNoise, noiseSection } from './noise-section.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -127,6 +128,8 @@ const record: BenchRecord = {
 fs.rmSync(path.dirname(defaults.file), { recursive: true, force: true });
 fs.mkdirSync(path.join(REPO_ROOT, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(REPO_ROOT, 'bench/results', `${date}.json`), JSON.stringify(record, null, 1) + '\n');
-fs.writeFileSync(path.join(REPO_ROOT, 'docs/performance.md'), markdown(record));
+// The noise campaign (bench/noise.sh) is too long for every bench run: its newest figures are kept.
+const noise = newestNoise(path.join(REPO_ROOT, 'bench/results'));
+fs.writeFileSync(path.join(REPO_ROOT, 'docs/performance.md'), markdown(record, noise ? noiseSection(noise.summary, path.relative(REPO_ROOT, noise.file)) : []));
 process.stdout.write(table(record) + '\n');
 log(`wrote bench/results/${date}.json and docs/performance.md`);

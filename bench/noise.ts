@@ -29,6 +29,8 @@ import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
 import { REPO_ROOT } from '../src/spec/manifests.ts';
 import { SPEC_FILE } from './setup.ts';
+import { runPool } from '../src/results/cell-stop.ts';
+import { noiseSection, spliceNoise } from './noise-section.ts';
 
 const PROBE = 'probe';
 const SLOWED_RUNNER = path.join(REPO_ROOT, 'test/fixtures/runners/slowed');
@@ -152,6 +154,7 @@ function summary(): void {
     };
   }
   const out = {
+    date: new Date().toISOString().slice(0, 10),
     machine: { cores: os.cpus().length, loadavg: os.loadavg() },
     runs: ws,
     real_aa: { interleaved, sequential },
@@ -162,9 +165,16 @@ function summary(): void {
     },
     aa_noise: { per_run: aa, median: aa.flatMap((r) => r.aa).length ? median(aa.flatMap((r) => r.aa)) : null },
     precision,
+    between_processes: runs.map((r) => {
+      const pool = runPool(r.results.cells.filter((c) => !isProbe(c.id)));
+      return { run: r.name, pooled_sd: pool ? Math.sqrt(pool.variance) : null, cells: pool?.cells ?? 0 };
+    }),
   };
-  const file = path.join(REPO_ROOT, 'bench/results', `noise-${new Date().toISOString().slice(0, 10)}.json`);
+  const file = path.join(REPO_ROOT, 'bench/results', `noise-${out.date}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  const doc = path.join(REPO_ROOT, 'docs/performance.md');
+  fs.writeFileSync(doc, spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(out as never, path.relative(REPO_ROOT, file))));
+  log(`wrote the noise section of docs/performance.md`);
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   log(`wrote ${path.relative(process.cwd(), file)}`);
 }

@@ -73,7 +73,7 @@ const LIMITS: Record<string, string> = {
 };
 
 /** docs/performance.md. */
-export function markdown(record: BenchRecord): string {
+export function markdown(record: BenchRecord, noise: string[] = []): string {
   const m = record.machine as Record<string, any>;
   const lines = [
     '# benchgrid\'s own performance',
@@ -104,6 +104,7 @@ export function markdown(record: BenchRecord): string {
     '',
     `The default is \`fork\` on the CPU, where this was measured; \`cold\` on CUDA, where no GPU was available to prove it (the design initialises CUDA only in the child, and the parent refuses to fork once CUDA is initialised). \`--start cold\` is always available. Results record the mode per run (\`run.start\`) and per process (\`per_process[].start\`).`,
     '',
+    ...noise,
     ...ENVIRONMENTS_SECTION,
   ];
   return lines.join('\n');
