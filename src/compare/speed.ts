@@ -79,8 +79,8 @@ function judge(interval: Interval, test: TTest | null, ctx: SpeedContext): Pick<
   const side = interval.low > 1 + ctx.threshold ? 'slower' : interval.high < 1 - ctx.threshold ? 'faster' : null;
   if (!side) return { label: 'within_noise', why: `${name} reaches into the noise band ±${pct}%` };
   const where = side === 'slower' ? `above 1 + ${pct}%` : `below 1 - ${pct}%`;
-  if (test && !(test.p < ctx.alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but the process-level t-test gives p = ${pValue(test.p)} (not below ${ctx.alpha})` };
-  return { label: side, why: `${name} lies ${where}${test ? ` and the process-level t-test gives p = ${pValue(test.p)}` : ''}` };
+  if (test && !(test.p < ctx.alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but the process-level t-test gives p ${pStated(test.p)} (not below ${ctx.alpha})` };
+  return { label: side, why: `${name} lies ${where}${test ? ` and the process-level t-test gives p ${pStated(test.p)}` : ''}` };
 }
 
 interface Range {
@@ -108,4 +108,10 @@ function rangeOf(c: CellResult): Range | null {
 /** The cell's non-empty per-process raw samples. */
 function rawSamples(c: CellResult): number[][] {
   return (c.samples_ms ?? []).filter((s) => Array.isArray(s) && s.length > 0 && s.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0));
+}
+
+/** "= 0.022" or "< 0.001": a p-value inside a sentence. */
+function pStated(p: number): string {
+  const v = pValue(p);
+  return v.startsWith('<') ? `< ${v.slice(1)}` : `= ${v}`;
 }

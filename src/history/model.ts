@@ -90,7 +90,8 @@ export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.th
       if (c.status !== 'ok' || c.median_ms === null) continue;
       const key = `${spec}:${familyOf(c)}`;
       if (!byKey.has(key)) byKey.set(key, { key, spec, cell: familyOf(c), points: [] });
-      const version = splitToolId(c.tool).version;
+      // A versioned tool's release is in its id; any other tool's is the library version its processes measured.
+      const version = splitToolId(c.tool).version ?? c.tool_version ?? null;
       byKey.get(key)!.points.push({ run, cell: c.id, version, median_ms: c.median_ms, min_ms: c.min_ms ?? c.median_ms, max_ms: c.max_ms ?? c.median_ms, processes: c.processes });
       cellsOf.set(`${run}\u0000${c.id}`, c);
     }

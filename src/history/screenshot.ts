@@ -22,7 +22,7 @@ try {
   }
   const problems = [...opened.consoleErrors, ...opened.pageErrors, ...opened.blocked.map((u) => `blocked request ${u}`)];
   if (problems.length) throw new Error(`the site did not open cleanly:\n${problems.join('\n')}`);
-  await opened.page.screenshot({ path: out });
+  await opened.page.screenshot({ path: out, fullPage: true });
   await opened.close();
 } finally {
   await browser.close();

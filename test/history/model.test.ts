@@ -28,6 +28,22 @@ describe('history model', () => {
     expect(buildHistory(inputsOf(root)).findings).toEqual([]);
   });
 
+  it("places a tool that is not versioned in the spec at the library version its processes measured", () => {
+    const root = tmpdir();
+    const dirs = writeRuns(root, 'installed', { 'A/c/tl_record/resnet18': [20, 20], 'A/c/hooks/resnet18': [10, 10] }, 5);
+    dirs.forEach((dir, i) => {
+      const file = `${dir}/results.json`;
+      const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+      json.resnet18.groups['A/c/tl_record/resnet18'].tool_version = ['2.36.1', '2.37.0'][i];
+      fs.writeFileSync(file, JSON.stringify(json));
+    });
+    const h = buildHistory(inputsOf(root));
+    expect(h.series.map((s) => [s.cell, s.points.map((p) => p.version)])).toEqual([
+      ['A/c/tl_record/resnet18', ['2.36.1', '2.37.0']],
+      ['A/c/hooks/resnet18', [null, null]],
+    ]);
+  });
+
   it('compares the releases of a tool measured in one run, oldest first, and finds an improvement too', () => {
     const root = tmpdir();
     writeRuns(root, 'releases', {
