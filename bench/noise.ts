@@ -24,11 +24,10 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { stringify } from 'yaml';
 import { compareResults } from '../src/compare/compute.ts';
-import { loadMerged } from '../src/spec/extends.ts';
 import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
 import { REPO_ROOT } from '../src/spec/manifests.ts';
-import { SPEC_FILE } from './setup.ts';
+import { mergedData } from './setup.ts';
 import { runPool } from '../src/results/cell-stop.ts';
 import { noiseSection, spliceNoise } from './noise-section.ts';
 
@@ -60,10 +59,7 @@ const walls = (): Wall[] => (fs.existsSync(wallsFile) ? JSON.parse(fs.readFileSy
 
 /** resnet18_cpu (extends resolved) with the probe tool in group A and `protocol` over its own. */
 async function writeSpec(file: string, probeAdapter: string, protocol: Record<string, unknown>): Promise<void> {
-  const merged = await loadMerged(SPEC_FILE);
-  if (!merged.doc) throw new Error(`cannot read ${SPEC_FILE}`);
-  const data = structuredClone(merged.doc.data) as Record<string, any>;
-  delete data.extends;
+  const data = await mergedData();
   data.name = 'resnet18_cpu_noise';
   data.protocol = { ...data.protocol, ...protocol };
   data.runners = { ...(data.runners ?? {}), slowed: SLOWED_RUNNER };

@@ -28,7 +28,7 @@ export interface DerivedSpec {
 }
 
 /** The merged (extends resolved) data of resnet18_cpu.yaml. */
-async function mergedData(): Promise<Record<string, any>> {
+export async function mergedData(): Promise<Record<string, any>> {
   const merged = await loadMerged(SPEC_FILE);
   if (!merged.doc) throw new Error(`cannot read ${SPEC_FILE}: ${merged.diagnostics.map((d) => d.message).join('; ')}`);
   const data = structuredClone(merged.doc.data) as Record<string, any>;

@@ -36,12 +36,12 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     list.push(r);
     byCell.set(r.cell, list);
   }
-  const cells: CellResult[] = [];
+  const measured: CellResult[] = [];
   const missing: string[] = [];
   for (const cell of info.plan.cells) {
     if (!info.selected.has(cell.id)) continue;
     if (cell.status === 'unsupported') {
-      cells.push(blank(cell, 'unsupported', cell.reason));
+      measured.push(blank(cell, 'unsupported', cell.reason));
       continue;
     }
     const mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa');
@@ -52,11 +52,11 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         continue;
       }
     }
-    cells.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
+    measured.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
   }
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
-  const pool = runPool(cells);
-  cells.splice(0, cells.length, ...cells.map((c) => withStop(c, info.protocol, pool)));
+  const pool = runPool(measured);
+  const cells = measured.map((c) => withStop(c, info.protocol, pool));
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
   const mainCell = records.find((r) => r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);

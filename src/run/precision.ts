@@ -1,6 +1,7 @@
 // Precision-driven sampling (issue 13): whether a cell needs another process, as a pure function of the
 // processes it has run. The per-process stop is in the harness (benchgrid_harness/precision.py).
 import jStat from 'jstat';
+import { median } from '../results/stats.ts';
 
 /** Why a cell stopped running processes. */
 export type CellStop = 'precision' | 'processes' | 'budget';
@@ -76,9 +77,8 @@ export function pooledSpread(cells: Iterable<readonly number[]>): Pool | null {
     dfs.push(logs.length - 1);
   }
   if (vs.length < MIN_POOL_CELLS) return null;
-  const mid = (xs: number[]) => { const s = [...xs].sort((x, y) => x - y); const h = Math.floor(s.length / 2); return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
-  const d = Math.max(1, Math.round(mid(dfs)));
-  return { variance: mid(vs) / (jStat.chisquare.inv(0.5, d) / d), df: dfs.reduce((x, y) => x + y, 0), cells: vs.length };
+  const d = Math.max(1, Math.round(median(dfs)));
+  return { variance: median(vs) / (jStat.chisquare.inv(0.5, d) / d), df: dfs.reduce((x, y) => x + y, 0), cells: vs.length };
 }
 
 /**
@@ -98,13 +98,12 @@ export const PRIOR_DF = 4;
  */
 export function processesHalfWidth(medians: readonly number[], pool: Pool | null = null): number {
   const p = medians.length;
-  if (p < 1 || medians.some((m) => !(m > 0))) return Infinity;
+  if (p < 2 || medians.some((m) => !(m > 0))) return Infinity;
   const logs = medians.map(Math.log);
   const mean = logs.reduce((a, b) => a + b, 0) / p;
   const ownSs = logs.reduce((a, b) => a + (b - mean) ** 2, 0);
   const d0 = pool ? Math.min(PRIOR_DF, pool.df) : 0;
   const df = d0 + p - 1;
-  if (df < 1 || p < 2) return Infinity;
   const variance = (d0 * (pool?.variance ?? 0) + ownSs) / df;
   const t = jStat.studentt.inv(0.975, df);
   return Math.exp((t * Math.sqrt(variance)) / Math.sqrt(p)) - 1;
