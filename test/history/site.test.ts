@@ -34,6 +34,23 @@ describe('benchgrid history', () => {
     for (const l of links) expect(fs.existsSync(path.join(site, l)), l).toBe(true);
   });
 
+  it('keeps markup in a results file inert: a hostile tool version is escaped in the table and the inlined data', async () => {
+    const root = tmpdir('benchgrid-history-');
+    const [dir] = writeRuns(path.join(root, 'results'), 'hostile', { 'A/c/tl_record/resnet18': [20] }, 1);
+    const file = path.join(dir, 'results.json');
+    const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)>';
+    json.resnet18.groups['A/c/tl_record/resnet18'].tool_version = evil;
+    fs.writeFileSync(file, JSON.stringify(json));
+    const r = await cli(['history', 'results', '--out', 'site'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(path.join(root, 'site', 'index.html'), 'utf8');
+    expect(html).not.toContain(evil);
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;');
+  });
+
   it('refuses a directory with no runs, with exit code 2', async () => {
     const r = await cli(['history', tmpdir(), '--out', path.join(tmpdir(), 'site')]);
     expect(r.code).toBe(2);
