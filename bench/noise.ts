@@ -24,6 +24,7 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { stringify } from 'yaml';
 import { compareResults } from '../src/compare/compute.ts';
+import type { ToolComparison } from '../src/compare/model.ts';
 import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
 import { REPO_ROOT } from '../src/spec/manifests.ts';
@@ -112,7 +113,46 @@ function realAA(a: { name: string; results: Results }, b: { name: string; result
     probe: comparable.filter((c) => isProbe(c.id)).map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, absolute: c.after?.median_ms && c.before?.median_ms ? c.after.median_ms / c.before.median_ms : null })),
     median_abs_change_of_medians: drift.length ? median(drift) : null,
     cells_with_medians: drift.length,
+    tools: toolsOf(cmp.tools ?? []),
   };
+}
+
+/** The tool verdicts of a comparison: the probe's, and which of the other judged tools were labelled. */
+function toolsOf(tools: ToolComparison[]) {
+  const judged = tools.filter((t) => t.label !== 'unavailable');
+  const probe = judged.find((t) => t.tool === PROBE) ?? null;
+  const others = judged.filter((t) => t.tool !== PROBE);
+  return {
+    probe: probe && { label: probe.label, ratio: probe.ratio, interval: probe.interval, cells: probe.cells.length, p: probe.test?.p ?? null },
+    others_judged: others.length,
+    others_labelled: others.filter((t) => t.label !== 'within_noise').map((t) => `${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)}, ${t.mode}, ${t.cells.length} cells)`),
+  };
+}
+
+/**
+ * Tool verdicts over every ordered pair of runs (earlier -> later): where the probe did not change, every
+ * judged tool is an A/A verdict; where it did, the probe's verdict is a test of power.
+ */
+function toolsAllPairs(runs: { name: string; probe: string; results: Results }[]) {
+  const aa: string[] = [];
+  let aaJudged = 0;
+  const probe: string[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    for (let j = i + 1; j < runs.length; j++) {
+      const [a, b] = [runs[i], runs[j]];
+      const cmp = compareResults(a.results, b.results, { before: a.name, after: b.name });
+      const changed = a.probe !== b.probe;
+      for (const t of (cmp.tools ?? []).filter((x) => x.label !== 'unavailable')) {
+        const line = `${a.name} -> ${b.name} ${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)}, CI ${t.interval?.low.toFixed(3)}-${t.interval?.high.toFixed(3)}, ${t.mode})`;
+        if (changed && t.tool === PROBE) probe.push(line);
+        else {
+          aaJudged++;
+          if (t.label !== 'within_noise') aa.push(line);
+        }
+      }
+    }
+  }
+  return { aa_judged: aaJudged, aa_labelled: aa, probe_changed: probe };
 }
 
 function summary(): void {
@@ -154,6 +194,7 @@ function summary(): void {
     machine: { cores: os.cpus().length, loadavg: os.loadavg() },
     runs: ws,
     real_aa: { interleaved, sequential },
+    tools_all_pairs: toolsAllPairs(runs),
     run_to_run: {
       interleaved: interleaved?.median_abs_change_of_medians ?? null,
       sequential: sequential?.median_abs_change_of_medians ?? null,

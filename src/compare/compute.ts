@@ -7,6 +7,7 @@ import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSett
 import { baselineIn, decide, runShift } from './modes.ts';
 import { compareRelative } from './relative.ts';
 import { compareSpeed, unavailable } from './speed.ts';
+import { compareTools } from './tools.ts';
 
 /** Defaults of the settings: ratio mode, 2% threshold, 95% interval, 2000 resamples, alpha 0.05, 3 processes. */
 export const DEFAULT_SETTINGS: CompareSettings = {
@@ -27,6 +28,7 @@ export function compareResults(before: Results, after: Results, files: { before:
     ...after.cells.filter((a) => !beforeById.has(a.id)).map((a) => cellOf(null, a, noiseFor(a.subject), s, runs)),
   ];
   const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
+  const tools = compareTools(cells, { option: s.threshold, confidence: s.confidence, alpha: s.alpha, noise });
   const failing = s.fail_on_slower === null ? null
     : cells.filter((c) => c.speed.label === 'slower' && c.speed.interval && c.speed.interval.low > 1 + s.fail_on_slower!).map((c) => c.id);
   return {
@@ -37,6 +39,7 @@ export function compareResults(before: Results, after: Results, files: { before:
     after: summaryOf(after, files.after),
     settings: s,
     noise,
+    tools,
     summary: {
       cells: cells.length,
       faster: count('faster'),
@@ -51,6 +54,8 @@ export function compareResults(before: Results, after: Results, files: { before:
       exactness_worse: cells.filter((c) => c.exactness?.worse).length,
       only_before: cells.filter((c) => !c.after).length,
       only_after: cells.filter((c) => !c.before).length,
+      tools_faster: tools.filter((t) => t.label === 'faster').length,
+      tools_slower: tools.filter((t) => t.label === 'slower').length,
       failing,
     },
     cells,

@@ -1,6 +1,6 @@
 // Text pieces shared by the table and markdown writers, so both say the same things the same way.
 import { formatMs } from '../report/format.ts';
-import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise } from './model.ts';
+import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise, ToolComparison } from './model.ts';
 
 /** A fraction as a percentage: 0.0213 -> "2.1%". */
 export function pct(fraction: number): string {
@@ -64,8 +64,33 @@ export const MODE_NOTE = 'change, interval: of the rule that decided the label; 
 export function headline(c: Comparison): string {
   const s = c.summary;
   const oneSided = s.only_before + s.only_after;
-  return `${s.slower} slower, ${s.faster} faster, ${s.within_noise} within noise, ${s.unavailable} unavailable (of ${s.cells} cells${oneSided ? `, ${oneSided} of them in one file only` : ''})`;
+  const judged = (c.tools ?? []).filter((t) => t.label !== 'unavailable').length;
+  const tools = judged > 0 ? `; tools: ${s.tools_slower ?? 0} slower, ${s.tools_faster ?? 0} faster of ${judged} judged` : '';
+  return `${s.slower} slower, ${s.faster} faster, ${s.within_noise} within noise, ${s.unavailable} unavailable (of ${s.cells} cells${oneSided ? `, ${oneSided} of them in one file only` : ''})${tools}`;
 }
+
+/**
+ * The tools table of the judged tools: head, alignments and rows (the subject column only when there is
+ * more than one subject). `mark` dresses a label (colour, bold).
+ */
+export function toolTable(tools: ToolComparison[], mark: (label: string, text: string) => string): { head: string[]; aligns: ('left' | 'right')[]; rows: string[][] } {
+  const judged = tools.filter((t) => t.label !== 'unavailable');
+  const subjects = new Set(judged.map((t) => t.subject)).size > 1;
+  const pick = <T>(xs: T[]) => (subjects ? xs : xs.filter((_, i) => i !== 1));
+  const rows = judged.map((t) => {
+    const iv = t.interval ? `${change(t.interval.low)} to ${change(t.interval.high)}` : '';
+    const text = t.label === 'within_noise' ? 'within noise' : t.label;
+    return pick([t.tool, t.subject, t.mode, String(t.cells.length), change(t.ratio), iv, pValue(t.test?.p), mark(t.label, text)]);
+  });
+  return {
+    head: pick(['tool', 'subject', 'mode', 'cells', 'change', 'interval', 't-test p', 'label']),
+    aligns: pick<'left' | 'right'>(['left', 'left', 'left', 'right', 'right', 'left', 'right', 'left']),
+    rows,
+  };
+}
+
+/** What the tools table means, under it. */
+export const TOOLS_NOTE = 'Tools: the geometric mean of a tool\'s cell changes in the mode that decided them, 95% t interval over its cells (variance moderated towards the comparison\'s typical spread between cells of one tool); labelled when the interval lies beyond ±--threshold (absolute mode: the cell rule\'s band) and p < alpha.';
 
 /** How a run is described in headers. */
 export function describeRun(r: RunSummary, quote: (s: string) => string = (s) => s): string {

@@ -36,6 +36,11 @@ export interface SpeedComparison {
   threshold: number;
   /** Student's t-test on log process medians (the label's significance test), when process medians are known. */
   process_test: { t: number; df: number; p: number } | null;
+  /**
+   * after/before of the geometric means of the process medians: the change the process-level t-test
+   * tests, and what a tool verdict averages (src/compare/tools.ts). Null without process medians.
+   */
+  geometric_ratio?: number | null;
   /** Mann-Whitney U on all raw samples (reported, not used by the label: it ignores process clustering). */
   mann_whitney: { u: number; p: number; method: 'exact' | 'asymptotic' } | null;
   /** Which mode decided the label (docs/compare.md); absent on label-less comparisons built before a mode was tried. */
@@ -117,6 +122,25 @@ export interface SubjectNoise {
   absolute_threshold?: number;
 }
 
+/**
+ * A tool's verdict over its cells of one subject (src/compare/tools.ts): the geometric mean of the cells'
+ * ratios in the mode that decided them, with a t interval over cells.
+ */
+export interface ToolComparison {
+  subject: string;
+  tool: string;
+  mode: CompareMode;
+  /** The cells the verdict is over: those labelled (not `unavailable`) in `mode`. */
+  cells: string[];
+  label: SpeedLabel;
+  ratio: number | null;
+  interval: { low: number; high: number } | null;
+  threshold: number;
+  /** One-sample t-test of the cells' log ratios; `moderated` when the comparison's pool informed the variance. */
+  test: { t: number; df: number; p: number; moderated: boolean } | null;
+  why: string;
+}
+
 /** A results file as the comparison names it. */
 export interface RunSummary {
   file: string;
@@ -150,6 +174,8 @@ export interface Comparison {
   after: RunSummary;
   settings: CompareSettings;
   noise: SubjectNoise[];
+  /** One verdict per tool and subject; absent in comparisons written before tool verdicts existed. */
+  tools?: ToolComparison[];
   summary: {
     cells: number;
     faster: number;
@@ -165,6 +191,9 @@ export interface Comparison {
     exactness_worse: number;
     only_before: number;
     only_after: number;
+    /** Tools labelled faster / slower as a whole (see `tools`). */
+    tools_faster?: number;
+    tools_slower?: number;
     /** Cells that fail `--fail-on-slower`; null without the option. */
     failing: string[] | null;
   };

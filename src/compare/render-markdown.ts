@@ -1,7 +1,7 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
@@ -24,6 +24,13 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
     out.push('Environment: no differences recorded.', '');
   }
   out.push(`Noise threshold: ${c.noise.map((n) => cell(noiseLine(n))).join('; ')}.`, '');
+
+  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text));
+  if (t.rows.length > 0) {
+    out.push('#### Tools, each over its cells', '', `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`);
+    for (const r of t.rows) out.push(`| ${[code(r[0]), ...r.slice(1).map(cell)].join(' | ')} |`);
+    out.push('', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '');
+  }
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);

@@ -2,7 +2,7 @@
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { Comparison } from './model.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
@@ -44,6 +44,16 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
   lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
+
+  const tools = c.tools ?? [];
+  if (tools.some((t) => t.label !== 'unavailable')) {
+    lines.push('', 'Tools, each over its cells:');
+    const t = toolTable(tools, (l, text) => (l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text));
+    const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
+    lines.push(...grid, TOOLS_NOTE);
+    const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
+    if (few.length > 0) lines.push(`No tool verdict (fewer than 3 comparable cells): ${few.join(', ')}.`);
+  }
 
   const marked = annotatedLines(c);
   if (marked.length > 0) {

@@ -54,7 +54,7 @@ function bootstrapRule(id: string, rawB: number[][], rawA: number[][], ctx: Spee
   const interval: Interval = { ...ci, kind: 'bootstrap95' };
   const test = processTest(medB, medA);
   const mw = mannWhitney(rawA.flat(), rawB.flat());
-  return { ...judge(interval, test, ctx), basis: 'bootstrap', before_ms, after_ms, ratio: after_ms / before_ms, interval, threshold: ctx.threshold, process_test: test, mann_whitney: mw };
+  return { ...judge(interval, test, ctx), basis: 'bootstrap', before_ms, after_ms, ratio: after_ms / before_ms, geometric_ratio: geometricRatio(medB, medA), interval, threshold: ctx.threshold, process_test: test, mann_whitney: mw };
 }
 
 function rangeRule(b: Range, a: Range, because: string, ctx: SpeedContext): SpeedComparison {
@@ -64,7 +64,9 @@ function rangeRule(b: Range, a: Range, because: string, ctx: SpeedContext): Spee
   return {
     ...verdict,
     why: `range rule (${because}): ${verdict.why}`,
-    basis: 'range', before_ms: b.median, after_ms: a.median, ratio: a.median / b.median, interval, threshold: ctx.threshold, process_test: test, mann_whitney: null,
+    basis: 'range', before_ms: b.median, after_ms: a.median, ratio: a.median / b.median,
+    geometric_ratio: b.medians && a.medians ? geometricRatio(b.medians, a.medians) : null,
+    interval, threshold: ctx.threshold, process_test: test, mann_whitney: null,
   };
 }
 
@@ -108,6 +110,12 @@ function rangeOf(c: CellResult): Range | null {
 /** The cell's non-empty per-process raw samples. */
 function rawSamples(c: CellResult): number[][] {
   return (c.samples_ms ?? []).filter((s) => Array.isArray(s) && s.length > 0 && s.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0));
+}
+
+/** after/before of the geometric means of two sides' process medians. */
+function geometricRatio(before: readonly number[], after: readonly number[]): number {
+  const logMean = (xs: readonly number[]) => xs.reduce((a, x) => a + Math.log(x), 0) / xs.length;
+  return Math.exp(logMean(after) - logMean(before));
 }
 
 /** "= 0.022" or "< 0.001": a p-value inside a sentence. */

@@ -22,3 +22,35 @@ export function labelRates(pairs: number, factor: number, model: RunModel, seed:
   }
   return rates;
 }
+
+/** The tools of a simulated resnet18_cpu-like matrix (ms): raw, the hooks reference, four others and `tool`. */
+const MATRIX = { raw: 10, hooks: 10.1, nnsight: 13, tl_record: 30, tv_fx: 10.5, captum: 11 };
+
+/** Tool verdicts and cell labels of `tool`, measured in `contracts` cells per run. */
+export interface ToolRates {
+  /** The tool's verdict over its cells, per pair. */
+  tool: Record<SpeedLabel, number>;
+  /** Its cells' labels, over all pairs. */
+  cells: Record<SpeedLabel, number>;
+  /** Verdicts of the matrix's other tools (none of which changed), over all pairs. */
+  others: Record<SpeedLabel, number>;
+}
+
+/**
+ * How `pairs` before/after pairs of whole runs judge `tool`, whose true level changes by `factor`: a
+ * matrix of 7 tools x `contracts` contracts with the model's A/A pairs, so the noise threshold is the
+ * one a real run would have. Judged at the default settings but with `resamples` bootstrap resamples.
+ */
+export function toolRates(pairs: number, factor: number, model: RunModel, seed: number, contracts = 6, resamples = 400): ToolRates {
+  const v = variates(seed);
+  const zero = (): Record<SpeedLabel, number> => ({ faster: 0, slower: 0, within_noise: 0, unavailable: 0 });
+  const rates: ToolRates = { tool: zero(), cells: zero(), others: zero() };
+  for (let i = 0; i < pairs; i++) {
+    const before = simulateRun(v, { ...MATRIX, tool: 12 }, model, contracts);
+    const after = simulateRun(v, { ...MATRIX, tool: 12 * factor }, model, contracts);
+    const c = compareResults(before, after, { before: 'before', after: 'after' }, { seed: i, resamples });
+    for (const t of c.tools!) (t.tool === 'tool' ? rates.tool : rates.others)[t.label]++;
+    for (const x of c.cells.filter((x) => x.tool === 'tool')) rates.cells[x.speed.label]++;
+  }
+  return rates;
+}

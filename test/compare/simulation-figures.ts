@@ -1,7 +1,7 @@
 // The figures of docs/compare.md's across-runs simulation. Slow (minutes): not a test. Run with
 //   node bin/node-ts.js test/compare/simulation-figures.ts [pairs]
-import { labelRates } from './across-runs.simulation.ts';
-import { CONTENDED, LOADED, QUIET, type RunModel } from './simulate-runs.ts';
+import { labelRates, toolRates } from './across-runs.simulation.ts';
+import { CAMPAIGN, CONTENDED, LOADED, QUIET, type RunModel } from './simulate-runs.ts';
 
 const pairs = Number(process.argv[2] ?? 500);
 const shifts = [0, 0.01, 0.02, 0.03];
@@ -25,3 +25,17 @@ for (const [name, model, levels] of models.filter(([n]) => !only || n.startsWith
   }
 }
 console.log(`\n${pairs} pairs per row.`);
+
+// Tool verdicts on the campaign's model: a resnet18_cpu-like matrix of 7 tools x 6 contracts with two
+// A/A pairs of hooks, `tool` unchanged (A/A) or 10% slower in every contract.
+if (!only || 'campaign'.startsWith(only)) {
+  console.log(`\n| model | run shift sd | A/A: tool labelled | A/A: other tools labelled | A/A: cells labelled | 10% slower: tool labelled slower | 10% slower: its cells labelled slower |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const run of shifts) {
+    const aa = toolRates(pairs, 1, { ...CAMPAIGN, run }, 3000 + run * 1000);
+    const slow = toolRates(pairs, 1.1, { ...CAMPAIGN, run }, 4000 + run * 1000);
+    const all = (r: Record<string, number>) => r.faster + r.slower + r.within_noise;
+    const flagged = (r: Record<string, number>) => r.faster + r.slower;
+    console.log(`| campaign (tool verdicts) | ${(run * 100).toFixed(0)}% | ${pct(flagged(aa.tool), all(aa.tool))} | ${pct(flagged(aa.others), all(aa.others))} | ${pct(flagged(aa.cells), all(aa.cells))} | ${pct(slow.tool.slower, all(slow.tool))} | ${pct(slow.cells.slower, all(slow.cells))} |`);
+  }
+}

@@ -1,0 +1,105 @@
+// Tool verdicts: a tool judged over its cells (src/compare/tools.ts). First on hand-made cell
+// comparisons, then on two real runs of issue 13's campaign (bench/noise.sh): specs/resnet18_cpu.yaml
+// plus a `probe` tool (the hooks reference), run 38 minutes apart on this machine with nothing else
+// changed, except that in the second run the probe spins 10% longer per call.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compareResults } from '../../src/compare/compute.ts';
+import type { CellComparison, CompareMode, SpeedLabel, SubjectNoise } from '../../src/compare/model.ts';
+import { compareTools, MIN_TOOL_CELLS, type ToolContext } from '../../src/compare/tools.ts';
+import { renderMarkdown } from '../../src/compare/render-markdown.ts';
+import { renderTable } from '../../src/compare/render-table.ts';
+import { loadResults } from '../../src/results/load.ts';
+import { ROOT } from '../helpers.ts';
+
+const NOISE: SubjectNoise[] = [{ subject: 's', threshold: 0.07, option: 0.02, aa_before: null, aa_after: null, run_shift: { cell: 'A/c0/raw/s', ratio: 1.05 }, absolute_threshold: 0.12 }];
+const CTX: ToolContext = { option: 0.02, confidence: 0.95, alpha: 0.05, noise: NOISE };
+
+/** A labelled cell comparison of `tool` whose change is `ratio`, decided by `mode`. */
+function cell(tool: string, i: number, ratio: number, mode: CompareMode = 'ratio', label: SpeedLabel = 'within_noise'): CellComparison {
+  return {
+    id: `A/c${i}/${tool}/s`, group: 'A', contract: `c${i}`, tool, subject: 's', before: null, after: null, status_changed: false, exactness: null,
+    speed: { label, basis: 'bootstrap', why: '', before_ms: 10, after_ms: 10 * ratio, ratio, interval: null, threshold: 0.07, process_test: null, mann_whitney: null, decided_by: mode, other: null },
+  };
+}
+
+/** Six tools whose cells scatter by about 3% around no change: the comparison's pool. */
+function quietTools(): CellComparison[] {
+  const wobble = [0.97, 1.03, 1.0, 0.985, 1.015, 1.02];
+  return ['t1', 't2', 't3', 't4', 't5'].flatMap((t, k) => wobble.map((_, i) => cell(t, i, wobble[(i + k) % 6])));
+}
+
+describe('a tool verdict over its cells', () => {
+  it('labels a tool slower when all its cells moved about 10% and the others did not', () => {
+    const slowed = [1.08, 1.13, 1.1, 1.06, 1.12, 1.11].map((r, i) => cell('slow', i, r));
+    const tools = compareTools([...quietTools(), ...slowed], CTX);
+    const v = tools.find((t) => t.tool === 'slow')!;
+    expect(v).toMatchObject({ label: 'slower', mode: 'ratio', threshold: 0.02 });
+    expect(v.ratio).toBeCloseTo(Math.exp([1.08, 1.13, 1.1, 1.06, 1.12, 1.11].map(Math.log).reduce((a, b) => a + b) / 6), 12);
+    expect(v.interval!.low).toBeGreaterThan(1.02);
+    expect(v.test).toMatchObject({ df: 4 + 5, moderated: true });
+    expect(tools.filter((t) => t.tool !== 'slow').every((t) => t.label === 'within_noise')).toBe(true);
+  });
+
+  it('is within noise when the cells disagree in direction, even if every one of them moved', () => {
+    const mixed = [1.12, 0.9, 1.1, 0.91, 1.11, 0.89].map((r, i) => cell('mixed', i, r));
+    const v = compareTools([...quietTools(), ...mixed], CTX).find((t) => t.tool === 'mixed')!;
+    expect(v.label).toBe('within_noise');
+    expect(v.why).toMatch(/reaches into the noise band ±2\.0%/);
+  });
+
+  it(`gives no verdict below ${MIN_TOOL_CELLS} labelled cells, and leaves unavailable cells out of the count`, () => {
+    const few = [cell('few', 0, 1.3), cell('few', 1, 1.3), { ...cell('few', 2, 1.3), speed: { ...cell('few', 2, 1.3).speed, label: 'unavailable' as const } }];
+    const v = compareTools([...quietTools(), ...few], CTX).find((t) => t.tool === 'few')!;
+    expect(v).toMatchObject({ label: 'unavailable', ratio: null, cells: ['A/c0/few/s', 'A/c1/few/s'] });
+    expect(v.why).toBe('2 comparable cell(s); a tool verdict needs 3');
+  });
+
+  it('judges a tool without a baseline in absolute mode, on the cell rule band widened by the run shift', () => {
+    const abs = [1.1, 1.11, 1.09, 1.1].map((r, i) => cell('raw', i, r, 'absolute'));
+    const v = compareTools([...quietTools(), ...abs], CTX).find((t) => t.tool === 'raw')!;
+    // +10% is beyond the 2% option but not beyond the 12% an absolute comparison needs here.
+    expect(v).toMatchObject({ mode: 'absolute', threshold: 0.12, label: 'within_noise' });
+  });
+
+  it('without five tools to pool, uses the tool\'s own spread on k - 1 degrees of freedom', () => {
+    const v = compareTools([0.99, 1.0, 1.01].map((r, i) => cell('alone', i, r)), CTX)[0];
+    expect(v.test).toMatchObject({ df: 2, moderated: false });
+  });
+});
+
+describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with the probe slowed 10% in the second', () => {
+  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
+  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
+  const c = compareResults(before, after, { before: 'I1', after: 'I2' });
+
+  it('labels the probe slower as a tool, although most of its cells alone are within noise', () => {
+    const probe = c.tools!.find((t) => t.tool === 'probe')!;
+    expect(probe).toMatchObject({ label: 'slower', mode: 'ratio' });
+    expect(probe.cells).toHaveLength(6);
+    expect(probe.interval!.low).toBeGreaterThan(1.02);
+    const cellLabels = c.cells.filter((x) => x.tool === 'probe').map((x) => x.speed.label);
+    expect(cellLabels.filter((l) => l === 'slower').length).toBeLessThan(6);
+  });
+
+  it('labels no other tool, and at most 5% of the other comparable cells', () => {
+    const others = c.tools!.filter((t) => t.tool !== 'probe' && t.label !== 'unavailable');
+    expect(others.length).toBeGreaterThanOrEqual(8);
+    expect(others.map((t) => [t.tool, t.label]).filter(([, l]) => l !== 'within_noise')).toEqual([]);
+    const comparable = c.cells.filter((x) => x.tool !== 'probe' && x.speed.label !== 'unavailable');
+    const labelled = comparable.filter((x) => x.speed.label === 'faster' || x.speed.label === 'slower');
+    expect(comparable.length).toBeGreaterThanOrEqual(50);
+    expect(labelled.length / comparable.length).toBeLessThanOrEqual(0.05);
+    expect(c.summary).toMatchObject({ tools_slower: 1, tools_faster: 0 });
+  });
+
+  it('prints the tools table on the terminal and in markdown', () => {
+    const table = renderTable(c, false, 120);
+    expect(table).toMatch(/Tools, each over its cells:/);
+    expect(table).toMatch(/│ probe +│ ratio +│ +6 │ +\+10\.0% │ \+3\.5% to \+16\.8% │ +0\.0062 │ slower +│/);
+    expect(table).toMatch(/tools: 1 slower, 0 faster of 10 judged/);
+    const md = renderMarkdown(c);
+    expect(md).toMatch(/#### Tools, each over its cells/);
+    expect(md).toMatch(/\| `probe` \| ratio \| 6 \| \+10\.0% \| \+3\.5% to \+16\.8% \| 0\.0062 \| \*\*slower\*\* \|/);
+  });
+});
