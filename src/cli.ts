@@ -163,7 +163,7 @@ program
   .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
   .addOption(new Option('--mode <mode>', 'which rule decides a label: ratio (each cell relative to its group\'s raw cell in the same run; absolute where it cannot) or absolute (own times, threshold widened by the run shift)').choices(['ratio', 'absolute']).default('ratio'))
   .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
-  .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell is significantly slower by more than this percentage`)
+  .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or a tool over its cells, is significantly slower by more than this percentage`)
   .option('--out <file>', 'write the comparison to a file instead of stdout')
   .addHelpText('after', examples(EXAMPLES.compare))
   .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));

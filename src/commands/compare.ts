@@ -47,7 +47,8 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   } else {
     process.stdout.write(text);
   }
-  if (comparison.summary.failing && comparison.summary.failing.length > 0) throw new ExitCode(EXIT_SLOWER);
+  const failingTools = comparison.summary.failing_tools ?? [];
+  if ((comparison.summary.failing && comparison.summary.failing.length > 0) || failingTools.length > 0) throw new ExitCode(EXIT_SLOWER);
 }
 
 function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions): string {

@@ -57,6 +57,8 @@ export function compareResults(before: Results, after: Results, files: { before:
       tools_faster: tools.filter((t) => t.label === 'faster').length,
       tools_slower: tools.filter((t) => t.label === 'slower').length,
       failing,
+      failing_tools: s.fail_on_slower === null ? null
+        : tools.filter((t) => t.label === 'slower' && t.interval && t.interval.low > 1 + s.fail_on_slower!).map((t) => `${t.tool} (${t.subject})`),
     },
     cells,
   };

@@ -196,6 +196,8 @@ export interface Comparison {
     tools_slower?: number;
     /** Cells that fail `--fail-on-slower`; null without the option. */
     failing: string[] | null;
+    /** Tools (`tool (subject)`) whose verdict fails `--fail-on-slower`; null without the option. */
+    failing_tools?: string[] | null;
   };
   cells: CellComparison[];
 }

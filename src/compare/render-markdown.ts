@@ -79,6 +79,8 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
     out.push(f.length === 0
       ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
       : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`, '');
+    const ft = c.summary.failing_tools ?? [];
+    if (ft.length > 0) out.push(`\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`, '');
   }
   return out.join('\n');
 }

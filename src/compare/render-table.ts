@@ -78,6 +78,8 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
     lines.push('', f.length === 0
       ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
       : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${f.join(', ')}`));
+    const ft = c.summary.failing_tools ?? [];
+    if (ft.length > 0) lines.push(paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`));
   }
   return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
 }

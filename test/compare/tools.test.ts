@@ -103,3 +103,19 @@ describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with
     expect(md).toMatch(/\| `probe` \| ratio \| 6 \| \+10\.0% \| \+3\.5% to \+16\.8% \| 0\.0062 \| \*\*slower\*\* \|/);
   });
 });
+
+describe('--fail-on-slower with tool verdicts', () => {
+  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
+  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
+
+  it('fails on the probe as a tool when its whole interval is above the limit, and says so', () => {
+    const c = compareResults(before, after, { before: 'I1', after: 'I2' }, { fail_on_slower: 0.03 });
+    expect(c.summary.failing_tools).toEqual(['probe (resnet18)']);
+    expect(renderTable(c, false, 120)).toMatch(/--fail-on-slower 3\.0%: 1 tool\(s\) slower as a whole by more than that \(interval above it\): probe \(resnet18\)/);
+  });
+
+  it('does not fail on it when the limit is above the low end of its interval (+3.5%)', () => {
+    const c = compareResults(before, after, { before: 'I1', after: 'I2' }, { fail_on_slower: 0.05 });
+    expect(c.summary.failing_tools).toEqual([]);
+  });
+});
