@@ -54,3 +54,24 @@ export function toolRates(pairs: number, factor: number, model: RunModel, seed: 
   }
   return rates;
 }
+
+/**
+ * The median over `pairs` pairs of runs of the median over cells of |after/before - 1| of cell medians:
+ * issue 13's run-to-run figure, for a matrix of 7 tools x `contracts` contracts with nothing changed.
+ */
+export function runToRun(model: RunModel, seed: number, pairs = 300, contracts = 8): number {
+  const v = variates(seed);
+  const per: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const a = simulateRun(v, { ...MATRIX, tool: 12 }, { ...model, aaPairs: 0 }, contracts);
+    const b = simulateRun(v, { ...MATRIX, tool: 12 }, { ...model, aaPairs: 0 }, contracts);
+    per.push(middle(a.cells.map((c, k) => Math.abs(b.cells[k].median_ms! / c.median_ms! - 1))));
+  }
+  return middle(per);
+}
+
+function middle(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}

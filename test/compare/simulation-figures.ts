@@ -1,6 +1,6 @@
 // The figures of docs/compare.md's across-runs simulation. Slow (minutes): not a test. Run with
 //   node bin/node-ts.js test/compare/simulation-figures.ts [pairs]
-import { labelRates, toolRates } from './across-runs.simulation.ts';
+import { labelRates, runToRun, toolRates } from './across-runs.simulation.ts';
 import { CAMPAIGN, CONTENDED, LOADED, QUIET, type RunModel } from './simulate-runs.ts';
 
 const pairs = Number(process.argv[2] ?? 500);
@@ -38,4 +38,19 @@ if (!only || 'campaign'.startsWith(only)) {
     const flagged = (r: Record<string, number>) => r.faster + r.slower;
     console.log(`| campaign (tool verdicts) | ${(run * 100).toFixed(0)}% | ${pct(flagged(aa.tool), all(aa.tool))} | ${pct(flagged(aa.others), all(aa.others))} | ${pct(flagged(aa.cells), all(aa.cells))} | ${pct(slow.tool.slower, all(slow.tool))} | ${pct(slow.cells.slower, all(slow.cells))} |`);
   }
+}
+
+// Issue 13's run-to-run figure (median over cells of |run1/run2 - 1|), interleaved against sequential, at
+// resnet18_cpu's protocol (3 processes x 10 samples), without a run shift: what the schedule can remove
+// on each model's noise.
+if (!only || 'run-to-run'.startsWith(only)) {
+  console.log(`\n| model (3 x 10) | interleaved | sequential | interleaved lower by |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const [name, model] of [['quiet', QUIET], ['campaign', CAMPAIGN]] as const) {
+    const m = { ...model, samples: 10, run: 0 };
+    const il = runToRun({ ...m, schedule: 'interleaved' }, 5000);
+    const sq = runToRun({ ...m, schedule: 'sequential' }, 6000);
+    console.log(`| ${name} | ${pct(il, 1)} | ${pct(sq, 1)} | ${pct(1 - il / sq, 1)} |`);
+  }
+  console.log(`\n300 pairs of runs per model, 56 cells each.`);
 }
