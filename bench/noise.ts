@@ -137,6 +137,7 @@ function toolsAllPairs(runs: { name: string; probe: string; results: Results }[]
   const aa: string[] = [];
   let aaJudged = 0;
   const probe: string[] = [];
+  let probeHits = 0;
   for (let i = 0; i < runs.length; i++) {
     for (let j = i + 1; j < runs.length; j++) {
       const [a, b] = [runs[i], runs[j]];
@@ -144,7 +145,12 @@ function toolsAllPairs(runs: { name: string; probe: string; results: Results }[]
       const changed = a.probe !== b.probe;
       for (const t of (cmp.tools ?? []).filter((x) => x.label !== 'unavailable')) {
         const line = `${a.name} -> ${b.name} ${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)}, CI ${t.interval?.low.toFixed(3)}-${t.interval?.high.toFixed(3)}, ${t.mode})`;
-        if (changed && t.tool === PROBE) probe.push(line);
+        if (changed && t.tool === PROBE) {
+          // Slowed after: slower is right; slowed before (a later run back on the copy): faster is.
+          const expected = b.probe === 'copy' ? 'faster' : 'slower';
+          probe.push(`${line}, expected ${expected}`);
+          if (t.label === expected) probeHits++;
+        }
         else {
           aaJudged++;
           if (t.label !== 'within_noise') aa.push(line);
@@ -152,7 +158,7 @@ function toolsAllPairs(runs: { name: string; probe: string; results: Results }[]
       }
     }
   }
-  return { aa_judged: aaJudged, aa_labelled: aa, probe_changed: probe };
+  return { aa_judged: aaJudged, aa_labelled: aa, probe_changed: probe, probe_hits: probeHits };
 }
 
 function summary(): void {

@@ -54,6 +54,7 @@ export function compareResults(before: Results, after: Results, files: { before:
       exactness_worse: cells.filter((c) => c.exactness?.worse).length,
       only_before: cells.filter((c) => !c.after).length,
       only_after: cells.filter((c) => !c.before).length,
+      tools_judged: tools.filter((t) => t.label !== 'unavailable').length,
       tools_faster: tools.filter((t) => t.label === 'faster').length,
       tools_slower: tools.filter((t) => t.label === 'slower').length,
       failing,

@@ -64,7 +64,7 @@ export const MODE_NOTE = 'change, interval: of the rule that decided the label; 
 export function headline(c: Comparison): string {
   const s = c.summary;
   const oneSided = s.only_before + s.only_after;
-  const judged = (c.tools ?? []).filter((t) => t.label !== 'unavailable').length;
+  const judged = s.tools_judged ?? (c.tools ?? []).filter((t) => t.label !== 'unavailable').length;
   const tools = judged > 0 ? `; tools: ${s.tools_slower ?? 0} slower, ${s.tools_faster ?? 0} faster of ${judged} judged` : '';
   return `${s.slower} slower, ${s.faster} faster, ${s.within_noise} within noise, ${s.unavailable} unavailable (of ${s.cells} cells${oneSided ? `, ${oneSided} of them in one file only` : ''})${tools}`;
 }

@@ -191,7 +191,8 @@ export interface Comparison {
     exactness_worse: number;
     only_before: number;
     only_after: number;
-    /** Tools labelled faster / slower as a whole (see `tools`). */
+    /** Tools with a verdict (not `unavailable`), and those labelled faster / slower as a whole (see `tools`). */
+    tools_judged?: number;
     tools_faster?: number;
     tools_slower?: number;
     /** Cells that fail `--fail-on-slower`; null without the option. */

@@ -27,9 +27,9 @@ interface Group {
 /**
  * One verdict per tool and subject, from the change of each of its labelled cells in the mode that
  * decided them (ratio to the group's `raw` where the cells had one, else absolute). The estimate is the
- * geometric mean of the cells' changes (see `ratios`); its interval is Student's t on their logarithms, cells being the
- * unit of replication, so that noise the cell rule cannot see (a slow minute that hit one cell's
- * processes) is in the spread between cells. With five or more tools, each tool's variance is moderated
+ * geometric mean of the cells' changes (see `ratios`); its interval is Student's t on their logarithms,
+ * cells being the unit of replication, so that noise the cell rule cannot see (a slow minute that hit
+ * one cell's processes) is in the spread between cells. With five or more tools, each tool's variance is moderated
  * towards the comparison's typical spread between cells of one tool, as the precision rule does with
  * processes (src/run/precision.ts). A label needs the interval beyond the band of ±--threshold (widened
  * to the cell rule's A/A noise and run shift in absolute mode) and p below alpha.

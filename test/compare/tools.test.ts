@@ -9,6 +9,7 @@ import type { CellComparison, CompareMode, SpeedLabel, SubjectNoise } from '../.
 import { compareTools, MIN_TOOL_CELLS, type ToolContext } from '../../src/compare/tools.ts';
 import { renderMarkdown } from '../../src/compare/render-markdown.ts';
 import { renderTable } from '../../src/compare/render-table.ts';
+import { viewOf } from '../../src/compare/view.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { ROOT } from '../helpers.ts';
 
@@ -117,5 +118,17 @@ describe('--fail-on-slower with tool verdicts', () => {
   it('does not fail on it when the limit is above the low end of its interval (+3.5%)', () => {
     const c = compareResults(before, after, { before: 'I1', after: 'I2' }, { fail_on_slower: 0.05 });
     expect(c.summary.failing_tools).toEqual([]);
+  });
+});
+
+describe('--only-changed with tool verdicts', () => {
+  it('keeps only the tools labelled slower or faster, and the headline still counts every judged tool', () => {
+    const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
+    const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
+    const { hidden, ...shown } = viewOf(compareResults(before, after, { before: 'I1', after: 'I2' }), { onlyChanged: true, sort: 'file' });
+    expect(shown.tools!.map((t) => t.tool)).toEqual(['probe']);
+    const md = renderMarkdown(shown, hidden);
+    expect(md).toMatch(/tools: 1 slower, 0 faster of 10 judged/);
+    expect(md).not.toMatch(/\| `nnsight` \| ratio \|/);
   });
 });
