@@ -132,3 +132,21 @@ describe('--only-changed with tool verdicts', () => {
     expect(md).not.toMatch(/\| `nnsight` \| ratio \|/);
   });
 });
+
+describe('tool verdicts on two runs measured after the rule was written (I3, then I4 with the probe slowed 10%)', () => {
+  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i3.results.json'));
+  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i4-probe-slowed.results.json'));
+  const c = compareResults(before, after, { before: 'I3', after: 'I4' });
+
+  it('labels the probe slower as a tool while none of its cells is labelled on its own', () => {
+    const probe = c.tools!.find((t) => t.tool === 'probe')!;
+    expect(probe).toMatchObject({ label: 'slower', mode: 'ratio' });
+    expect(probe.ratio).toBeGreaterThan(1.05);
+    expect(c.cells.filter((x) => x.tool === 'probe').map((x) => x.speed.label)).not.toContain('slower');
+  });
+
+  it('labels no other tool and no other cell', () => {
+    expect(c.tools!.filter((t) => t.tool !== 'probe' && t.label !== 'unavailable' && t.label !== 'within_noise')).toEqual([]);
+    expect(c.summary).toMatchObject({ slower: 0, faster: 0, tools_slower: 1, tools_faster: 0 });
+  });
+});
