@@ -3,7 +3,7 @@ import { median } from 'simple-statistics';
 import type { CellResult } from '../results/model.ts';
 import { bootstrapRatio } from './bootstrap.ts';
 import { pValue } from './format.ts';
-import type { Interval, SpeedComparison } from './model.ts';
+import type { Interval, SpeedComparison, SpeedLabel } from './model.ts';
 import { fnv1a, mulberry32 } from './random.ts';
 import { mannWhitney, processMedians, processTest, type TTest } from './stats.ts';
 
@@ -76,13 +76,22 @@ function rangeRule(b: Range, a: Range, because: string, ctx: SpeedContext): Spee
  * medians at alpha. Everything else is within noise.
  */
 function judge(interval: Interval, test: TTest | null, ctx: SpeedContext): Pick<SpeedComparison, 'label' | 'why'> {
-  const pct = (ctx.threshold * 100).toFixed(1);
   const name = interval.kind === 'bootstrap95' ? `95% CI ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}` : `range ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}`;
-  const side = interval.low > 1 + ctx.threshold ? 'slower' : interval.high < 1 - ctx.threshold ? 'faster' : null;
+  return judgeBand(name, interval, test, 'the process-level t-test', ctx.threshold, ctx.alpha);
+}
+
+/**
+ * The band rule itself, for a cell or a tool (src/compare/tools.ts): faster or slower when `interval`
+ * (after/before, named `name` in the sentence) lies beyond [1 - threshold, 1 + threshold] and `test`,
+ * when there is one, gives p below alpha; within noise otherwise.
+ */
+export function judgeBand(name: string, interval: { low: number; high: number }, test: { p: number } | null, testName: string, threshold: number, alpha: number): { label: SpeedLabel; why: string } {
+  const pct = (threshold * 100).toFixed(1);
+  const side = interval.low > 1 + threshold ? 'slower' : interval.high < 1 - threshold ? 'faster' : null;
   if (!side) return { label: 'within_noise', why: `${name} reaches into the noise band ±${pct}%` };
   const where = side === 'slower' ? `above 1 + ${pct}%` : `below 1 - ${pct}%`;
-  if (test && !(test.p < ctx.alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but the process-level t-test gives p ${pStated(test.p)} (not below ${ctx.alpha})` };
-  return { label: side, why: `${name} lies ${where}${test ? ` and the process-level t-test gives p ${pStated(test.p)}` : ''}` };
+  if (test && !(test.p < alpha)) return { label: 'within_noise', why: `${name} lies ${where}, but ${testName} gives p ${pStated(test.p)} (not below ${alpha})` };
+  return { label: side, why: `${name} lies ${where}${test ? ` and ${testName} gives p ${pStated(test.p)}` : ''}` };
 }
 
 interface Range {

@@ -2,8 +2,9 @@
 // shared machine a 10% change of one cell sits inside the noise of that cell's three processes, but a
 // tool measured in six cells has six independent looks at it. Pure.
 import jStat from 'jstat';
-import { pooledSpread, PRIOR_DF, type Pool } from '../run/precision.ts';
-import type { CellComparison, CompareMode, SpeedLabel, SubjectNoise, ToolComparison } from './model.ts';
+import { moderatedLogSpread, pooledSpread, type Pool } from '../run/precision.ts';
+import type { CellComparison, CompareMode, SubjectNoise, ToolComparison } from './model.ts';
+import { judgeBand } from './speed.ts';
 
 /** Fewest comparable cells a tool needs for a verdict: with two, one odd cell would decide it. */
 export const MIN_TOOL_CELLS = 3;
@@ -29,10 +30,11 @@ interface Group {
  * decided them (ratio to the group's `raw` where the cells had one, else absolute). The estimate is the
  * geometric mean of the cells' changes (see `ratios`); its interval is Student's t on their logarithms,
  * cells being the unit of replication, so that noise the cell rule cannot see (a slow minute that hit
- * one cell's processes) is in the spread between cells. With five or more tools, each tool's variance is moderated
- * towards the comparison's typical spread between cells of one tool, as the precision rule does with
- * processes (src/run/precision.ts). A label needs the interval beyond the band of ±--threshold (widened
- * to the cell rule's A/A noise and run shift in absolute mode) and p below alpha.
+ * one cell's processes) is in the spread between cells. With five or more tools, each tool's variance
+ * is moderated towards the comparison's typical spread between cells of one tool, as the precision rule
+ * does with processes (src/run/precision.ts, moderatedLogSpread). The label is the cell rule's band rule
+ * (judgeBand): the interval beyond ±--threshold (widened to the cell rule's A/A noise and run shift in
+ * absolute mode) and p below alpha.
  */
 export function compareTools(cells: readonly CellComparison[], ctx: ToolContext): ToolComparison[] {
   const groups = groupsOf(cells);
@@ -74,25 +76,13 @@ function verdict(g: Group, pool: Pool | null, ctx: ToolContext): ToolComparison 
   if (k < MIN_TOOL_CELLS) {
     return { ...base, label: 'unavailable', ratio: null, interval: null, test: null, why: `${k} comparable cell(s); a tool verdict needs ${MIN_TOOL_CELLS}` };
   }
-  const logs = ratios(g).map(Math.log);
-  const mean = logs.reduce((a, b) => a + b, 0) / k;
-  const ownSs = logs.reduce((a, b) => a + (b - mean) ** 2, 0);
-  const d0 = pool ? Math.min(PRIOR_DF, pool.df) : 0;
-  const df = d0 + k - 1;
-  const se = Math.sqrt((d0 * (pool?.variance ?? 0) + ownSs) / df / k);
+  const { mean, variance, df, moderated } = moderatedLogSpread(ratios(g), pool);
+  const se = Math.sqrt(variance / k);
   const tCrit = jStat.studentt.inv(1 - (1 - ctx.confidence) / 2, df);
   const interval = { low: Math.exp(mean - tCrit * se), high: Math.exp(mean + tCrit * se) };
   const t = se > 0 ? mean / se : mean === 0 ? 0 : Math.sign(mean) * Infinity;
   const p = Number.isFinite(t) ? 2 * (1 - jStat.studentt.cdf(Math.abs(t), df)) : 0;
-  const test = { t, df, p, moderated: d0 > 0 };
-  const pct = (threshold * 100).toFixed(1);
   const ci = `${Math.round(ctx.confidence * 100)}% CI ${interval.low.toFixed(3)}-${interval.high.toFixed(3)} over ${k} cells`;
-  const side: SpeedLabel | null = interval.low > 1 + threshold ? 'slower' : interval.high < 1 - threshold ? 'faster' : null;
-  const label: SpeedLabel = side && p < ctx.alpha ? side : 'within_noise';
-  const why = !side
-    ? `${ci} reaches into the noise band ±${pct}%`
-    : label === 'within_noise'
-      ? `${ci} lies beyond ±${pct}%, but the t-test over cells gives p = ${p.toPrecision(2)} (not below ${ctx.alpha})`
-      : `${ci} lies ${side === 'slower' ? 'above 1 +' : 'below 1 -'} ${pct}% and the t-test over cells gives p ${p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`}`;
-  return { ...base, label, ratio: Math.exp(mean), interval, test, why };
+  const { label, why } = judgeBand(ci, interval, { p }, 'the t-test over cells', threshold, ctx.alpha);
+  return { ...base, label, ratio: Math.exp(mean), interval, test: { t, df, p, moderated }, why };
 }

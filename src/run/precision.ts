@@ -99,14 +99,24 @@ export const PRIOR_DF = 4;
 export function processesHalfWidth(medians: readonly number[], pool: Pool | null = null): number {
   const p = medians.length;
   if (p < 2 || medians.some((m) => !(m > 0))) return Infinity;
-  const logs = medians.map(Math.log);
-  const mean = logs.reduce((a, b) => a + b, 0) / p;
-  const ownSs = logs.reduce((a, b) => a + (b - mean) ** 2, 0);
-  const d0 = pool ? Math.min(PRIOR_DF, pool.df) : 0;
-  const df = d0 + p - 1;
-  const variance = (d0 * (pool?.variance ?? 0) + ownSs) / df;
+  const { variance, df } = moderatedLogSpread(medians, pool);
   const t = jStat.studentt.inv(0.975, df);
   return Math.exp((t * Math.sqrt(variance)) / Math.sqrt(p)) - 1;
+}
+
+/**
+ * The mean of the logarithms of `values` (positive) and their variance moderated towards `pool`:
+ * s^2 = (d0 * pool + own sum of squares) / (d0 + n - 1) on d0 + n - 1 degrees of freedom, d0 =
+ * min(PRIOR_DF, pool df); the values' own variance without a pool. Shared by the precision rule
+ * (processes of a cell) and compare's tool verdicts (cells of a tool).
+ */
+export function moderatedLogSpread(values: readonly number[], pool: Pool | null): { mean: number; variance: number; df: number; moderated: boolean } {
+  const logs = values.map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const ownSs = logs.reduce((a, b) => a + (b - mean) ** 2, 0);
+  const d0 = pool ? Math.min(PRIOR_DF, pool.df) : 0;
+  const df = d0 + logs.length - 1;
+  return { mean, variance: (d0 * (pool?.variance ?? 0) + ownSs) / df, df, moderated: d0 > 0 };
 }
 
 /**
