@@ -29,8 +29,10 @@ export function compareResults(before: Results, after: Results, files: { before:
   ];
   const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
   const tools = compareTools(cells, { option: s.threshold, confidence: s.confidence, alpha: s.alpha, noise });
-  const failing = s.fail_on_slower === null ? null
-    : cells.filter((c) => c.speed.label === 'slower' && c.speed.interval && c.speed.interval.low > 1 + s.fail_on_slower!).map((c) => c.id);
+  // --fail-on-slower: labelled slower, and the whole interval above the limit; cells and tools alike.
+  const beyond = (v: { label: string; interval: { low: number } | null }) => v.label === 'slower' && v.interval !== null && v.interval.low > 1 + s.fail_on_slower!;
+  const failing = s.fail_on_slower === null ? null : cells.filter((c) => beyond(c.speed)).map((c) => c.id);
+  const failingTools = s.fail_on_slower === null ? null : tools.filter(beyond).map((t) => `${t.tool} (${t.subject})`);
   return {
     format: 'benchgrid-comparison',
     version: COMPARISON_FORMAT,
@@ -58,8 +60,7 @@ export function compareResults(before: Results, after: Results, files: { before:
       tools_faster: tools.filter((t) => t.label === 'faster').length,
       tools_slower: tools.filter((t) => t.label === 'slower').length,
       failing,
-      failing_tools: s.fail_on_slower === null ? null
-        : tools.filter((t) => t.label === 'slower' && t.interval && t.interval.low > 1 + s.fail_on_slower!).map((t) => `${t.tool} (${t.subject})`),
+      failing_tools: failingTools,
     },
     cells,
   };

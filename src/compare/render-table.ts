@@ -2,6 +2,7 @@
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { Comparison } from './model.ts';
+import { MIN_TOOL_CELLS } from './tools.ts';
 import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
@@ -52,7 +53,7 @@ export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH
     const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
     lines.push(...grid, TOOLS_NOTE);
     const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
-    if (few.length > 0) lines.push(`No tool verdict (fewer than 3 comparable cells): ${few.join(', ')}.`);
+    if (few.length > 0) lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
   }
 
   const marked = annotatedLines(c);
