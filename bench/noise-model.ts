@@ -12,6 +12,7 @@
 //   the root mean square of those shifts over sqrt(2) (each shift is the difference of two runs' offsets).
 import fs from 'node:fs';
 import path from 'node:path';
+import { mean, median } from 'simple-statistics';
 
 interface Proc { cell: string; index: number; samples: number[] }
 
@@ -21,12 +22,6 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 
-const median = (x: number[]) => {
-  const s = [...x].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
 
 /** The ok timing processes of a run's journal (A/A processes left out: they run outside the rounds' cells). */
 function processes(dir: string): Proc[] {

@@ -20,7 +20,7 @@ export interface NoiseSummary {
     };
   }>;
   /** Tool verdicts over every pair of runs (bench/noise.ts toolsAllPairs); absent in older summaries. */
-  tools_all_pairs?: { aa_judged: number; aa_labelled: string[]; probe_changed: string[]; probe_hits?: number };
+  tools_all_pairs?: { aa_judged: number; aa_labelled: string[]; probe_changed: string[]; probe_hits: number };
   run_to_run: { interleaved: number | null; sequential: number | null; reduction: number | null };
   aa_noise: { per_run: { run: string; aa: number[] }[]; median: number | null };
   precision: null | {
@@ -82,7 +82,7 @@ export function noiseSection(s: NoiseSummary, file: string): string[] {
   if (sq) toolRows('sequential', sq);
   const all = s.tools_all_pairs;
   if (all) {
-    const hit = all.probe_hits ?? all.probe_changed.filter((l) => / probe: slower /.test(l)).length;
+    const hit = all.probe_hits;
     lines.push(`| every pair of the ${s.runs.length} runs: tools labelled where nothing changed | ${all.aa_labelled.length} of ${all.aa_judged} verdicts (${pct(all.aa_labelled.length / Math.max(1, all.aa_judged))}) | <= 5% | ${met(all.aa_labelled.length <= 0.05 * all.aa_judged)} |`);
     lines.push(`| every pair of the ${s.runs.length} runs: the probe labelled in the direction it changed (slower, or faster from a slowed run to a later copy) | ${hit} of ${all.probe_changed.length} pairs | all | ${met(hit === all.probe_changed.length)} |`);
   }

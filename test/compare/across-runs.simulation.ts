@@ -2,6 +2,7 @@
 // whole runs, in both modes at once (the absolute verdict does not depend on the mode that decides).
 import { compareResults } from '../../src/compare/compute.ts';
 import type { CompareMode, SpeedLabel } from '../../src/compare/model.ts';
+import { median } from '../../src/results/stats.ts';
 import { variates } from './simulate.ts';
 import { simulateRun, type RunModel } from './simulate-runs.ts';
 
@@ -65,13 +66,7 @@ export function runToRun(model: RunModel, seed: number, pairs = 300, contracts =
   for (let i = 0; i < pairs; i++) {
     const a = simulateRun(v, { ...MATRIX, tool: 12 }, { ...model, aaPairs: 0 }, contracts);
     const b = simulateRun(v, { ...MATRIX, tool: 12 }, { ...model, aaPairs: 0 }, contracts);
-    per.push(middle(a.cells.map((c, k) => Math.abs(b.cells[k].median_ms! / c.median_ms! - 1))));
+    per.push(median(a.cells.map((c, k) => Math.abs(b.cells[k].median_ms! / c.median_ms! - 1))));
   }
-  return middle(per);
-}
-
-function middle(xs: number[]): number {
-  const s = [...xs].sort((x, y) => x - y);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  return median(per);
 }

@@ -2,6 +2,7 @@
 // processes, between rounds of the interleaved schedule (a slow minute), and between runs. Parameters
 // and how they were estimated: docs/compare.md, "What the simulation shows".
 import type { CellResult, Results } from '../../src/results/model.ts';
+import { median } from '../../src/results/stats.ts';
 import { measuredCell, resultsOf, subjectMeta, variates } from './simulate.ts';
 
 /** The noise of whole runs. Every sd is of a logarithm (0.02 is about 2%). */
@@ -94,8 +95,3 @@ export function simulateRun(v: ReturnType<typeof variates>, levels: Record<strin
   return resultsOf(cells, subjectMeta({}, { aa_noise }));
 }
 
-function median(x: number[]): number {
-  const s = [...x].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/compare/compute.ts';
-import type { CellComparison, CompareMode, SpeedLabel, SubjectNoise } from '../../src/compare/model.ts';
+import type { CellComparison, CompareMode, CompareSettings, SpeedLabel, SubjectNoise } from '../../src/compare/model.ts';
 import { compareTools, MIN_TOOL_CELLS, type ToolContext } from '../../src/compare/tools.ts';
 import { renderMarkdown } from '../../src/compare/render-markdown.ts';
 import { renderTable } from '../../src/compare/render-table.ts';
@@ -22,6 +22,12 @@ function cell(tool: string, i: number, ratio: number, mode: CompareMode = 'ratio
     id: `A/c${i}/${tool}/s`, group: 'A', contract: `c${i}`, tool, subject: 's', before: null, after: null, status_changed: false, exactness: null,
     speed: { label, basis: 'bootstrap', why: '', before_ms: 10, after_ms: 10 * ratio, ratio, interval: null, threshold: 0.07, process_test: null, mann_whitney: null, decided_by: mode, other: null },
   };
+}
+
+/** Two of the campaign's committed runs (test/fixtures/compare/campaign-NAME.results.json), compared. */
+function campaign(before: string, after: string, settings: Partial<CompareSettings> = {}) {
+  const load = (name: string) => loadResults(path.join(ROOT, `test/fixtures/compare/campaign-${name}.results.json`));
+  return compareResults(load(before), load(after), { before, after }, settings);
 }
 
 /** Six tools whose cells scatter by about 3% around no change: the comparison's pool. */
@@ -70,9 +76,7 @@ describe('a tool verdict over its cells', () => {
 });
 
 describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with the probe slowed 10% in the second', () => {
-  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
-  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
-  const c = compareResults(before, after, { before: 'I1', after: 'I2' });
+  const c = campaign('i1', 'i2-probe-slowed');
 
   it('labels the probe slower as a tool, although most of its cells alone are within noise', () => {
     const probe = c.tools!.find((t) => t.tool === 'probe')!;
@@ -106,26 +110,22 @@ describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with
 });
 
 describe('--fail-on-slower with tool verdicts', () => {
-  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
-  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
 
   it('fails on the probe as a tool when its whole interval is above the limit, and says so', () => {
-    const c = compareResults(before, after, { before: 'I1', after: 'I2' }, { fail_on_slower: 0.03 });
+    const c = campaign('i1', 'i2-probe-slowed', { fail_on_slower: 0.03 });
     expect(c.summary.failing_tools).toEqual(['probe (resnet18)']);
     expect(renderTable(c, false, 120)).toMatch(/--fail-on-slower 3\.0%: 1 tool\(s\) slower as a whole by more than that \(interval above it\): probe \(resnet18\)/);
   });
 
   it('does not fail on it when the limit is above the low end of its interval (+3.5%)', () => {
-    const c = compareResults(before, after, { before: 'I1', after: 'I2' }, { fail_on_slower: 0.05 });
+    const c = campaign('i1', 'i2-probe-slowed', { fail_on_slower: 0.05 });
     expect(c.summary.failing_tools).toEqual([]);
   });
 });
 
 describe('--only-changed with tool verdicts', () => {
   it('keeps only the tools labelled slower or faster, and the headline still counts every judged tool', () => {
-    const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i1.results.json'));
-    const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i2-probe-slowed.results.json'));
-    const { hidden, ...shown } = viewOf(compareResults(before, after, { before: 'I1', after: 'I2' }), { onlyChanged: true, sort: 'file' });
+    const { hidden, ...shown } = viewOf(campaign('i1', 'i2-probe-slowed'), { onlyChanged: true, sort: 'file' });
     expect(shown.tools!.map((t) => t.tool)).toEqual(['probe']);
     const md = renderMarkdown(shown, hidden);
     expect(md).toMatch(/tools: 1 slower, 0 faster of 10 judged/);
@@ -134,9 +134,7 @@ describe('--only-changed with tool verdicts', () => {
 });
 
 describe('tool verdicts on two runs measured after the rule was written (I3, then I4 with the probe slowed 10%)', () => {
-  const before = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i3.results.json'));
-  const after = loadResults(path.join(ROOT, 'test/fixtures/compare/campaign-i4-probe-slowed.results.json'));
-  const c = compareResults(before, after, { before: 'I3', after: 'I4' });
+  const c = campaign('i3', 'i4-probe-slowed');
 
   it('labels the probe slower as a tool while none of its cells is labelled on its own', () => {
     const probe = c.tools!.find((t) => t.tool === 'probe')!;
