@@ -5,7 +5,8 @@ import { annotatedLines, change, describeRun, envLines, headline, idList, interv
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
-  const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+  // Names come from results files: a backtick or a line break in one must not end the span or the line.
+  const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const out: string[] = [];
   out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
@@ -28,7 +29,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text));
   if (t.rows.length > 0) {
     out.push('#### Tools, each over its cells', '', `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`);
-    for (const r of t.rows) out.push(`| ${[code(r[0]), ...r.slice(1).map(cell)].join(' | ')} |`);
+    for (const r of t.rows) out.push(`| ${[cell(code(r[0])), ...r.slice(1).map(cell)].join(' | ')} |`);
     out.push('', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '');
   }
 
@@ -37,7 +38,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   const row = (x: CellComparison) => {
     const s = x.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
-    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
+    return `| ${cell(code(x.id))} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
   };
   const head = ['| cell | before | after | change | interval | rule | other | MW p | label |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |'];
   // Slower and faster cells stay open; the rest (within noise, unavailable) fold under <details>.

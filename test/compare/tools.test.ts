@@ -2,6 +2,8 @@
 // comparisons, then on two real runs of issue 13's campaign (bench/noise.sh): specs/resnet18_cpu.yaml
 // plus a `probe` tool (the hooks reference), run 38 minutes apart on this machine with nothing else
 // changed, except that in the second run the probe spins 10% longer per call.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/compare/compute.ts';
@@ -146,5 +148,29 @@ describe('tool verdicts on two runs measured after the rule was written (I3, the
   it('labels no other tool and no other cell', () => {
     expect(c.tools!.filter((t) => t.tool !== 'probe' && t.label !== 'unavailable' && t.label !== 'within_noise')).toEqual([]);
     expect(c.summary).toMatchObject({ slower: 0, faster: 0, tools_slower: 1, tools_faster: 0 });
+  });
+});
+
+describe('a hostile tool name in a results file', () => {
+  it('stays inside its row of the tools table: pipes escaped, backticks neutralised, no line break', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bg-tools-'));
+    // The probe renamed in both files, as a results file from elsewhere could name a tool.
+    const hostile = (name: string) => {
+      const text = fs.readFileSync(path.join(ROOT, `test/fixtures/compare/campaign-${name}.results.json`), 'utf8').replaceAll('/probe/resnet18', '/pro|be`x\\nevil/resnet18');
+      const file = path.join(dir, `${name}.json`);
+      fs.writeFileSync(file, text);
+      return loadResults(file);
+    };
+    const c = compareResults(hostile('i1'), hostile('i2-probe-slowed'), { before: 'a', after: 'b' }, { fail_on_slower: 0.03 });
+    const tool = c.tools!.find((t) => t.tool.startsWith('pro'))!;
+    expect(tool).toMatchObject({ tool: 'pro|be`x\nevil', label: 'slower' });
+    const md = renderMarkdown(c);
+    const row = md.split('\n').find((l) => l.startsWith("| `pro"))!;
+    expect(row).toMatch(/^\| `pro\\\|be'x evil` \| ratio \| 6 \| .* \| \*\*slower\*\* \|$/);
+    // Every line naming the tool carries it whole: no line starts with the part after the break.
+    expect(md.split('\n').filter((l) => l.includes('evil')).every((l) => l.includes("be'x evil") || l.includes('be`x evil'))).toBe(true);
+    expect(md).toMatch(/^\| `A\/single_module_output\/pro\\\|be'x evil\/resnet18` \|.*\|$/m);
+    expect(md).toContain("1 tool(s) slower as a whole by more than that** (interval above it): pro\\|be`x evil (resnet18)");
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
