@@ -3,11 +3,12 @@ import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
 import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
+// Names come from results files: a backtick or a line break in one must not end the span or the line.
+const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
-  // Names come from results files: a backtick or a line break in one must not end the span or the line.
-  const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
-  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const out: string[] = [];
   out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
   if (hidden > 0) out.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`, '');
@@ -26,12 +27,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   }
   out.push(`Noise threshold: ${c.noise.map((n) => cell(noiseLine(n))).join('; ')}.`, '');
 
-  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text));
-  if (t.rows.length > 0) {
-    out.push('#### Tools, each over its cells', '', `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`);
-    for (const r of t.rows) out.push(`| ${[cell(code(r[0])), ...r.slice(1).map(cell)].join(' | ')} |`);
-    out.push('', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '');
-  }
+  out.push(...toolsSection(c));
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
@@ -84,4 +80,16 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
     if (ft.length > 0) out.push(`\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`, '');
   }
   return out.join('\n');
+}
+
+/** The tools table and its note, then the heading of the cells; nothing when no tool has a verdict. */
+function toolsSection(c: Comparison): string[] {
+  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text));
+  if (t.rows.length === 0) return [];
+  return [
+    '#### Tools, each over its cells', '',
+    `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
+    ...t.rows.map((r) => `| ${[cell(code(r[0])), ...r.slice(1).map(cell)].join(' | ')} |`),
+    '', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '',
+  ];
 }
