@@ -97,7 +97,7 @@ there() {
 finish() {
   [[ $# -ge 1 ]] || usage
   local from="$1"; shift
-  local results="" seed="$ROOT/../shared/seeds/resnet18_gpu.results.json" label="this run"
+  local results="" seed="$ROOT/reference/resnet18_gpu.results.json" label="this run"
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --bundle) need_value "$@"; BUNDLE="$2"; shift 2 ;;

@@ -1,4 +1,4 @@
-// Test helpers: run the real CLI in a subprocess, make temporary directories, find the shared seeds.
+// Test helpers: run the real CLI in a subprocess, make temporary directories, find the reference data.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import { execa } from 'execa';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Fixture directory. */
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
-/** The read-only seeds the project grew from (beside the repository). */
-export const SEEDS = path.resolve(ROOT, '../shared/seeds');
+/** The reference data the project grew from (reference/README.md). */
+export const SEEDS = path.join(ROOT, 'reference');
 /** The seed's results file. */
 export const SEED_RESULTS = path.join(SEEDS, 'resnet18_gpu.results.json');
 

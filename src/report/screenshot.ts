@@ -15,7 +15,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { spec: { type: 'string' }, out: { type: 'string' } },
 });
-const results = positionals[0] ?? path.resolve(REPO_ROOT, '../shared/seeds/resnet18_gpu.results.json');
+const results = positionals[0] ?? path.join(REPO_ROOT, 'reference/resnet18_gpu.results.json');
 const specFile = values.spec ?? path.join(REPO_ROOT, 'specs/resnet18_gpu.yaml');
 const out = values.out ?? path.join(REPO_ROOT, 'docs/report-screenshot.png');
 

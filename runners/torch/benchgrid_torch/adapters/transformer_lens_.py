@@ -8,7 +8,7 @@ from transformer_lens.factories.architecture_adapter_factory import SUPPORTED_AR
 from transformer_lens.model_bridge.sources import build_bridge_from_module
 
 
-# The seed's reason (shared/seeds/resnet18_gpu.results.json) for subjects TransformerLens does not cover.
+# The seed's reason (reference/resnet18_gpu.results.json) for subjects TransformerLens does not cover.
 NOT_A_DECODER = ("TransformerLens reimplements its supported decoder families; generic subjects are not among "
                  "them (decoders are measured in the mech-interp workloads)")
 
