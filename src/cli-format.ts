@@ -21,6 +21,7 @@ const KINDS: Record<number, string> = {
   [EXIT.usage]: 'bad_input',
   [EXIT.runFailed]: 'run_could_not_proceed',
   [EXIT.differenceFound]: 'difference_found',
+  [EXIT.cellErrors]: 'cells_failed',
   [EXIT.interrupted]: 'interrupted',
 };
 

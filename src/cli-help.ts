@@ -49,6 +49,10 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   ratios: [
     ['benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu', 'ratios to raw, two machines side by side'],
   ],
+  system: [
+    ['benchgrid system', 'load, busy processes, governor, boost, memory: what to fix before measuring'],
+    ['benchgrid system --json', 'the same as JSON'],
+  ],
   export: [['benchgrid export specs/resnet18_gpu.yaml --out bundle --shard 1/4', 'a bundle to run with Python alone']],
   ingest: [['benchgrid ingest bundle-1 bundle-2', 'merge the run bundles into results.json and reports']],
 };

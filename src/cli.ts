@@ -35,6 +35,8 @@ program
   .option('--json', 'print the diagnostics as JSON (same as --format json)')
   .addHelpText('after', examples(EXAMPLES.validate))
   .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
+  .option('--probe', "build each subject once in its environment (built first if missing) and check that every site is in its model, naming the nearest module paths when one is not")
+  .option('--python <path>', '--probe: build the subjects with this interpreter instead of the spec\'s environments')
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 program
@@ -81,6 +83,7 @@ program
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
+  .option('--no-probe', 'skip the subject probe at the start (each subject built once to check that its sites exist)')
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(['interleaved', 'sequential']))
@@ -167,6 +170,14 @@ program
   .option('--out <file>', 'write the comparison to a file instead of stdout')
   .addHelpText('after', examples(EXAMPLES.compare))
   .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
+
+program
+  .command('system')
+  .description('What makes this machine noisy for timing: load, busy processes, CPU frequency governor and boost, cores, memory, steal time.')
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .option('--json', 'print the facts and checks as JSON (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.system))
+  .action(async (opts) => (await import('./commands/system.ts')).system(opts));
 
 program
   .command('ratios')

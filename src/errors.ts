@@ -12,10 +12,15 @@ export const EXIT = {
   internal: 1,
   /** Bad input: an invalid spec, a missing file, a bad option. */
   usage: 2,
-  /** The run could not proceed (no Python environment, interrupted before finishing). */
+  /** The run could not proceed (no Python environment, torch does not import), or it measured nothing at all. */
   runFailed: 3,
   /** A difference was found where one was asked for: `diff --exit-code`, `compare --fail-on-slower`. */
   differenceFound: 4,
+  /**
+   * The run finished, but some cells ended in `error`: what was measured is good and kept, and a CI
+   * can tell this from a clean run (0), a crash (1) and a run that measured nothing (3).
+   */
+  cellErrors: 5,
   /** Interrupted by SIGINT/SIGTERM; what was measured is kept. */
   interrupted: 130,
 } as const;
@@ -25,8 +30,10 @@ export const EXIT_HELP = `Exit codes:
   0    success
   1    internal error: a bug in benchgrid (the stack is printed; please report it)
   2    bad input: invalid spec, missing or unreadable file, bad option
-  3    the run could not proceed: an environment failed to build, torch does not import, Slurm refused the job
+  3    the run could not proceed: an environment failed to build, torch does not import, Slurm refused
+       the job, or nothing could be measured (every planned cell failed or declined at run time)
   4    a difference found where you asked for one: diff --exit-code, compare --fail-on-slower
+  5    the run finished, but some cells ended in error (the summary says why; the rest is measured)
   130  interrupted (what was measured is kept; resume with run --resume)`;
 
 /**

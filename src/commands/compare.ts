@@ -1,11 +1,12 @@
 // `benchgrid compare <before> <after>`: speed labels, status and exactness changes, environment guard.
-import { compareResults } from '../compare/compute.ts';
+import { compareResults, DEFAULT_SETTINGS } from '../compare/compute.ts';
 import { envLine } from '../compare/format.ts';
 import type { CompareMode, Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
+import type { Results } from '../results/model.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
 import { viewOf, type SortOrder, type ViewOptions } from '../compare/view.ts';
@@ -35,6 +36,10 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
   const before = loadResults(beforeFile);
   const after = loadResults(afterFile);
+  for (const [file, r] of [[beforeFile, before], [afterFile, after]] as const) {
+    const few = fewProcesses(r);
+    if (few) process.stderr.write(`benchgrid: warning: ${file}: ${few}\n`);
+  }
   const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower });
   if (opts.strictEnv && comparison.environment.blocking > 0) {
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
@@ -49,6 +54,18 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   }
   const failingTools = comparison.summary.failing_tools ?? [];
   if ((comparison.summary.failing && comparison.summary.failing.length > 0) || failingTools.length > 0) throw new ExitCode(EXIT_SLOWER);
+}
+
+/**
+ * What to say about a results file whose measured cells ran fewer processes than a label needs: every
+ * such cell comes out `unavailable`, which reads like "nothing changed" unless it is said why.
+ */
+export function fewProcesses(r: Results, needed = DEFAULT_SETTINGS.min_processes): string | null {
+  const measured = r.cells.filter((c) => c.status === 'ok');
+  const short = measured.filter((c) => c.processes !== null && c.processes < needed);
+  if (short.length === 0) return null;
+  const counts = [...new Set(short.map((c) => c.processes))].sort().join(' or ');
+  return `${short.length} of its ${measured.length} measured cells ran ${counts} process(es); a speed label needs ${needed} on each side, so they are unavailable, not unchanged. Measure with --processes ${needed} or more.`;
 }
 
 function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions): string {

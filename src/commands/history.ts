@@ -46,6 +46,7 @@ export async function history(dirs: string[], opts: HistoryOptions): Promise<voi
   const h = buildHistory(inputs, threshold / 100);
   const index = path.join(out, 'index.html');
   writeAtomic(index, renderHistory(h));
+  if (h.unjudged.cells > 0) process.stderr.write(`benchgrid: warning: ${h.unjudged.cells} measured cell(s) in ${h.unjudged.runs} run(s) ran fewer than ${h.unjudged.needed} processes: no regression or improvement can be found in them. Measure with --processes ${h.unjudged.needed} or more.\n`);
   const count = (k: string) => h.findings.filter((f) => f.kind === k).length;
   process.stderr.write(`benchgrid: wrote ${path.relative(process.cwd(), index) || index}: ${h.runs.length} run(s), ${h.series.length} cell(s), ${count('regression')} regression(s), ${count('improvement')} improvement(s)\n`);
 }

@@ -1,5 +1,6 @@
 // The end of `run` (and `ingest`): the summary on stderr, or as JSON on stdout with --json.
 import path from 'node:path';
+import { EXIT, UserError } from '../errors.ts';
 import type { Results } from '../results/model.ts';
 import { buildSummary, renderSummary } from '../report/summary.ts';
 import { reportInput } from '../report/run-reports.ts';
@@ -19,4 +20,23 @@ export function printRunSummary(results: Results, spec: Spec | null, dir: string
   }
   const line = `${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${results.partial ? ' (partial run)' : ''}. Results: ${rel}/results.json`;
   process.stderr.write(`benchgrid: ${line}\n`);
+}
+
+/**
+ * The exit of a finished run: 0 when every planned cell was measured or declared unsupported, 5
+ * (EXIT.cellErrors) when some ended in error, 3 when nothing could be measured at all (every planned
+ * cell failed or declined at run time). Throws the matching error; returns for 0.
+ */
+export function exitForRun(results: Results, plannedCells: Set<string>): void {
+  const planned = results.cells.filter((c) => plannedCells.has(c.id));
+  const ok = planned.filter((c) => c.status === 'ok').length;
+  const failed = planned.filter((c) => c.status === 'error');
+  if (planned.length > 0 && ok === 0) {
+    const declined = planned.length - failed.length;
+    const cause = (failed[0]?.reason ?? planned[0].reason ?? '').split('\n')[0];
+    throw new UserError(`nothing could be measured: of ${planned.length} planned cell${planned.length === 1 ? '' : 's'}, ${failed.length} failed and ${declined} declined at run time${cause ? `; the first cause: ${cause}` : ''}. The summary above lists every cause.`, EXIT.runFailed);
+  }
+  if (failed.length > 0) {
+    throw new UserError(`${failed.length} of ${planned.length} planned cells ended in error (listed above); the other cells are measured and kept (exit ${EXIT.cellErrors}).`, EXIT.cellErrors);
+  }
 }

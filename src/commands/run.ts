@@ -14,8 +14,11 @@ import { runLocally } from '../run/local.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
 import { checkCuda, interpreters } from '../run/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
+import { lockRunDir, thisHolder } from '../run/lock.ts';
+import { stoppedEarly } from '../run/repeat-gate.ts';
 import { loadOrExit } from './load-or-exit.ts';
-import { printRunSummary } from './run-summary.ts';
+import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
+import { exitForRun, printRunSummary } from './run-summary.ts';
 
 /** Options of `run`. */
 export interface RunOptions {
@@ -33,11 +36,13 @@ export interface RunOptions {
   executor?: 'local' | 'slurm';
   schedule?: ScheduleKind;
   seed?: number;
+  /** false (--no-probe): skip the subject probe at the start. */
+  probe?: boolean;
 }
 
 const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
 
-/** Runs a spec (or resumes a run directory); exit 0 when every planned cell ran, 130 when interrupted. */
+/** Runs a spec (or resumes a run directory); the exit says how it went (exitForRun), 130 when interrupted. */
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.executor === 'slurm') return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
   const previous = opts.resume ? resumed(opts.resume) : null;
@@ -56,22 +61,44 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     schedule: header.schedule ?? { kind: 'sequential', seed: 0 },
   });
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
-  if (!previous) startJournal(dir, header, loaded.spec.data);
+  const existed = fs.existsSync(dir);
+  // One benchgrid writes a run directory at a time: a second run or --resume on a live one is refused.
+  const release = lockRunDir(dir, thisHolder(`benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`), log);
+  try {
+    if (!previous) refuseExisting(dir);
+    await measure(rp, header, dir, { ...opts, fresh: !previous }, loaded.spec);
+  } finally {
+    release();
+    if (!existed) removeIfEmpty(dir);
+  }
+}
+
+/** Builds what is missing, probes the subjects, runs the jobs not yet journaled, and writes the results. */
+async function measure(rp: RunPlan, header: JournalHeader, dir: string, opts: RunOptions & { fresh: boolean }, spec: RunPlan['spec']): Promise<void> {
   const done = new Set(readJournal(dir).records.map((r) => r.key));
-  const { pythons, failed } = await interpreters(loaded.spec, new Set(rp.jobs.filter((j) => !done.has(j.key)).map((j) => j.cell.environment)), opts.python ?? header.python ?? undefined, log);
-  recordUnbuilt(dir, rp.jobs.filter((j) => !done.has(j.key) && failed[j.cell.environment] !== undefined), failed);
-  const jobs = rp.jobs.filter((j) => !done.has(j.key) && failed[j.cell.environment] === undefined);
+  const todo = rp.jobs.filter((j) => !done.has(j.key));
+  const warning = fewProcessesWarning(rp.protocol.processes);
+  if (warning) log(warning);
+  const python = opts.python ?? header.python ?? undefined;
+  const envNames = new Set(todo.map((j) => j.cell.environment));
+  announceBuilds(spec, envNames, python, log);
+  const { pythons, failed } = await interpreters(spec, envNames, python, log);
+  const jobs = todo.filter((j) => failed[j.cell.environment] === undefined);
   if (rp.device === 'cuda' && jobs.length > 0) await checkCuda(pythons[jobs[0].cell.environment]);
-  log(`${loaded.spec.name}: ${rp.selected.size} cells, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
+  if (opts.probe !== false && jobs.length > 0) await probeBeforeRun(rp, jobs, pythons, log);
+  if (opts.fresh) startJournal(dir, header, spec.data);
+  recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);
+  log(`${spec.name}: ${rp.selected.size} cells, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
   const stopped = await runLocally(rp, jobs, { dir, pythons, start, concurrency, log });
   const results = resultsOf(rp, header, dir, stopped, { start, jobs: concurrency });
   writeResults(path.join(dir, 'results.json'), results);
-  if (!stopped) pointLatest(dir, loaded.spec.name);
-  await writeRunReports(dir, results, loaded.spec);
-  printRunSummary(results, loaded.spec, dir, opts.json);
+  if (!stopped) pointLatest(dir, spec.name);
+  await writeRunReports(dir, results, spec);
+  printRunSummary(results, spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
+  exitForRun(results, new Set(rp.jobs.map((j) => j.cell.id)));
 }
 
 /**
@@ -117,24 +144,40 @@ async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptio
   };
 }
 
-/** Creates the run directory with its journal header and the resolved spec; refuses to overwrite a run. */
-function startJournal(dir: string, header: JournalHeader, specData: unknown): void {
+/** Refuses to start a new run in a directory that already holds one. */
+function refuseExisting(dir: string): void {
   if (fs.existsSync(path.join(dir, 'journal.jsonl'))) {
     throw new UserError(`${dir} already holds a run; resume it with --resume ${path.relative(process.cwd(), dir) || dir}, or choose another --out.`);
   }
-  fs.mkdirSync(dir, { recursive: true });
+}
+
+/** Writes the journal header and the resolved spec into the (locked) run directory. */
+function startJournal(dir: string, header: JournalHeader, specData: unknown): void {
   appendRecord(dir, header);
   // Declaration order is meaningful in a spec (it orders the cells): written as it is, not sorted.
   fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(specData, null, 1) + '\n');
 }
 
+/** Removes a run directory this run created when nothing was written into it (a refused start). */
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Not empty (the run wrote its journal), or already gone.
+  }
+}
+
 function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number }): Results {
+  const records = readJournal(dir).records;
   return aggregate(
     {
       spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10), host: localHost(),
-      run: { ...how, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir },
+      run: {
+        ...how, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir,
+        stopped_early: stoppedEarly(rp.jobs, records),
+      },
     },
-    readJournal(dir).records,
+    records,
   );
 }
 

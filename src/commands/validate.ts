@@ -4,12 +4,19 @@ import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { checkIndex } from '../spec/index-check.ts';
 import { hasErrors, loadSpec } from '../spec/load.ts';
 import { annotation, inGitHubActions } from '../spec/annotations.ts';
+import type { Diagnostic } from '../spec/diagnostics.ts';
+import type { Plan } from '../plan/plan.ts';
+import type { Spec } from '../spec/types.ts';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
   json?: boolean;
   /** Ask the package index whether every declared release of a versioned tool exists (needs the network). */
   checkIndex?: boolean;
+  /** Build each subject once in its environment and check that every site is in its model. */
+  probe?: boolean;
+  /** With --probe: the interpreter to build subjects with, instead of the spec's environments. */
+  python?: string;
 }
 
 /** Validates each spec; prints diagnostics (stderr, or JSON on stdout) and a summary line per spec. */
@@ -17,10 +24,9 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
   const results = [];
   for (const file of files) {
     const r = await loadSpec(file);
-    if (opts.checkIndex && r.spec) {
-      r.diagnostics.push(...(await checkIndex(r.spec)));
-      if (hasErrors(r.diagnostics)) r.plan = undefined;
-    }
+    if (opts.checkIndex && r.spec) r.diagnostics.push(...(await checkIndex(r.spec)));
+    if (opts.probe && r.spec && r.plan && !hasErrors(r.diagnostics)) r.diagnostics.push(...(await probe(r.spec, r.plan, opts.python)));
+    if (hasErrors(r.diagnostics)) r.plan = undefined;
     results.push(r);
   }
   const failed = results.some((r) => hasErrors(r.diagnostics));
@@ -46,4 +52,14 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
     }
   }
   if (failed) throw new ExitCode(EXIT.usage);
+}
+
+/** The subject probe of a valid spec: builds its environments when missing (as run does), then each subject once. */
+async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<Diagnostic[]> {
+  const { interpreters } = await import('../run/python.ts');
+  const { probeSpec } = await import('../run/probe.ts');
+  const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
+  const planned = plan.cells.filter((c) => c.status === 'planned');
+  const { pythons } = await interpreters(spec, new Set(planned.map((c) => c.environment)), python, log);
+  return probeSpec(spec, plan, () => true, pythons, log);
 }

@@ -58,6 +58,8 @@ export interface History {
   series: Series[];
   findings: Finding[];
   threshold: number;
+  /** Measured cells with fewer processes than compare's rule needs: no change in them can be found. */
+  unjudged: { cells: number; runs: number; needed: number };
 }
 
 /** A found run with what the command resolved about it. */
@@ -103,7 +105,14 @@ export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.th
     findings.push(...overRuns(s, runs, inputs, cellAt, threshold));
     findings.push(...overVersions(s, runs, inputs, cellAt, threshold));
   }
-  return { runs, series, findings, threshold };
+  return { runs, series, findings, threshold, unjudged: unjudged(series) };
+}
+
+/** Points whose cell ran too few processes for compare's rule, and the runs they are in. */
+function unjudged(series: Series[]): History['unjudged'] {
+  const needed = DEFAULT_SETTINGS.min_processes;
+  const short = series.flatMap((s) => s.points).filter((p) => p.processes !== null && p.processes < needed);
+  return { cells: short.length, runs: new Set(short.map((p) => p.run)).size, needed };
 }
 
 function label(kind: string): 'regression' | 'improvement' | null {

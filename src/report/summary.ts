@@ -4,6 +4,8 @@ import type { CellResult } from '../results/model.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';
 import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
 import { fitLine, wrap } from '../util/width.ts';
+import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
+import { renderStability, stabilityOf, type Stability } from './stability.ts';
 
 /** One tool's line of the summary; the same object `run --json` prints. */
 export interface SummaryEntry {
@@ -33,9 +35,23 @@ export interface SummaryRow {
   entries: SummaryEntry[];
 }
 
+/** Failed cells that share one cause: the cause once, in full, and the cells. */
+export interface FailureGroup {
+  reason: string;
+  cells: string[];
+  /** Cells whose other processes were not started, because the failure repeats in every process. */
+  stopped_early: string[];
+}
+
 /** The whole summary: rows, counts and report files. */
 export interface Summary {
   rows: SummaryRow[];
+  /** Each failure's cause in full (the rows cut it to the line), with its cells. */
+  failures: FailureGroup[];
+  /** The run's own noise, and whether it is too loud to read (src/report/stability.ts). */
+  stability: Stability;
+  /** One line per tool for each group's main row (src/report/answer.ts). */
+  answers: AnswerBlock[];
   /** off_page: measured cells the page does not show (the report lists them). */
   counts: { cells: number; ok: number; error: number; unsupported: number; off_page: number };
   partial: boolean;
@@ -91,7 +107,35 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+}
+
+/** The run's failed cells grouped by their cause's first line, in file order. */
+function failureGroups(results: ReportInput['results']): FailureGroup[] {
+  const early = new Set(((results.run?.stopped_early ?? []) as { cell: string }[]).map((s) => s.cell));
+  const groups = new Map<string, FailureGroup>();
+  for (const c of results.cells.filter((x) => x.status === 'error')) {
+    const reason = firstLine(c.reason ?? c.error?.message) || 'failed without a reason';
+    const g = groups.get(reason) ?? { reason, cells: [], stopped_early: [] };
+    g.cells.push(c.id);
+    if (early.has(c.id)) g.stopped_early.push(c.id);
+    groups.set(reason, g);
+  }
+  return [...groups.values()];
+}
+
+/** The failures as text: each cause in full, wrapped, then its cells. */
+function renderFailures(groups: FailureGroup[], width: number): string[] {
+  if (groups.length === 0) return [];
+  const n = groups.reduce((k, g) => k + g.cells.length, 0);
+  const lines = ['', `Failed (${n} cell${n === 1 ? '' : 's'}, ${groups.length} cause${groups.length === 1 ? '' : 's'}):`];
+  for (const g of groups) {
+    lines.push(...wrap(g.reason, width - 2).map((l, i) => (i === 0 ? '- ' : '  ') + l));
+    const shown = g.cells.slice(0, 6).join(', ') + (g.cells.length > 6 ? `, and ${g.cells.length - 6} more` : '');
+    lines.push(...wrap(`${g.cells.length === 1 ? 'cell' : `${g.cells.length} cells`}: ${shown}`, width - 4).map((l) => `    ${l}`));
+    if (g.stopped_early.length) lines.push(...wrap(`this error repeats in every process: ${g.stopped_early.length === g.cells.length ? 'these cells' : `${g.stopped_early.length} of them`} ran no further processes (no A/A, memory or other timing processes).`, width - 4).map((l) => `    ${l}`));
+  }
+  return lines;
 }
 
 const LEGEND = [
@@ -117,9 +161,14 @@ export function renderSummary(s: Summary, width: number): string {
     for (const e of row.entries) lines.push(entryLine(e, toolWidth));
   }
   const { cells, ok, error, unsupported } = s.counts;
-  lines.push('', ...LEGEND.flatMap((l) => wrap(l, width)),
-    ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width),
-    ...s.reports.map((r, i) => `${i === 0 ? 'Open the report: ' : '                 '}${r}`));
+  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)),
+    ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width));
+  const noise = renderStability(s.stability);
+  if (noise.length) lines.push('', ...noise.flatMap((l) => wrap(l, width)));
+  // The answer comes last, after the noise it is to be read against, as hyperfine ends with its summary.
+  const answers = renderAnswers(s.answers, (id) => id);
+  if (answers.length) lines.push('', ...answers);
+  lines.push(...s.reports.map((r, i) => `${i === 0 ? 'Open the report: ' : '                 '}${r}`));
   return lines.map((l) => fitLine(l, width).trimEnd()).join('\n') + '\n';
 }
 

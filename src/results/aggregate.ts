@@ -44,7 +44,10 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
       measured.push(blank(cell, 'unsupported', cell.reason));
       continue;
     }
-    const mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa');
+    let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa');
+    // An A/A process that failed in a way every process repeats stopped the cell before its own
+    // processes ran (src/run/repeat-gate.ts): that failure is the cell's.
+    if (mine.length === 0) mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
     const time = mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
     if (time.length < info.protocol.processes && !mine.some(isFailure)) {
       if (time.length === 0) {
@@ -52,7 +55,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         continue;
       }
     }
-    measured.push(cellResult(cell, time, mine.filter((r) => r.kind === 'memory')));
+    measured.push(cellResult(cell, time, mine.filter((r) => r.kind !== 'time')));
   }
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
   const pool = runPool(measured);

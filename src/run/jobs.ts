@@ -87,12 +87,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
     contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },
-    subject: {
-      id: subject.id,
-      model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
-      inputs: requestInputs(subject.inputs),
-      sites: subject.sites,
-    },
+    subject: requestSubject(subject),
     tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module: entry.module, library: entry.library },
     reference: job.kind === 'memory' ? null : reference,
     device,
@@ -109,6 +104,16 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
       atol: protocol.atol,
       memory_calls: 1,
     },
+  };
+}
+
+/** A subject as requests (and the subject probe, probe.ts) carry it: data only, built by the harness. */
+export function requestSubject(subject: Spec['subjects'][string]): Record<string, unknown> {
+  return {
+    id: subject.id,
+    model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
+    inputs: requestInputs(subject.inputs),
+    sites: subject.sites,
   };
 }
 

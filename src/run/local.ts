@@ -11,6 +11,7 @@ import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launche
 import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
 import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
+import { repeatGate } from './repeat-gate.ts';
 import { processEnv } from './spawn.ts';
 
 /** How to run the jobs here. */
@@ -83,8 +84,15 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
   // Precision-driven sampling (protocol.precision): a cell's next timing process is skipped once the
   // processes it ran, journaled ones included (--resume), make its median precise enough.
   const gate = precisionGate(rp.protocol);
-  for (const r of readJournal(o.dir).records) gate.observe(r);
+  // A process that failed in a way the cell's other processes would repeat stops the cell (repeat-gate.ts).
+  const repeat = repeatGate();
+  for (const r of readJournal(o.dir).records) {
+    gate.observe(r);
+    repeat.observe(r);
+  }
   const launchers = new Map<string, Launcher>();
+  const started = new Set<string>();
+  const dropped = new Set<string>();
   try {
     // Started after the signal handlers: a Ctrl-C while fork servers import torch stops the run cleanly.
     await startLaunchers(jobs, o, rp.protocol.threads, launchers);
@@ -92,13 +100,25 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
       jobs, concurrency: o.concurrency, cpuSets: slots,
       stopped: () => stopped,
       onKillable: (k) => { killAll = k; },
-      skip: gate.skip,
-      onSkip: (job) => bar.skip(job.cell.id),
-      onStart: (job) => bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`),
+      skip: (job) => repeat.skip(job) || gate.skip(job),
+      onSkip: (job) => {
+        if (!dropped.has(job.key)) bar.skip(job.cell.id);
+      },
+      onStart: (job) => {
+        started.add(job.key);
+        bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`);
+      },
       onDone: (record, job) => {
         fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });
         appendRecord(o.dir, record);
         gate.observe(record);
+        // A stopped cell's unstarted processes leave the progress total now, not when the schedule reaches them.
+        if (repeat.observe(record)) {
+          for (const j of jobs.filter((x) => x.cell.id === job.cell.id && !started.has(x.key) && !dropped.has(x.key))) {
+            dropped.add(j.key);
+            bar.skip(j.cell.id);
+          }
+        }
         const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
         bar.finish(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`, st, record.wall_s);
       },

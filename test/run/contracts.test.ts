@@ -67,7 +67,7 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
 
   it('keeps stdout empty and reports progress on stderr', () => {
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/\[\d+\/\d+ processes, \d+\/\d+ cells\]/);
+    expect(stderr).toMatch(/\[\d+\/\d+ processes, \d+\/\d+ cells \| elapsed /);
     expect(stderr).toMatch(/20 cells: 18 ok, 0 error, 2 unsupported/);
   });
 });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, testPython, tmpdir, processesRunning } from '../helpers.ts';
@@ -19,8 +20,8 @@ beforeAll(async () => {
 }, 420_000);
 
 describe('a run with faulty adapters', () => {
-  it('finishes with exit 0: failures are recorded, not fatal', () => {
-    expect(code).toBe(0);
+  it('finishes with exit 5: failures are recorded, not fatal, and a CI can tell them from a clean run', () => {
+    expect(code).toBe(EXIT.cellErrors);
     expect(results.partial).toBe(false);
     expect(results.cells).toHaveLength(12);
   });

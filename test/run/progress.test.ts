@@ -21,6 +21,16 @@ describe('progress on a terminal', () => {
     for (const line of redrawn.filter((l) => l.startsWith('['))) expect([...line].length).toBeLessThan(columns);
     expect(redrawn.some((l) => l.endsWith('…'))).toBe(true);
   });
+
+  it('keeps the ETA visible at 80 columns whatever the cell id (it came after the label and was cut)', () => {
+    const { stream, writes } = fakeTty(80);
+    const cell = 'A/ordered_dataset_features/tl_extract_dataset@2.35.4/resnet18_with_a_long_subject_name';
+    const bar = progress([cell, cell, `${cell}x`], stream);
+    bar.finish(cell, `${cell} time#0`, 'ok', 12.3);
+    const last = writes.join('').split('\r\x1b[2K').filter(Boolean).at(-1)!;
+    expect([...last].length).toBeLessThan(80);
+    expect(last).toMatch(/^\[1\/3 processes, 0\/2 cells \| elapsed 0:\d\d, eta 0:2\d\] A\/ordered/);
+  });
 });
 
 describe('progress with precision-driven sampling', () => {
@@ -32,6 +42,6 @@ describe('progress with precision-driven sampling', () => {
     bar.finish('A', 'A time#1', 'ok', 1);
     bar.skip('A');
     bar.finish('B', 'B time#0', 'ok', 1);
-    expect(writes.at(-1)).toMatch(/^\[3\/3 processes, 2\/2 cells\] B time#0 ok/);
+    expect(writes.at(-1)).toMatch(/^\[3\/3 processes, 2\/2 cells \| elapsed 0:\d\d, eta 0:00\] B time#0 ok/);
   });
 });

@@ -1,0 +1,40 @@
+// What `run` checks and says before its first cell: the processes it will judge by, the environments
+// it has to build first, and the subject probe (every site is in its model).
+import path from 'node:path';
+import { EXIT, UserError } from '../errors.ts';
+import { DEFAULT_SETTINGS } from '../compare/compute.ts';
+import { listEnvs } from '../run/env-list.ts';
+import type { RunPlan } from '../run/plan.ts';
+import { probeSpec } from '../run/probe.ts';
+import { formatDiagnostic } from '../spec/diagnostics.ts';
+import type { Spec } from '../spec/types.ts';
+
+/** The fewest processes per cell with which compare and history can judge a change (between-process noise). */
+export const MIN_JUDGED_PROCESSES = DEFAULT_SETTINGS.min_processes;
+
+/** The warning a run with fewer processes per cell than compare needs deserves; null when it has enough. */
+export function fewProcessesWarning(processes: number): string | null {
+  if (processes >= MIN_JUDGED_PROCESSES) return null;
+  return `warning: ${processes} process${processes === 1 ? '' : 'es'} per cell: compare and history need ${MIN_JUDGED_PROCESSES} to see the noise between processes, so they will call this run's cells unavailable and find no change in them. Fine for a quick look; measure with --processes ${MIN_JUDGED_PROCESSES} or more to compare.`;
+}
+
+/** Says which environments the run builds before its first cell (minutes, gigabytes), without starting any interpreter. */
+export function announceBuilds(spec: Spec, envNames: Set<string>, python: string | null | undefined, log: (s: string) => void): void {
+  if (python) return;
+  const envs = [...envNames].flatMap((n) => (spec.environments[n] ? [spec.environments[n]] : []));
+  const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env.id);
+  if (missing.length === 0) return;
+  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${missing.join(', ')} (each a full PyTorch install: minutes and gigabytes; \`benchgrid plan\` says how much is downloaded). They are cached for later runs.`);
+}
+
+/**
+ * The subject probe at the start of a run: a site missing from its model refuses the run (exit 2)
+ * with the spec's positions and the nearest module paths, before anything is measured.
+ */
+export async function probeBeforeRun(rp: RunPlan, jobs: RunPlan['jobs'], pythons: Record<string, string>, log: (s: string) => void): Promise<void> {
+  const todo = new Set(jobs.map((j) => j.cell.id));
+  const problems = (await probeSpec(rp.spec, rp.plan, (id) => todo.has(id), pythons, log)).filter((d) => d.severity === 'error');
+  if (problems.length === 0) return;
+  const file = path.relative(process.cwd(), rp.spec.file) || rp.spec.file;
+  throw new UserError(`${file}: the subject probe found ${problems.length === 1 ? 'a site' : `${problems.length} sites`} every cell reading it would fail on; nothing was run. Fix the spec (\`benchgrid validate --probe ${file}\` checks it), or pass --no-probe to run anyway.`, EXIT.usage, problems.map((d) => formatDiagnostic(d)));
+}
