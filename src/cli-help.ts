@@ -12,6 +12,7 @@ export const EXAMPLES: Record<string, [string, string][]> = {
     ['benchgrid init', 'ResNet-18 on the CPU, written to specs/resnet18_starter.yaml'],
     ['benchgrid init specs/vgg.yaml --model torchvision:vgg11 --site features.10', 'another torchvision model and site'],
     ['benchgrid init --model hf:gpt2', 'a small randomly initialised GPT-2 (nothing downloaded)'],
+    ['benchgrid init --tool mytool --library mytool --spec specs/resnet18_starter.yaml', "a runner for a new tool in specs/runners/mytool (docs/adding-a-tool.md)"],
   ],
   validate: [
     ['benchgrid validate specs/resnet18_cpu.yaml', 'diagnostics as file:line:col on stderr'],
@@ -48,6 +49,10 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   ],
   ratios: [
     ['benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu', 'ratios to raw, two machines side by side'],
+  ],
+  tools: [
+    ['benchgrid tools', 'every adapter with its library, installed releases and contracts'],
+    ['benchgrid tools specs/resnet18_cpu.yaml', "with the spec's pins, its own runners and which tools it declares"],
   ],
   system: [
     ['benchgrid system', 'load, busy processes, governor, boost, memory: what to fix before measuring'],

@@ -24,6 +24,9 @@ program
   .addOption(new Option('--device <device>', 'device of the spec').choices(['cpu', 'cuda']).default('cpu'))
   .option('--name <name>', "the spec's name (default from the file name)")
   .option('--force', 'overwrite an existing file')
+  .option('--tool <name>', "instead of a spec: write a runner for a new tool in the spec's own runners directory (specs/runners/NAME), with the lines that declare it (docs/adding-a-tool.md)")
+  .option('--library <dist>', '--tool: the PyPI distribution the adapter imports (its version is recorded; its absence makes cells unsupported)')
+  .option('--spec <spec>', "--tool: the spec the tool is for; the runner goes into runners/ beside it")
   .addHelpText('after', examples(EXAMPLES.init))
   .action(async (file: string | undefined, opts) => (await import('./commands/init.ts')).init(file, opts));
 
@@ -170,6 +173,15 @@ program
   .option('--out <file>', 'write the comparison to a file instead of stdout')
   .addHelpText('after', examples(EXAMPLES.compare))
   .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
+
+program
+  .command('tools')
+  .description('Every adapter benchgrid can run: its runner, library, the releases installed in the cached environments, and the contracts it implements.')
+  .argument('[spec]', "a spec: adds its own runners, the releases its environments pin, and which of its tools use each adapter")
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .option('--json', 'print the adapters as JSON (same as --format json)')
+  .addHelpText('after', examples(EXAMPLES.tools))
+  .action(async (spec: string | undefined, opts) => (await import('./commands/tools.ts')).tools(spec, opts));
 
 program
   .command('system')

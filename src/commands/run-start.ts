@@ -22,9 +22,10 @@ export function fewProcessesWarning(processes: number): string | null {
 export function announceBuilds(spec: Spec, envNames: Set<string>, python: string | null | undefined, log: (s: string) => void): void {
   if (python) return;
   const envs = [...envNames].flatMap((n) => (spec.environments[n] ? [spec.environments[n]] : []));
-  const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env.id);
+  const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env);
   if (missing.length === 0) return;
-  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${missing.join(', ')} (each a full PyTorch install: minutes and gigabytes; \`benchgrid plan\` says how much is downloaded). They are cached for later runs.`);
+  const what = missing.map((e) => (e.layer ? `${e.id} (a layer over ${e.layer.base}: seconds)` : `${e.id} (a full PyTorch install: minutes and gigabytes)`));
+  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${what.join(', ')}; \`benchgrid plan\` says how much each downloads. They are cached for later runs.`);
 }
 
 /**

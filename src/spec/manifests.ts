@@ -32,12 +32,29 @@ export interface Manifest {
   adapters: Record<string, AdapterEntry>;
 }
 
-/** Built-in runner directories: every folder of runners/ with a manifest.json. */
+/**
+ * The runners benchgrid ships, by name. Only these are built in: a folder a user adds to runners/ is
+ * theirs, declared in their spec's `runners:` like any other (docs/adding-a-tool.md), and never taken
+ * for a built-in. A new runner shipped with benchgrid is added here.
+ */
+export const BUILTIN_RUNNER_NAMES: readonly string[] = ['torch'];
+
+/** Built-in runner directories, by name. */
 export function builtinRunnerDirs(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of BUILTIN_RUNNER_NAMES) {
+    const dir = path.join(BUILTIN_RUNNERS, name);
+    if (fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
+  }
+  return out;
+}
+
+/** Runner folders under runners/ that benchgrid does not ship (a user's), by folder name. */
+export function userRunnerFolders(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of fs.readdirSync(BUILTIN_RUNNERS).sort()) {
     const dir = path.join(BUILTIN_RUNNERS, name);
-    if (fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
+    if (!BUILTIN_RUNNER_NAMES.includes(name) && fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // Stage 6 of spec loading: semantic rules, each a small pure function of the resolved spec and its plan.
-import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
+import path from 'node:path';
+import { didYouMean, diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
-import type { Manifest } from './manifests.ts';
+import { userRunnerFolders, type Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
 import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/plan.ts';
@@ -22,8 +23,23 @@ function unknownRef(spec: Spec, pointer: string, word: string, known: string[], 
   return diag('error', `unknown-${noun}`, at(spec, pointer), pointer, `unknown ${noun} '${word}'.`, suggestion(word, known, noun));
 }
 
+/**
+ * The hint of an unknown tool: a declared tool it may be a typo of; else the adapter of that name
+ * (declare it under `tools:`); else every adapter there is and how to add one. A group naming
+ * `torchlens` used to hear only of the spec's declared tools though the adapter exists.
+ */
+export function toolHint(word: string, declared: string[], manifests: RuleInput['manifests']): string {
+  const typo = didYouMean(word, declared);
+  if (typo) return `Did you mean '${typo}'?`;
+  const adapters = Object.values(manifests).flatMap((m) => (m instanceof Error ? [] : Object.keys(m.adapters).map((a) => ({ runner: m.runner, adapter: a }))));
+  const same = adapters.find((a) => a.adapter === word);
+  if (same) return `Runner '${same.runner}' has an adapter '${word}': declare it under tools: as \`${word}: { label: ... }\`${same.runner === 'torch' ? '' : ` with runner: ${same.runner}`}.`;
+  const list = [...new Set(adapters.map((a) => a.adapter))];
+  return `Tools are declared under tools: (declared here: ${declared.join(', ') || 'none'}); adapters available: ${list.join(', ')} (\`benchgrid tools\` lists their contracts). To add your own: docs/adding-a-tool.md.`;
+}
+
 /** Groups name only declared subjects, contracts, tools and reference tools; no duplicates in lists. */
-const groupReferences: Rule = ({ spec }) => {
+const groupReferences: Rule = ({ spec, manifests }) => {
   const out: Diagnostic[] = [];
   const subjects = Object.keys(spec.subjects);
   const contracts = Object.keys(spec.contracts);
@@ -34,7 +50,7 @@ const groupReferences: Rule = ({ spec }) => {
       const seen = new Set<string>();
       list.forEach((x, i) => {
         const p = `${base}/${key}/${i}`;
-        if (!known.includes(x)) out.push(unknownRef(spec, p, x, known, noun));
+        if (!known.includes(x)) out.push(noun === 'tool' ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests)) : unknownRef(spec, p, x, known, noun));
         if (seen.has(x)) out.push(diag('error', 'duplicate', at(spec, p), p, `'${x}' is listed twice.`, 'Remove one.'));
         seen.add(x);
       });
@@ -69,12 +85,15 @@ const toolReferences: Rule = ({ spec, manifests }) => {
     const m = manifests[t.runner];
     if (!m) {
       const p = spec.written.has(`${base}/runner`) ? `${base}/runner` : base;
-      out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, suggestion(t.runner, Object.keys(manifests), 'runner')));
+      const folder = userRunnerFolders()[t.runner];
+      const hint = folder ? `${folder} is a runner folder of yours: declare it in the spec, \`runners: { ${t.runner}: ${path.relative(path.dirname(spec.file), folder).split(path.sep).join('/')} }\` (docs/adding-a-tool.md).` : suggestion(t.runner, Object.keys(manifests), 'runner');
+      out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, hint));
     } else if (m instanceof Error) {
       out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
     } else if (!m.adapters[t.adapter]) {
       const p = spec.written.has(`${base}/adapter`) ? `${base}/adapter` : base;
-      out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, suggestion(t.adapter, Object.keys(m.adapters), 'adapter')));
+      const typo = didYouMean(t.adapter, Object.keys(m.adapters));
+      out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, typo ? `Did you mean '${typo}'?` : `Its adapters: ${Object.keys(m.adapters).join(', ')}. To add one: docs/adding-a-tool.md (\`benchgrid init --tool ${t.adapter}\` writes a runner to start from).`));
     }
     if (envs.length > 0 && !envs.includes(t.environment)) {
       const p = `${base}/environment`;
