@@ -28,6 +28,9 @@ export async function diff(specs: string[], opts: DiffOptions): Promise<void> {
     const n = inv.diagnostics.length;
     process.stderr.write(`benchgrid: cannot diff: the ${inv.side} version ${inv.file} is not a valid spec (${n} error${n === 1 ? '' : 's'}).\n`);
   }
+  for (const u of report.unrelated_invalid ?? []) {
+    process.stderr.write(`benchgrid: warning: ${u.file} does not load (${u.why}), and no change since ${report.base} touches it: left out of this diff. \`benchgrid validate ${u.file}\` says what is wrong.\n`);
+  }
   const format = opts.format ?? 'terminal';
   if (format === 'json') process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else if (format === 'markdown') process.stdout.write(renderMarkdown(report));

@@ -34,10 +34,17 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
     const out = results.map((r) => ({ file: r.file, valid: !hasErrors(r.diagnostics), cells: r.plan?.cells.length ?? null, diagnostics: r.diagnostics }));
     process.stdout.write(JSON.stringify({ valid: !failed, specs: out }, null, 2) + '\n');
   } else {
+    // A spec that extends a broken one has the base's errors too, at the same lines of the same file:
+    // they are printed once, under the first spec that has them (one root cause, one error).
+    const printed = new Map<string, string>();
     for (const r of results) {
-      for (const d of r.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      const fresh = r.diagnostics.filter((d) => !printed.has(diagnosticKey(d)));
+      const repeatedFrom = [...new Set(r.diagnostics.filter((d) => printed.has(diagnosticKey(d))).map((d) => printed.get(diagnosticKey(d))!))];
+      for (const d of fresh) printed.set(diagnosticKey(d), r.file);
+      for (const d of fresh) process.stderr.write(formatDiagnostic(d) + '\n');
+      if (repeatedFrom.length > 0) process.stderr.write(`${r.file}: ${r.diagnostics.length - fresh.length} diagnostic(s) the same as printed above for ${repeatedFrom.join(", ")} (a file it extends), not printed again.\n`);
       // The runner reads workflow commands from stdout.
-      if (inGitHubActions()) for (const d of r.diagnostics) process.stdout.write(annotation(d) + '\n');
+      if (inGitHubActions()) for (const d of fresh) process.stdout.write(annotation(d) + '\n');
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = r.diagnostics.length - errors;
       if (r.plan) {
@@ -62,4 +69,9 @@ async function probe(spec: Spec, plan: Plan, python: string | undefined): Promis
   const planned = plan.cells.filter((c) => c.status === 'planned');
   const { pythons } = await interpreters(spec, new Set(planned.map((c) => c.environment)), python, log);
   return probeSpec(spec, plan, () => true, pythons, log);
+}
+
+/** The identity of a diagnostic across specs: the same problem at the same place of the same file. */
+function diagnosticKey(d: Diagnostic): string {
+  return `${d.file}\u0000${d.line}\u0000${d.col}\u0000${d.code}\u0000${d.message}`;
 }

@@ -36,7 +36,8 @@ export async function compareFiles(oldFile: string, newFile: string): Promise<Di
 export async function compareWithRevision(revName: string, files: string[]): Promise<DiffReport> {
   // The repository is the one holding the first named spec, else the working directory's.
   const rev = await resolveRevision(revName, files.length > 0 ? existingDir(path.resolve(files[0])) : process.cwd());
-  const chosen = files.length > 0 ? files.map((f) => path.resolve(f)) : await changedSpecs(rev);
+  const found = files.length > 0 ? { changed: files.map((f) => path.resolve(f)), unrelated: [] } : await changedSpecs(rev);
+  const chosen = found.changed;
   const pairs = [];
   for (const file of chosen) {
     if (relativeToTop(rev, file) === undefined) throw new UserError(`${shown(file)} is outside the git repository ${rev.top}; --base compares files inside it.`);
@@ -45,26 +46,38 @@ export async function compareWithRevision(revName: string, files: string[]): Pro
     if (!before && !now) throw new UserError(`${shown(file)} exists neither in the working tree nor at ${rev.name}.`);
     pairs.push(await comparePair(before, now));
   }
-  return report(rev.name, pairs);
+  return { ...report(rev.name, pairs), unrelated_invalid: found.unrelated };
 }
 
-/** Top-level specs changed since the revision: edited, added or deleted, or extending a changed file. */
-async function changedSpecs(rev: Revision): Promise<string[]> {
+/**
+ * Top-level specs changed since the revision: edited, added or deleted, or extending a changed file;
+ * and the specs that do not load now, untouched by the change (they did not load at REV either).
+ */
+async function changedSpecs(rev: Revision): Promise<{ changed: string[]; unrelated: { file: string; why: string }[] }> {
   const changed = await changedFiles(rev);
   const now = specsNow(rev);
   const candidates = [...new Set([...now, ...(await specsAt(rev))])].sort();
   const out: string[] = [];
+  const unrelated: { file: string; why: string }[] = [];
   for (const rel of candidates) {
     const abs = path.join(rev.top, rel);
     if (changed.has(rel)) out.push(abs);
     else if (now.includes(rel)) {
       const merged = await loadMerged(abs);
-      // A spec that no longer loads, though its own file is unchanged, broke through a file it extends.
       const sources = merged.doc?.sources ?? null;
-      if (!sources || sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
+      if (sources) {
+        if (sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
+        continue;
+      }
+      // It does not load, though its own file is unchanged: broken by a file it extends (related), or
+      // broken already at REV, which no change here touched (unrelated: a warning for it alone).
+      const before = await loadMerged(abs, gitReader(rev));
+      if (before.doc && before.doc.sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
+      else if (before.doc) out.push(abs);
+      else unrelated.push({ file: shown(abs), why: merged.diagnostics.map((d) => d.message).find(Boolean) ?? 'it does not load' });
     }
   }
-  return out;
+  return { changed: out, unrelated };
 }
 
 async function comparePair(before: Version | null, now: Version | null): Promise<Compared> {

@@ -148,4 +148,9 @@ export interface DiffReport {
   base: string | null;
   diffs: SpecDiff[];
   invalid: InvalidSpec[];
+  /**
+   * Specs of the tree that do not load, but that no change since REV touched (broken before it, and
+   * still): a warning for each, left out of the diff, never a reason to fail it. Absent for `diff OLD NEW`.
+   */
+  unrelated_invalid?: { file: string; why: string }[];
 }

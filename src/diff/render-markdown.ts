@@ -1,6 +1,7 @@
 // Renders a diff report as GitHub markdown for a pull-request comment; long lists fold into <details>.
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
+import { foldSameChange } from './render-terminal.ts';
 import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
 
 /** Lists longer than this are folded into a collapsible <details> block. */
@@ -13,18 +14,27 @@ export const MARKDOWN_MARKER = '<!-- benchgrid-diff -->';
 export function renderMarkdown(report: DiffReport): string {
   const out = [MARKDOWN_MARKER, `## benchgrid diff${report.base ? ` against ${code(report.base)}` : ''}`, ''];
   if (report.diffs.length === 0 && report.invalid.length === 0) out.push(report.base ? `No spec changed since ${code(report.base)}.` : 'Nothing to compare.', '');
+  for (const u of report.unrelated_invalid ?? []) out.push(`> Left out: ${code(u.file)} does not load (${esc(u.why)}), and no change since ${code(report.base ?? '')} touches it.`, '');
   for (const inv of report.invalid) {
     out.push(`### ${code(inv.file)} is invalid (${inv.side} version)`, '', '```', ...inv.diagnostics.map((d) => formatDiagnostic(d)), '```', '');
   }
-  for (const d of report.diffs) out.push(...renderOne(d));
+  // A change reaching several specs (they extend the changed one) is shown once, with the specs it reaches.
+  for (const { diffs, body } of foldSameChange(report.diffs, renderOne)) {
+    const [d] = diffs;
+    if (diffs.length === 1) {
+      out.push(`### ${code(d.new?.file ?? d.old?.file ?? '')} (${esc(names(d).replace(' -> ', ' → '))})`, '');
+      if (d.old && d.new && d.old.file !== d.new.file) out.push(`Compared with ${code(d.old.file)}.`, '');
+    } else {
+      out.push(`### The same change reaches ${diffs.length} specs: ${diffs.map((x) => code(x.new?.file ?? x.old?.file ?? '')).join(', ')}`, '');
+      if (report.base) out.push(`Each compared with its version at ${code(report.base)}.`, '');
+    }
+    out.push(...body);
+  }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
 function renderOne(d: SpecDiff): string[] {
   const out: string[] = [];
-  const file = d.new?.file ?? d.old?.file ?? '';
-  out.push(`### ${code(file)} (${esc(names(d).replace(' -> ', ' → '))})`, '');
-  if (d.old && d.new && d.old.file !== d.new.file) out.push(`Compared with ${code(d.old.file)}.`, '');
   out.push(`**${esc(summaryLine(d))}**`, '');
   const list = (title: string, items: string[], count?: number) => out.push(...block(title, items, count));
 

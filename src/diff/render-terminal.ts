@@ -10,20 +10,37 @@ export const TERMINAL_LIST_LIMIT = 20;
 export function renderTerminal(report: DiffReport, color: boolean, width = DEFAULT_WIDTH): string {
   const paint = (code: number, reset: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${reset}m` : s);
   const c = { add: paint(32, 39), del: paint(31, 39), mod: paint(33, 39), bold: paint(1, 22), dim: paint(2, 22) };
-  const blocks = report.diffs.map((d) => renderOne(d, c));
   if (report.diffs.length === 0 && report.invalid.length === 0) {
     return report.base ? `No spec changed since ${report.base}.\n` : 'Nothing to compare.\n';
   }
+  // A change to a spec that others extend reaches each of them the same way: shown once, with the specs it reaches.
+  const blocks = foldSameChange(report.diffs, (d) => renderOne(d, c)).map(({ diffs, body }) => {
+    if (diffs.length === 1) return [c.bold(`${diffs[0].old?.file ?? '(none)'} -> ${diffs[0].new?.file ?? '(deleted)'}`) + c.dim(` (${names(diffs[0])})`), ...body].join('\n') + '\n';
+    const files = diffs.map((d) => d.new?.file ?? d.old?.file ?? '');
+    return [c.bold(`the same change reaches ${diffs.length} specs: ${files.join(', ')}`), ...body].join('\n') + '\n';
+  });
   return blocks.join('\n').split('\n').flatMap((l) => wrapLine(l, width)).join('\n');
+}
+
+/** Diffs grouped by identical rendered bodies, in first-seen order. */
+export function foldSameChange<T>(diffs: SpecDiff[], render: (d: SpecDiff) => T[]): { diffs: SpecDiff[]; body: T[] }[] {
+  const groups = new Map<string, { diffs: SpecDiff[]; body: T[] }>();
+  for (const d of diffs) {
+    const body = render(d);
+    // Only real changes fold: "no change" of two specs is two facts, said per spec.
+    const key = d.changed ? JSON.stringify(body) : `\u0000${groups.size}`;
+    const g = groups.get(key);
+    if (g) g.diffs.push(d);
+    else groups.set(key, { diffs: [d], body });
+  }
+  return [...groups.values()];
 }
 
 type Paint = Record<'add' | 'del' | 'mod' | 'bold' | 'dim', (s: string) => string>;
 
-function renderOne(d: SpecDiff, c: Paint): string {
+/** The lines of one spec's diff below its heading. */
+function renderOne(d: SpecDiff, c: Paint): string[] {
   const out: string[] = [];
-  const from = d.old?.file ?? '(none)';
-  const to = d.new?.file ?? '(deleted)';
-  out.push(c.bold(`${from} -> ${to}`) + c.dim(` (${names(d)})`));
   out.push(`  ${summaryLine(d)}`);
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', c.bold(title), ...lines);
@@ -56,7 +73,7 @@ function renderOne(d: SpecDiff, c: Paint): string {
     ]),
     ...capped(entries.map((r) => c.mod(`  ~ ${r.cell}${r.was ? ` (was ${r.was})` : ''} entry: ${JSON.stringify(r.from.entry)} -> ${JSON.stringify(r.to.entry)}`))),
   ]);
-  return out.join('\n') + '\n';
+  return out;
 }
 
 function definition(x: DefinitionChange, c: Paint): string[] {

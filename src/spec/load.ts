@@ -1,5 +1,7 @@
 // The staged spec loader: read -> parse YAML -> extends -> schema -> normalise -> rules, in one pass.
-import { loadMerged, type Reader } from './extends.ts';
+import { loadMerged, type MergedDoc, type Reader } from './extends.ts';
+import { foldUnderSchema, pruneSchemaErrors } from './one-pass.ts';
+import type { SpecData } from './data.ts';
 import { adapterLookup, readManifest, type Manifest } from './manifests.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
@@ -33,16 +35,27 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
   if (!merged.doc) return { file, diagnostics: merged.diagnostics };
   const { doc } = merged;
   const schemaErrors = checkSchema(doc.data, doc.positions, doc.file);
-  if (schemaErrors.length > 0 || !isSpecData(doc.data)) return { file, diagnostics: schemaErrors, texts: doc.texts };
-  const spec = normalise(doc.data, doc.file, doc.sources, doc.positions);
+  if (schemaErrors.length > 0 || !isSpecData(doc.data)) {
+    // One pass: the semantic rules still run on the spec without the refused values (one-pass.ts).
+    const pruned = pruneSchemaErrors(doc.data, doc.positions, doc.file, schemaErrors);
+    if (!pruned) return { file, diagnostics: schemaErrors, texts: doc.texts };
+    const semantic = semanticCheck(pruned.data, doc).diagnostics.filter((d) => d.severity === 'error');
+    return { file, diagnostics: sortDiagnostics(foldUnderSchema(schemaErrors, semantic, pruned.pruned)), texts: doc.texts };
+  }
+  const { spec, plan, manifests, diagnostics } = semanticCheck(doc.data, doc);
+  if (!spec || !plan || !manifests || hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
+  return { file, spec, plan, manifests, diagnostics, texts: doc.texts };
+}
+
+/** Stages 5 and 6 on schema-valid data: normalise, the runners' places and manifests, the plan, the rules. */
+function semanticCheck(data: SpecData, doc: MergedDoc): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
+  const spec = normalise(data, doc.file, doc.sources, doc.positions);
   const places = checkRunnerPlaces(spec);
-  if (places.length > 0) return { file, diagnostics: places, texts: doc.texts };
+  if (places.length > 0) return { diagnostics: places };
   const manifests: Record<string, Manifest | Error> = {};
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, adapterLookup(manifests));
-  const diagnostics = foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan })));
-  if (hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
-  return { file, spec, plan, manifests, diagnostics, texts: doc.texts };
+  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan }))) };
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

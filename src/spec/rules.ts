@@ -147,7 +147,12 @@ const reasons: Rule = ({ spec, plan }) => {
         ((r[key] as string[] | null) ?? []).forEach((x, k) => {
           if (!known.includes(x)) {
             unknown = true;
-            out.push(diag('error', 'reason-unknown-name', at(spec, `${r.pointer}/${key}/${k}`), `${r.pointer}/${key}/${k}`, `this reason names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
+            const q = `${r.pointer}/${key}/${k}`;
+            // A name the spec no longer declares at all is the root cause of every place that names it
+            // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
+            const declared = Object.keys(noun === 'tool' ? spec.tools : noun === 'contract' ? spec.contracts : spec.subjects);
+            if (!declared.includes(x)) out.push(diag('error', `unknown-${noun}`, at(spec, q), q, `unknown ${noun} '${x}': this reason names it, but the spec does not declare it.`, suggestion(x, known, noun)));
+            else out.push(diag('error', 'reason-unknown-name', at(spec, q), q, `this reason names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
           }
         });
       }
@@ -183,13 +188,29 @@ const coverage: Rule = ({ spec, plan }) => {
   return out;
 };
 
+/** Page rows name declared contracts: one error per row naming one the spec lacks, not one per entry. */
+function pageContracts(spec: Spec): { out: Diagnostic[]; undeclared: Set<string> } {
+  const out: Diagnostic[] = [];
+  const undeclared = new Set<string>();
+  (spec.data.page?.sections ?? []).forEach((sec, si) => sec.rows.forEach((row, ri) => {
+    const named: [string | undefined, string][] = [[row.contract, ptr('page', 'sections', si, 'rows', ri, 'contract')], ...row.entries.map((e, ei): [string | undefined, string] => [e.contract, ptr('page', 'sections', si, 'rows', ri, 'entries', ei, 'contract')])];
+    for (const [c, p] of named) {
+      if (c === undefined || spec.contracts[c]) continue;
+      undeclared.add(c);
+      out.push(diag('error', 'unknown-contract', at(spec, p), p, `unknown contract '${c}' in this page row.`, suggestion(c, Object.keys(spec.contracts), 'contract')));
+    }
+  }));
+  return { out, undeclared };
+}
+
 /** Page entries name cells of the plan, once each. */
 const page: Rule = ({ spec, plan }) => {
-  const out: Diagnostic[] = [];
+  const { out, undeclared } = pageContracts(spec);
   const ids = plan.cells.map((c) => c.id);
   const known = new Set(ids);
   const seen = new Set<string>();
   for (const sec of spec.page) for (const row of sec.rows) for (const e of row.entries) {
+    if (undeclared.has(e.cell.split('/')[1])) continue;
     if (!known.has(e.cell)) out.push(diag('error', 'unknown-cell', at(spec, e.pointer), e.pointer, `page entry names cell '${e.cell}', which the plan does not have.`, suggestion(e.cell, ids, 'cell')));
     else if (seen.has(e.cell)) out.push(diag('warning', 'duplicate-page-entry', at(spec, e.pointer), e.pointer, `cell '${e.cell}' is already on the page.`));
     seen.add(e.cell);
