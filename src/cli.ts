@@ -49,6 +49,7 @@ program
   .option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*'")
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .option('--json', 'print the plan as JSON (same as --format json)')
+  .option('--no-sizes', 'do not ask pip what the environments still to build would download (it needs the package index; the answer is cached)')
   .addHelpText('after', examples(EXAMPLES.plan))
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 

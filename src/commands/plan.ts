@@ -2,6 +2,7 @@
 import { onlyFilter } from '../plan/only.ts';
 import { renderPlan } from '../plan/render.ts';
 import { loadOrExit } from './load-or-exit.ts';
+import { costOf, renderCost } from './plan-cost.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
 
@@ -9,19 +10,23 @@ import { terminalWidth } from '../util/width.ts';
 export interface PlanOptions {
   only?: string;
   json?: boolean;
+  /** false (--no-sizes): do not ask pip what the environments still to build download. */
+  sizes?: boolean;
 }
 
 /** Prints the plan of a spec. */
 export async function plan(file: string, opts: PlanOptions): Promise<void> {
-  const { spec, plan } = await loadOrExit(file, opts.json);
+  const { spec, plan, manifests } = await loadOrExit(file, opts.json);
   const selected = onlyFilter(opts.only, plan.cells.map((c) => c.id));
+  const cost = await costOf(spec, plan, manifests, opts.only, opts.sizes !== false, (s) => process.stderr.write(`benchgrid: ${s}\n`));
   if (opts.json) {
     const cells = plan.cells.filter((c) => selected(c.id)).map((c) => ({
       id: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: c.subject,
       status: c.status, reason: c.reason, environment: c.environment, runner: c.runner,
     }));
-    process.stdout.write(JSON.stringify({ spec: spec.name, cells }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ spec: spec.name, cells, cost: cost.cost, environments_to_build: cost.build }, null, 2) + '\n');
     return;
   }
-  process.stdout.write(renderPlan(spec, plan, selected, useColor(process.stdout), terminalWidth(process.stdout)));
+  const width = terminalWidth(process.stdout);
+  process.stdout.write(renderPlan(spec, plan, selected, useColor(process.stdout), width) + renderCost(cost, width).join('\n') + '\n');
 }

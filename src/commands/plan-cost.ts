@@ -1,0 +1,64 @@
+// The cost lines of `benchgrid plan`: the processes a run starts, the environments it builds first and
+// what they download, and how long it will take (from the spec's last run here).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeDuration, planCost, type LastRun, type PlanCost } from '../plan/cost.ts';
+import type { Plan } from '../plan/plan.ts';
+import { describeSize, downloadSize, type DownloadSize } from '../run/env-size.ts';
+import { listEnvs } from '../run/env-list.ts';
+import { readJournal } from '../run/journal.ts';
+import { runPlan } from '../run/plan.ts';
+import type { Manifest } from '../spec/manifests.ts';
+import type { Spec } from '../spec/types.ts';
+import { wrap } from '../util/width.ts';
+
+/** An environment a run would build first. */
+export interface ToBuild {
+  environment: string;
+  requirements: number;
+  /** A layer over another environment (one release of a versioned tool): small, not sized. */
+  layer_over: string | null;
+  download: DownloadSize | null;
+}
+
+/** The last finished run of the spec under results/<name>/latest, as the estimate needs it; null when there is none. */
+function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
+  const dir = path.join(cwd, 'results', spec.name, 'latest');
+  try {
+    const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { spec?: { digest?: string }; run?: { started?: string; finished?: string; jobs?: number } };
+    const run = results.run ?? {};
+    if (typeof run.started !== 'string' || typeof run.finished !== 'string') return null;
+    return { dir: path.relative(cwd, fs.realpathSync(dir)) || dir, started: run.started, finished: run.finished, concurrency: Number(run.jobs) || 1, records: readJournal(dir).records };
+  } catch {
+    return null;
+  }
+}
+
+/** Everything `plan` says about the cost of running the selection; `sizes: false` asks pip nothing. */
+export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, only: string | undefined, sizes: boolean, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
+  const rp = runPlan({ spec, plan, manifests, overrides: {}, device: spec.device, selection: { only: only ?? null, cells: null }, schedule: { kind: spec.protocol.schedule, seed: 0 } });
+  const cost = planCost(rp.jobs, lastRun(spec));
+  const used = new Set(rp.jobs.map((j) => j.cell.environment));
+  const envs = Object.values(spec.environments).filter((e) => used.has(e.id));
+  const build: ToBuild[] = [];
+  for (const { env } of listEnvs(envs).filter((e) => e.builds.length === 0)) {
+    const download = env.layer || !sizes ? null : await downloadSize(env, log);
+    build.push({ environment: env.id, requirements: env.requirements.length, layer_over: env.layer?.base ?? null, download });
+  }
+  return { cost, build };
+}
+
+/** The cost as text lines no wider than `width`. */
+export function renderCost(c: { cost: PlanCost; build: ToBuild[] }, width: number): string[] {
+  const { processes: p, cells, estimate } = c.cost;
+  const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`].filter(Boolean).join(', ');
+  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds}).`];
+  for (const b of c.build) {
+    const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks: seconds, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}; a full environment takes minutes to build`;
+    lines.push(`Environment ${b.environment} is built first: ${what}.`);
+  }
+  lines.push(estimate
+    ? `Wall time: ${describeDuration(estimate.seconds)}, from the last run of this spec here (${estimate.from}, started ${estimate.started}; ${estimate.matched} of ${p.total} processes timed there, the others at their kind's mean).`
+    : 'Wall time: no earlier run of this spec under results/ to estimate it from; the progress line of a run gives an ETA after its first processes.');
+  return lines.flatMap((l) => wrap(l, width));
+}

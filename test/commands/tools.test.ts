@@ -1,0 +1,109 @@
+// A new tool, from nothing: `benchgrid tools` lists what exists, `init --tool` writes a runner that
+// validates and whose first cell runs for real (bit-exact against forward hooks), and the worked example
+// of docs/adding-a-tool.md (torchextractor, a runner of its spec's own) validates and measures.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.ts';
+import { loadResults } from '../../src/results/load.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir, write } from '../helpers.ts';
+
+const SPEC = (runner: string) => `benchgrid: 1
+name: mine
+title: Mine
+device: cpu
+protocol: { warmups: 1, samples: 2, processes: 1, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }
+${runner}subjects:
+  resnet18:
+    model: { builder: torchvision, name: resnet18, seed: 0 }
+    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 4, batch_size: 2 }
+    sites: { layer2: layer2 }
+contracts:
+  single_module_output: { site: layer2 }
+tools:
+  hooks: {}
+  mytool: { runner: mytool }
+groups:
+  A:
+    reference: hooks
+    subjects: [resnet18]
+    contracts: [single_module_output]
+    tools: [hooks, mytool]
+`;
+
+describe('benchgrid tools', () => {
+  it('lists every built-in adapter with its library and contracts, and a spec\'s own runner with it', async () => {
+    const r = await cli(['tools', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const list = JSON.parse(r.stdout).adapters as { runner: string; adapter: string; library: string | null; contracts: string[]; origin: string }[];
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'runners/torch/manifest.json'), 'utf8'));
+    expect(list.filter((t) => t.origin === 'builtin').map((t) => t.adapter)).toEqual(Object.keys(manifest.adapters));
+    expect(list.find((t) => t.adapter === 'nnsight')).toMatchObject({ runner: 'torch', library: 'nnsight', contracts: manifest.adapters.nnsight.contracts });
+    const spec = await cli(['tools', path.join(ROOT, 'specs/torchextractor_cpu.yaml')]);
+    expect(spec.stdout).toMatch(/Runner torchextractor \(the spec's own\)\n  torchextractor: library torchextractor.*the spec's tool torchextractor/);
+    expect(spec.stdout).toMatch(/  nnsight: library nnsight, pinned 0\.8\.1.*not declared in the spec/);
+  });
+
+  it("answers a group naming an adapter the spec did not declare with how to declare it", async () => {
+    const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace('tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, tv_fx, torchlens]');
+    const r = await cli(['validate', write(tmpdir(), 't.yaml', tiny.replace(/^# yaml-language-server.*\n/, ''))]);
+    expect(r.stderr).toMatch(/unknown tool 'torchlens'\. Runner 'torch' has an adapter 'torchlens': declare it under tools: as `torchlens: \{ label: \.\.\. \}`\./);
+    const none = await cli(['validate', write(tmpdir(), 't.yaml', tiny.replace('torchlens]', 'zzz_nothing]').replace(/^# yaml-language-server.*\n/, ''))]);
+    expect(none.stderr).toMatch(/unknown tool 'zzz_nothing'\. Tools are declared under tools: \(declared here: raw, hooks, tv_fx, reference\); adapters available: raw, hooks, .*\(`benchgrid tools` lists their contracts\)\. To add your own: docs\/adding-a-tool\.md\./);
+  });
+});
+
+describe('benchgrid init --tool', () => {
+  it('writes a runner beside the spec whose first cell runs, bit-exact against the reference', async () => {
+    const dir = tmpdir();
+    const spec = write(dir, 'specs/mine.yaml', SPEC('runners: { mytool: runners/mytool }\n'));
+    const w = await cli(['init', '--tool', 'mytool', '--spec', spec], { cwd: dir });
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toMatch(/wrote specs\/runners\/mytool\/ \(manifest\.json, mytool_adapters\/mytool_\.py\)\. Add to specs\/mine\.yaml:\n\nrunners:\n  mytool: runners\/mytool\n/);
+    for (const f of ['manifest.json', 'mytool_adapters/__init__.py', 'mytool_adapters/mytool_.py']) expect(fs.existsSync(path.join(dir, 'specs/runners/mytool', f)), f).toBe(true);
+    expect((await cli(['init', '--tool', 'mytool', '--spec', spec], { cwd: dir })).code).toBe(EXIT.usage);
+    const v = await cli(['validate', spec], { cwd: dir });
+    expect(v.code, v.stderr).toBe(0);
+    const out = path.join(dir, 'run');
+    const r = await cli(['run', spec, '--out', out, '--python', await testPython()], { cwd: dir, timeout: 300_000 });
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(loadResults(path.join(out, 'results.json')).cells.find((c) => c.tool === 'mytool')).toMatchObject({ status: 'ok', exact: 'bit' });
+  }, 300_000);
+
+  it('refuses a name that is not a Python package name or a library that is not a distribution name', async () => {
+    const dir = tmpdir();
+    for (const args of [['--tool', '../evil'], ['--tool', 'Bad-Name'], ['--tool', 'ok', '--library', 'x; rm -rf /']]) {
+      const r = await cli(['init', ...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(EXIT.usage);
+    }
+    expect(fs.existsSync(path.join(dir, 'specs'))).toBe(false);
+  });
+
+  it('a runner folder put in runners/ is the user\'s: declared like any other, never refused as a built-in', async () => {
+    const folder = path.join(ROOT, 'runners', `zz_test_${process.pid}`);
+    try {
+      fs.cpSync(path.join(FIXTURES, 'runners/faulty'), folder, { recursive: true });
+      const spec = write(tmpdir(), 'mine.yaml', SPEC(`runners: { mytool: ${folder} }\n`).replace('mytool: { runner: mytool }', 'mytool: { runner: mytool, adapter: chatty }'));
+      const r = await cli(['validate', spec], { env: { BENCHGRID_ALLOW_DIRS: '' } });
+      expect(r.code, r.stderr).toBe(0);
+      const undeclared = write(tmpdir(), 'mine.yaml', SPEC('').replace('mytool: { runner: mytool }', `mytool: { runner: ${path.basename(folder)}, adapter: chatty }`));
+      const u = await cli(['validate', undeclared]);
+      expect(u.stderr).toMatch(new RegExp(`unknown runner '${path.basename(folder)}'\\. .*is a runner folder of yours: declare it in the spec`));
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the worked example of docs/adding-a-tool.md', () => {
+  it('validates, and its torchextractor cell measures bit-exact against forward hooks', async () => {
+    const spec = path.join(ROOT, 'specs/torchextractor_cpu.yaml');
+    const v = await cli(['validate', spec]);
+    expect(v.code, v.stderr).toBe(0);
+    const out = path.join(tmpdir(), 'run');
+    const r = await cli(['run', spec, '--only', 'A/single_module_output/*/*', '--processes', '1', '--out', out], { timeout: 500_000 });
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(loadResults(path.join(out, 'results.json')).cells.find((c) => c.tool === 'torchextractor@0.3.0')).toMatchObject({ status: 'ok', exact: 'bit', tool_version: '0.3.0' });
+    expect(r.stderr).toMatch(/\n {2}torchextractor@0\.3\.0: \d+\.\d\dx raw \(\d+\.\d\d-\d+\.\d\d\), bit\n/);
+  }, 500_000);
+});
