@@ -45,7 +45,9 @@ export function planCost(jobs: readonly Job[], last: LastRun | null): PlanCost {
     work += mean(own ?? byKind.get(j.kind) ?? [all]);
   }
   const concurrency = Math.max(1, last.concurrency);
-  const spent = (Date.parse(last.finished) - Date.parse(last.started)) / 1000;
+  // From its first process on: an environment build or the probe of that first run does not come back.
+  const firstStart = Math.min(...last.records.map((r) => Date.parse(r.started)).filter(Number.isFinite));
+  const spent = (Date.parse(last.finished) - (Number.isFinite(firstStart) ? firstStart : Date.parse(last.started))) / 1000;
   const overhead = Number.isFinite(spent) ? Math.max(0, spent - last.records.reduce((a, r) => a + r.wall_s, 0) / concurrency) : 0;
   return { cells, processes, estimate: { seconds: work / concurrency + overhead, from: last.dir, started: last.started, matched } };
 }

@@ -9,12 +9,13 @@ import type { ProcessRecord } from '../../src/run/journal.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
 const job = (cell: string, kind: Job['kind'], index = 0) => ({ key: `${cell}#${kind}#${index}`, cell: { id: cell }, kind, index }) as unknown as Job;
-const rec = (cell: string, kind: Job['kind'], wall: number) => ({ type: 'process', key: `${cell}#${kind}#0`, cell, kind, index: 0, started: '', wall_s: wall, cpus: null, start: 'fork', outcome: { kind: 'failed', status: 'error', reason: '', tail: '' } }) as ProcessRecord;
+const rec = (cell: string, kind: Job['kind'], wall: number, started = '2026-01-01T00:00:00.000Z') => ({ type: 'process', key: `${cell}#${kind}#0`, cell, kind, index: 0, started, wall_s: wall, cpus: null, start: 'fork', outcome: { kind: 'failed', status: 'error', reason: '', tail: '' } }) as ProcessRecord;
 
 describe('planCost', () => {
   it('counts processes by kind and estimates from the last run: own cell first, else the kind, plus what the run spent outside processes', () => {
     const jobs = [job('a', 'time', 0), job('a', 'time', 1), job('b', 'time'), job('a', 'memory')];
-    const last = { dir: 'results/x/1', started: '2026-01-01T00:00:00.000Z', finished: '2026-01-01T00:00:20.000Z', concurrency: 1, records: [rec('a', 'time', 2), rec('c', 'time', 4), rec('a', 'memory', 10)] };
+    // the run started a minute before its first process (an environment build): that minute does not come back
+    const last = { dir: 'results/x/1', started: '2025-12-31T23:59:00.000Z', finished: '2026-01-01T00:00:20.000Z', concurrency: 1, records: [rec('a', 'time', 2), rec('c', 'time', 4), rec('a', 'memory', 10)] };
     const c = planCost(jobs, last);
     expect(c.processes).toEqual({ time: 3, memory: 1, aa: 0, total: 4 });
     // a: 2 + 2; b: the mean of timing processes (3); a's memory: 10; outside the processes: 20 - 16 = 4
