@@ -51,5 +51,6 @@ function initTool(name: string, opts: InitOptions): void {
   }
   const shown = path.relative(process.cwd(), dir) || dir;
   const runnerPath = path.relative(specDir, dir).split(path.sep).join('/');
-  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). Add to ${opts.spec ? path.relative(process.cwd(), path.resolve(opts.spec)) : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate SPEC, and benchgrid run SPEC --only 'A/single_module_output/${name}*/*' --processes 1 for its first cell. The walk-through: docs/adding-a-tool.md\n`);
+  const spec = opts.spec ? path.relative(process.cwd(), path.resolve(opts.spec)) || opts.spec : 'SPEC';
+  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). Add to ${opts.spec ? spec : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate ${spec}, and benchgrid run ${spec} --only 'A/single_module_output/${name}*/*' --processes 1 for its first cell. The walk-through: docs/adding-a-tool.md\n`);
 }

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
 import { DEFAULT_SETTINGS } from '../compare/compute.ts';
+import { cachedDownloadSize, describeSize } from '../run/env-size.ts';
 import { listEnvs } from '../run/env-list.ts';
 import type { RunPlan } from '../run/plan.ts';
 import { probeSpec } from '../run/probe.ts';
@@ -24,8 +25,12 @@ export function announceBuilds(spec: Spec, envNames: Set<string>, python: string
   const envs = [...envNames].flatMap((n) => (spec.environments[n] ? [spec.environments[n]] : []));
   const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env);
   if (missing.length === 0) return;
-  const what = missing.map((e) => (e.layer ? `${e.id} (a layer over ${e.layer.base}: seconds)` : `${e.id} (a full PyTorch install: minutes and gigabytes)`));
-  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${what.join(', ')}; \`benchgrid plan\` says how much each downloads. They are cached for later runs.`);
+  const what = missing.map((e) => {
+    if (e.layer) return `${e.id} (a layer over ${e.layer.base}: seconds)`;
+    const size = cachedDownloadSize(e);
+    return `${e.id} (a full PyTorch install: minutes${size && !size.error ? `; ${describeSize(size)}` : ' and gigabytes'})`;
+  });
+  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${what.join(', ')}. \`benchgrid plan\` says what each downloads; they are cached for later runs.`);
 }
 
 /**

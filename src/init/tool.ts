@@ -40,7 +40,7 @@ the library can check the adapter does what its users do. docs/adding-a-tool.md 
 Written by \`benchgrid init --tool ${o.name}\`: single_module_output below reads the site with a plain forward
 hook so that the runner runs as written; replace its body with the library's way of doing it.
 """
-${lib ? `\n# The library itself, imported at the top: if it is not installed, the harness records the cell as\n# \`unsupported\` with the import error (the manifest's "library" names it), not as an error.\nimport ${lib}  # noqa: F401 - replace with what the adapter uses\n` : ''}
+${lib ? `\n# The library itself, imported at the top: if it is not installed, the harness records the cell as\n# \`unsupported\` with the import error (the manifest's "library" names it), not as an error. Import it by\n# its module's name where that differs from the distribution's (scikit-learn is sklearn).\nimport ${lib}  # noqa: F401 - replace with what the adapter uses\n` : ''}
 
 def single_module_output(ctx):
     """The site's output from one whole forward of the model (docs/contracts.md).

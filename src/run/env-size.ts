@@ -68,13 +68,9 @@ async function resolveSize(python: string, requirements: string[]): Promise<Down
 export async function downloadSize(env: Environment, log: (line: string) => void = () => {}): Promise<DownloadSize> {
   const requirements = env.requirements;
   if (requirements.length === 0) return { bytes: 0, files: 0, unknown: 0, error: null };
-  const key = crypto.createHash('sha256').update(JSON.stringify({ python: env.python, requirements: [...requirements].sort() })).digest('hex').slice(0, 16);
-  const file = path.join(cacheDir(), 'sizes', `${key}.json`);
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as DownloadSize;
-  } catch {
-    // not asked yet
-  }
+  const cached = cachedDownloadSize(env);
+  if (cached) return cached;
+  const file = sizeFile(env);
   log(`asking pip what building environment '${env.id}' downloads (${requirements.length} requirement${requirements.length === 1 ? '' : 's'}; once, then cached)`);
   const size = await resolveSize(env.python, requirements);
   if (size.error === null) {
@@ -82,6 +78,20 @@ export async function downloadSize(env: Environment, log: (line: string) => void
     fs.writeFileSync(file, JSON.stringify(size) + '\n');
   }
   return size;
+}
+
+function sizeFile(env: Environment): string {
+  const key = crypto.createHash('sha256').update(JSON.stringify({ python: env.python, requirements: [...env.requirements].sort() })).digest('hex').slice(0, 16);
+  return path.join(cacheDir(), 'sizes', `${key}.json`);
+}
+
+/** The download size an earlier `plan` learnt for this environment, without asking pip; null if none did. */
+export function cachedDownloadSize(env: Environment): DownloadSize | null {
+  try {
+    return JSON.parse(fs.readFileSync(sizeFile(env), 'utf8')) as DownloadSize;
+  } catch {
+    return null;
+  }
 }
 
 /** `2.4 GiB in 63 files`, with what is unknown said. */
