@@ -57,8 +57,17 @@ function create(file: string, holder: LockHolder): boolean {
     fs.linkSync(tmp, file);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    // A file system without hard links: an exclusive create, whose content a reader may see half written.
+    try {
+      fs.writeFileSync(file, JSON.stringify(holder) + '\n', { flag: 'wx' });
+      return true;
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw again;
+    }
   } finally {
     fs.rmSync(tmp, { force: true });
   }
