@@ -96,6 +96,20 @@ describe('benchgrid init --tool', () => {
 });
 
 describe('the worked example of docs/adding-a-tool.md', () => {
+  it('quotes the example as it is in the repository: the manifest whole, the adapter and spec lines verbatim', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/adding-a-tool.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+    const runner = path.join(ROOT, 'specs/runners/torchextractor');
+    const manifest = blocks.find((b) => b.lang === 'json')!;
+    expect(JSON.parse(manifest.text)).toEqual(JSON.parse(fs.readFileSync(path.join(runner, 'manifest.json'), 'utf8')));
+    const adapter = fs.readFileSync(path.join(runner, 'torchextractor_adapters/torchextractor_.py'), 'utf8');
+    const spec = fs.readFileSync(path.join(ROOT, 'specs/torchextractor_cpu.yaml'), 'utf8');
+    const quoted = (b: { lang: string }) => b.lang === 'python' ? adapter : b.lang === 'yaml' ? spec : null;
+    for (const b of blocks.filter((x) => quoted(x) !== null)) {
+      for (const line of b.text.split('\n').filter((l) => l.trim() && l.trim() !== '...')) expect(quoted(b)!, `${b.lang}: ${line}`).toContain(line.trimEnd());
+    }
+  });
+
   it('validates, and its torchextractor cell measures bit-exact against forward hooks', async () => {
     const spec = path.join(ROOT, 'specs/torchextractor_cpu.yaml');
     const v = await cli(['validate', spec]);
