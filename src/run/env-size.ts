@@ -87,11 +87,16 @@ function sizeFile(env: Environment): string {
 
 /** The download size an earlier `plan` learnt for this environment, without asking pip; null if none did. */
 export function cachedDownloadSize(env: Environment): DownloadSize | null {
+  let data: unknown;
   try {
-    return JSON.parse(fs.readFileSync(sizeFile(env), 'utf8')) as DownloadSize;
+    data = JSON.parse(fs.readFileSync(sizeFile(env), 'utf8'));
   } catch {
     return null;
   }
+  // A cache file is read back from disk: one that is not a size as written here is asked again.
+  const d = data as Partial<DownloadSize> | null;
+  const count = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  return d && count(d.bytes) && count(d.files) && count(d.unknown) && d.error === null ? { bytes: d.bytes!, files: d.files!, unknown: d.unknown!, error: null } : null;
 }
 
 /** `2.4 GiB in 63 files`, with what is unknown said. */

@@ -101,9 +101,21 @@ export function listTools(spec: Spec | null, envDirs: Set<string> | null = null)
       const installed: Record<string, string> = {};
       if (a.library) for (const [env, dists] of envs) if (dists.has(normal(a.library))) installed[env] = dists.get(normal(a.library))!;
       const tools = Object.values(spec?.tools ?? {}).filter((t) => t.version === null && t.runner === runner && t.adapter === adapter);
-      const pins = tools.map((t) => (a.library ? pinnedVersion(spec?.environments[t.environment]?.requirements ?? [], a.library) : null)).filter((v): v is string => v !== null);
-      out.push({ runner, origin, adapter, module: a.module, library: a.library, contracts: a.contracts, builders: a.builders, installed, pinned: pins[0] ?? null, declared_as: tools.map((t) => t.id) });
+      const pins = a.library ? pinsOf(spec, tools, a.library) : [];
+      out.push({ runner, origin, adapter, module: a.module, library: a.library, contracts: a.contracts, builders: a.builders, installed, pinned: pins.length ? pins.join(', ') : null, declared_as: tools.map((t) => t.id) });
     }
   }
   return out;
+}
+
+/**
+ * The releases of `library` a spec would measure: a versioned tool's declared releases, else the pin in
+ * its environment's requirements; for an adapter no tool is declared on, the default environment's pin
+ * (what declaring one would measure).
+ */
+function pinsOf(spec: Spec | null, tools: Spec['tools'][string][], library: string): string[] {
+  if (!spec) return [];
+  const pin = (env: string) => pinnedVersion(spec.environments[env]?.requirements ?? [], library);
+  const pins = tools.length === 0 ? [pin(spec.defaultEnvironment)] : tools.flatMap((t) => (t.versions.length ? t.versions : [pin(t.environment)]));
+  return [...new Set(pins.filter((v): v is string => v !== null))];
 }

@@ -15,6 +15,7 @@ device: cpu
 protocol: { warmups: 1, samples: 2, processes: 1, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }
 ${runner}subjects:
   resnet18:
+    label: ResNet-18
     model: { builder: torchvision, name: resnet18, seed: 0 }
     inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 4, batch_size: 2 }
     sites: { layer2: layer2 }
@@ -40,8 +41,13 @@ describe('benchgrid tools', () => {
     expect(list.filter((t) => t.origin === 'builtin').map((t) => t.adapter)).toEqual(Object.keys(manifest.adapters));
     expect(list.find((t) => t.adapter === 'nnsight')).toMatchObject({ runner: 'torch', library: 'nnsight', contracts: manifest.adapters.nnsight.contracts });
     const spec = await cli(['tools', path.join(ROOT, 'specs/torchextractor_cpu.yaml')]);
-    expect(spec.stdout).toMatch(/Runner torchextractor \(the spec's own\)\n  torchextractor: library torchextractor.*the spec's tool torchextractor/);
-    expect(spec.stdout).toMatch(/  nnsight: library nnsight, pinned 0\.8\.1.*not declared in the spec/);
+    expect(spec.code, spec.stderr).toBe(0);
+    // lines wrap at the terminal's width: read the text with its line breaks folded
+    const text = spec.stdout.replace(/\s+/g, ' ');
+    expect(spec.stdout).toMatch(/\nRunner torchextractor \(the spec's own\)\n  torchextractor: library torchextractor, pinned 0\.3\.0/);
+    expect(text).toMatch(/torchextractor: library torchextractor, pinned 0\.3\.0;.* the spec's tool torchextractor implements 5:/);
+    // an adapter no tool is declared on: the release declaring one would measure (the default environment's pin)
+    expect(text).toMatch(/ nnsight: library nnsight, pinned 0\.8\.1;.* not declared in the spec implements 7:/);
   });
 
   it("answers a group naming an adapter the spec did not declare with how to declare it", async () => {

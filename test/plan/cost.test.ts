@@ -43,3 +43,26 @@ describe('plan on a spec whose environment is not built', () => {
     expect((await cli(['plan', spec, '--no-sizes'], { cwd: dir, env: { BENCHGRID_CACHE: path.join(dir, 'other') } })).stdout.replace(/\s+/g, ' ')).toMatch(/download size not asked \(--no-sizes\)/);
   }, 300_000);
 });
+
+describe('plan when pip cannot say what an environment downloads', () => {
+  it('says the size is unknown and why, still plans (exit 0), caches nothing, and asks again over a corrupt cache file', async () => {
+    const dir = tmpdir();
+    const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^# yaml-language-server.*\n/, '');
+    // a release of a real distribution that does not exist: pip resolves nothing
+    const spec = write(dir, 'tiny.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["tqdm==0.0.0.1"] }\nsubjects:'));
+    const cache = path.join(dir, 'cache');
+    const r = await cli(['plan', spec], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/Environment main is built first \(once; cached for later runs\): 1 requirement, download size unknown \(.*tqdm==0\.0\.0\.1.*\)\./);
+    expect(fs.existsSync(path.join(cache, 'sizes'))).toBe(false);
+
+    // a size file that is not what plan writes (hand-edited, truncated) is not believed
+    const good = write(dir, 'good.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["tqdm==4.67.1"] }\nsubjects:'));
+    expect((await cli(['plan', good], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 })).code).toBe(0);
+    const [file] = fs.readdirSync(path.join(cache, 'sizes'));
+    fs.writeFileSync(path.join(cache, 'sizes', file), JSON.stringify({ bytes: '9'.repeat(40), files: -1, unknown: 0, error: null }));
+    const again = await cli(['plan', good], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
+    expect(again.stderr).toMatch(/asking pip what building environment 'main' downloads/);
+    expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/downloads \d+\.\d KiB in 1 file\./);
+  }, 600_000);
+});
