@@ -100,8 +100,8 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
       precision: protocol.precision,
       sampling_budget_s: protocol.budget_s_per_cell / protocol.processes,
       threads: protocol.threads,
-      rtol: protocol.rtol,
-      atol: protocol.atol,
+      rtol: contract.exactness?.rtol ?? protocol.rtol,
+      atol: contract.exactness?.atol ?? protocol.atol,
       memory_calls: 1,
     },
   };

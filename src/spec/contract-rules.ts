@@ -5,11 +5,12 @@ import { contractFacts, type ParamType } from './contracts.ts';
 import type { Contract, Spec } from './types.ts';
 import type { RuleInput } from './rules.ts';
 
-const TYPE_WORDS: Record<ParamType, string> = { site: 'a site name', numbers: 'a non-empty list of numbers', integer: 'a non-negative integer' };
+const TYPE_WORDS: Record<ParamType, string> = { site: 'a site name', numbers: 'a non-empty list of numbers', integer: 'a non-negative integer', number: 'a number' };
 
 function fits(type: ParamType, value: unknown): boolean {
   if (type === 'site') return typeof value === 'string' && value.length > 0;
   if (type === 'numbers') return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number');
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
   return Number.isInteger(value) && (value as number) >= 0;
 }
 

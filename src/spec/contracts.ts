@@ -4,8 +4,8 @@ import path from 'node:path';
 import { BUILTIN_RUNNERS, type Manifest } from './manifests.ts';
 import { validatorFor } from './schema.ts';
 
-/** A parameter's type: a site name, a non-empty list of numbers, or a non-negative integer. */
-export type ParamType = 'site' | 'numbers' | 'integer';
+/** A parameter's type: a site name, a non-empty list of numbers, a non-negative integer, or a finite number. */
+export type ParamType = 'site' | 'numbers' | 'integer' | 'number';
 
 /** What the harness's witnesses must observe for a contract (docs/contracts.md). */
 export interface Work {

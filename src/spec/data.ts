@@ -66,6 +66,7 @@ export interface ContractData {
   label?: string;
   description?: string;
   site?: string;
+  exactness?: { rtol?: number; atol?: number };
   params?: Record<string, unknown>;
 }
 

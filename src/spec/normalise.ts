@@ -27,7 +27,7 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
   for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s);
   const contracts: Record<string, Contract> = {};
   for (const [id, c] of Object.entries(data.contracts)) {
-    contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {} };
+    contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {}, exactness: c.exactness ?? null };
   }
   const tools: Record<string, Tool> = {};
   for (const [id, t] of Object.entries(data.tools)) {

@@ -78,6 +78,8 @@ export interface Contract {
   label: string;
   site: string | null;
   params: Record<string, unknown>;
+  /** The contract's own tolerance of a "close" verdict, each key falling back to the protocol's. */
+  exactness: { rtol?: number; atol?: number } | null;
 }
 
 /** A tool: which runner and adapter execute it, in which environment. */

@@ -1,7 +1,14 @@
-"""Captum: `LayerActivation` reads layer outputs, `LayerGradientXActivation` gives the gradient at a layer."""
+"""Captum: `LayerActivation` reads layer outputs, `LayerGradientXActivation` gives the gradient at a layer, and
+its attribution methods (`LayerGradCam`, `LRP`, `IntegratedGradients`) serve the attribution contracts."""
 
 import torch
-from captum.attr import LayerActivation, LayerGradientXActivation
+from captum.attr import (LRP, IntegratedGradients, LayerActivation, LayerAttribution, LayerGradCam,
+                         LayerGradientXActivation)
+from captum.attr._utils.lrp_rules import EpsilonRule
+
+from benchgrid_harness.context import probe_site
+
+from benchgrid_torch import attribution
 
 
 def single_module_output(ctx):
@@ -78,5 +85,68 @@ def ordered_dataset_features(ctx):
 
     def run():
         return torch.cat([activation.attribute(batch) for batch in batches])
+
+    return run
+
+
+def grad_cam(ctx):
+    """`LayerGradCam(model, layer).attribute(x, target=t, relu_attributions=True)`, then
+    `LayerAttribution.interpolate(..., interpolate_mode="bilinear")` and the contract's per-image normalisation.
+
+    The idiom is Captum's Grad-CAM tutorial (tutorials/Resnet_TorchVision_Interpret.ipynb: LayerGradCam, then
+    LayerAttribution.interpolate to the input size). Captum leaves the map unnormalised (its visualisation
+    helpers scale it for display), so the contract's min-max scaling is applied after Captum's call. Captum
+    takes the channel weights as the mean over every axis after the second: right for [B, C, h, w]; a ViT's
+    [B, tokens, C] output would be read with tokens as channels, so that layout is refused here.
+    """
+    shape, _dtype = probe_site(ctx.model, ctx.inputs, ctx.site_module, ctx.site)
+    if len(shape) != 4:
+        ctx.unsupported(f"Captum's LayerGradCam takes the channel weights as the gradient's mean over every axis after "
+                        f"the second; {ctx.site!r} outputs {list(shape)} (a ViT's tokens x channels), which it would "
+                        "weight per token instead of per channel, and it has no reshape hook like pytorch-grad-cam's "
+                        "reshape_transform")
+    gradcam = LayerGradCam(ctx.model, ctx.site_module)
+    x, target = ctx.inputs, ctx.target
+
+    def run():
+        cam = gradcam.attribute(x, target=target, relu_attributions=True)
+        upsampled = LayerAttribution.interpolate(cam, tuple(x.shape[-2:]), interpolate_mode="bilinear")
+        upsampled = upsampled - upsampled.amin(dim=(2, 3), keepdim=True)
+        return (upsampled / (upsampled.amax(dim=(2, 3), keepdim=True) + attribution.NORMALISE_EPSILON))[:, 0]
+
+    return run
+
+
+def lrp_epsilon(ctx):
+    """`LRP(model).attribute(x, target=t)` with `module.rule = EpsilonRule(epsilon)` on every layer Captum has a
+    rule for (Captum's documented way to choose a rule: set `rule` on the module; docs of captum.attr.LRP).
+
+    Captum's LRP starts from the target logit (it multiplies its normalised relevances by the output) and
+    applies its default rule set, which is the contract's; only epsilon is set. Captum refuses a model with a
+    leaf module it has no rule for (ViT's LayerNorm, GELU, attention): TypeError at attribute().
+    """
+    epsilon = float(ctx.params["epsilon"])
+    for module in ctx.model.modules():
+        if isinstance(module, attribution.EPSILON_LAYERS):
+            module.rule = EpsilonRule(epsilon=epsilon)
+    lrp = LRP(ctx.model)
+    x, target = ctx.inputs, ctx.target
+
+    def run():
+        return lrp.attribute(x, target=target)
+
+    return run
+
+
+def integrated_gradients(ctx):
+    """`IntegratedGradients(model).attribute(x, target=t, n_steps=n, method="riemann_right")` (zero baselines, the
+    default). Captum's default method is Gauss-Legendre; the contract is the right Riemann sum, one of Captum's
+    documented `method` values. Captum evaluates all steps as one batch of n x B images (internal_batch_size
+    unset), which is why this contract counts no forwards (docs/contracts.md)."""
+    ig = IntegratedGradients(ctx.model)
+    x, target, steps = ctx.inputs, ctx.target, int(ctx.params["steps"])
+
+    def run():
+        return ig.attribute(x, target=target, n_steps=steps, method="riemann_right")
 
     return run

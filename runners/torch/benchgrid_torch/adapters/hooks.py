@@ -1,18 +1,14 @@
-"""Forward hooks on the site module: the reference for group A (hooks are removed after every call)."""
+"""Forward hooks on the site module: the reference for group A (hooks are removed after every call).
+
+A module that returns a tuple (torchvision's and PyTorch's `nn.MultiheadAttention`: `(output, weights)`) has
+the tuple's first tensor as its site output, for reads and edits alike (docs/contracts.md).
+"""
 
 import torch
 
-
-def _replace_first(output, value):
-    """`output` with its tensor (or the first element of a tuple output) replaced by `value`."""
-    if isinstance(output, tuple):
-        return (value,) + output[1:]
-    return value
-
-
-def _first(output):
-    """The site's tensor: the output itself, or the first element of a tuple output."""
-    return output[0] if isinstance(output, tuple) else output
+from benchgrid_torch import attribution
+from benchgrid_torch.site_output import first as _first
+from benchgrid_torch.site_output import replace_first as _replace_first
 
 
 def _forward_keeping_site(model, site, x):
@@ -41,7 +37,7 @@ def single_module_output(ctx):
     model, site, x = ctx.model, ctx.site_module, ctx.inputs
 
     def run():
-        return _forward_keeping_site(model, site, x)[0]
+        return _first(_forward_keeping_site(model, site, x)[0])
 
     return run
 
@@ -51,7 +47,8 @@ def matched_retained(ctx):
     model, site, x = ctx.model, ctx.site_module, ctx.inputs
 
     def run():
-        return _forward_keeping_site(model, site, x)
+        site_output, logits = _forward_keeping_site(model, site, x)
+        return _first(site_output), logits
 
     return run
 
@@ -129,7 +126,7 @@ def site_output_stopped(ctx):
             pass
         finally:
             handle.remove()
-        return kept[0]
+        return _first(kept[0])
 
     return run
 
@@ -140,5 +137,76 @@ def ordered_dataset_features(ctx):
 
     def run():
         return torch.cat([_first(_forward_keeping_site(model, site, batch)[0]) for batch in batches])
+
+    return run
+
+
+def grad_cam(ctx):
+    """Grad-CAM by hand: a forward hook keeps the site's output, torch.autograd.grad gives the target logit's
+    gradient there (no parameter gradients), and benchgrid_torch/attribution.py finishes the map."""
+    model, site, x, target = ctx.model, ctx.site_module, ctx.inputs, ctx.target
+
+    def run():
+        site_output, logits = _forward_keeping_site(model, site, x)
+        activation = _first(site_output)
+        (gradient,) = torch.autograd.grad(logits[:, target].sum(), activation)
+        return attribution.grad_cam_map(activation.detach(), gradient, x.shape[-2:])
+
+    return run
+
+
+def _epsilon_rule_hooks(module, epsilon):
+    """The epsilon rule on one layer, as two hooks: R_in = x * J^T (R_out / (z + epsilon * sign(z))).
+
+    The pre-hook gives the layer its own view of its input, whose tensor hook multiplies the arriving
+    J^T(...) by x: the relevance this layer passes down, summed by autograd with what other consumers of x
+    pass (a residual branch passes its relevance unchanged). The forward hook divides the relevance arriving
+    at z by the stabilised z, computed at once because an in-place ReLU may overwrite z afterwards.
+    """
+    def pre(_module, args):
+        own = args[0].view_as(args[0])
+        value = own.detach()
+        own.register_hook(lambda grad: value * grad)
+        return (own,) + tuple(args[1:])
+
+    def post(_module, _args, output):
+        denominator = attribution.stabilised(output.detach(), epsilon)
+        output.register_hook(lambda grad: grad / denominator)
+
+    return [module.register_forward_pre_hook(pre), module.register_forward_hook(post)]
+
+
+def lrp_epsilon(ctx):
+    """LRP-epsilon relevance at the input by hand: the rule's hooks on every layer of attribution.EPSILON_LAYERS,
+    one forward, and torch.autograd.grad from the target logit's relevance (no parameter gradients)."""
+    model, x, target, epsilon = ctx.model, ctx.inputs, ctx.target, float(ctx.params["epsilon"])
+    layers = [m for m in model.modules() if isinstance(m, attribution.EPSILON_LAYERS)]
+
+    def run():
+        handles = [h for layer in layers for h in _epsilon_rule_hooks(layer, epsilon)]
+        try:
+            inputs = x.detach().requires_grad_()
+            logits = model(inputs)
+            (relevance,) = torch.autograd.grad(logits, inputs, grad_outputs=attribution.output_relevance(logits, target))
+        finally:
+            for handle in handles:
+                handle.remove()
+        return relevance
+
+    return run
+
+
+def integrated_gradients(ctx):
+    """Integrated gradients by hand: one forward and torch.autograd.grad per step on the straight path from the zero
+    baseline, alphas k/steps for k = 1..steps (the right Riemann sum), x times the mean gradient."""
+    model, x, target, steps = ctx.model, ctx.inputs, ctx.target, int(ctx.params["steps"])
+
+    def run():
+        total = torch.zeros_like(x)
+        for k in range(1, steps + 1):
+            point = (x * (k / steps)).requires_grad_()
+            (gradient,) = torch.autograd.grad(model(point)[:, target].sum(), point)
+            total += gradient
+        return x * total / steps
 
     return run

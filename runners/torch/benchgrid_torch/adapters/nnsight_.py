@@ -1,7 +1,13 @@
-"""nnsight: `NNsight(model).trace(x)` blocks that read, save and assign module outputs (nnsight 0.8 API)."""
+"""nnsight: `NNsight(model).trace(x)` blocks that read, save and assign module outputs (nnsight 0.8 API).
+
+Inside a trace nnsight 0.8 hands out the module's real output, so a tuple output (attention's `(output,
+weights)`) is read and assigned through its first element, as every tool does (site_output.py).
+"""
 
 import torch
 from nnsight import NNsight
+
+from benchgrid_torch.site_output import first, replace_first
 
 
 def _wrap(ctx):
@@ -17,7 +23,7 @@ def single_module_output(ctx):
 
     def run():
         with model.trace(x):
-            output = site.output.save()
+            output = first(site.output).save()
         return output
 
     return run
@@ -30,7 +36,7 @@ def site_output_stopped(ctx):
 
     def run():
         with model.trace(x) as tracer:
-            output = site.output.save()
+            output = first(site.output).save()
             tracer.stop()
         return output
 
@@ -44,7 +50,7 @@ def matched_retained(ctx):
 
     def run():
         with model.trace(x):
-            output = site.output.save()
+            output = first(site.output).save()
             logits = model.output.save()
         return output, logits
 
@@ -58,7 +64,7 @@ def replacement_edit(ctx):
 
     def run():
         with model.trace(x):
-            site.output = torch.zeros_like(site.output)
+            site.output = replace_first(site.output, torch.zeros_like(first(site.output)))
             logits = model.output.save()
         return logits
 
@@ -74,7 +80,7 @@ def repeated_steering(ctx):
         steered = []
         for s in strengths:
             with model.trace(x):
-                site.output = site.output + s * direction
+                site.output = replace_first(site.output, first(site.output) + s * direction)
                 steered.append(model.output.save())
         return torch.stack(steered)
 
@@ -88,7 +94,7 @@ def same_site_gradient(ctx):
 
     def run():
         with model.trace(x):
-            output = site.output
+            output = first(site.output)
             loss = model.output[:, target].sum()
             # nnsight 0.8 serves `.grad` only inside a backward block opened on the loss
             # (nnsight/intervention/backward.py); `.backward()` also accumulates into the parameters' .grad.
@@ -108,7 +114,7 @@ def ordered_dataset_features(ctx):
         outputs = []
         for batch in batches:
             with model.trace(batch):
-                outputs.append(site.output.save())
+                outputs.append(first(site.output).save())
         return torch.cat(outputs)
 
     return run

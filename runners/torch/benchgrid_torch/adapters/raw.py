@@ -54,3 +54,26 @@ def ordered_dataset_features(ctx):
         return [model(batch) for batch in batches]
 
     return run
+
+
+def _forward_and_input_gradient(ctx):
+    """One forward and torch.autograd.grad of logits[:, target].sum() down to the input: the floor of the
+    attribution contracts (every one of them runs a forward and a backward; nothing else is attached)."""
+    model, x, target = ctx.model, ctx.inputs, ctx.target
+
+    def run():
+        inputs = x.detach().requires_grad_()
+        (gradient,) = torch.autograd.grad(model(inputs)[:, target].sum(), inputs)
+        return gradient
+
+    return run
+
+
+def grad_cam(ctx):
+    """A forward and a backward to the input, nothing attached."""
+    return _forward_and_input_gradient(ctx)
+
+
+def lrp_epsilon(ctx):
+    """A forward and a backward to the input, nothing attached."""
+    return _forward_and_input_gradient(ctx)
