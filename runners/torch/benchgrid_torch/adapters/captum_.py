@@ -11,8 +11,30 @@ from benchgrid_harness.context import probe_site
 from benchgrid_torch import attribution
 
 
+def _refuse_tuples_with_none(ctx):
+    """Unsupported where the site returns a tuple holding a non-tensor (attention's `(output, None)`).
+
+    Captum's layer methods clone every element of the layer's output (captum/_utils/gradient.py), so such a
+    module fails inside Captum ("'NoneType' object has no attribute 'clone'"), and Captum has no option to
+    read one element of a tuple output.
+    """
+    seen = []
+    handle = ctx.site_module.register_forward_hook(lambda _module, _args, output: seen.append(output))
+    try:
+        with torch.no_grad():
+            ctx.model(ctx.inputs)
+    finally:
+        handle.remove()
+    if seen and isinstance(seen[0], tuple) and not all(isinstance(v, torch.Tensor) for v in seen[0]):
+        kinds = ", ".join(type(v).__name__ for v in seen[0])
+        ctx.unsupported(f"{ctx.site!r} returns a tuple ({kinds}); Captum's layer methods clone every element of a "
+                        "layer's output and fail on the None ('NoneType' object has no attribute 'clone'), with no "
+                        "option to read the first element")
+
+
 def single_module_output(ctx):
     """The site's activation from `LayerActivation` (a full forward with a hook on the layer)."""
+    _refuse_tuples_with_none(ctx)
     activation = LayerActivation(ctx.model, ctx.site_module)
     x = ctx.inputs
 
@@ -26,6 +48,7 @@ def matched_retained(ctx):
     """(site output, logits) from one `LayerActivation` forward over two layers: the site and the model itself."""
     # Captum returns layer activations and drops the forward's output, so the logits are retained the only
     # way it can: as the activation of the root module, whose output is the model's output.
+    _refuse_tuples_with_none(ctx)
     activation = LayerActivation(ctx.model, [ctx.site_module, ctx.model])
     x = ctx.inputs
 
@@ -53,6 +76,7 @@ def _layer_gradient(ctx):
     # multiply_by_inputs=False makes the attribution the layer gradient alone; Captum takes it with
     # torch.autograd.grad(torch.unbind(scores), layer output) (captum/_utils/gradient.py,
     # compute_layer_gradients_and_eval), which sums over the batch like the reference's .sum().
+    _refuse_tuples_with_none(ctx)
     gradient = LayerGradientXActivation(_target_scores(ctx.model, ctx.target), ctx.site_module,
                                         multiply_by_inputs=False)
     x = ctx.inputs
@@ -80,6 +104,7 @@ def site_gradient_only(ctx):
 
 def ordered_dataset_features(ctx):
     """The site's activations over the dataset batches, one `LayerActivation` call per batch, concatenated."""
+    _refuse_tuples_with_none(ctx)
     activation = LayerActivation(ctx.model, ctx.site_module)
     batches = ctx.batches
 
