@@ -45,7 +45,7 @@ describe('runners/contracts.json', () => {
 
   it('gives gradients to exactly the contracts whose work reaches a backward', () => {
     const f = facts as Exclude<typeof facts, Error>;
-    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'same_site_gradient', 'site_gradient_only']);
+    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
     expect(f.same_site_gradient.work).toEqual({ forwards: 1, parameter_grads: true });
     expect(f.site_gradient_only.work).toEqual({ forwards: 1, parameter_grads: false });
     expect(f.site_output_stopped.work?.forwards).toBe(0);
@@ -88,6 +88,28 @@ describe('validate checks each contract against its facts', () => {
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/missing\.yaml:\d+:\d+.*contract 'steer' \(repeated_steering\) needs 'direction_seed', a non-negative integer\./);
+  });
+
+  it('a parameter of the wrong type (an epsilon that is a string) is refused with its position', async () => {
+    const file = write(tmpdir(), 'epsilon.yaml', SPEC('  steer: { kind: lrp_epsilon, params: { target: 0, epsilon: "0.25" } }'));
+    const r = await cli(['validate', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/epsilon\.yaml:\d+:\d+.*contract 'steer': 'epsilon' must be a number \(got "0\.25"\)\./);
+  });
+
+  it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
+    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { buildRequest } = await import('../../src/run/jobs.ts');
+    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
+    const loaded = await loadSpec(good);
+    const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;
+    const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { settings: { rtol: number; atol: number } };
+    expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
+    const bad = write(tmpdir(), 'negative.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'));
+    const r = await cli(['validate', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/negative\.yaml:\d+:\d+.*exactness.*atol/);
   });
 
   it('a contract kind without facts, with a suggestion', async () => {
