@@ -21,12 +21,15 @@ def _output_node(model):
 
 
 def _node_of(model, path):
-    """The feature-extraction node name of the call of module `path` (torchvision's tracer, eval mode)."""
+    """The feature-extraction node name of module `path`: the node calling it where it is a leaf of the traced
+    graph (torchvision's tracer, eval mode), else the path itself."""
     tracer = NodePathTracer()
     graph = tracer.trace(model.eval())
     names = [tracer.node_to_qualname[node] for node in graph.nodes
              if node.op == "call_module" and node.target == path and node in tracer.node_to_qualname]
-    if len(names) != 1:
+    if not names:  # not a leaf: torchvision traces through it and names its output by its path (`layer2`)
+        return path
+    if len(names) > 1:
         raise ValueError(f"module {path!r} is called {len(names)} times in torchvision's traced graph; "
                          "a feature extractor names one node")
     return names[0]
