@@ -147,7 +147,9 @@ def lrp_epsilon(ctx):
     rule for (Captum's documented way to choose a rule: set `rule` on the module; docs of captum.attr.LRP).
 
     Captum's LRP starts from the target logit (it multiplies its normalised relevances by the output) and
-    applies its default rule set, which is the contract's; only epsilon is set. Captum refuses a model with a
+    applies its default rule set, which is the contract's; only epsilon is set. It runs the model twice per
+    call (captum/attr/_core/lrp.py: `_compute_output_and_change_weights`, then the forward of `gradient_func`
+    with the rule hooks), which the witnesses mark. Captum refuses a model with a
     leaf module it has no rule for (ViT's LayerNorm, GELU, attention): TypeError at attribute().
     """
     epsilon = float(ctx.params["epsilon"])
