@@ -158,9 +158,15 @@ def lrp_epsilon(ctx):
             module.rule = EpsilonRule(epsilon=epsilon)
     lrp = LRP(ctx.model)
     x, target = ctx.inputs, ctx.target
+    # Each call gets its own copy of the input, as a user's call on a new image does: Captum 0.9.0 marks every
+    # tensor it hooks with `hook_registered = True` and never clears it (captum/attr/_utils/lrp_rules.py,
+    # PropagationRule.forward_hook), so a second attribute() on the same tensor object skips the first
+    # layer's input hook and returns J^T(R/z) at the input instead of the relevance.
+    ctx.note("Captum's LRP is given a copy of the input per call: on the same tensor object a second call skips "
+             "the first layer's input rule (hook_registered is never cleared) and returns another result")
 
     def run():
-        return lrp.attribute(x, target=target)
+        return lrp.attribute(x.clone(), target=target)
 
     return run
 
