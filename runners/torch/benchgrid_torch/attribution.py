@@ -41,12 +41,15 @@ def channel_grid(tensor):
     return tensor[:, 1:, :].reshape(tensor.shape[0], side, side, tensor.shape[2]).permute(0, 3, 1, 2)
 
 
-def upsample_and_normalise(cam, size):
-    """[B, 1, h, w] maps -> [B, H, W]: bilinear (half-pixel centres, as OpenCV's INTER_LINEAR), then per image
-    (m - min) / (max - min + 1e-7)."""
-    maps = F.interpolate(cam, size=tuple(size), mode="bilinear", align_corners=False)[:, 0]
+def normalise(maps):
+    """[B, H, W] maps scaled per image to (m - min) / (max - min + 1e-7)."""
     maps = maps - maps.amin(dim=(1, 2), keepdim=True)
     return maps / (maps.amax(dim=(1, 2), keepdim=True) + NORMALISE_EPSILON)
+
+
+def upsample_and_normalise(cam, size):
+    """[B, 1, h, w] maps -> [B, H, W]: bilinear (half-pixel centres, as OpenCV's INTER_LINEAR), then `normalise`."""
+    return normalise(F.interpolate(cam, size=tuple(size), mode="bilinear", align_corners=False)[:, 0])
 
 
 def grad_cam_map(activation, gradient, size):

@@ -136,8 +136,7 @@ def grad_cam(ctx):
     def run():
         cam = gradcam.attribute(x, target=target, relu_attributions=True)
         upsampled = LayerAttribution.interpolate(cam, tuple(x.shape[-2:]), interpolate_mode="bilinear")
-        upsampled = upsampled - upsampled.amin(dim=(2, 3), keepdim=True)
-        return (upsampled / (upsampled.amax(dim=(2, 3), keepdim=True) + attribution.NORMALISE_EPSILON))[:, 0]
+        return attribution.normalise(upsampled[:, 0])
 
     return run
 
@@ -149,8 +148,8 @@ def lrp_epsilon(ctx):
     Captum's LRP starts from the target logit (it multiplies its normalised relevances by the output) and
     applies its default rule set, which is the contract's; only epsilon is set. It runs the model twice per
     call (captum/attr/_core/lrp.py: `_compute_output_and_change_weights`, then the forward of `gradient_func`
-    with the rule hooks), which the witnesses mark. Captum refuses a model with a
-    leaf module it has no rule for (ViT's LayerNorm, GELU, attention): TypeError at attribute().
+    with the rule hooks), which the witnesses mark. Captum refuses a model with a leaf module it has no rule
+    for (ViT's LayerNorm, GELU, attention): TypeError at attribute().
     """
     epsilon = float(ctx.params["epsilon"])
     for module in ctx.model.modules():
