@@ -177,7 +177,7 @@ program
 
 program
   .command('tools')
-  .description('Every adapter benchgrid can run: its runner, library, the releases installed in the cached environments, and the contracts it implements.')
+  .description('Every adapter benchgrid can run (built in, in runners/, and in specs/runners/ of the project in the current directory): its runner, library, the releases installed in the cached environments, and the contracts it implements.')
   .argument('[spec]', "a spec: adds its own runners, the releases its environments pin, and which of its tools use each adapter")
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .option('--json', 'print the adapters as JSON (same as --format json)')

@@ -52,5 +52,14 @@ function initTool(name: string, opts: InitOptions): void {
   const shown = path.relative(process.cwd(), dir) || dir;
   const runnerPath = path.relative(specDir, dir).split(path.sep).join('/');
   const spec = opts.spec ? path.relative(process.cwd(), path.resolve(opts.spec)) || opts.spec : 'SPEC';
-  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). Add to ${opts.spec ? spec : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate ${spec}, and benchgrid run ${spec} --only 'A/single_module_output/${name}*/*' --processes 1 for its first cell. The walk-through: docs/adding-a-tool.md\n`);
+  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). ${missingSpec(opts.spec, spec)}Add to ${opts.spec ? spec : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate ${spec}, and benchgrid run ${spec} --only 'A/single_module_output/${name}*/*' --processes 1 for its first cell. The walk-through: docs/adding-a-tool.md\n`);
+}
+
+/**
+ * The line `--spec` deserves when it names no file yet: the runner is written all the same (it only
+ * needs the spec's directory), and the starter spec is one command away, under that very name.
+ */
+function missingSpec(given: string | undefined, shown: string): string {
+  if (given === undefined || fs.existsSync(path.resolve(given))) return '';
+  return `${shown} does not exist yet: \`benchgrid init ${shown}\` writes a starter spec there (raw, forward hooks and nnsight on ResNet-18) to add the tool to. `;
 }

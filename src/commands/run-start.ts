@@ -39,7 +39,7 @@ export function announceBuilds(spec: Spec, envNames: Set<string>, python: string
  */
 export async function probeBeforeRun(rp: RunPlan, jobs: RunPlan['jobs'], pythons: Record<string, string>, log: (s: string) => void): Promise<void> {
   const todo = new Set(jobs.map((j) => j.cell.id));
-  const problems = (await probeSpec(rp.spec, rp.plan, (id) => todo.has(id), pythons, log)).filter((d) => d.severity === 'error');
+  const problems = (await probeSpec(rp.spec, rp.plan, (id) => todo.has(id), pythons, log)).diagnostics.filter((d) => d.severity === 'error');
   if (problems.length === 0) return;
   const file = path.relative(process.cwd(), rp.spec.file) || rp.spec.file;
   throw new UserError(`${file}: the subject probe found ${problems.length === 1 ? 'a site' : `${problems.length} sites`} every cell reading it would fail on; nothing was run. Fix the spec (\`benchgrid validate --probe ${file}\` checks it), or pass --no-probe to run anyway.`, EXIT.usage, problems.map((d) => formatDiagnostic(d)));

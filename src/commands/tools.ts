@@ -1,4 +1,5 @@
-// `benchgrid tools [SPEC]`: every adapter, its library and installed releases, and the contracts it implements.
+// `benchgrid tools [SPEC]`: every adapter (built in, the spec's, and the runner folders of the project in the
+// current directory), its library and installed releases, and the contracts it implements.
 import path from 'node:path';
 import { listEnvs } from '../run/env-list.ts';
 import { listTools, type ToolListing } from '../tools/list.ts';
@@ -22,11 +23,13 @@ export async function tools(specFile: string | undefined, opts: ToolsOptions): P
   process.stdout.write(renderTools(list, spec !== null, terminalWidth(process.stdout)));
 }
 
-const ORIGIN: Record<ToolListing['origin'], string> = {
-  builtin: 'built in',
-  spec: "the spec's own",
-  'user-folder': 'a folder in runners/ that no spec given here declares: declare it under runners: to use it',
-};
+/** Where a runner comes from, in words; a folder of the user's is named, relative to the current directory. */
+function origin(t: ToolListing): string {
+  if (t.origin === 'builtin') return 'built in';
+  if (t.origin === 'spec') return "the spec's own";
+  const dir = path.relative(process.cwd(), t.dir) || '.';
+  return `a folder of yours, ${dir.split(path.sep).join('/')}/, that no spec given here declares: declare it under runners: to use it`;
+}
 
 function version(t: ToolListing, withSpec: boolean): string {
   if (!t.library) return 'no library (plain torch)';
@@ -41,7 +44,7 @@ export function renderTools(list: ToolListing[], withSpec: boolean, width = DEFA
   const lines: string[] = [];
   let runner = '';
   for (const t of list) {
-    if (t.runner !== runner) lines.push(...(runner ? [''] : []), ...wrap(`Runner ${t.runner} (${ORIGIN[t.origin]})`, width));
+    if (t.runner !== runner) lines.push(...(runner ? [''] : []), ...wrap(`Runner ${t.runner} (${origin(t)})`, width));
     runner = t.runner;
     const declared = withSpec ? (t.declared_as.length ? `; the spec's tool${t.declared_as.length > 1 ? 's' : ''} ${t.declared_as.join(', ')}` : '; not declared in the spec') : '';
     lines.push(...wrap(`${t.adapter}: ${version(t, withSpec)}${declared}`, width - 2).map((l, i) => (i === 0 ? `  ${l}` : `      ${l}`)));

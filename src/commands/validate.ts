@@ -7,6 +7,7 @@ import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Plan } from '../plan/plan.ts';
 import type { Spec } from '../spec/types.ts';
+import type { ProbeReport } from '../run/probe.ts';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -22,16 +23,22 @@ export interface ValidateOptions {
 /** Validates each spec; prints diagnostics (stderr, or JSON on stdout) and a summary line per spec. */
 export async function validate(files: string[], opts: ValidateOptions): Promise<void> {
   const results = [];
+  // What --probe checked, per spec file: said after the spec's verdict, so a probe is never silent.
+  const probed = new Map<string, ProbeReport & { summary: string }>();
   for (const file of files) {
     const r = await loadSpec(file);
     if (opts.checkIndex && r.spec) r.diagnostics.push(...(await checkIndex(r.spec)));
-    if (opts.probe && r.spec && r.plan && !hasErrors(r.diagnostics)) r.diagnostics.push(...(await probe(r.spec, r.plan, opts.python)));
+    if (opts.probe && r.spec && r.plan && !hasErrors(r.diagnostics)) {
+      const report = await probe(r.spec, r.plan, opts.python);
+      r.diagnostics.push(...report.diagnostics);
+      probed.set(r.file, report);
+    }
     if (hasErrors(r.diagnostics)) r.plan = undefined;
     results.push(r);
   }
   const failed = results.some((r) => hasErrors(r.diagnostics));
   if (opts.json) {
-    const out = results.map((r) => ({ file: r.file, valid: !hasErrors(r.diagnostics), cells: r.plan?.cells.length ?? null, diagnostics: r.diagnostics }));
+    const out = results.map((r) => ({ file: r.file, valid: !hasErrors(r.diagnostics), cells: r.plan?.cells.length ?? null, diagnostics: r.diagnostics, ...(probed.has(r.file) ? { probe: probeJson(probed.get(r.file)!) } : {}) }));
     process.stdout.write(JSON.stringify({ valid: !failed, specs: out }, null, 2) + '\n');
   } else {
     // A spec that extends a broken one has the base's errors too, at the same lines of the same file:
@@ -56,19 +63,30 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
         const f = folded ? ` (+${folded} follow-on${folded === 1 ? '' : 's'} folded under ${errors === 1 ? 'it' : 'them'})` : '';
         process.stderr.write(`${r.file}: invalid: ${errors} error${errors === 1 ? '' : 's'}${f}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
       }
+      const report = probed.get(r.file);
+      if (report) process.stdout.write(`${r.file}: ${report.summary}\n`);
     }
   }
   if (failed) throw new ExitCode(EXIT.usage);
 }
 
 /** The subject probe of a valid spec: builds its environments when missing (as run does), then each subject once. */
-async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<Diagnostic[]> {
+async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<ProbeReport & { summary: string }> {
   const { interpreters } = await import('../run/python.ts');
-  const { probeSpec } = await import('../run/probe.ts');
+  const { probeSpec, probeSummary } = await import('../run/probe.ts');
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
   const planned = plan.cells.filter((c) => c.status === 'planned');
   const { pythons } = await interpreters(spec, new Set(planned.map((c) => c.environment)), python, log);
-  return probeSpec(spec, plan, () => true, pythons, log);
+  const report = await probeSpec(spec, plan, () => true, pythons, log);
+  return { ...report, summary: probeSummary(report) };
+}
+
+/** The probe's findings as JSON: each subject built, and each site found and called. */
+function probeJson(report: ProbeReport & { summary: string }) {
+  return {
+    summary: report.summary,
+    subjects: report.subjects.map((s) => ({ id: s.id, environment: s.env, built: s.built, modules: s.modules, sites: s.sites.map((x) => ({ name: x.name, path: x.path, found: x.found, called: x.called })) })),
+  };
 }
 
 /** The identity of a diagnostic across specs: the same problem at the same place of the same file. */

@@ -166,17 +166,39 @@ function writeCached(key: string, result: ProbeResult): void {
   }
 }
 
+/** What a probe of a spec did: its diagnostics, and each subject as found, with the environment that built it. */
+export interface ProbeReport {
+  diagnostics: Diagnostic[];
+  subjects: (ProbedSubject & { env: string })[];
+}
+
 /**
  * Probes every subject the selected planned cells use, each once in its environment; returns the
- * spec's diagnostics (empty when every site is there). Throws (exit 3) when a probe cannot run at all.
+ * spec's diagnostics (empty when every site is there) and what was found. Throws (exit 3) when a
+ * probe cannot run at all.
  */
-export async function probeSpec(spec: Spec, plan: Plan, selected: (id: string) => boolean, pythons: Record<string, string>, log: (line: string) => void): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
+export async function probeSpec(spec: Spec, plan: Plan, selected: (id: string) => boolean, pythons: Record<string, string>, log: (line: string) => void): Promise<ProbeReport> {
+  const out: ProbeReport = { diagnostics: [], subjects: [] };
   const skip = new Set(Object.keys(spec.environments).filter((e) => pythons[e] === undefined));
   for (const [env, subjects] of probeTargets(spec, plan, selected, skip)) {
     const python = pythons[env];
     if (!python) continue;
-    out.push(...probeDiagnostics(spec, await runProbe(spec, subjects, python, env, log), env));
+    const result = await runProbe(spec, subjects, python, env, log);
+    out.diagnostics.push(...probeDiagnostics(spec, result, env));
+    out.subjects.push(...result.subjects.map((s) => ({ ...s, env })));
   }
   return out;
+}
+
+/** What the probe checked, in one line: `probe: 1 subject built (resnet18 in main, 68 modules), 1 of 1 sites found and called by the forward`. */
+export function probeSummary(report: ProbeReport): string {
+  const subjects = report.subjects;
+  if (subjects.length === 0) return 'probe: no subject to build (no planned cell)';
+  const built = subjects.filter((s) => s.built);
+  const sites = subjects.flatMap((s) => s.sites);
+  const found = sites.filter((s) => s.found).length;
+  const called = sites.filter((s) => s.called === true).length;
+  const each = built.map((s) => `${s.id} in ${s.env}, ${s.modules} modules`).join('; ');
+  const notBuilt = subjects.length - built.length;
+  return `probe: ${built.length} subject${built.length === 1 ? '' : 's'} built${each ? ` (${each})` : ''}${notBuilt ? `, ${notBuilt} could not be` : ''}; ${found} of ${sites.length} site${sites.length === 1 ? '' : 's'} found in ${built.length === 1 ? 'its model' : 'their models'}, ${called} called by the forward`;
 }

@@ -51,12 +51,34 @@ export function builtinRunnerDirs(): Record<string, string> {
 
 /** Runner folders under runners/ that benchgrid does not ship (a user's), by folder name. */
 export function userRunnerFolders(): Record<string, string> {
+  return runnerFoldersIn(BUILTIN_RUNNERS, BUILTIN_RUNNER_NAMES);
+}
+
+/** Folders of `root` holding a manifest.json, by folder name, but those named in `except`; none when `root` is unreadable. */
+function runnerFoldersIn(root: string, except: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of fs.readdirSync(BUILTIN_RUNNERS).sort()) {
-    const dir = path.join(BUILTIN_RUNNERS, name);
-    if (!BUILTIN_RUNNER_NAMES.includes(name) && fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(root).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const dir = path.join(root, name);
+    if (!except.includes(name) && fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
   }
   return out;
+}
+
+/**
+ * Runner folders of the project the user works in: `specs/runners/*` of the nearest directory from
+ * `cwd` upwards that has a `specs/` folder (where `benchgrid init --tool` writes a runner), by folder name.
+ */
+export function projectRunnerFolders(cwd: string = process.cwd()): Record<string, string> {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'specs'))) return runnerFoldersIn(path.join(dir, 'specs', 'runners'));
+    if (path.dirname(dir) === dir) return {};
+  }
 }
 
 const cache = new Map<string, Manifest | Error>();

@@ -1,17 +1,19 @@
 // Every adapter benchgrid can run, read statically: the runners' manifests (built in, a spec's own, and
-// folders a user put in runners/), each adapter's library, the releases installed in the cached
+// folders a user put in runners/ or in the project's specs/runners/), each adapter's library, the releases installed in the cached
 // environments, and the contracts it implements. No interpreter is started.
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir } from '../run/environments.ts';
-import { builtinRunnerDirs, readManifest, userRunnerFolders } from '../spec/manifests.ts';
+import { builtinRunnerDirs, projectRunnerFolders, readManifest, userRunnerFolders } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 
 /** One adapter as `benchgrid tools` lists it. */
 export interface ToolListing {
   runner: string;
-  /** built in, declared by the spec, or a folder of runners/ that no spec here declares */
+  /** built in, declared by the spec, or a folder of runners/ or specs/runners/ that no spec here declares */
   origin: 'builtin' | 'spec' | 'user-folder';
+  /** The runner's directory. */
+  dir: string;
   adapter: string;
   module: string;
   library: string | null;
@@ -90,8 +92,12 @@ export function listTools(spec: Spec | null, envDirs: Set<string> | null = null)
     ...Object.entries(builtinRunnerDirs()).map(([n, d]) => [n, d, 'builtin'] as [string, string, ToolListing['origin']]),
     ...Object.entries(spec?.runners ?? {}).filter(([n]) => !builtinRunnerDirs()[n]).map(([n, d]) => [n, d, 'spec'] as [string, string, ToolListing['origin']]),
   ];
-  const declaredDirs = new Set(runners.map(([, d]) => path.resolve(d)));
-  for (const [n, d] of Object.entries(userRunnerFolders())) if (!declaredDirs.has(path.resolve(d))) runners.push([n, d, 'user-folder']);
+  const listed = new Set(runners.map(([, d]) => path.resolve(d)));
+  for (const [n, d] of [...Object.entries(userRunnerFolders()), ...Object.entries(projectRunnerFolders())]) {
+    if (listed.has(path.resolve(d))) continue;
+    listed.add(path.resolve(d));
+    runners.push([n, d, 'user-folder']);
+  }
   const envs = cachedEnvironments(envDirs);
   const out: ToolListing[] = [];
   for (const [runner, dir, origin] of runners) {
@@ -102,7 +108,7 @@ export function listTools(spec: Spec | null, envDirs: Set<string> | null = null)
       if (a.library) for (const [env, dists] of envs) if (dists.has(normal(a.library))) installed[env] = dists.get(normal(a.library))!;
       const tools = Object.values(spec?.tools ?? {}).filter((t) => t.version === null && t.runner === runner && t.adapter === adapter);
       const pins = a.library ? pinsOf(spec, tools, a.library) : [];
-      out.push({ runner, origin, adapter, module: a.module, library: a.library, contracts: a.contracts, builders: a.builders, installed, pinned: pins.length ? pins.join(', ') : null, declared_as: tools.map((t) => t.id) });
+      out.push({ runner, origin, dir, adapter, module: a.module, library: a.library, contracts: a.contracts, builders: a.builders, installed, pinned: pins.length ? pins.join(', ') : null, declared_as: tools.map((t) => t.id) });
     }
   }
   return out;
