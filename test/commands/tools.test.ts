@@ -50,6 +50,31 @@ describe('benchgrid tools', () => {
     expect(text).toMatch(/ nnsight: library nnsight, pinned 0\.8\.1;.* not declared in the spec implements 7:/);
   });
 
+  it("lists, without a spec, the runner folders of the project in the current directory (specs/runners/*), and skips a broken one", async () => {
+    const dir = tmpdir();
+    fs.cpSync(path.join(FIXTURES, 'runners/faulty'), path.join(dir, 'specs/runners/mine'), { recursive: true });
+    // hostile neighbours: a manifest that is not JSON, a plain file, and a folder without a manifest
+    write(dir, 'specs/runners/broken/manifest.json', '{ not json');
+    write(dir, 'specs/runners/a-file', 'x');
+    fs.mkdirSync(path.join(dir, 'specs/runners/empty'));
+    const sub = path.join(dir, 'specs/deeper');
+    fs.mkdirSync(sub);
+    for (const cwd of [dir, sub]) {
+      const r = await cli(['tools', '--json'], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      const list = JSON.parse(r.stdout).adapters as { runner: string; origin: string; dir: string }[];
+      const mine = list.filter((t) => t.runner === 'mine');
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((t) => t.origin === 'user-folder' && t.dir === path.join(dir, 'specs/runners/mine'))).toBe(true);
+      expect(list.map((t) => t.runner)).not.toContain('broken');
+    }
+    const text = await cli(['tools'], { cwd: dir });
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain('Runner mine (a folder of yours, specs/runners/mine/, that no spec given here declares: declare it under runners: to use it)');
+    // this checkout's own example runner is listed from its root, without its spec
+    const here = JSON.parse((await cli(['tools', '--json'])).stdout).adapters as { runner: string; origin: string }[];
+    expect(here.find((t) => t.runner === 'torchextractor')).toMatchObject({ origin: 'user-folder' });
+  });
+
   it("answers a group naming an adapter the spec did not declare with how to declare it", async () => {
     const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace('tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, tv_fx, torchlens]');
     const r = await cli(['validate', write(tmpdir(), 't.yaml', tiny.replace(/^# yaml-language-server.*\n/, ''))]);
@@ -75,6 +100,18 @@ describe('benchgrid init --tool', () => {
     expect(r.code, r.stderr).toBe(EXIT.ok);
     expect(loadResults(path.join(out, 'results.json')).cells.find((c) => c.tool === 'mytool')).toMatchObject({ status: 'ok', exact: 'bit' });
   }, 300_000);
+
+  it('says so when --spec names no file yet, with the command that writes the starter spec there', async () => {
+    const dir = tmpdir();
+    const w = await cli(['init', '--tool', 'mytool', '--library', 'my-tool', '--spec', 'specs/new.yaml'], { cwd: dir });
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toContain('specs/new.yaml does not exist yet: `benchgrid init specs/new.yaml` writes a starter spec there');
+    expect(fs.existsSync(path.join(dir, 'specs/runners/mytool/manifest.json'))).toBe(true);
+    expect((await cli(['init', 'specs/new.yaml'], { cwd: dir })).code).toBe(0);
+    const again = await cli(['init', '--tool', 'other', '--spec', 'specs/new.yaml'], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('does not exist yet');
+  });
 
   it('refuses a name that is not a Python package name or a library that is not a distribution name', async () => {
     const dir = tmpdir();
