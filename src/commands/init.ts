@@ -52,7 +52,7 @@ function initTool(name: string, opts: InitOptions): void {
   const shown = path.relative(process.cwd(), dir) || dir;
   const runnerPath = path.relative(specDir, dir).split(path.sep).join('/');
   const spec = opts.spec ? path.relative(process.cwd(), path.resolve(opts.spec)) || opts.spec : 'SPEC';
-  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). ${missingSpec(opts.spec, spec)}Add to ${opts.spec ? spec : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate ${spec}, and benchgrid run ${spec} --only 'A/single_module_output/${name}*/*' --processes 1 for its first cell. The walk-through: docs/adding-a-tool.md\n`);
+  process.stderr.write(`benchgrid: wrote ${shown}/ (manifest.json, ${name}_adapters/${name}_.py). ${missingSpec(opts.spec, spec)}Add to ${opts.spec ? spec : 'your spec'}:\n\n${specSnippet(name, runnerPath, opts.library ?? null)}\nThen: benchgrid validate ${spec}, and benchgrid run ${spec} --only 'A/single_module_output/hooks/*,A/single_module_output/${name}*/*' --processes 1 for its first cell beside the group's reference (hooks in the starter spec). The walk-through: docs/adding-a-tool.md\n`);
 }
 
 /**

@@ -54,7 +54,7 @@ export function renderCost(c: { cost: PlanCost; build: ToBuild[] }, width: numbe
   const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`].filter(Boolean).join(', ');
   const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds}).`];
   for (const b of c.build) {
-    const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks: seconds, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
+    const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
     lines.push(`Environment ${b.environment} is built first (once; cached for later runs): ${what}.`);
   }
   lines.push(estimate

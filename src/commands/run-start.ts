@@ -26,7 +26,7 @@ export function announceBuilds(spec: Spec, envNames: Set<string>, python: string
   const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env);
   if (missing.length === 0) return;
   const what = missing.map((e) => {
-    if (e.layer) return `${e.id} (a layer over ${e.layer.base}: seconds)`;
+    if (e.layer) return `${e.id} (a layer over ${e.layer.base}: pip downloads the release, about a minute)`;
     const size = cachedDownloadSize(e);
     return `${e.id} (a full PyTorch install: minutes${size && !size.error ? `; ${describeSize(size)}` : ' and gigabytes'})`;
   });

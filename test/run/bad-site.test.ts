@@ -24,7 +24,7 @@ describe('a site that is not in the model', () => {
     expect(r.stderr).toMatch(/bad-site\.yaml:17:15 subjects\.resnet18\.sites\.layer9: site 'layer9' of subject 'resnet18' is module path 'layer9', which the model does not have \(\d+ modules\)\. Nearest module paths: layer4, layer3, layer2, layer1/);
     expect(r.stderr).toMatch(/invalid: 1 error/);
     // and says what it checked
-    expect(r.stdout).toMatch(/bad-site\.yaml: probe: 1 subject built \(resnet18 in \S+, \d+ modules\); 1 of 2 sites found in its model, 1 called by the forward\n/);
+    expect(r.stdout).toMatch(/bad-site\.yaml: probe: 1 subject built \(resnet18 in \S+, \d+ modules\); 1 of 2 sites found in its model, 1 called by the forward$/m);
   }, 300_000);
 
   it('refuses the run before anything is measured (exit 2), leaving no run directory', async () => {
