@@ -26,6 +26,12 @@ export const EXAMPLES: Record<string, [string, string][]> = {
     ['benchgrid run specs/resnet18_cpu.yaml', 'every planned cell; results in results/resnet18_cpu/<time>/'],
     ["benchgrid run specs/resnet18_cpu.yaml --only 'A/single_module_output/*/*' --processes 1", 'a quick look at one row'],
     ['benchgrid run --resume results/resnet18_cpu/2026-01-01T00-00-00', 'finish an interrupted run'],
+    ['benchgrid run specs/resnet18_cpu.yaml --tool-source torchlens=../torchlens', "torchlens from a checkout instead of the spec's release"],
+  ],
+  'bench-change': [
+    ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base git:main --head .', "this checkout's torchlens against main's, in one run (run from the checkout)"],
+    ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base pinned --head ../torchlens', 'a working tree against the release the spec pins'],
+    ["benchgrid bench-change SPEC --tool tl_record --base git:v2.36.1 --format markdown --fail-on-slower 5", 'a PR comment; exit 4 when slower by more than 5%'],
   ],
   report: [
     ['benchgrid report results/resnet18_cpu/2026-01-01T00-00-00', 'the grid of a run directory'],

@@ -88,6 +88,7 @@ program
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
   .option('--no-probe', 'skip the subject probe at the start (each subject built once to check that its sites exist)')
+  .option('--tool-source <tool=source>', 'install TOOL (a tool id or package) from SOURCE for this run: a directory, git:REV (the current directory\'s repository) or git:REPO@REV (repeatable; docs/ci.md)', repeatable)
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
   .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(['interleaved', 'sequential']))
@@ -105,6 +106,31 @@ program
   .option('--json', 'print the summary as JSON on stdout (same as --format json)')
   .addHelpText('after', examples(EXAMPLES.run))
   .action(async (spec: string | undefined, opts) => (await import('./commands/run.ts')).run(spec, opts));
+
+program
+  .command('bench-change')
+  .description("A tool's cells for two versions of its code (base and head) in one interleaved run, then compare's verdict of head against base (docs/ci.md).")
+  .argument('[spec]', 'spec file (not needed with --resume)')
+  .option('--tool <name>', 'the tool id, or the package its tools use (e.g. torchlens: every torchlens tool of the spec)')
+  .option('--base <source>', "the code before: git:REV (the current directory's repository), git:REPO@REV, a directory, or pinned (the spec's own release)")
+  .option('--head <source>', 'the code after, in the same forms', '.')
+  .option('--only <globs>', "only the tool's cells whose id (as the spec names them) matches one of these globs")
+  .option('--out <dir>', 'run directory (default results/<spec>/change-<timestamp>)')
+  .option('--resume <dir>', 'complete an interrupted bench-change run, then compare')
+  .option('--processes <n>', 'processes per cell and side (override, recorded in the results)', positiveInt('--processes', 1000))
+  .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
+  .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
+  .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
+  .option('--seed <n>', "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)", seedInt)
+  .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
+  .addOption(new Option('--mode <mode>', "which rule decides a label: ratio (each cell relative to its group's raw cell) or absolute").choices(['ratio', 'absolute']).default('ratio'))
+  .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or the tool over its cells, is significantly slower by more than this percentage`)
+  .option('--only-changed', 'show only cells whose speed label, status or exactness changed')
+  .addOption(new Option('--sort <order>', 'order of the cells').choices(['file', 'change', 'id']).default('file'))
+  .addOption(new Option('--format <format>', 'output format (markdown: a PR comment, also written to the run directory as change.md)').choices(['table', 'markdown', 'json']).default('table'))
+  .option('--json', 'same as --format json')
+  .addHelpText('after', examples(EXAMPLES['bench-change']))
+  .action(async (spec: string | undefined, opts) => (await import('./commands/bench-change.ts')).benchChange(spec, opts));
 
 program
   .command('export')
@@ -251,6 +277,11 @@ function nonNegativeInt(name: string, max: number) {
     if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
+}
+
+/** A repeatable option's parser: every value, in order. */
+function repeatable(value: string, all: string[] = []): string[] {
+  return [...all, value];
 }
 
 /** A commander parser for --seed: the schedule's PRNG takes a 32-bit unsigned integer. */

@@ -1,7 +1,7 @@
 // `benchgrid compare <before> <after>`: speed labels, status and exactness changes, environment guard.
 import { compareResults, DEFAULT_SETTINGS } from '../compare/compute.ts';
 import { envLine } from '../compare/format.ts';
-import type { CompareMode, Comparison } from '../compare/model.ts';
+import type { CompareMode, CompareSettings, Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
@@ -32,15 +32,14 @@ const FORMATS = ['table', 'markdown', 'json'] as const;
 /** Compares two results files and prints (or writes) the comparison. */
 export async function compare(beforeFile: string, afterFile: string, opts: CompareOptions): Promise<void> {
   const format = resolveFormat(opts.format);
-  const threshold = percent('--threshold', opts.threshold ?? '2');
-  const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
+  const settings = compareSettings(opts);
   const before = loadResults(beforeFile);
   const after = loadResults(afterFile);
   for (const [file, r] of [[beforeFile, before], [afterFile, after]] as const) {
     const few = fewProcesses(r);
     if (few) process.stderr.write(`benchgrid: warning: ${file}: ${few}\n`);
   }
-  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower });
+  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, settings);
   if (opts.strictEnv && comparison.environment.blocking > 0) {
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
     throw new UserError(`refusing to compare ${beforeFile} with ${afterFile} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
@@ -66,6 +65,13 @@ export function fewProcesses(r: Results, needed = DEFAULT_SETTINGS.min_processes
   if (short.length === 0) return null;
   const counts = [...new Set(short.map((c) => c.processes))].sort().join(' or ');
   return `${short.length} of its ${measured.length} measured cells ran ${counts} process(es); a speed label needs ${needed} on each side, so they are unavailable, not unchanged. Measure with --processes ${needed} or more.`;
+}
+
+/** The settings the options ask for (--mode, --threshold, --fail-on-slower), each checked. */
+export function compareSettings(opts: Pick<CompareOptions, 'mode' | 'threshold' | 'failOnSlower'>): Partial<CompareSettings> {
+  const threshold = percent('--threshold', opts.threshold ?? '2');
+  const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
+  return { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower };
 }
 
 function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions): string {

@@ -16,7 +16,10 @@ import { checkCuda, interpreters } from '../run/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
 import { stoppedEarly } from '../run/repeat-gate.ts';
-import { loadOrExit } from './load-or-exit.ts';
+import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
+import { recordSources, runSources } from '../source/record.ts';
+import type { Spec } from '../spec/types.ts';
+import { loadOrExit, type ValidSpec } from './load-or-exit.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
@@ -38,22 +41,57 @@ export interface RunOptions {
   seed?: number;
   /** false (--no-probe): skip the subject probe at the start. */
   probe?: boolean;
+  /** `--tool-source TOOL=SOURCE`, repeatable. */
+  toolSource?: string[];
 }
 
 const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
 
 /** Runs a spec (or resumes a run directory); the exit says how it went (exitForRun), 130 when interrupted. */
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
-  if (opts.executor === 'slurm') return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
+  if (opts.executor === 'slurm') {
+    if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
+    return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
+  }
   const previous = opts.resume ? resumed(opts.resume) : null;
+  if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);
+  if (previous && opts.toolSource?.length) throw new UserError('--resume takes the sources the run started with (its journal records them); drop --tool-source.');
   const specFile = specArg ?? previous?.spec.file;
   if (!specFile) throw new UserError('run needs a spec: benchgrid run specs/<name>.yaml');
   const loaded = await loadOrExit(specFile, true);
-  if (previous && previous.spec.digest !== loaded.spec.digest) {
-    throw new UserError(`--resume: ${specFile} changed since this run started (digest ${previous.spec.digest.slice(0, 12)} -> ${loaded.spec.digest.slice(0, 12)}); results of two spec versions cannot be merged. Start a new run.`);
-  }
-  const header = previous ?? (await newHeader(specFile, loaded.spec, opts));
+  checkSameSpec(previous, loaded.spec, specFile);
+  const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
+  if (prepared.byTool.size > 0 && (opts.python ?? previous?.python)) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
+  const header = previous ?? (await newHeader(specFile, loaded.spec, opts, prepared.requests));
   if (!header) return;
+  const command = `benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`;
+  const { results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, fresh: !previous }, command);
+  exitForRun(results, planned);
+}
+
+/** A resumed run must measure the spec it started with. */
+export function checkSameSpec(previous: JournalHeader | null, spec: Spec, specFile: string): void {
+  if (previous && previous.spec.digest !== spec.digest) {
+    throw new UserError(`--resume: ${specFile} changed since this run started (digest ${previous.spec.digest.slice(0, 12)} -> ${spec.digest.slice(0, 12)}); results of two spec versions cannot be merged. Start a new run.`);
+  }
+}
+
+/** What `measure` runs: a loaded spec with its sources applied. */
+export type Measured = ValidSpec & Prepared;
+
+/** What `measure` returns: the run directory, its results, and the cells it planned (for exitForRun). */
+export interface Measurement {
+  dir: string;
+  results: Results;
+  planned: Set<string>;
+}
+
+/**
+ * Runs the planned processes of a prepared spec under a journal header (new when `fresh`, else resumed)
+ * while holding the run directory's lock, writes results.json and the reports, prints the summary.
+ * The caller decides the exit (exitForRun); an interrupted run throws 130. `command` names the holder.
+ */
+export async function measure(loaded: Measured, header: JournalHeader, opts: RunOptions & { fresh: boolean }, command: string): Promise<Measurement> {
   const rp = runPlan({
     spec: loaded.spec, plan: loaded.plan, manifests: loaded.manifests, overrides: header.overrides, device: header.device,
     selection: { only: header.only, cells: header.cells ?? null },
@@ -63,10 +101,11 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
   const existed = fs.existsSync(dir);
   // One benchgrid writes a run directory at a time: a second run or --resume on a live one is refused.
-  const release = lockRunDir(dir, thisHolder(`benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`), log);
+  const release = lockRunDir(dir, thisHolder(command), log);
   try {
-    if (!previous) refuseExisting(dir);
-    await measure(rp, header, dir, { ...opts, fresh: !previous }, loaded.spec);
+    if (opts.fresh) refuseExisting(dir);
+    const results = await measureLocked(rp, header, dir, opts, loaded);
+    return { dir, results, planned: new Set(rp.jobs.map((j) => j.cell.id)) };
   } finally {
     release();
     if (!existed) removeIfEmpty(dir);
@@ -74,7 +113,8 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
 }
 
 /** Builds what is missing, probes the subjects, runs the jobs not yet journaled, and writes the results. */
-async function measure(rp: RunPlan, header: JournalHeader, dir: string, opts: RunOptions & { fresh: boolean }, spec: RunPlan['spec']): Promise<void> {
+async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, opts: RunOptions & { fresh: boolean }, loaded: Measured): Promise<Results> {
+  const spec = loaded.spec;
   const done = new Set(readJournal(dir).records.map((r) => r.key));
   const todo = rp.jobs.filter((j) => !done.has(j.key));
   const warning = fewProcessesWarning(rp.protocol.processes);
@@ -92,13 +132,13 @@ async function measure(rp: RunPlan, header: JournalHeader, dir: string, opts: Ru
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
   const stopped = await runLocally(rp, jobs, { dir, pythons, start, concurrency, log });
-  const results = resultsOf(rp, header, dir, stopped, { start, jobs: concurrency });
+  const results = recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool }), loaded.byTool);
   writeResults(path.join(dir, 'results.json'), results);
   if (!stopped) pointLatest(dir, spec.name);
   await writeRunReports(dir, results, spec);
   printRunSummary(results, spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
-  exitForRun(results, new Set(rp.jobs.map((j) => j.cell.id)));
+  return results;
 }
 
 /**
@@ -125,7 +165,7 @@ function resumed(resume: string): JournalHeader {
 }
 
 /** The header of a new run; null when --changed-since finds nothing to run. */
-async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptions): Promise<JournalHeader | null> {
+async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptions, sources: SourceRequest[]): Promise<JournalHeader | null> {
   let cells: string[] | null = null;
   if (opts.changedSince) {
     const { invalidatedCells } = await import('../diff/invalidated.ts');
@@ -135,12 +175,19 @@ async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptio
       return null;
     }
   }
+  return headerOf(specFile, spec, opts, { cells, sources });
+}
+
+/** A new journal header from the options; `cells` an exact selection, `sources` the tools built from source. */
+export function headerOf(specFile: string, spec: RunPlan['spec'], opts: RunOptions, x: { cells: string[] | null; sources: SourceRequest[]; change?: JournalHeader['change'] }): JournalHeader {
   const device = opts.device ?? spec.device;
   const overrides: Overrides = pick({ processes: opts.processes, samples: opts.samples, device: opts.device });
   return {
     type: 'header', v: 1, spec: { name: spec.name, digest: spec.digest, file: path.resolve(specFile) },
-    device, only: opts.only ?? null, cells, schedule: { kind: opts.schedule ?? spec.protocol.schedule, seed: opts.seed ?? newSeed() },
+    device, only: x.change ? null : opts.only ?? null, cells: x.cells, schedule: { kind: opts.schedule ?? spec.protocol.schedule, seed: opts.seed ?? newSeed() },
     overrides, python: opts.python ?? null, start: opts.start ?? defaultStart(device), jobs: opts.jobs ?? 1, started: new Date().toISOString(),
+    ...(x.sources.length > 0 ? { tool_sources: x.sources } : {}),
+    ...(x.change ? { change: x.change } : {}),
   };
 }
 
@@ -167,14 +214,17 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number }): Results {
+function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number; sources: Prepared['byTool'] }): Results {
+  const { sources, ...settings } = how;
   const records = readJournal(dir).records;
   return aggregate(
     {
       spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10), host: localHost(),
       run: {
-        ...how, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir,
+        ...settings, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir,
         stopped_early: stoppedEarly(rp.jobs, records),
+        ...(sources.size > 0 ? { tool_sources: runSources(sources) } : {}),
+        ...(header.change ? { change: header.change } : {}),
       },
     },
     records,

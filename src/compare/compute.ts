@@ -14,8 +14,11 @@ export const DEFAULT_SETTINGS: CompareSettings = {
   mode: 'ratio', threshold: 0.02, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
 };
 
-/** Compares two runs; `files` names them in the output. */
-export function compareResults(before: Results, after: Results, files: { before: string; after: string }, settings: Partial<CompareSettings> = {}): Comparison {
+/**
+ * Compares two runs; `files` names them in the output. `inScope` limits the cells compared (bench-change
+ * compares one tool's cells); every cell of both runs still serves as a baseline.
+ */
+export function compareResults(before: Results, after: Results, files: { before: string; after: string }, settings: Partial<CompareSettings> = {}, inScope: (id: string) => boolean = () => true): Comparison {
   const s: CompareSettings = { ...DEFAULT_SETTINGS, ...settings };
   const differences = environmentDifferences(before, after);
   const noise = noiseOf(before, after, s.threshold).map((n) => withShift(n, runShift(before, after, n.subject, differences)));
@@ -24,8 +27,8 @@ export function compareResults(before: Results, after: Results, files: { before:
   const beforeById = new Map(before.cells.map((c) => [c.id, c]));
   const runs: Runs = { before, after, beforeById, afterById };
   const cells: CellComparison[] = [
-    ...before.cells.map((b) => cellOf(b, afterById.get(b.id) ?? null, noiseFor(b.subject), s, runs)),
-    ...after.cells.filter((a) => !beforeById.has(a.id)).map((a) => cellOf(null, a, noiseFor(a.subject), s, runs)),
+    ...before.cells.filter((b) => inScope(b.id)).map((b) => cellOf(b, afterById.get(b.id) ?? null, noiseFor(b.subject), s, runs)),
+    ...after.cells.filter((a) => !beforeById.has(a.id) && inScope(a.id)).map((a) => cellOf(null, a, noiseFor(a.subject), s, runs)),
   ];
   const count = (label: string) => cells.filter((c) => c.speed.label === label).length;
   const tools = compareTools(cells, { option: s.threshold, confidence: s.confidence, alpha: s.alpha, noise });

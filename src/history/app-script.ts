@@ -7,28 +7,22 @@ export const HISTORY_SCRIPT = `
   'use strict';
   var data = JSON.parse(document.getElementById('history-data').textContent);
   var COLORS = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#9a6700', '#bf3989', '#1b7c83', '#57606a'];
-  function cmpVersion(a, b) {
-    var x = String(a).split(/[^0-9]+/).map(Number), y = String(b).split(/[^0-9]+/).map(Number);
-    for (var i = 0; i < Math.max(x.length, y.length); i++) {
-      var d = (x[i] || 0) - (y[i] || 0);
-      if (d) return d;
-    }
-    return 0;
-  }
   function runLabel(axis, r) { return axis === 'revision' ? r.revision : r.date.replace('T', ' ').slice(0, 16); }
   // x = run date or revision: one line per release; x = tool version: one line per run. Bars are not
   // grouped, so each range sits under its median point (ranges of several lines overlap, translucent).
   function build(s, axis) {
-    var lines = {}, labels = [], order = [];
+    var lines = {}, labels = [], order = [], rank = {};
     s.points.forEach(function (p) {
       var run = data.runs[p.run];
       var x = axis === 'version' ? (p.version || 'as installed') : runLabel(axis, run);
+      rank[x] = p.rank === null ? -1 : p.rank;
       var line = axis === 'version' ? runLabel('date', run) : (p.version || 'as installed');
       if (labels.indexOf(x) < 0) labels.push(x);
       if (!lines[line]) { lines[line] = []; order.push(line); }
       lines[line].push({ x: x, p: p });
     });
-    if (axis === 'version') labels.sort(cmpVersion);
+    // The model ranks the versions (releases, then builds from their source by commit date).
+    if (axis === 'version') labels.sort(function (a, b) { return rank[a] - rank[b]; });
     var datasets = [];
     order.forEach(function (name, i) {
       var color = COLORS[i % COLORS.length];

@@ -3,8 +3,8 @@ import { parseNotes, parseWork } from './work.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
-import { child, list, number, numbers, oneOf, optNumber, optRecord, optText, record, text, textRecord, texts, type At } from './fields.ts';
-import { RESULTS_FORMAT, type CellResult, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
+import { bad, child, list, number, numbers, oneOf, optNumber, optRecord, optText, record, text, textRecord, texts, type At } from './fields.ts';
+import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
@@ -96,10 +96,23 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     per_process: c.per_process === undefined || c.per_process === null ? null : list(c.per_process, f('per_process')).map((x, i) => processOf(x, child(f('per_process'), i))),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
     tool_version: optText(c.tool_version, f('tool_version')),
+    ...(c.tool_source === undefined ? {} : { tool_source: sourceOf(c.tool_source, f('tool_source')) }),
     error: c.error === undefined || c.error === null ? null : errorOf(record(c.error, f('error')), f('error')),
     runtime: runtimeOf(c.runtime, f('runtime')),
     ...('work' in c ? { work: parseWork(c.work) } : {}),
     ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
+  };
+}
+
+function sourceOf(v: unknown, at: At): CellSource | null {
+  if (v === null) return null;
+  const s = record(v, at);
+  const f = (k: string) => child(at, k);
+  if (typeof s.dirty !== 'boolean') throw bad(f('dirty'), 'true or false', s.dirty);
+  return {
+    kind: oneOf(s.kind, ['tree', 'git'] as const, f('kind')), source: text(s.source, f('source')),
+    commit: optText(s.commit, f('commit')), committed: optText(s.committed, f('committed')), dirty: s.dirty,
+    digest: text(s.digest, f('digest')), version: optText(s.version, f('version')),
   };
 }
 

@@ -88,8 +88,10 @@ export interface CellResult {
   /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/run/precision.ts). */
   precision_half_width?: number | null;
   memory: MemoryStats | null;
-  /** Version of the tool's library, when it has one. */
+  /** Version of the tool's library, when it has one; for a source build, its own version with the revision (`2.36.1+git.1a2b3c4`). */
   tool_version: string | null;
+  /** Where a tool built from source came from (`run --tool-source`, bench-change); absent for a release. */
+  tool_source?: CellSource | null;
   /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
   runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
   /** Work witnesses; absent or null when the file has none (the seed, older runs). */
@@ -98,6 +100,20 @@ export interface CellResult {
   notes?: string[];
   /** Error details of a failed cell: exception type, stderr tail. */
   error: { type: string | null; message: string; tail: string | null } | null;
+}
+
+/** The source a cell's tool was built from. */
+export interface CellSource {
+  kind: 'tree' | 'git';
+  /** The directory or `git:REPO@REV` it was built from, as the run resolved it. */
+  source: string;
+  commit: string | null;
+  /** The commit's date (ISO 8601): orders builds of one release on the history's version axis. */
+  committed: string | null;
+  dirty: boolean;
+  digest: string;
+  /** The version string the build itself reported, before the revision was added. */
+  version: string | null;
 }
 
 /** A/A noise of a subject's reference cell, measured in alternating fresh processes. */

@@ -6,6 +6,7 @@ import { validatorFor, validatorForDef } from '../spec/schema.ts';
 import type { Overrides } from './jobs.ts';
 import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
+import type { SourceRequest } from '../source/prepare.ts';
 
 /** First line of a journal: what the run is. */
 export interface JournalHeader {
@@ -23,6 +24,10 @@ export interface JournalHeader {
   start: 'cold' | 'fork';
   jobs: number;
   started: string;
+  /** Tools built from source for this run (`--tool-source`, bench-change's sides); absent: none. */
+  tool_sources?: SourceRequest[];
+  /** A bench-change run: the tool it compares and the --only it was given. */
+  change?: { tool: string; only: string | null };
 }
 
 /** One finished process. */

@@ -6,6 +6,7 @@
 // dependency the spec does not pin may move when a release requires it (captum 0.8.0 needs numpy<2);
 // the layer records what it holds, and `env list` prints it.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
@@ -13,6 +14,19 @@ import { pipInstall } from './pip-progress.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
 import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './environments.ts';
+import { sourceInstall } from './source-env.ts';
+
+/** What one layer installs over its base. */
+export interface LayerInstall {
+  /** The packages it installs: the base's pins of these are lifted, every other pin is held. */
+  packages: string[];
+  /** Words for the log line and errors: `torchlens==2.35.4`, `torchlens from /src/torchlens (git.1a2b3c4)`. */
+  what: string;
+  /** pip's arguments after the constraints; may write into `work`, a scratch directory removed after the build. */
+  args(work: string): Promise<string[]>;
+  /** What the marker records about the build, from what the layer holds (`name==version` lines); throws when it is wrong. */
+  record?(installed: string[]): Record<string, unknown>;
+}
 
 /** Builds (if needed) the environment named `name` of a spec's environments, layers over their bases. */
 export async function ensureEnv(environments: Record<string, Environment>, name: string, log: (line: string) => void): Promise<ResolvedEnv> {
@@ -24,7 +38,9 @@ export async function ensureEnv(environments: Record<string, Environment>, name:
   const release = await lock(`${r.dir}.lock`, log);
   try {
     if (fs.existsSync(path.join(r.dir, MARKER))) return { ...r, built: true };
-    return await buildLayer(r, base, env.layer.requirements, log);
+    const pins = env.layer.requirements;
+    const install: LayerInstall = env.layer.source ? sourceInstall(env.layer.source) : { packages: pins.map(requirementName), what: pins.join(', '), args: async () => pins };
+    return await buildLayer(r, base, install, log);
   } finally {
     release();
   }
@@ -35,9 +51,9 @@ async function purelib(python: string): Promise<string> {
   return r.stdout.trim();
 }
 
-/** The base's declared requirements but the ones the layer pins. */
-export function baseConstraints(baseRequirements: string[], pins: string[]): string[] {
-  const pinned = new Set(pins.map(requirementName));
+/** The base's declared requirements but those of the packages the layer installs. */
+export function baseConstraints(baseRequirements: string[], packages: string[]): string[] {
+  const pinned = new Set(packages.map(requirementName));
   return baseRequirements.filter((l) => !pinned.has(requirementName(l)));
 }
 
@@ -47,13 +63,15 @@ async function layerContents(python: string, site: string): Promise<string[]> {
   return r.stdout.split('\n').filter((l) => l.includes('=='));
 }
 
-async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log: (line: string) => void): Promise<ResolvedEnv> {
+async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInstall, log: (line: string) => void): Promise<ResolvedEnv> {
   const tmp = `${r.dir}.building-${process.pid}`;
   const logFile = `${r.dir}.build.log`;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-layer-'));
   fs.rmSync(tmp, { recursive: true, force: true });
-  log(`building environment '${r.env.id}' as a layer over '${base.env.id}' (${pins.join(', ')}) in ${r.dir}; log: ${logFile}`);
+  log(`building environment '${r.env.id}' as a layer over '${base.env.id}' (${install.what}) in ${r.dir}; log: ${logFile}`);
   const out = { stdout: { file: logFile, append: true }, stderr: { file: logFile, append: true } } as const;
   let installed: string[] = [];
+  let recorded: Record<string, unknown> = {};
   try {
     fs.writeFileSync(logFile, '');
     // No pip of its own: the base's pip, found through the .pth, installs into this prefix.
@@ -63,17 +81,33 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, pins: string[], log
     // addsitedir (not a bare path) so the base's own .pth files are honoured too.
     fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
     const constraints = path.join(tmp, 'base-constraints.txt');
-    fs.writeFileSync(constraints, baseConstraints(base.env.requirements, pins).join('\n') + '\n');
-    await pipInstall(python, ['-c', constraints, ...pins], logFile, r.env.id, log);
+    fs.writeFileSync(constraints, baseConstraints(base.env.requirements, install.packages).join('\n') + '\n');
+    await pipInstall(python, ['-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
     installed = await layerContents(python, site);
-  } catch {
+    recorded = install.record?.(installed) ?? {};
+  } catch (error) {
     fs.rmSync(tmp, { recursive: true, force: true });
-    const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
-    throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, pins)} (what '${base.env.id}' pins is held at its version). Full log: ${logFile}`, EXIT.runFailed);
+    throw layerFailed(r, base, install, logFile, error);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
   }
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, layer: { base: base.dir, pins, installed }, built: new Date().toISOString() };
+  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, built: new Date().toISOString() };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
   return { ...r, built: true };
+}
+
+/** Lines of a build log kept in an error: enough for pip's or a build backend's own message. */
+const LOG_TAIL_LINES = 30;
+
+/**
+ * The error of a failed layer build: its first line says what failed (a run records it as the reason of
+ * every cell in that environment), then the end of the build's log.
+ */
+function layerFailed(r: ResolvedEnv, base: ResolvedEnv, install: LayerInstall, logFile: string, error: unknown): UserError {
+  const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+  const why = error instanceof UserError ? error.message : failedRequirement(text, [install.what]);
+  const tail = text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
+  return new UserError(`building environment '${r.env.id}' failed: ${why} (what '${base.env.id}' pins is held at its version). Full log: ${logFile}${tail ? `\n${tail}` : ''}`, EXIT.runFailed);
 }

@@ -1,6 +1,7 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
 import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
+import type { ResolvedSource } from '../source/resolve.ts';
 
 /** Timing protocol of a spec, with defaults applied. */
 export interface Protocol {
@@ -51,7 +52,17 @@ export interface Environment {
    * For the environment of one release of a versioned tool: the environment it layers over and the
    * pins it adds (built as a small venv that sees the base's site-packages); null for declared ones.
    */
-  layer: { base: string; requirements: string[] } | null;
+  layer: { base: string; requirements: string[]; source?: LayerSource } | null;
+}
+
+/**
+ * A layer that installs a tool from its source instead of a release (`run --tool-source`, bench-change):
+ * never written in a spec, only made from the command line (src/source/apply.ts).
+ */
+export interface LayerSource {
+  /** The package the source must install (a build that installs another is refused). */
+  package: string;
+  source: ResolvedSource;
 }
 
 /** A model plus its inputs and named sites. */

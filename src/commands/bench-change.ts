@@ -1,0 +1,93 @@
+// `benchgrid bench-change SPEC --tool T --base SOURCE --head SOURCE`: a tool's cells of a spec for two
+// versions of its code in one interleaved run (both sides' processes alternate in one schedule, so what
+// the machine does to one it does to the other), then compare's verdict of head against base.
+import fs from 'node:fs';
+import path from 'node:path';
+import { renderChangeMarkdown, renderChangeTable, sideSummaries, type ChangeReport } from '../change/render.ts';
+import { changeCells, isToolCell, sideOf, splitSides } from '../change/sides.ts';
+import { compareResults } from '../compare/compute.ts';
+import type { Comparison } from '../compare/model.ts';
+import { renderMarkdown } from '../compare/render-markdown.ts';
+import { renderTable } from '../compare/render-table.ts';
+import { viewOf } from '../compare/view.ts';
+import { EXIT, ExitCode, UserError } from '../errors.ts';
+import { readJournal, type JournalHeader } from '../run/journal.ts';
+import { timestamp } from '../run/plan.ts';
+import { writeAtomic } from '../results/write.ts';
+import { splitToolId } from '../spec/versions.ts';
+import { prepareSources, type SourceRequest } from '../source/prepare.ts';
+import { useColor } from '../util/tty.ts';
+import { terminalWidth } from '../util/width.ts';
+import { compareSettings, type CompareOptions } from './compare.ts';
+import { loadOrExit } from './load-or-exit.ts';
+import { checkSameSpec, headerOf, measure, type RunOptions } from './run.ts';
+
+/** Options of `bench-change`: which tool and sides, the run's options, and compare's. */
+export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'processes' | 'samples' | 'jobs' | 'start' | 'schedule' | 'seed'>, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
+  tool?: string;
+  base?: string;
+  head?: string;
+  only?: string;
+  format?: string;
+  json?: boolean;
+}
+
+/** Runs both sides, compares them, prints the verdict; exit 4 when --fail-on-slower finds a slowdown. */
+export async function benchChange(specArg: string | undefined, opts: BenchChangeOptions): Promise<void> {
+  const previous = opts.resume ? resumedChange(opts.resume) : null;
+  const specFile = specArg ?? previous?.spec.file;
+  if (!specFile) throw new UserError('bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV');
+  const change = previous?.change ?? { tool: required(opts.tool, '--tool'), only: opts.only ?? null };
+  const settings = compareSettings(opts);
+  const loaded = await loadOrExit(specFile, true);
+  checkSameSpec(previous, loaded.spec, specFile);
+  const requests: SourceRequest[] = previous?.tool_sources ?? [
+    { tool: change.tool, side: 'base', source: required(opts.base, '--base'), digest: null },
+    { tool: change.tool, side: 'head', source: opts.head ?? '.', digest: null },
+  ];
+  const prepared = await prepareSources(loaded, requests);
+  const cells = changeCells(prepared.plan, change.only);
+  if (cells.length === 0) throw new UserError(`bench-change: ${change.tool} has no planned cell in ${specFile}${change.only ? ` matching --only ${change.only}` : ''}; nothing to compare.`);
+  const runOpts: RunOptions = { ...opts, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
+  const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
+  const { dir, results } = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, `benchgrid bench-change ${opts.resume ? `--resume ${opts.resume}` : `${specFile} --tool ${change.tool}`}`);
+  const { before, after } = splitSides(results);
+  const rel = path.relative(process.cwd(), dir) || dir;
+  const tools = [...new Set(results.cells.filter((c) => sideOf(c.tool) !== null).map((c) => splitToolId(c.tool).tool))];
+  const comparison = underTest(compareResults(before, after, { before: `${rel} (base)`, after: `${rel} (head)` }, settings, isToolCell(results)), tools);
+  const report: ChangeReport = {
+    format: 'benchgrid-change', version: 1, spec: loaded.spec.name, tool: change.tool, tools,
+    sides: sideSummaries(results, header.tool_sources ?? prepared.requests), run: rel, comparison,
+  };
+  const view = { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' } as const;
+  const { hidden, ...shown } = viewOf(comparison, view);
+  const markdown = renderChangeMarkdown(report, renderMarkdown(shown, hidden));
+  fs.writeFileSync(path.join(dir, 'change.md'), markdown);
+  writeAtomic(path.join(dir, 'change.json'), JSON.stringify(report, null, 2) + '\n');
+  const format = opts.json ? 'json' : opts.format ?? 'table';
+  if (format === 'json') process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  else if (format === 'markdown') process.stdout.write(markdown);
+  else process.stdout.write(renderChangeTable(report, renderTable(shown, useColor(process.stdout), terminalWidth(process.stdout), hidden)));
+  const failing = (comparison.summary.failing ?? []).length + (comparison.summary.failing_tools ?? []).length;
+  if (failing > 0) throw new ExitCode(EXIT.differenceFound);
+}
+
+function required(value: string | undefined, option: string): string {
+  if (value === undefined || value.trim() === '') throw new UserError(`bench-change needs ${option}: e.g. --tool torchlens --base git:main --head .`);
+  return value;
+}
+
+function resumedChange(dir: string): JournalHeader {
+  const header = readJournal(path.resolve(dir)).header;
+  if (!header?.change) throw new UserError(`--resume ${dir}: not a bench-change run (no journal.jsonl there, or one that \`benchgrid run\` started; resume that with run --resume).`);
+  return header;
+}
+
+/**
+ * The version of the tool under test differs between the sides by design: that difference is what is
+ * compared, so it is listed as a note, not as a difference that makes the sides incomparable.
+ */
+function underTest(c: Comparison, tools: string[]): Comparison {
+  const differences = c.environment.differences.map((d) => (d.key.startsWith('tool.') && tools.includes(d.key.slice(5)) ? { ...d, blocking: false } : d));
+  return { ...c, environment: { differences, blocking: differences.filter((d) => d.blocking).length } };
+}

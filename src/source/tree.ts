@@ -1,0 +1,104 @@
+// The files of a source tree and their digest: what a build from that tree sees, hashed once, so that a
+// cached build is reused exactly when the code is the same.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.ts';
+import { git } from './git.ts';
+
+/** Most files a tree may hold, and most bytes: a package's source is far below both. */
+export const MAX_TREE_FILES = 100_000;
+export const MAX_TREE_BYTES = 2 * 1024 ** 3;
+
+/** Directories that are build products or caches, never source, in a tree outside git. */
+const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', '.tox', '.nox', '.venv', 'venv', 'build', 'dist', 'node_modules', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs']);
+const skippedDir = (name: string) => SKIPPED_DIRS.has(name) || name.endsWith('.egg-info');
+const skippedFile = (name: string) => name.endsWith('.pyc') || name.endsWith('.pyo');
+
+/**
+ * The files of a work tree below `dir` as git sees them (tracked and untracked, without what
+ * .gitignore ignores), relative to `dir`, sorted; files deleted from the work tree are left out.
+ */
+export async function gitFiles(dir: string): Promise<string[]> {
+  const out = await git(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], { stripFinalNewline: false });
+  if (out === null) throw new UserError(`${dir}: git could not list the files of this work tree.`);
+  const files = out.split('\0').filter((f) => f !== '' && exists(path.join(dir, f)));
+  return check(dir, [...new Set(files)].sort());
+}
+
+/** The files of a plain directory, relative to it, sorted; build products and caches are left out. */
+export function walkFiles(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!skippedDir(e.name)) visit(r);
+      } else if ((e.isFile() || e.isSymbolicLink()) && !skippedFile(e.name)) {
+        out.push(r);
+        if (out.length > MAX_TREE_FILES) throw tooLarge(dir, `more than ${MAX_TREE_FILES} files`);
+      }
+    }
+  };
+  visit('');
+  return check(dir, out.sort());
+}
+
+function exists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tooLarge(dir: string, what: string): UserError {
+  return new UserError(`${dir}: this tree holds ${what}, too large for a source build. Point at the package's own directory (the one with pyproject.toml).`);
+}
+
+function check(dir: string, files: string[]): string[] {
+  if (files.length > MAX_TREE_FILES) throw tooLarge(dir, `${files.length} files (at most ${MAX_TREE_FILES})`);
+  let bytes = 0;
+  for (const f of files) {
+    bytes += fs.lstatSync(path.join(dir, f)).size;
+    if (bytes > MAX_TREE_BYTES) throw tooLarge(dir, `more than ${MAX_TREE_BYTES / 1024 ** 3} GiB`);
+  }
+  return files;
+}
+
+/** sha256 of the files' names, kinds (executable, link) and contents, in order. */
+export function digestFiles(dir: string, files: string[], prefix: string): string {
+  const h = crypto.createHash('sha256').update(prefix).update('\0');
+  const buf = Buffer.alloc(1 << 20);
+  for (const f of files) {
+    const file = path.join(dir, f);
+    const st = fs.lstatSync(file);
+    h.update(f).update('\0');
+    if (st.isSymbolicLink()) {
+      h.update(`link\0${fs.readlinkSync(file)}\0`);
+      continue;
+    }
+    h.update(st.mode & 0o111 ? 'x\0' : 'f\0');
+    const fd = fs.openSync(file, 'r');
+    try {
+      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    } finally {
+      fs.closeSync(fd);
+    }
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+/** Copies the listed files (and links, as links) from one tree into another, creating directories. */
+export function copyFiles(from: string, to: string, files: string[]): void {
+  for (const f of files) {
+    const src = path.join(from, f);
+    const dst = path.join(to, f);
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    fs.rmSync(dst, { force: true });
+    if (fs.lstatSync(src).isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(src), dst);
+    else fs.copyFileSync(src, dst);
+  }
+}
