@@ -48,7 +48,8 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   const prepared = await prepareSources(loaded, requests);
   const cells = changeCells(prepared.plan, change.only);
   if (cells.length === 0) throw new UserError(`bench-change: ${change.tool} has no planned cell in ${specFile}${change.only ? ` matching --only ${change.only}` : ''}; nothing to compare.`);
-  const runOpts: RunOptions = { ...opts, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
+  // The run's own summary goes to stderr: stdout carries only the comparison, in the format asked for.
+  const runOpts: RunOptions = { ...opts, json: false, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
   const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
   const { dir, results } = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, `benchgrid bench-change ${opts.resume ? `--resume ${opts.resume}` : `${specFile} --tool ${change.tool}`}`);
   const { before, after } = splitSides(results);

@@ -11,12 +11,16 @@ import type { ResolvedSource } from './resolve.ts';
 export const SIDES = ['base', 'head'] as const;
 export type Side = (typeof SIDES)[number];
 
-/** The declared tools a command-line name stands for (a tool id, or a package its tools use), and the package. */
+/**
+ * The declared tools a command-line name stands for, and their package: every tool whose package it is
+ * (`torchlens`: tl_record, tl_bind, ... and a tool named torchlens), else the tool with that id.
+ */
 export function toolsNamed(spec: Spec, name: string, option: string): { ids: string[]; package: string } {
   const declared = Object.values(spec.tools).filter((t) => t.version === null);
-  const own = declared.find((t) => t.id === name);
   const pkgOf = (t: Tool) => packageOf(t, spec.runners);
-  const matches = own ? [own] : declared.filter((t) => pkgOf(t) !== null && normalisePackage(pkgOf(t)!) === normalisePackage(name));
+  const ofPackage = declared.filter((t) => pkgOf(t) !== null && normalisePackage(pkgOf(t)!) === normalisePackage(name));
+  const own = declared.find((t) => t.id === name);
+  const matches = ofPackage.length > 0 ? ofPackage : own ? [own] : [];
   if (matches.length === 0) {
     const known = declared.filter((t) => pkgOf(t) !== null).map((t) => `${t.id} (${pkgOf(t)})`);
     throw new UserError(`${option}: ${spec.file} has no tool or package named '${name}'. Tools with a library to build: ${known.join(', ') || 'none'}.`);

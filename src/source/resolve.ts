@@ -5,9 +5,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { commitDate, commitOf, git, hasFileAt, workTreeTop } from './git.ts';
+import { commitDate, commitOf, hasFileAt, workTreeTop } from './git.ts';
 import type { SourceArg } from './parse.ts';
-import { digestFiles, gitFiles, walkFiles } from './tree.ts';
+import { digestFiles, gitDirty, gitFiles, walkFiles } from './tree.ts';
 
 /** A source ready to build. */
 export interface ResolvedSource {
@@ -55,7 +55,7 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
     const files = walkFiles(dir);
     return { kind: 'tree', text: dir, path: dir, top: null, subdir: '', rev: null, commit: null, committed: null, dirty: false, digest: digestFiles(dir, files, 'tree'), files };
   }
-  const dirty = ((await git(dir, ['status', '--porcelain', '--untracked-files=normal', '--', '.'])) ?? '') !== '';
+  const dirty = await gitDirty(dir);
   const files = await gitFiles(dir);
   const digest = dirty ? digestFiles(dir, files, `tree-dirty\0${head}\0${subdir}`) : commitDigest(head, subdir);
   return { kind: 'tree', text: dir, path: dir, top, subdir, rev: null, commit: head, committed: await commitDate(dir, head), dirty, digest, files };

@@ -17,13 +17,45 @@ const skippedFile = (name: string) => name.endsWith('.pyc') || name.endsWith('.p
 
 /**
  * The files of a work tree below `dir` as git sees them (tracked and untracked, without what
- * .gitignore ignores), relative to `dir`, sorted; files deleted from the work tree are left out.
+ * .gitignore ignores), relative to `dir`, sorted; files deleted from the work tree and benchgrid's own
+ * runs are left out.
  */
 export async function gitFiles(dir: string): Promise<string[]> {
-  const out = await git(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], { stripFinalNewline: false });
-  if (out === null) throw new UserError(`${dir}: git could not list the files of this work tree.`);
-  const files = out.split('\0').filter((f) => f !== '' && exists(path.join(dir, f)));
-  return check(dir, [...new Set(files)].sort());
+  const files = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => exists(path.join(dir, f)));
+  return check(dir, withoutRuns(dir, [...new Set(files)].sort()));
+}
+
+/**
+ * Whether a work tree below `dir` differs from its commit: a tracked file changed (staged or not) or
+ * deleted, or a file git does not ignore added; benchgrid's own runs (bench-change run from the
+ * checkout writes results/ there) do not count.
+ */
+export async function gitDirty(dir: string): Promise<boolean> {
+  const changed = await gitList(dir, ['diff', '--name-only', '--relative', '-z', 'HEAD', '--', '.']);
+  const untracked = await gitList(dir, ['ls-files', '-z', '--others', '--exclude-standard']);
+  return withoutRuns(dir, [...changed, ...untracked]).length > 0;
+}
+
+async function gitList(dir: string, args: string[]): Promise<string[]> {
+  const out = await git(dir, args, { stripFinalNewline: false });
+  if (out === null) throw new UserError(`${dir}: git could not list the files of this work tree (git ${args[0]}).`);
+  return out.split('\0').filter((f) => f !== '');
+}
+
+/**
+ * The files but those of benchgrid run directories (a directory holding journal.jsonl and spec.json)
+ * and the `latest` links to them: a run started from a checkout writes there, and what it writes is
+ * not the tool's code (a resumed run would otherwise see its source changed).
+ */
+export function withoutRuns(dir: string, files: string[]): string[] {
+  const set = new Set(files);
+  const runs = files.filter((f) => path.posix.basename(f) === 'journal.jsonl').map((f) => path.posix.dirname(f)).filter((d) => set.has(`${d}/spec.json`) || exists(path.join(dir, d, 'spec.json')));
+  const inRun = (f: string) => runs.some((r) => f.startsWith(`${r}/`));
+  const latestLink = (f: string) => {
+    if (path.posix.basename(f) !== 'latest' || !fs.lstatSync(path.join(dir, f), { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+    return exists(path.join(dir, f, 'journal.jsonl'));
+  };
+  return files.filter((f) => !inRun(f) && !latestLink(f));
 }
 
 /** The files of a plain directory, relative to it, sorted; build products and caches are left out. */
@@ -41,7 +73,7 @@ export function walkFiles(dir: string): string[] {
     }
   };
   visit('');
-  return check(dir, out.sort());
+  return check(dir, withoutRuns(dir, out.sort()));
 }
 
 function exists(file: string): boolean {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
 import { cli, FIXTURES, ROOT, SEED_RESULTS, tmpdir, write } from '../helpers.ts';
 
-const COMMANDS = ['init', 'validate', 'plan', 'run', 'report', 'compare', 'diff', 'ratios', 'history', 'env', 'export', 'ingest', 'tools', 'system'];
+const COMMANDS = ['init', 'validate', 'plan', 'run', 'bench-change', 'report', 'compare', 'diff', 'ratios', 'history', 'env', 'export', 'ingest', 'tools', 'system'];
 
 describe('--help', () => {
   it('of every command has examples, and the top level lists the exit codes', async () => {

@@ -44,6 +44,31 @@ describe('history model', () => {
     ]);
   });
 
+  it('places a build from source after the release it came from, builds of one release by commit date, and compares the sides of a bench-change run base first', () => {
+    const root = tmpdir();
+    const secondRun = (level: number) => Object.assign(new Array<number>(2), { 1: level });
+    const [release, change] = writeRuns(root, 'sources', { 'A/c/tl_record/resnet18': [20, 20], 'A/c/tl_record@base/resnet18': secondRun(20), 'A/c/tl_record@head/resnet18': secondRun(26) }, 9);
+    const edit = (dir: string, f: (groups: Record<string, Record<string, unknown>>) => void) => {
+      const json = JSON.parse(fs.readFileSync(`${dir}/results.json`, 'utf8'));
+      f(json.resnet18.groups);
+      fs.writeFileSync(`${dir}/results.json`, JSON.stringify(json));
+    };
+    const source = (commit: string, committed: string, dirty = false) => ({ kind: 'git', source: `git:/src/torchlens@${commit}`, commit, committed, dirty, digest: commit.padEnd(64, '0'), version: '2.36.1' });
+    edit(release, (g) => (g['A/c/tl_record/resnet18'].tool_version = '2.36.1'));
+    edit(change, (g) => {
+      // A later commit (by date) whose id sorts first, as base; an earlier one as head; and a dirty tree of the release.
+      g['A/c/tl_record@base/resnet18'].tool_version = '2.36.1+git.fff0000';
+      g['A/c/tl_record@base/resnet18'].tool_source = source('fff0000', '2026-01-01T00:00:00+01:00');
+      g['A/c/tl_record@head/resnet18'].tool_version = '2.36.1+git.0000aaa';
+      g['A/c/tl_record@head/resnet18'].tool_source = source('0000aaa', '2026-01-02T00:00:00Z');
+      g['A/c/tl_record/resnet18'].tool_version = '2.37.0';
+    });
+    const h = buildHistory(inputsOf(root));
+    const points = h.series[0].points.map((p) => [p.version, p.rank]);
+    expect(points).toEqual([['2.36.1', 0], ['2.37.0', 3], ['2.36.1+git.fff0000', 1], ['2.36.1+git.0000aaa', 2]]);
+    expect(h.findings.map((f) => [f.kind, f.axis, f.from, f.to.split(' (')[0]])).toContainEqual(['regression', 'versions', 'tl_record 2.36.1+git.fff0000', 'tl_record 2.36.1+git.0000aaa']);
+  });
+
   it('compares the releases of a tool measured in one run, oldest first, and finds an improvement too', () => {
     const root = tmpdir();
     writeRuns(root, 'releases', {
