@@ -5,11 +5,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { changeMarker } from '../change/render.ts';
 import { UserError } from '../errors.ts';
 import { commitOf } from '../source/git.ts';
-import { canonicalJson } from '../spec/normalise.ts';
+import { resolveEnv } from '../run/environments.ts';
+import type { Spec } from '../spec/types.ts';
 import { loadDeclaredSpec } from '../spec/valid.ts';
 import { pullRequestOf, upsertComment } from './github.ts';
 
@@ -17,7 +19,7 @@ import { pullRequestOf, upsertComment } from './github.ts';
 export type StepEnv = Record<string, string | undefined>;
 
 /** This repository (the action's own checkout: `$GITHUB_ACTION_PATH`). */
-export const ACTION_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const ACTION_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -42,13 +44,13 @@ export function specPath(value: string, workspace: string): string {
 }
 
 /**
- * The cache key of a spec's environments: what resolveEnv keys them by (interpreter and requirements),
- * with the runner's OS and Python, so a key changes exactly when the environments would be rebuilt.
+ * The cache key of a spec's environments: the keys resolveEnv gives them (interpreter path and version,
+ * requirements), with the runner's OS, so the key changes exactly when the environments would be rebuilt.
  */
-export function envCacheKey(environments: Record<string, { python: string; requirements: string[] }>, os: string, python: string): string {
-  const described = Object.entries(environments).map(([id, e]) => [id, e.python, [...e.requirements].sort()]);
-  const hash = crypto.createHash('sha256').update(canonicalJson(described)).digest('hex').slice(0, 16);
-  return `benchgrid-envs-v1-${os}-py${python}-${hash}`;
+export async function envCacheKey(spec: Spec, os: string): Promise<string> {
+  const keys = await Promise.all(Object.values(spec.environments).map(async (e) => `${e.id}-${(await resolveEnv(e)).key}`));
+  const hash = crypto.createHash('sha256').update(keys.sort().join('\n')).digest('hex').slice(0, 16);
+  return `benchgrid-envs-v1-${os}-${hash}`;
 }
 
 /** Step "prepare": which spec, which base commit (fetched when a shallow checkout lacks it), the cache key. */
@@ -70,7 +72,7 @@ export async function prepare(env: StepEnv): Promise<Record<string, string>> {
   }
   if (base === null) throw new UserError(`base-ref: git knows no revision '${rev}' here, even after fetching it from origin.`);
   const loaded = await loadDeclaredSpec(spec);
-  const key = envCacheKey(loaded.environments, env.RUNNER_OS ?? process.platform, input(env, 'python-version', '3.11'));
+  const key = await envCacheKey(loaded, env.RUNNER_OS ?? process.platform);
   const out = path.join(env.RUNNER_TEMP ?? path.join(workspace, '..'), 'benchgrid-change');
   return { spec, 'spec-name': loaded.name, tool, base, head, 'cache-key': key, out, marker: changeMarker(tool, loaded.name) };
 }

@@ -1,0 +1,202 @@
+// action.yml cannot run here: its YAML is checked (inputs, steps, what reaches a script and how), the
+// example workflow's permissions are the two it needs, and the scripted steps run as GitHub would run
+// them, on a local git repository, with the API at a local HTTP server ($GITHUB_API_URL).
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { execa } from 'execa';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitComment } from '../../src/ci/action.ts';
+import { ROOT, tmpdir, write } from '../helpers.ts';
+import { makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
+
+interface Step { id?: string; name?: string; uses?: string; run?: string; if?: string; shell?: string; env?: Record<string, string>; with?: Record<string, string>; 'continue-on-error'?: boolean }
+
+const action = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8'));
+const steps: Step[] = action.runs.steps;
+const step = (name: string) => steps.find((s) => s.name === name)!;
+const example = fs.readFileSync(path.join(ROOT, 'docs/examples/benchgrid-tool-check.yml'), 'utf8');
+
+describe('action.yml', () => {
+  it('is a composite action with the inputs a tool repository sets: tool, spec (or a built-in one), base ref, threshold', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.inputs.tool.required).toBe(true);
+    expect(action.inputs.spec.default).toBe('builtin:resnet18_cpu');
+    expect(fs.existsSync(path.join(ROOT, 'specs/resnet18_cpu.yaml'))).toBe(true);
+    expect(action.inputs['base-ref'].default).toBe('');
+    expect(action.inputs.threshold.default).toBe('5');
+    expect(action.inputs['github-token'].default).toBe('${{ github.token }}');
+    expect(Object.keys(action.outputs)).toEqual(['status', 'markdown']);
+  });
+
+  it('prepares, restores the environments by key, measures, comments, then decides, in that order', () => {
+    const names = steps.map((s) => s.name ?? s.uses);
+    expect(names).toEqual(['actions/setup-node@v4', 'actions/setup-python@v5', 'Install benchgrid', 'Prepare', 'Restore the environments', 'Measure base and head', 'Post or update the comment', 'Verdict']);
+    const cache = step('Restore the environments');
+    expect(cache.uses).toBe('actions/cache@v4');
+    expect(cache.with!.key).toBe('${{ steps.prepare.outputs.cache-key }}');
+    expect(cache.with!.path).toContain('~/.cache/benchgrid/envs');
+    const comment = step('Post or update the comment');
+    expect(comment['continue-on-error']).toBe(true);
+    expect(comment.if).toBe("inputs.comment == 'true' && github.event_name == 'pull_request'");
+  });
+
+  it('passes inputs to its scripts through the environment only, runs scripts of this repository, and gives the token to the comment step alone', () => {
+    for (const s of steps.filter((x) => x.run)) {
+      expect(s.run, s.name).not.toMatch(/\$\{\{/);
+      expect(s.shell, s.name).toBe('bash');
+      for (const script of s.run!.matchAll(/\$GITHUB_ACTION_PATH\/([\w./-]+)/g)) expect(fs.existsSync(path.join(ROOT, script[1])), script[1]).toBe(true);
+      const token = Object.values(s.env ?? {}).some((v) => v.includes('github-token') || v.includes('github.token'));
+      expect(token, s.name).toBe(s.name === 'Post or update the comment');
+    }
+  });
+
+  it("has an example workflow whose permissions are the two it needs, and docs/ci.md shows it as it is", () => {
+    const wf = parse(example);
+    expect(wf.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    const steps: Step[] = wf.jobs.benchgrid.steps;
+    expect(steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+    expect(steps[1].uses).toMatch(/\/benchgrid@/);
+    expect(Object.keys(steps[1].with!).every((k) => k in action.inputs)).toBe(true);
+    expect(fs.readFileSync(path.join(ROOT, 'docs/ci.md'), 'utf8')).toContain(example.trim());
+  });
+});
+
+/** Runs a script of the action as its step does, in `cwd`, with the step's environment. */
+async function script(name: string, env: Record<string, string>) {
+  return execa(process.execPath, [path.join(ROOT, 'bin/node-ts.js'), path.join(ROOT, `scripts/action/${name}.ts`)], { cwd: env.GITHUB_WORKSPACE, env: { NO_COLOR: '1', ...env }, reject: false, timeout: 300_000 });
+}
+
+const outputsOf = (file: string) => Object.fromEntries(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+
+/** A stand-in for the issues API: GET (paginated), POST and PATCH of comments, each request recorded. */
+function fakeApi() {
+  const comments: { id: number; body: string }[] = [{ id: 1, body: 'an unrelated comment' }];
+  const requests: { method: string; url: string; auth: string | undefined; body: string }[] = [];
+  let deny = false;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      if (deny) return res.writeHead(403).end('{"message":"Resource not accessible by integration"}');
+      const json = (v: unknown, code = 200) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+      if (req.method === 'GET' && /\/repos\/o\/tool\/issues\/7\/comments\?per_page=100&page=1$/.test(req.url!)) return json(comments);
+      if (req.method === 'POST' && req.url === '/repos/o/tool/issues/7/comments') {
+        const c = { id: 100 + comments.length, body: JSON.parse(body).body };
+        comments.push(c);
+        return json(c, 201);
+      }
+      const patch = req.url!.match(/^\/repos\/o\/tool\/issues\/comments\/(\d+)$/);
+      if (req.method === 'PATCH' && patch) {
+        comments.find((c) => c.id === Number(patch[1]))!.body = JSON.parse(body).body;
+        return json({ id: Number(patch[1]) });
+      }
+      res.writeHead(404).end('{}');
+    });
+  });
+  return { server, comments, requests, deny: (on: boolean) => (deny = on) };
+}
+
+describe("the action's scripted steps, run here", () => {
+  let dir: string;
+  let repo: string;
+  let commit: string;
+  let env: Record<string, string>;
+  const api = fakeApi();
+
+  beforeAll(async () => {
+    dir = tmpdir();
+    repo = path.join(dir, 'tool');
+    commit = await makeToolRepo(repo);
+    const spec = writeSourcedSpec(dir, { protocol: '{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }', raw: false });
+    const event = write(dir, 'event.json', JSON.stringify({ pull_request: { number: 7, base: { sha: commit }, head: { sha: commit } } }));
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    env = {
+      GITHUB_WORKSPACE: repo, GITHUB_EVENT_PATH: event, RUNNER_TEMP: path.join(dir, 'runner-temp'), RUNNER_OS: 'Linux',
+      GITHUB_REPOSITORY: 'o/tool', GITHUB_API_URL: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`,
+      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'), INPUT_TOOL: 'hookkit', INPUT_SPEC: spec, INPUT_THRESHOLD: '5',
+    };
+  });
+  afterAll(() => api.server.close());
+
+  it("prepare: resolves the spec and the pull request's base commit, and keys the environments", async () => {
+    const out = write(dir, 'prepare.out', '');
+    const r = await script('prepare', { ...env, GITHUB_OUTPUT: out });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const o = outputsOf(out);
+    expect(o).toMatchObject({ tool: 'hookkit', base: commit, head: repo, 'spec-name': 'sourced', marker: '<!-- benchgrid:bench-change tool=hookkit spec=sourced -->' });
+    expect(o['cache-key']).toMatch(/^benchgrid-envs-v1-Linux-[0-9a-f]{16}$/);
+    Object.assign(env, { SPEC: o.spec, TOOL: o.tool, BASE: o.base, HEAD_DIR: o.head, OUT: o.out, MARKER: o.marker });
+    const builtin = await script('prepare', { ...env, INPUT_SPEC: 'builtin:resnet18_cpu', GITHUB_OUTPUT: write(dir, 'p2.out', '') });
+    expect(builtin.exitCode).toBe(0);
+    for (const [input, message] of [
+      [{ INPUT_SPEC: 'builtin:nope' }, /spec: 'builtin:nope' is not one of benchgrid's specs \(builtin:.*resnet18_cpu/],
+      [{ INPUT_TOOL: 'a b' }, /tool: 'a b' is not a tool or package name/],
+      [{ INPUT_BASE_REF: 'no-such-branch' }, /base-ref: git knows no revision 'no-such-branch'/],
+      [{ GITHUB_EVENT_PATH: '' }, /base-ref: not given, and this event is not a pull request/],
+    ] as const) {
+      const bad = await script('prepare', { ...env, ...input, GITHUB_OUTPUT: write(dir, 'bad.out', '') });
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stdout).toMatch(new RegExp(`::error::${message.source}`));
+    }
+  }, 120_000);
+
+  it('bench: runs bench-change of the checkout against the base, writes the marked markdown and the job summary, and records the exit status', async () => {
+    const out = write(dir, 'bench.out', '');
+    const r = await script('bench', { ...env, INPUT_ONLY: 'A/single_module_output/*/*', INPUT_PROCESSES: '1', GITHUB_OUTPUT: out });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const o = outputsOf(out);
+    expect(o.status).toBe('0');
+    const markdown = fs.readFileSync(o.markdown, 'utf8');
+    expect(markdown.split('\n')[0]).toBe(env.MARKER);
+    expect(markdown).toMatch(/\| base \| `git:.*@[0-9a-f]{40}` \| `1\.0\.0\+git\.[0-9a-f]{7}` \|/);
+    expect(fs.readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain(markdown);
+    env.MARKDOWN = o.markdown;
+    // bench-change that cannot run: the comment says why, and the status says it for the verdict.
+    const failed = write(dir, 'failed.out', '');
+    const f = await script('bench', { ...env, TOOL: 'nosuchtool', OUT: path.join(dir, 'failed-run'), GITHUB_OUTPUT: failed });
+    expect(f.exitCode).toBe(0);
+    expect(outputsOf(failed).status).toBe('2');
+    const why = fs.readFileSync(outputsOf(failed).markdown, 'utf8');
+    expect(why).toMatch(/^<!-- benchgrid:bench-change tool=hookkit spec=sourced -->\n## benchgrid bench-change: `nosuchtool` could not be measured \(exit 2\)/);
+    expect(why).toMatch(/has no tool or package named 'nosuchtool'/);
+  }, 300_000);
+
+  it('comment: creates the marked comment once, then updates it in place; a refused token is a clear error', async () => {
+    const first = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c1.out', '') });
+    expect(first.exitCode, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/comment=created/);
+    fs.appendFileSync(env.MARKDOWN, '\nA later push.\n');
+    const second = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c2.out', '') });
+    expect(second.stdout).toMatch(/comment=updated/);
+    expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual(['an unrelated comment', env.MARKER]);
+    expect(api.comments[1].body).toMatch(/A later push\.\n$/);
+    expect(api.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
+    expect(new Set(api.requests.map((q) => q.auth))).toEqual(new Set(['Bearer t0ken']));
+    api.deny(true);
+    const denied = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c3.out', '') });
+    expect(denied.exitCode).toBe(2);
+    expect(denied.stdout).toMatch(/::error::GET .*HTTP 403 .*The token needs `pull-requests: write`/);
+    const noPr = await script('comment', { ...env, GITHUB_EVENT_PATH: write(dir, 'push.json', '{"ref":"refs/heads/main"}'), GITHUB_OUTPUT: write(dir, 'c4.out', '') });
+    expect(noPr.stdout).toMatch(/comment=none/);
+  }, 120_000);
+
+  it('verdict: passes on 0, fails on 4 (slower beyond the threshold) and on any other status', async () => {
+    const run = (status: string) => execa('bash', ['-e', '-c', step('Verdict').run!], { env: { STATUS: status, TOOL: 'hookkit', THRESHOLD: '5' }, reject: false });
+    const [ok, slower, broken] = await Promise.all(['0', '4', '3'].map(run));
+    expect([ok.exitCode, slower.exitCode, broken.exitCode]).toEqual([0, 1, 1]);
+    expect(slower.stdout).toMatch(/::error::benchgrid: hookkit is significantly slower than its base by more than 5%/);
+    expect(broken.stdout).toMatch(/::error::benchgrid bench-change could not finish \(exit 3\)/);
+  });
+
+  it('cuts a comment over GitHub\'s limit at a line, saying where the rest is', () => {
+    const long = Array.from({ length: 4000 }, (_, i) => `| row ${i} | ${'x'.repeat(20)} |`).join('\n');
+    const cut = fitComment(long);
+    expect(cut.length).toBeLessThan(65_536);
+    expect(cut).toMatch(/\| row \d+ \| x+ \|\n\n\*\(cut here: the full comparison is in the job summary/);
+    expect(fitComment('short')).toBe('short');
+  });
+});
