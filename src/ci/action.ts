@@ -60,7 +60,7 @@ export async function prepare(env: StepEnv): Promise<Record<string, string>> {
   if (!NAME.test(tool)) throw new UserError(`tool: '${tool}' is not a tool or package name (letters, digits, '.', '_', '-').`);
   const spec = specPath(input(env, 'spec', 'builtin:resnet18_cpu'), workspace);
   const head = path.resolve(workspace, input(env, 'path', '.'));
-  if (!head.startsWith(path.resolve(workspace))) throw new UserError(`path: '${input(env, 'path')}' is outside the repository.`);
+  if (path.relative(path.resolve(workspace), head).startsWith('..')) throw new UserError(`path: '${input(env, 'path')}' is outside the repository.`);
   const rev = input(env, 'base-ref') || pullRequestOf(env.GITHUB_EVENT_PATH)?.base;
   if (!rev) throw new UserError('base-ref: not given, and this event is not a pull request; give the revision to compare against (e.g. main).');
   if (rev.startsWith('-')) throw new UserError(`base-ref: '${rev}' starts with '-'.`);

@@ -137,6 +137,8 @@ describe("the action's scripted steps, run here", () => {
       [{ INPUT_TOOL: 'a b' }, /tool: 'a b' is not a tool or package name/],
       [{ INPUT_BASE_REF: 'no-such-branch' }, /base-ref: git knows no revision 'no-such-branch'/],
       [{ GITHUB_EVENT_PATH: '' }, /base-ref: not given, and this event is not a pull request/],
+      [{ INPUT_PATH: '../elsewhere' }, /path: '\.\.\/elsewhere' is outside the repository/],
+      [{ INPUT_BASE_REF: '--upload-pack=x' }, /base-ref: '--upload-pack=x' starts with '-'/],
     ] as const) {
       const bad = await script('prepare', { ...env, ...input, GITHUB_OUTPUT: write(dir, 'bad.out', '') });
       expect(bad.exitCode).toBe(2);
