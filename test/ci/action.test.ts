@@ -145,7 +145,7 @@ describe("the action's scripted steps, run here", () => {
       expect(bad.exitCode).toBe(2);
       expect(bad.stdout).toMatch(new RegExp(`::error::${message.source}`));
     }
-  }, 120_000);
+  }, 300_000);
 
   it('bench: runs bench-change of the checkout against the base, writes the marked markdown and the job summary, and records the exit status', async () => {
     const out = write(dir, 'bench.out', '');
@@ -185,7 +185,7 @@ describe("the action's scripted steps, run here", () => {
     expect(denied.stdout).toMatch(/::error::GET .*HTTP 403 .*The token needs `pull-requests: write`/);
     const noPr = await script('comment', { ...env, GITHUB_EVENT_PATH: write(dir, 'push.json', '{"ref":"refs/heads/main"}'), GITHUB_OUTPUT: write(dir, 'c4.out', '') });
     expect(noPr.stdout).toMatch(/comment=none/);
-  }, 120_000);
+  }, 300_000);
 
   it('verdict: passes on 0, fails on 4 (slower beyond the threshold) and on any other status', async () => {
     const run = (status: string) => execa('bash', ['-e', '-c', step('Verdict').run!], { env: { STATUS: status, TOOL: 'hookkit', THRESHOLD: '5' }, reject: false });
