@@ -117,6 +117,7 @@ program
   .option('--only <globs>', "only the tool's cells whose id (as the spec names them) matches one of these globs")
   .option('--out <dir>', 'run directory (default results/<spec>/change-<timestamp>)')
   .option('--resume <dir>', 'complete an interrupted bench-change run, then compare')
+  .option('--no-probe', 'skip the subject probe at the start (each subject built once to check that its sites exist)')
   .option('--processes <n>', 'processes per cell and side (override, recorded in the results)', positiveInt('--processes', 1000))
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { changeMarker } from '../change/render.ts';
-import { UserError } from '../errors.ts';
+import { EXIT, UserError } from '../errors.ts';
 import { commitOf } from '../source/git.ts';
 import { resolveEnv } from '../run/environments.ts';
 import type { Spec } from '../spec/types.ts';
@@ -79,13 +79,16 @@ export async function prepare(env: StepEnv): Promise<Record<string, string>> {
 
 /** Lines of bench-change's stderr kept in the comment when it could not finish. */
 const ERROR_TAIL_LINES = 25;
+/** What the comment adds when bench-change exits 5. */
+const CELL_ERRORS_NOTE = `\n> **Some cells ended in error** on the base or the head (exit ${EXIT.cellErrors}): the comparison above covers what both sides measured and lists each status change; the job log's run summary gives each cause.\n`;
 /** GitHub refuses a comment over 65,536 characters. */
 const MAX_COMMENT = 65_000;
 
 /**
  * Step "bench": bench-change of the tool's directory against the base commit, its progress on the job's
  * log; the markdown goes to a file and the job summary, and, when bench-change could not finish (bad
- * input, an environment that does not build), the comment says why. Never fails itself: `status` is
+ * input, an environment that does not build), the comment says why; when cells ended in error (exit 5)
+ * the comparison is kept with a note. Never fails itself: `status` is
  * bench-change's exit code, for the verdict step.
  */
 export async function bench(env: StepEnv): Promise<Record<string, string>> {
@@ -98,8 +101,9 @@ export async function bench(env: StepEnv): Promise<Record<string, string>> {
   if (input(env, 'processes')) args.push('--processes', input(env, 'processes'));
   const r = await execa(process.execPath, [path.join(ACTION_ROOT, 'bin/benchgrid.js'), ...args], { cwd: env.GITHUB_WORKSPACE ?? process.cwd(), reject: false, stdin: 'ignore', stderr: ['pipe', 'inherit'], env: { NO_COLOR: '1' } });
   const status = r.exitCode ?? 1;
-  const finished = status === 0 || status === 4;
-  const markdown = finished ? fitComment(String(r.stdout)) : failure(marker, tool, status, String(r.stderr));
+  // 5: the run finished with cells in error on a side; the comparison of the rest is still the answer.
+  const finished = status === 0 || status === 4 || status === EXIT.cellErrors;
+  const markdown = finished ? fitComment(String(r.stdout) + (status === EXIT.cellErrors ? CELL_ERRORS_NOTE : '')) : failure(marker, tool, status, String(r.stderr));
   const file = `${out}.md`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, markdown);

@@ -20,10 +20,11 @@ import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
 import { compareSettings, type CompareOptions } from './compare.ts';
 import { loadOrExit } from './load-or-exit.ts';
+import { exitForRun } from './run-summary.ts';
 import { checkSameSpec, headerOf, measure, type RunOptions } from './run.ts';
 
 /** Options of `bench-change`: which tool and sides, the run's options, and compare's. */
-export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'processes' | 'samples' | 'jobs' | 'start' | 'schedule' | 'seed'>, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
+export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'processes' | 'samples' | 'jobs' | 'start' | 'schedule' | 'seed' | 'probe'>, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
   tool?: string;
   base?: string;
   head?: string;
@@ -32,7 +33,11 @@ export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 
   json?: boolean;
 }
 
-/** Runs both sides, compares them, prints the verdict; exit 4 when --fail-on-slower finds a slowdown. */
+/**
+ * Runs both sides, compares them, prints the verdict. The exit: 4 when --fail-on-slower finds a slowdown;
+ * else run's (exitForRun): 5 when cells of either side ended in error (the comparison, printed anyway,
+ * covers what both sides measured and lists the status changes), 3 when nothing could be measured.
+ */
 export async function benchChange(specArg: string | undefined, opts: BenchChangeOptions): Promise<void> {
   const previous = opts.resume ? resumedChange(opts.resume) : null;
   const specFile = specArg ?? previous?.spec.file;
@@ -51,7 +56,7 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   // The run's own summary goes to stderr: stdout carries only the comparison, in the format asked for.
   const runOpts: RunOptions = { ...opts, json: false, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
   const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
-  const { dir, results } = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, `benchgrid bench-change ${opts.resume ? `--resume ${opts.resume}` : `${specFile} --tool ${change.tool}`}`);
+  const { dir, results, planned } = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, `benchgrid bench-change ${opts.resume ? `--resume ${opts.resume}` : `${specFile} --tool ${change.tool}`}`);
   const { before, after } = splitSides(results);
   const rel = path.relative(process.cwd(), dir) || dir;
   const tools = [...new Set(results.cells.filter((c) => sideOf(c.tool) !== null).map((c) => splitToolId(c.tool).tool))];
@@ -71,6 +76,7 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   else process.stdout.write(renderChangeTable(report, renderTable(shown, useColor(process.stdout), terminalWidth(process.stdout), hidden)));
   const failing = (comparison.summary.failing ?? []).length + (comparison.summary.failing_tools ?? []).length;
   if (failing > 0) throw new ExitCode(EXIT.differenceFound);
+  exitForRun(results, planned);
 }
 
 function required(value: string | undefined, option: string): string {

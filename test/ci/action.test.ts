@@ -187,10 +187,11 @@ describe("the action's scripted steps, run here", () => {
     expect(noPr.stdout).toMatch(/comment=none/);
   }, 300_000);
 
-  it('verdict: passes on 0, fails on 4 (slower beyond the threshold) and on any other status', async () => {
+  it('verdict: passes on 0, fails on 4 (slower beyond the threshold), 5 (cells in error on a side) and on any other status', async () => {
     const run = (status: string) => execa('bash', ['-e', '-c', step('Verdict').run!], { env: { STATUS: status, TOOL: 'hookkit', THRESHOLD: '5' }, reject: false });
-    const [ok, slower, broken] = await Promise.all(['0', '4', '3'].map(run));
-    expect([ok.exitCode, slower.exitCode, broken.exitCode]).toEqual([0, 1, 1]);
+    const [ok, slower, errors, broken] = await Promise.all(['0', '4', '5', '3'].map(run));
+    expect([ok.exitCode, slower.exitCode, errors.exitCode, broken.exitCode]).toEqual([0, 1, 1, 1]);
+    expect(errors.stdout).toMatch(/::error::benchgrid: some of hookkit's cells ended in error on the base or the head/);
     expect(slower.stdout).toMatch(/::error::benchgrid: hookkit is significantly slower than its base by more than 5%/);
     expect(broken.stdout).toMatch(/::error::benchgrid bench-change could not finish \(exit 3\)/);
   });

@@ -1,6 +1,7 @@
 // The tool author's loop, end to end: hookkit in a local git repository, a branch that makes it twice
 // as slow, and bench-change, which runs both sides in one interleaved run: the branch is labelled slower
-// (and fails --fail-on-slower), base against base is labelled nothing, and history takes the run.
+// (and fails --fail-on-slower), base against base is labelled nothing, history takes the run, and a
+// run directory in use is refused as run refuses it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import type { ChangeReport } from '../../src/change/render.ts';
 import { buildHistory } from '../../src/history/model.ts';
 import { findRuns } from '../../src/history/runs.ts';
 import { loadResults } from '../../src/results/load.ts';
+import { LOCK_FILE, thisHolder } from '../../src/run/lock.ts';
 import { cli, tmpdir } from '../helpers.ts';
 import { commitSlowdown, makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
 
@@ -54,6 +56,9 @@ describe('bench-change', () => {
     // One run holds both sides, interleaved; the PR comment sits beside it under its marker.
     const results = loadResults(out);
     expect(new Set(results.cells.map((x) => x.tool))).toEqual(new Set(['hookkit@base', 'hookkit@head']));
+    // It held the run lock as run does, released it, and records what run records (none stopped early).
+    expect(fs.existsSync(path.join(out, LOCK_FILE))).toBe(false);
+    expect(results.run?.stopped_early).toEqual([]);
     const markdown = fs.readFileSync(path.join(out, 'change.md'), 'utf8');
     expect(markdown.split('\n')[0]).toBe('<!-- benchgrid:bench-change tool=hookkit spec=sourced -->');
     expect(markdown).toMatch(/\*\*hookkit \(resnet18\): slower, \+\d+\.\d% over 3 cells/);
@@ -83,5 +88,13 @@ describe('bench-change', () => {
     const resumeRun = await cli(['run', '--resume', path.join(dir, 'slow')]);
     expect(resumeRun.stderr).toMatch(/this is a bench-change run; resume it with `benchgrid bench-change --resume/);
     expect(fs.existsSync(path.join(dir, 'never'))).toBe(false);
+    // A run directory that a live benchgrid holds is refused, naming the holder; nothing reaches its journal.
+    const held = path.join(dir, 'slow');
+    const journal = fs.readFileSync(path.join(held, 'journal.jsonl'), 'utf8');
+    fs.writeFileSync(path.join(held, LOCK_FILE), JSON.stringify({ ...thisHolder('benchgrid run x'), host: 'gpu-node-7', pid: 4242 }));
+    const locked = await cli(['bench-change', '--resume', held], { cwd: repo });
+    fs.rmSync(path.join(held, LOCK_FILE));
+    expect([locked.code, locked.stderr]).toEqual([2, expect.stringMatching(/in use by benchgrid process 4242 on gpu-node-7/)]);
+    expect(fs.readFileSync(path.join(held, 'journal.jsonl'), 'utf8')).toBe(journal);
   });
 });
