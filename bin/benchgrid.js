@@ -28,10 +28,13 @@ function fresh() {
   }
 }
 
+let cli;
 if (process.env.BENCHGRID_FROM_SOURCE !== '1' && fresh()) {
-  await import(pathToFileURL(built).href);
+  cli = await import(pathToFileURL(built).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(pathToFileURL(path.join(root, 'src', 'cli.ts')).href);
+  cli = await import(pathToFileURL(path.join(root, 'src', 'cli.ts')).href);
 }
+// The module runs its arguments only when it is itself the program started; imported, it is called here.
+if (typeof cli.main === 'function') process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,4 +1,6 @@
 // The command line: registers each command (loaded lazily) and is the one error boundary.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT, EXIT_HELP, ExitCode, UserError } from './errors.ts';
 import { EXAMPLES, examples } from './cli-help.ts';
@@ -304,6 +306,19 @@ function positiveInt(name: string, max: number) {
 
 export { program, Option };
 
-if (process.argv[1] && /benchgrid(\.js)?$|cli\.ts$/.test(process.argv[1])) {
+/**
+ * Whether this module is the program Node was started with (`node dist/cli.js ...`, through a symbolic
+ * link too): then it runs its arguments itself. bin/benchgrid.js imports it and calls main() instead.
+ */
+function isEntryPoint(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
   process.exitCode = await main(process.argv.slice(2));
 }
