@@ -1,7 +1,7 @@
 // Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
-import { MAX_SPEC_DEPTH, MAX_SPEC_VALUES, overLimits } from './limits.ts';
+import { MAX_SPEC_ALIASES, MAX_SPEC_DEPTH, MAX_SPEC_VALUES, sizeOf } from './limits.ts';
 
 /** Where a value and, for a mapping entry, its key came from. */
 export interface Origin {
@@ -17,17 +17,25 @@ export interface ParsedDoc {
   file: string;
   data: unknown;
   positions: PosMap;
+  /** How many values the document holds with its aliases expanded (a chain of `extends` shares one limit). */
+  values: number;
 }
 
 /** Aliases expand at most this many times: a YAML alias bomb is refused, not expanded. */
 const MAX_ALIAS_COUNT = 1000;
 
-/** Parses YAML text; every syntax problem becomes a diagnostic, nothing throws. */
-export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
+/**
+ * Parses YAML text; every syntax problem becomes a diagnostic, nothing throws. `maxValues` is what is
+ * left of MAX_SPEC_VALUES for this file (the specs it is extended by used the rest); `chained` says so
+ * in the message.
+ */
+export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUES, chained = false): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   let document;
   try {
-    document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+    // Duplicate keys are found below, in one pass: yaml's own check compares each key with every
+    // earlier one (45,000 keys took 40 s).
+    document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (error) {
     // The parser recurses per nesting level; a hostile depth overflows its stack (issue 15).
     if (!(error instanceof RangeError)) throw error;
@@ -42,18 +50,17 @@ export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagno
   if (document.errors.some((e) => /call stack/i.test(e.message))) return { diagnostics: [tooDeep(file)] };
   for (const error of document.errors) {
     const message = firstLine(error.message);
-    const code = /unique/i.test(message) ? 'duplicate-key' : /tab/i.test(message) ? 'tab-indentation' : 'yaml-syntax';
-    const hint = code === 'tab-indentation' ? 'Indent with spaces.' : code === 'duplicate-key' ? 'Remove or rename one of them.' : undefined;
-    diagnostics.push(diag('error', code, at(error.pos[0]), '', message, hint));
+    const code = /tab/i.test(message) ? 'tab-indentation' : 'yaml-syntax';
+    diagnostics.push(diag('error', code, at(error.pos[0]), '', message, code === 'tab-indentation' ? 'Indent with spaces.' : undefined));
   }
   if (diagnostics.length > 0) return { diagnostics };
-  const over = overLimits(document);
-  if (over !== undefined) {
-    const hint = `A spec may nest at most ${MAX_SPEC_DEPTH} levels and hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded (docs/security.md).`;
-    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `${over}.`, hint)] };
+  const size = sizeOf(document, maxValues);
+  if ('over' in size) {
+    const hint = `A spec, with the specs it extends, may nest at most ${MAX_SPEC_DEPTH} levels, hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded and ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases (docs/security.md).`;
+    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `${size.over}${chained && size.over.endsWith('expanded') ? ', together with the specs that extend it' : ''}.`, hint)] };
   }
-  const complexKey = firstComplexKey(document);
-  if (complexKey) return { diagnostics: [diag('error', 'bad-key', at(complexKey.range?.[0] ?? 0), '', 'a mapping key must be plain text, not a list or a mapping.', 'Write the key as a name.')] };
+  const bad = keyProblem(document);
+  if (bad) return { diagnostics: [diag('error', bad.code, at(bad.node.range?.[0] ?? 0), '', bad.message, bad.hint)] };
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -64,7 +71,7 @@ export function parseYaml(file: string, text: string): { doc?: ParsedDoc; diagno
   }
   const positions: PosMap = new Map();
   walk(document.contents as YamlNode | null, '', positions, at, undefined);
-  return { doc: { file, data, positions }, diagnostics };
+  return { doc: { file, data, positions, values: size.values }, diagnostics };
 }
 
 function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: number) => Pos, key: Pos | undefined): void {
@@ -84,14 +91,29 @@ function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: numbe
   }
 }
 
-/** The first key that is a list or a mapping (YAML allows it; a spec's keys are names). Depth is already bounded. */
-function firstComplexKey(document: ReturnType<typeof parseDocument>): YamlNode | undefined {
-  let found: YamlNode | undefined;
+/**
+ * The first key that is a list or a mapping (YAML allows it; a spec's keys are names), or that repeats
+ * a key of its mapping. One visit, a set of keys per mapping; depth is already bounded.
+ */
+function keyProblem(document: ReturnType<typeof parseDocument>): { node: YamlNode; code: string; message: string; hint: string } | undefined {
+  let found: ReturnType<typeof keyProblem>;
   visit(document, {
-    Pair(_, pair) {
-      if (pair.key !== null && typeof pair.key === 'object' && !isScalar(pair.key)) {
-        found = pair.key as YamlNode;
-        return visit.BREAK;
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = pair.key as YamlNode | null;
+        if (key !== null && typeof key === 'object' && !isScalar(key)) {
+          found = { node: key, code: 'bad-key', message: 'a mapping key must be plain text, not a list or a mapping.', hint: 'Write the key as a name.' };
+          return visit.BREAK;
+        }
+        // As the data will hold it: `1` and `'1'` are one key there, a null key is ''.
+        const value = key === null ? null : isScalar(key) ? key.value : key;
+        const name = value === null ? '' : String(value);
+        if (seen.has(name)) {
+          found = { node: key ?? map, code: 'duplicate-key', message: `'${name}' appears twice in this mapping (YAML keys must be unique).`, hint: 'Remove or rename one of them.' };
+          return visit.BREAK;
+        }
+        seen.add(name);
       }
       return undefined;
     },

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { parseYaml, type ParsedDoc, type PosMap } from './document.ts';
 import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
-import { readSource } from './source.ts';
+import { MAX_SPEC_VALUES } from './limits.ts';
+import { MAX_SPEC_BYTES, readSource } from './source.ts';
 
 /** A spec document with its bases merged in, and every file that went into it, base first. */
 export interface MergedDoc extends ParsedDoc {
@@ -15,21 +16,36 @@ export interface MergedDoc extends ParsedDoc {
 /** Reads a file as text, e.g. from disk or from `git show REV:path`; returns undefined if it has none. */
 export type Reader = (file: string) => Promise<{ ok: true; text: string } | { ok: false; diagnostic: Diagnostic }>;
 
+/** Longest chain of `extends`: real specs extend one or two others. */
+export const MAX_EXTENDS_DEPTH = 32;
+
+/** What the files of one chain have used of the limits, which hold for the whole chain (docs/security.md). */
+interface Budget {
+  values: number;
+  bytes: number;
+}
+
 /** Loads a spec file and everything it extends. `extends` is a path relative to the file that names it. */
 export async function loadMerged(file: string, read: Reader = readSource): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
   const top = path.resolve(file);
-  return load(top, read, [], allowedRoots(top));
+  return load(top, read, [], allowedRoots(top), { values: 0, bytes: 0 });
 }
 
-async function load(file: string, read: Reader, chain: string[], roots: string[]): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
+async function load(file: string, read: Reader, chain: string[], roots: string[], used: Budget): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
   const source = await read(file);
   if (!source.ok) return { diagnostics: [source.diagnostic] };
-  const parsed = parseYaml(file, source.text);
+  used.bytes += Buffer.byteLength(source.text);
+  if (chain.length > 0 && used.bytes > MAX_SPEC_BYTES) {
+    const mb = (used.bytes / 1048576).toFixed(1);
+    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `this spec and the specs that extend it hold ${mb} MB together; a spec with the specs it extends may be at most ${MAX_SPEC_BYTES / 1048576} MB.`, 'Is this really a spec? (docs/security.md)')] };
+  }
+  const parsed = parseYaml(file, source.text, MAX_SPEC_VALUES - used.values, chain.length > 0);
   if (!parsed.doc) return { diagnostics: parsed.diagnostics };
   const doc = parsed.doc;
+  used.values += doc.values;
   const texts = new Map([[file, source.text]]);
   const data = doc.data;
-  if (!isObject(data) || !('extends' in data)) return { doc: { ...doc, sources: [file], texts }, diagnostics: [] };
+  if (!isObject(data) || !Object.hasOwn(data, 'extends')) return { doc: { ...doc, sources: [file], texts }, diagnostics: [] };
 
   const target = data.extends;
   const at = doc.positions.get('/extends')?.value ?? { file, line: 1, col: 1 };
@@ -43,7 +59,10 @@ async function load(file: string, read: Reader, chain: string[], roots: string[]
     const cycle = [...chain, file, baseFile].map((f) => path.basename(f)).join(' -> ');
     return { diagnostics: [diag('error', 'extends-cycle', at, '/extends', `extends forms a cycle: ${cycle}.`)] };
   }
-  const base = await load(baseFile, read, [...chain, file], roots);
+  if (chain.length + 1 >= MAX_EXTENDS_DEPTH) {
+    return { diagnostics: [diag('error', 'too-large', at, '/extends', `extends more than ${MAX_EXTENDS_DEPTH} specs deep.`, 'Merge some of the bases into one (docs/security.md).')] };
+  }
+  const base = await load(baseFile, read, [...chain, file], roots, used);
   if (!base.doc) {
     // Report the base's own problems, and where it was named from.
     const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`);
@@ -56,39 +75,49 @@ async function load(file: string, read: Reader, chain: string[], roots: string[]
   const positions: PosMap = new Map();
   const merged = merge(base.doc.data, own, '', base.doc.positions, doc.positions, positions);
   for (const [f, t] of base.doc.texts) texts.set(f, t);
-  return { doc: { file, data: merged, positions, sources: [...base.doc.sources, file], texts }, diagnostics: [] };
+  return { doc: { file, data: merged, positions, values: used.values, sources: [...base.doc.sources, file], texts }, diagnostics: [] };
 }
 
 /**
  * Deep-merges `over` onto `base`: mappings merge key by key, anything else (lists included) replaces,
- * and `null` removes the key. Positions follow the value that won.
+ * and `null` removes the key. Positions follow the value that won. Linear in the two documents: each
+ * value's positions are copied by walking that value, never by scanning every position.
  */
 function merge(base: unknown, over: unknown, pointer: string, basePos: PosMap, overPos: PosMap, out: PosMap): unknown {
   if (isObject(base) && isObject(over)) {
-    copyPos(overPos, pointer, out, false);
+    const own = overPos.get(pointer);
+    if (own) out.set(pointer, own);
     const result: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(base)) {
-      if (k in over) continue;
-      result[k] = v;
-      copyPos(basePos, pointer + ptr(k), out, true);
+      if (Object.hasOwn(over, k)) continue;
+      define(result, k, v);
+      copyPositions(v, pointer + ptr(k), basePos, out);
     }
     for (const [k, v] of Object.entries(over)) {
       if (v === null) continue;
-      result[k] = k in base ? merge(base[k], v, pointer + ptr(k), basePos, overPos, out) : v;
-      if (!(k in base)) copyPos(overPos, pointer + ptr(k), out, true);
+      if (Object.hasOwn(base, k)) define(result, k, merge(base[k], v, pointer + ptr(k), basePos, overPos, out));
+      else {
+        define(result, k, v);
+        copyPositions(v, pointer + ptr(k), overPos, out);
+      }
     }
     return result;
   }
-  copyPos(overPos, pointer, out, true);
+  copyPositions(over, pointer, overPos, out);
   return over;
 }
 
-function copyPos(from: PosMap, pointer: string, to: PosMap, subtree: boolean): void {
+/** `o[k] = v` as an own property, whatever `k` is (`__proto__` included). */
+function define(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
+/** Copies the positions of `value` and everything inside it, walking the value (depth is bounded by the limits). */
+function copyPositions(value: unknown, pointer: string, from: PosMap, to: PosMap): void {
   const own = from.get(pointer);
   if (own) to.set(pointer, own);
-  if (!subtree) return;
-  const prefix = pointer + '/';
-  for (const [k, v] of from) if (k.startsWith(prefix)) to.set(k, v);
+  if (Array.isArray(value)) value.forEach((v, i) => copyPositions(v, pointer + ptr(i), from, to));
+  else if (isObject(value)) for (const [k, v] of Object.entries(value)) copyPositions(v, pointer + ptr(k), from, to);
 }
 
 /** A plain mapping (not a list, not null). */

@@ -10,38 +10,58 @@ export const MAX_SPEC_DEPTH = 64;
  */
 export const MAX_SPEC_VALUES = 100_000;
 
-/** Why a parsed document is over a limit, or undefined when it is within them. Never recurses. */
-export function overLimits(document: Document): string | undefined {
+/** Most aliases (`*name`) a spec may hold; real specs use a handful. */
+export const MAX_SPEC_ALIASES = 1000;
+
+/** What a document costs: the values it holds with its aliases expanded. */
+export type Size = { over: string } | { values: number };
+
+/**
+ * The values a parsed document holds once its aliases are expanded, or why it is over a limit: deeper
+ * than MAX_SPEC_DEPTH, more than `maxValues` values (what is left of MAX_SPEC_VALUES after the specs it
+ * extends), or more than MAX_SPEC_ALIASES aliases. One walk in document order, never recursive: an
+ * alias names the last anchor before it, looked up in a map (yaml's own lookup walks the document per
+ * alias, quadratic in the aliases).
+ */
+export function sizeOf(document: Document, maxValues = MAX_SPEC_VALUES): Size {
   const sizes = new Map<YamlNode, number>();
+  const anchors = new Map<string, YamlNode>();
   // Post-order walk with an explicit stack: [node, depth, children pushed?].
   const stack: [YamlNode, number, boolean][] = [];
   if (document.contents) stack.push([document.contents as YamlNode, 1, false]);
   let total = 0;
+  let aliases = 0;
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
     const [node, depth, expanded] = top;
-    if (depth > MAX_SPEC_DEPTH) return `the spec nests deeper than ${MAX_SPEC_DEPTH} levels`;
+    if (depth > MAX_SPEC_DEPTH) return { over: `the spec nests deeper than ${MAX_SPEC_DEPTH} levels` };
     const children = childrenOf(node);
-    if (!expanded && children.length > 0) {
-      top[2] = true;
-      for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], depth + 1, false]);
-      continue;
+    if (!expanded) {
+      // An anchor is visible from here on (a later anchor of the same name replaces it).
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor) anchors.set(anchor, node);
+      if (children.length > 0) {
+        top[2] = true;
+        for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], depth + 1, false]);
+        continue;
+      }
     }
     stack.pop();
     let size = 1;
     if (isAlias(node)) {
-      const target = node.resolve(document);
-      const known = target ? sizes.get(target as YamlNode) : undefined;
-      if (known === undefined) return `alias *${node.source} refers to a value that contains it, or to nothing`;
+      if (++aliases > MAX_SPEC_ALIASES) return { over: `the spec holds more than ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases` };
+      const target = anchors.get(node.source);
+      const known = target ? sizes.get(target) : undefined;
+      if (known === undefined) return { over: `alias *${node.source} refers to a value that contains it, or to nothing` };
       size = known;
     } else {
       for (const c of children) size += sizes.get(c) ?? 1;
     }
     sizes.set(node, size);
-    if (size > MAX_SPEC_VALUES) return `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values once its aliases are expanded`;
+    if (size > maxValues) return { over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values once its aliases are expanded` };
     total = size;
   }
-  return total > MAX_SPEC_VALUES ? `the spec holds more than ${MAX_SPEC_VALUES} values` : undefined;
+  return total > maxValues ? { over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values` } : { values: total };
 }
 
 function childrenOf(node: YamlNode): YamlNode[] {
