@@ -3,7 +3,7 @@ import { parseNotes, parseWork } from './work.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
-import { bad, child, list, number, numbers, oneOf, optNumber, optRecord, optText, record, text, textRecord, texts, type At } from './fields.ts';
+import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
 import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
 
 /** Top-level keys that are not subjects. */
@@ -81,19 +81,19 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     status: c.status === undefined ? derived : oneOf(c.status, STATUSES, f('status')),
     statuses,
     reason: optText(c.reason, f('reason')),
-    median_ms: optNumber(c.median_ms, f('median_ms')),
-    min_ms: optNumber(c.min_ms, f('min_ms')),
-    max_ms: optNumber(c.max_ms, f('max_ms')),
-    processes: optNumber(c.processes, f('processes')),
-    samples_per_process: c.samples_per_process === undefined || c.samples_per_process === null ? null : numbers(c.samples_per_process, f('samples_per_process')),
+    median_ms: optTime(c.median_ms, f('median_ms')),
+    min_ms: optTime(c.min_ms, f('min_ms')),
+    max_ms: optTime(c.max_ms, f('max_ms')),
+    processes: optCount(c.processes, f('processes'), MAX_PROCESSES),
+    samples_per_process: c.samples_per_process === undefined || c.samples_per_process === null ? null : boundedList(c.samples_per_process, f('samples_per_process'), MAX_PROCESSES, 'processes').map((x, i) => count(x, child(f('samples_per_process'), i), MAX_SAMPLES)),
     exact: verdictOf(c),
-    max_abs_diff: optNumber(c.max_abs_diff, f('max_abs_diff')),
-    samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : list(c.samples_ms, f('samples_ms')).map((x, i) => numbers(x, child(f('samples_ms'), i))),
-    gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : list(c.gc_ms, f('gc_ms')).map((x, i) => numbers(x, child(f('gc_ms'), i))),
-    gc_median_ms: optNumber(c.gc_median_ms, f('gc_median_ms')),
+    max_abs_diff: optNonNegative(c.max_abs_diff, f('max_abs_diff')),
+    samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : sampleLists(c.samples_ms, f('samples_ms')),
+    gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : sampleLists(c.gc_ms, f('gc_ms'), (x, at) => duration(x, at)),
+    gc_median_ms: optDuration(c.gc_median_ms, f('gc_median_ms')),
     stopped_by: c.stopped_by === undefined || c.stopped_by === null ? null : oneOf(c.stopped_by, ['precision', 'processes', 'budget'] as const, f('stopped_by')),
-    precision_half_width: optNumber(c.precision_half_width, f('precision_half_width')),
-    per_process: c.per_process === undefined || c.per_process === null ? null : list(c.per_process, f('per_process')).map((x, i) => processOf(x, child(f('per_process'), i))),
+    precision_half_width: optNonNegative(c.precision_half_width, f('precision_half_width')),
+    per_process: c.per_process === undefined || c.per_process === null ? null : boundedList(c.per_process, f('per_process'), MAX_PROCESSES, 'processes').map((x, i) => processOf(x, child(f('per_process'), i))),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
     tool_version: optText(c.tool_version, f('tool_version')),
     ...(c.tool_source === undefined ? {} : { tool_source: sourceOf(c.tool_source, f('tool_source')) }),
@@ -122,29 +122,29 @@ function processOf(v: unknown, at: At): ProcessStats {
   const phases: Record<string, number> = {};
   // A phase the process never reached is null (no exactness check, say): it is left out.
   for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) {
-    const s = optNumber(x, child(f('phases_s'), k));
+    const s = optDuration(x, child(f('phases_s'), k), 'seconds');
     if (s !== null) phases[k] = s;
   }
   return {
-    index: number(p.index, f('index')),
-    median_ms: number(p.median_ms, f('median_ms')),
-    min_ms: number(p.min_ms, f('min_ms')),
-    max_ms: number(p.max_ms, f('max_ms')),
-    iqr_ms: number(p.iqr_ms, f('iqr_ms')),
-    n: number(p.n, f('n')),
+    index: count(p.index, f('index'), MAX_PROCESSES * 10),
+    median_ms: time(p.median_ms, f('median_ms')),
+    min_ms: time(p.min_ms, f('min_ms')),
+    max_ms: time(p.max_ms, f('max_ms')),
+    iqr_ms: duration(p.iqr_ms, f('iqr_ms')),
+    n: count(p.n, f('n'), MAX_SAMPLES),
     stopped_by: oneOf(p.stopped_by, ['samples', 'budget', 'precision'] as const, f('stopped_by')),
-    gc_median_ms: optNumber(p.gc_median_ms, f('gc_median_ms')),
+    gc_median_ms: optDuration(p.gc_median_ms, f('gc_median_ms')),
     phases_s: phases,
-    wall_s: number(p.wall_s, f('wall_s')),
-    cpus: p.cpus === undefined || p.cpus === null ? null : numbers(p.cpus, f('cpus')),
+    wall_s: duration(p.wall_s, f('wall_s'), 'seconds'),
+    cpus: p.cpus === undefined || p.cpus === null ? null : boundedList(p.cpus, f('cpus'), 65_536, 'cores').map((x, i) => count(x, child(f('cpus'), i), 65_535)),
     start: p.start === undefined ? 'cold' : oneOf(p.start, ['cold', 'fork'] as const, f('start')),
   };
 }
 
 function memoryOf(m: Record<string, unknown>, at: At): MemoryStats {
   return {
-    peak_rss_bytes: numbers(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes')),
-    cuda_peak_allocated_bytes: list(m.cuda_peak_allocated_bytes ?? [], child(at, 'cuda_peak_allocated_bytes')).map((x, i) => optNumber(x, child(child(at, 'cuda_peak_allocated_bytes'), i))),
+    peak_rss_bytes: boundedList(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes'), MAX_PROCESSES, 'processes').map((x, i) => nonNegative(x, child(child(at, 'peak_rss_bytes'), i), 'a byte count')),
+    cuda_peak_allocated_bytes: boundedList(m.cuda_peak_allocated_bytes ?? [], child(at, 'cuda_peak_allocated_bytes'), MAX_PROCESSES, 'processes').map((x, i) => (x === null ? null : nonNegative(x, child(child(at, 'cuda_peak_allocated_bytes'), i), 'a byte count or null'))),
   };
 }
 
@@ -182,9 +182,9 @@ function metaOf(v: unknown, at: At): SubjectMeta | null {
     versions: textRecord(m.versions, child(at, 'versions')),
     protocol: optRecord(m.protocol, child(at, 'protocol')),
     aa_noise: aa ? {
-      pairs: optNumber(aa.pairs, child(aaAt, 'pairs')) ?? 0,
-      medians_ms: numbers(aa.medians_ms ?? [], child(aaAt, 'medians_ms')),
-      max_rel_diff: optNumber(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
+      pairs: optCount(aa.pairs, child(aaAt, 'pairs'), MAX_PROCESSES) ?? 0,
+      medians_ms: boundedList(aa.medians_ms ?? [], child(aaAt, 'medians_ms'), 2 * MAX_PROCESSES, 'medians').map((x, i) => time(x, child(child(aaAt, 'medians_ms'), i))),
+      max_rel_diff: optNonNegative(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
       cell: optText(aa.cell, child(aaAt, 'cell')),
     } : null,
   };

@@ -7,6 +7,7 @@ import type { Spec } from './types.ts';
 import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/plan.ts';
 import { contractKinds } from './contract-rules.ts';
+import { fileNames } from './rules-names.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -234,7 +235,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {
