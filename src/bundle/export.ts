@@ -9,6 +9,7 @@ import { HARNESS_DIR } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
+import { dict } from '../util/dict.ts';
 
 /** What a bundle is cut from: the run plan, the shard, the export's time. */
 export interface ExportInput extends RunPlan {
@@ -52,7 +53,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
       pythonpath: bundlePythonPath(x.spec, job.cell),
     };
   });
-  const environments: BundleManifest['environments'] = {};
+  const environments: BundleManifest['environments'] = dict();
   for (const name of new Set(x.jobs.map((j) => j.cell.environment))) {
     const env = x.spec.environments[name];
     environments[name] = { python: env?.python ?? 'python3', requirements: env?.requirements ?? [], file: `requirements-${name}.txt` };

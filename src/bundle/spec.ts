@@ -7,6 +7,7 @@ import { digestOf, normalise } from '../spec/normalise.ts';
 import type { Spec } from '../spec/types.ts';
 import type { BundleManifest } from './manifest.ts';
 import { readBundleSpecData } from './parse.ts';
+import { dict } from '../util/dict.ts';
 
 /** A bundle's spec, plan and runner manifests. */
 export interface BundleSpec {
@@ -22,7 +23,7 @@ export function loadBundleSpec(dir: string, manifest: BundleManifest): BundleSpe
   const file = path.join(dir, 'spec.json');
   const data = readBundleSpecData(file);
   const spec = normalise(data, file, [manifest.spec.file], new Map());
-  const manifests: Record<string, Manifest | Error> = {};
+  const manifests = dict<Manifest | Error>();
   for (const runner of manifest.runners) {
     spec.runners[runner] = path.join(dir, 'runners', runner);
     manifests[runner] = readManifest(spec.runners[runner]);

@@ -3,6 +3,7 @@ import type { Cell } from '../plan/plan.ts';
 import type { Spec } from '../spec/types.ts';
 import type { DefinitionChange, DefinitionKind, FieldChange, LabelChange } from './model.ts';
 import { DEFINITION, fieldChanges, formerly, renamed, type RenameMaps } from './renames.ts';
+import { dictOf } from '../util/dict.ts';
 
 /** A cell planned in both versions: its numbers exist and are valid unless a definition change says otherwise. */
 export interface Measured {
@@ -65,7 +66,7 @@ export function definitionChanges(input: DefinitionInput): DefinitionChange[] {
   })));
 
   // A new reference tool changes the exactness check of the cells compared with it.
-  const groupsOf = (s: Spec) => Object.fromEntries(s.groups.map((g) => [g.id, g]));
+  const groupsOf = (s: Spec) => dictOf(s.groups.map((g) => [g.id, g] as const));
   const toolNow = (t: string | null) => (t === null ? null : renamed(input.maps.tool, t));
   out.push(...keyed('group', groupsOf(old), groupsOf(neu), new Map(), measured, (id, o, n) => ({
     fields: fieldChanges({ reference: toolNow(o.reference) }, { reference: n.reference }),
@@ -103,7 +104,7 @@ function keyed<T>(
 }
 
 function wrap(runners: Record<string, string>): Record<string, { dir: string }> {
-  return Object.fromEntries(Object.entries(runners).map(([id, dir]) => [id, { dir }]));
+  return dictOf(Object.entries(runners).map(([id, dir]) => [id, { dir }] as const));
 }
 
 /** Names, titles, descriptions and labels that changed: cosmetic, they invalidate nothing. */

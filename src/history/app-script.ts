@@ -11,7 +11,7 @@ export const HISTORY_SCRIPT = `
   // x = run date or revision: one line per release; x = tool version: one line per run. Bars are not
   // grouped, so each range sits under its median point (ranges of several lines overlap, translucent).
   function build(s, axis) {
-    var lines = {}, labels = [], order = [], rank = {};
+    var lines = Object.create(null), labels = [], order = [], rank = Object.create(null); // no prototype: a release may be named "constructor"
     s.points.forEach(function (p) {
       var run = data.runs[p.run];
       var x = axis === 'version' ? (p.version || 'as installed') : runLabel(axis, run);

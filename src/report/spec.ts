@@ -2,6 +2,7 @@
 import { loadDeclaredSpec } from '../spec/valid.ts';
 import { readManifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
+import { dict } from '../util/dict.ts';
 
 /** Loads a spec for rendering results; the semantic rules are skipped (see loadDeclaredSpec). */
 export async function loadSpecForReport(file: string): Promise<Spec> {
@@ -10,7 +11,7 @@ export async function loadSpecForReport(file: string): Promise<Spec> {
 
 /** Tool id -> the library its adapter's manifest names (null when none, or when the manifest is unreadable). */
 export function toolLibraries(spec: Spec | null): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
+  const out = dict<string | null>();
   if (!spec) return out;
   for (const [id, tool] of Object.entries(spec.tools)) {
     const dir = spec.runners[tool.runner];

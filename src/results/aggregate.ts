@@ -11,6 +11,7 @@ import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';
 import { gcMedian, gcSamples } from './gc.ts';
 import { runPool, withStop } from './cell-stop.ts';
+import { dict } from '../util/dict.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -67,7 +68,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   const versions = versionsOf(okResults, mainExe);
   const mainResult = okResults.find((r) => r.environment.executable === mainExe) ?? okResults[0];
   const environment = { ...(mainResult?.environment ?? {}), load_average_1m: info.host.loadAverage1m };
-  const subjects: Results['subjects'] = {};
+  const subjects: Results['subjects'] = dict();
   for (const subject of new Set(cells.map((c) => c.subject))) {
     subjects[subject] = {
       meta: {
@@ -206,7 +207,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
  * run in another environment keeps its own in `runtime`.
  */
 function versionsOf(results: ProcessResult[], defaultExecutable: string | null): Record<string, string | null> {
-  const v: Record<string, string | null> = {};
+  const v = dict<string | null>();
   const first = (results.find((r) => r.environment.executable === defaultExecutable) ?? results[0])?.versions;
   if (first) Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
   for (const r of results) if (r.versions.library) v[r.versions.library.name] ??= r.versions.library.version;

@@ -1,6 +1,7 @@
 // Typed readers for fields of a results file that came from elsewhere: each returns the value with its
 // type or throws a UserError naming the file, the field and what was found (issue 15).
 import { UserError } from '../errors.ts';
+import { dict } from '../util/dict.ts';
 
 /** Where a value sits: the file and a path like `resnet18.groups["A/x/y/z"].samples_ms[0]`. */
 export interface At {
@@ -82,7 +83,7 @@ export function texts(v: unknown, at: At): string[] {
 
 /** A mapping of texts (or nulls) by name. */
 export function textRecord(v: unknown, at: At): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
+  const out = dict<string | null>();
   for (const [k, x] of Object.entries(optRecord(v, at))) out[k] = optText(x, child(at, k));
   return out;
 }

@@ -5,6 +5,7 @@ import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
 import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
 import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
+import { dict } from '../util/dict.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
@@ -27,7 +28,7 @@ export function fromJson(raw: unknown, file = '<results>'): Results {
   const version = r.format_version ?? 0;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) throw new UserError(`${file}: results format ${JSON.stringify(version)} is not a format version. Give a results file benchgrid wrote.`);
   if (version > RESULTS_FORMAT) throw new UserError(`${file}: results format ${version} is newer than this benchgrid reads (${RESULTS_FORMAT}); upgrade benchgrid.`);
-  const subjects: Results['subjects'] = {};
+  const subjects: Results['subjects'] = dict();
   const cells: CellResult[] = [];
   for (const [key, value] of Object.entries(r)) {
     if (RESERVED_KEYS.has(key) || !value || typeof value !== 'object' || !('groups' in value)) continue;
@@ -119,7 +120,7 @@ function sourceOf(v: unknown, at: At): CellSource | null {
 function processOf(v: unknown, at: At): ProcessStats {
   const p = record(v, at);
   const f = (k: string) => child(at, k);
-  const phases: Record<string, number> = {};
+  const phases = dict<number>();
   // A phase the process never reached is null (no exactness check, say): it is left out.
   for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) {
     const s = optDuration(x, child(f('phases_s'), k), 'seconds');

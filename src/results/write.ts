@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stableStringify } from '../util/json.ts';
 import type { Results } from './model.ts';
+import { dict } from '../util/dict.ts';
 
 /** The on-disk object of a results model: the seed's top-level layout, one key per subject. */
 export function toJson(results: Results): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+  const out: Record<string, unknown> = Object.assign(dict<unknown>(), {
     format_version: results.format_version,
     spec: results.spec,
     partial: results.partial,
@@ -15,10 +16,10 @@ export function toJson(results: Results): Record<string, unknown> {
     versions: results.versions,
     harness: results.harness,
     run: results.run,
-  };
+  });
   if (results.page_rows) out.page_rows = results.page_rows;
   for (const [subject, s] of Object.entries(results.subjects)) {
-    const groups: Record<string, unknown> = {};
+    const groups = dict<unknown>();
     for (const c of results.cells.filter((x) => x.subject === subject)) {
       const { id, group: _g, contract: _c, tool: _t, subject: _s, ...rest } = c;
       groups[id] = rest;

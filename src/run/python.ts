@@ -6,6 +6,7 @@ import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
 import { MARKER } from './environments.ts';
 import { ensureEnv } from './layered-env.ts';
+import { dict } from '../util/dict.ts';
 
 /**
  * Environment name -> interpreter path, for the environments the given cells use. An environment other
@@ -15,8 +16,8 @@ import { ensureEnv } from './layered-env.ts';
  * nothing could be measured against it.
  */
 export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<{ pythons: Record<string, string>; failed: Record<string, string> }> {
-  const out: Record<string, string> = {};
-  const failed: Record<string, string> = {};
+  const out = dict<string>();
+  const failed = dict<string>();
   if (python) {
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
     const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();

@@ -12,6 +12,7 @@ import { readSource } from './source.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Spec } from './types.ts';
 import { planSpec, type Plan } from '../plan/plan.ts';
+import { dict } from '../util/dict.ts';
 
 /** A loaded spec with its plan; `spec` is absent when an error-level diagnostic stopped the load. */
 export interface Loaded {
@@ -52,7 +53,7 @@ function semanticCheck(data: SpecData, doc: MergedDoc): { spec?: Spec; plan?: Pl
   const spec = normalise(data, doc.file, doc.sources, doc.positions);
   const places = checkRunnerPlaces(spec);
   if (places.length > 0) return { diagnostics: places };
-  const manifests: Record<string, Manifest | Error> = {};
+  const manifests = dict<Manifest | Error>();
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, adapterLookup(manifests));
   return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan }))) };

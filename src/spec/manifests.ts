@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WIRE_VERSION } from '../wire.ts';
+import { dict } from '../util/dict.ts';
 
 /** The repository root (where runners/ and schemas/ live). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,7 +42,7 @@ export const BUILTIN_RUNNER_NAMES: readonly string[] = ['torch'];
 
 /** Built-in runner directories, by name. */
 export function builtinRunnerDirs(): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   for (const name of BUILTIN_RUNNER_NAMES) {
     const dir = path.join(BUILTIN_RUNNERS, name);
     if (fs.existsSync(path.join(dir, 'manifest.json'))) out[name] = dir;
@@ -56,7 +57,7 @@ export function userRunnerFolders(): Record<string, string> {
 
 /** Folders of `root` holding a manifest.json, by folder name, but those named in `except`; none when `root` is unreadable. */
 function runnerFoldersIn(root: string, except: readonly string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   let names: string[] = [];
   try {
     names = fs.readdirSync(root).sort();
@@ -94,7 +95,7 @@ export function readManifest(dir: string): Manifest | Error {
     if (raw.protocol !== WIRE_VERSION) {
       throw new Error(`its "protocol" is ${JSON.stringify(raw.protocol ?? null)}, but this benchgrid speaks wire version ${WIRE_VERSION}; update the runner to version ${WIRE_VERSION} (docs/protocol.md) and set "protocol": ${WIRE_VERSION}`);
     }
-    const adapters: Record<string, AdapterEntry> = {};
+    const adapters = dict<AdapterEntry>();
     for (const [id, a] of Object.entries(raw.adapters as Record<string, Record<string, unknown>>)) {
       if (typeof a.module !== 'string' || !Array.isArray(a.contracts)) throw new Error(`adapter '${id}' needs "module" and "contracts"`);
       adapters[id] = {

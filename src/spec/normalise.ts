@@ -17,19 +17,20 @@ import {
   type Subject,
   type Tool,
 } from './types.ts';
+import { dict, dictOf } from '../util/dict.ts';
 
 /** Fills defaults; assumes the data passed the schema. Cross-references are checked later by rules. */
 export function normalise(data: SpecData, file: string, sources: string[], positions: PosMap): Spec {
   const { environments, defaultEnvironment } = environmentsOf(data.environments ?? {});
-  const runners = { ...builtinRunnerDirs() };
+  const runners = dictOf(builtinRunnerDirs());
   for (const [id, dir] of Object.entries(data.runners ?? {})) runners[id] = path.resolve(path.dirname(file), dir);
-  const subjects: Record<string, Subject> = {};
+  const subjects = dict<Subject>();
   for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s);
-  const contracts: Record<string, Contract> = {};
+  const contracts = dict<Contract>();
   for (const [id, c] of Object.entries(data.contracts)) {
     contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {}, exactness: c.exactness ?? null };
   }
-  const tools: Record<string, Tool> = {};
+  const tools = dict<Tool>();
   for (const [id, t] of Object.entries(data.tools)) {
     tools[id] = {
       id,
@@ -85,7 +86,7 @@ function environmentsOf(envData: Record<string, EnvironmentData>): { environment
   const envIds = Object.keys(envData);
   const marked = envIds.filter((id) => envData[id].default === true);
   const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
-  const environments: Record<string, Environment> = {};
+  const environments = dict<Environment>();
   for (const id of envIds) {
     const e = envData[id];
     environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
@@ -108,7 +109,7 @@ function subjectOf(id: string, s: SubjectData): Subject {
       stimuli: s.inputs.stimuli ?? batch,
       batch_size: s.inputs.batch_size ?? batch,
     },
-    sites: s.sites,
+    sites: dictOf(s.sites),
   };
 }
 
@@ -116,8 +117,7 @@ function groupOf(id: string, g: GroupData): Group {
   const cells: Group['cells'] = g.cells
     ? Object.entries(g.cells).map(([contract, ts]) => ({ contract, tools: ts }))
     : (g.contracts ?? []).map((contract) => ({ contract, tools: g.tools ?? [] }));
-  const toolOrder: string[] = [];
-  for (const c of cells) for (const t of c.tools) if (!toolOrder.includes(t)) toolOrder.push(t);
+  const toolOrder = [...new Set(cells.flatMap((c) => c.tools))];
   return {
     id,
     title: g.title ?? id,

@@ -11,7 +11,8 @@ export function stableStringify(value: unknown, keepOrder: ReadonlySet<string> =
 function sortKeys(v: unknown, keepOrder: ReadonlySet<string>, keep: boolean): unknown {
   if (Array.isArray(v)) return v.map((x) => sortKeys(x, keepOrder, false));
   if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
+    // No prototype: a key `__proto__` (a subject of a results file, say) is written as a key.
+    const out: Record<string, unknown> = Object.create(null);
     const keys = Object.keys(v as object);
     for (const k of keep ? keys : keys.sort()) out[k] = sortKeys((v as Record<string, unknown>)[k], keepOrder, keepOrder.has(k));
     return out;
