@@ -6,6 +6,7 @@ import { EXIT, EXIT_HELP, ExitCode, UserError } from './errors.ts';
 import { EXAMPLES, examples } from './cli-help.ts';
 import { errorObject, jsonRequested, normaliseFormat } from './cli-format.ts';
 import { guardTerminal } from './util/terminal.ts';
+import { keepFileSizeErrors } from './util/files.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -237,6 +238,7 @@ program
 
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
+  keepFileSizeErrors();
   const restore = guardTerminal();
   // With JSON asked for, a failure that printed nothing on stdout still answers there, as a JSON error.
   const json = jsonRequested(argv);

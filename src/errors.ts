@@ -31,7 +31,7 @@ export const EXIT_HELP = `Exit codes:
   1    internal error: a bug in benchgrid (the stack is printed; please report it)
   2    bad input: invalid spec, missing or unreadable file, bad option
   3    the run could not proceed: an environment failed to build, torch does not import, Slurm refused
-       the job, or nothing could be measured (every planned cell failed or declined at run time)
+       the job, the disk is full, or nothing could be measured (every planned cell failed or declined at run time)
   4    a difference found where you asked for one: diff --exit-code, compare/bench-change --fail-on-slower
   5    the run finished, but some cells ended in error (the summary says why; the rest is measured)
   130  interrupted (what was measured is kept; resume with run --resume)`;

@@ -7,6 +7,7 @@ import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
 import { readJsonFile } from '../util/json-file.ts';
 import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest, readJournalText } from './parse.ts';
+import { containedFile } from '../util/files.ts';
 
 /** Version of bundle.json; runners/harness/driver.py checks it. */
 export const BUNDLE_FORMAT = 1;
@@ -87,7 +88,7 @@ export interface DriverProcess {
 
 /** Reads and checks bundle.json; throws UserError naming the directory. */
 export function readManifestFile(dir: string): BundleManifest {
-  const file = path.join(dir, MANIFEST_FILE);
+  const file = containedFile(dir, path.join(dir, MANIFEST_FILE));
   if (!fs.existsSync(file)) throw new UserError(`${dir}: not a bundle (no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote).`);
   const raw = readJsonFile(file, MAX_MANIFEST_BYTES, 'bundle manifest');
   const format = raw !== null && typeof raw === 'object' ? (raw as { format?: unknown }).format : undefined;
@@ -97,7 +98,7 @@ export function readManifestFile(dir: string): BundleManifest {
 
 /** The driver's journal: its sessions and the last record of each process (a torn line is ignored). */
 export function readDriverJournal(dir: string): { drivers: DriverRecord[]; processes: DriverProcess[] } {
-  const file = path.join(dir, 'journal.jsonl');
+  const file = containedFile(dir, path.join(dir, 'journal.jsonl'));
   const drivers: DriverRecord[] = [];
   const processes = new Map<string, DriverProcess>();
   readJournalText(file).split('\n').forEach((line, i) => {

@@ -8,6 +8,7 @@ import type { Spec } from '../spec/types.ts';
 import type { BundleManifest } from './manifest.ts';
 import { readBundleSpecData } from './parse.ts';
 import { dict } from '../util/dict.ts';
+import { containedFile } from '../util/files.ts';
 
 /** A bundle's spec, plan and runner manifests. */
 export interface BundleSpec {
@@ -20,7 +21,7 @@ export interface BundleSpec {
 
 /** Normalises spec.json into a Spec whose runners are the bundle's copies, and plans it. */
 export function loadBundleSpec(dir: string, manifest: BundleManifest): BundleSpec {
-  const file = path.join(dir, 'spec.json');
+  const file = containedFile(dir, path.join(dir, 'spec.json'));
   const data = readBundleSpecData(file);
   const spec = normalise(data, file, [manifest.spec.file], new Map());
   const manifests = dict<Manifest | Error>();

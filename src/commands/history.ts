@@ -1,6 +1,5 @@
 // `benchgrid history <results-dir>... --out DIR`: an offline site of cells over runs and releases, with the
 // regressions and improvements found in them (docs/versions.md).
-import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { buildHistory, type RunInput } from '../history/model.ts';
@@ -9,7 +8,7 @@ import { specRevision } from '../history/revision.ts';
 import { findRuns, type RunFound } from '../history/runs.ts';
 import { renderHtml } from '../report/html.ts';
 import { reportInput } from '../report/run-reports.ts';
-import { writeAtomic } from '../results/write.ts';
+import { ensureDirIn, writeAtomic } from '../util/files.ts';
 
 /** Options of `history`. */
 export interface HistoryOptions {
@@ -18,14 +17,14 @@ export interface HistoryOptions {
   threshold?: string;
 }
 
-/** Copies (or, for a run without one, renders) each run's report into the site, so its links travel with it. */
+/**
+ * Draws each run's report into the site from its results and spec. A report.html stored in the run is
+ * never copied: the run directory may come from anywhere, and its page could hold any script.
+ */
 function siteReport(out: string, run: RunFound, index: number): string {
-  const rel = path.join('runs', `${String(index).padStart(3, '0')}-${path.basename(run.dir)}`, 'report.html');
-  const target = path.join(out, rel);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  if (run.report) fs.copyFileSync(run.report, target);
-  else writeAtomic(target, renderHtml(reportInput(run.results, null)));
-  return rel.split(path.sep).join('/');
+  const rel = path.join('runs', `${String(index).padStart(3, '0')}-${path.basename(run.dir)}`);
+  writeAtomic(path.join(ensureDirIn(out, rel), 'report.html'), renderHtml(reportInput(run.results, run.spec)));
+  return path.join(rel, 'report.html').split(path.sep).join('/');
 }
 
 /** Finds the runs, builds the history and writes the site. */
@@ -36,7 +35,6 @@ export async function history(dirs: string[], opts: HistoryOptions): Promise<voi
   for (const w of warnings) process.stderr.write(`benchgrid: warning: skipped ${w}\n`);
   if (runs.length === 0) throw new UserError(`no runs (a directory with results.json) under ${dirs.join(', ')}. Run a spec first, or give results/<spec>/.`);
   const out = path.resolve(opts.out);
-  fs.mkdirSync(out, { recursive: true });
   const inputs: RunInput[] = [];
   for (const [i, found] of runs.entries()) {
     const spec = found.results.spec;

@@ -5,12 +5,14 @@ import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { aggregate } from '../results/aggregate.ts';
 import { localHost } from '../results/host.ts';
 import { writeResults } from '../results/write.ts';
+import { linksUnder, NoSpaceError, writeAtomic } from '../util/files.ts';
 import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import type { Overrides } from '../run/jobs.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
 import { runLocally } from '../run/local.ts';
+import { loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
 import { checkCuda, interpreters } from '../run/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
@@ -53,19 +55,22 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
     return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
   }
-  const previous = opts.resume ? resumed(opts.resume) : null;
+  const previous = opts.resume ? resumableHeader(opts.resume) : null;
   if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);
   if (previous && opts.toolSource?.length) throw new UserError('--resume takes the sources the run started with (its journal records them); drop --tool-source.');
-  const specFile = specArg ?? previous?.spec.file;
-  if (!specFile) throw new UserError('run needs a spec: benchgrid run specs/<name>.yaml');
+  const named = previous ? resumeSpecFile(previous, opts.resume!, specArg) : specArg ? { file: specArg, trusted: true } : null;
+  if (!named) throw new UserError('run needs a spec: benchgrid run specs/<name>.yaml');
+  const specFile = named.file;
+  if (!named.trusted) await loadJournalSpec(specFile, opts.resume!);
+  const python = previous ? resumePython(previous, opts.python, opts.resume!) : opts.python;
   const loaded = await loadOrExit(specFile, true);
   checkSameSpec(previous, loaded.spec, specFile);
   const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
-  if (prepared.byTool.size > 0 && (opts.python ?? previous?.python)) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
+  if (prepared.byTool.size > 0 && python) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
   const header = previous ?? (await newHeader(specFile, loaded.spec, opts, prepared.requests));
   if (!header) return;
   const command = `benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`;
-  const { results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, fresh: !previous }, command);
+  const { results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, python, fresh: !previous }, command);
   exitForRun(results, planned);
 }
 
@@ -119,7 +124,9 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   const todo = rp.jobs.filter((j) => !done.has(j.key));
   const warning = fewProcessesWarning(rp.protocol.processes);
   if (warning) log(warning);
-  const python = opts.python ?? header.python ?? undefined;
+  // Never the header's interpreter: run() asked for --python again on a resume (src/run/resume.ts).
+  const python = opts.python;
+  const resume = resumeCommand(dir, header);
   const envNames = new Set(todo.map((j) => j.cell.environment));
   announceBuilds(spec, envNames, python, log);
   const { pythons, failed } = await interpreters(spec, envNames, python, log);
@@ -131,11 +138,13 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   log(`${spec.name}: ${rp.selected.size} cells, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
-  const stopped = await runLocally(rp, jobs, { dir, pythons, start, concurrency, log });
+  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume }));
   const results = recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool }), loaded.byTool);
-  writeResults(path.join(dir, 'results.json'), results);
-  if (!stopped) pointLatest(dir, spec.name);
-  await writeRunReports(dir, results, spec);
+  await keepingJournal(dir, resume, async () => {
+    writeResults(path.join(dir, 'results.json'), results);
+    if (!stopped) pointLatest(dir, spec.name);
+    await writeRunReports(dir, results, spec);
+  });
   printRunSummary(results, spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
   return results;
@@ -157,11 +166,18 @@ function recordUnbuilt(dir: string, jobs: RunPlan['jobs'], failed: Record<string
   }
 }
 
-/** The header of the run directory to resume. */
-function resumed(resume: string): JournalHeader {
-  const header = readJournal(path.resolve(resume)).header;
-  if (!header) throw new UserError(`--resume ${resume}: no journal.jsonl there; give the directory of a run started by \`benchgrid run\`.`);
-  return header;
+/**
+ * Runs `f`; a disk that fills up on the way (a NoSpaceError from src/util/files.ts) is told with
+ * what is kept and how to finish: the journal holds every process that finished, and --resume runs the rest.
+ */
+async function keepingJournal<T>(dir: string, resume: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (error) {
+    if (!(error instanceof NoSpaceError)) throw error;
+    const kept = readJournal(dir).records.length;
+    throw new UserError(`${error.message} What was measured is kept: ${kept} finished process(es) in ${path.join(dir, 'journal.jsonl')}. Free some space, then finish the run with: ${resume}`, EXIT.runFailed);
+  }
 }
 
 /** The header of a new run; null when --changed-since finds nothing to run. */
@@ -196,13 +212,15 @@ function refuseExisting(dir: string): void {
   if (fs.existsSync(path.join(dir, 'journal.jsonl'))) {
     throw new UserError(`${dir} already holds a run; resume it with --resume ${path.relative(process.cwd(), dir) || dir}, or choose another --out.`);
   }
+  const links = linksUnder(dir, 1);
+  if (links.length > 0) throw new UserError(`${links[0]} is a symbolic link; a run writes only into a directory of its own. Choose another --out.`);
 }
 
 /** Writes the journal header and the resolved spec into the (locked) run directory. */
 function startJournal(dir: string, header: JournalHeader, specData: unknown): void {
   appendRecord(dir, header);
   // Declaration order is meaningful in a spec (it orders the cells): written as it is, not sorted.
-  fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(specData, null, 1) + '\n');
+  writeAtomic(path.join(dir, 'spec.json'), JSON.stringify(specData, null, 1) + '\n');
 }
 
 /** Removes a run directory this run created when nothing was written into it (a refused start). */

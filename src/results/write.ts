@@ -1,9 +1,11 @@
 // Writes a results model in the seed's layout (plus what benchgrid adds), sorted keys, atomically.
-import fs from 'node:fs';
-import path from 'node:path';
+import { dict } from '../util/dict.ts';
+import { writeAtomic } from '../util/files.ts';
 import { stableStringify } from '../util/json.ts';
 import type { Results } from './model.ts';
-import { dict } from '../util/dict.ts';
+
+// Every writer of a results tree replaces files the one way (src/util/files.ts).
+export { writeAtomic };
 
 /** The on-disk object of a results model: the seed's top-level layout, one key per subject. */
 export function toJson(results: Results): Record<string, unknown> {
@@ -27,14 +29,6 @@ export function toJson(results: Results): Record<string, unknown> {
     out[subject] = { groups, meta: s.meta, not_measured: s.not_measured };
   }
   return out;
-}
-
-/** Writes a file atomically: a temporary sibling, then rename, so readers never see half a file. */
-export function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
 }
 
 /** Writes results.json. */

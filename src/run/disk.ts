@@ -1,6 +1,7 @@
 // Disk use of directories with `du` semantics: allocated blocks, each hard-linked file counted once.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Exit } from './outcome.ts';
 
 /** Counts the bytes of directories, sharing one set of seen inodes so a hard link counts once overall. */
 export class DiskUsage {
@@ -34,6 +35,26 @@ export class DiskUsage {
       }
     }
     return total;
+  }
+}
+
+/** Below this much free space a disk counts as full. */
+const FULL_BYTES = 1024 * 1024;
+
+/**
+ * Whether a failed cell process failed for want of disk space rather than because of its tool: killed
+ * by SIGXFSZ (a file-size limit), an out-of-space error in the output it managed to keep (Python's
+ * `[Errno 28] No space left on device`, `[Errno 27] File too large`, `[Errno 122] Disk quota exceeded`),
+ * or a disk with less than 1 MiB left under `dir`.
+ */
+export function failedForSpace(exit: Exit, dir: string): boolean {
+  if (exit.signal === 'SIGXFSZ') return true;
+  if (/\[Errno (28|27|122)\]|No space left on device|File too large|Disk quota exceeded/.test(exit.stderrTail + exit.stdoutTail)) return true;
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize < FULL_BYTES;
+  } catch {
+    return false;
   }
 }
 

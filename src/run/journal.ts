@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
+import { appendLine, containedFile } from '../util/files.ts';
 import { validatorFor, validatorForDef } from '../spec/schema.ts';
 import type { Overrides } from './jobs.ts';
 import type { Schedule } from './schedule.ts';
@@ -51,7 +52,7 @@ export function journalPath(dir: string): string {
 
 /** Appends one record with a single write, so a crash leaves at most a torn last line. */
 export function appendRecord(dir: string, record: JournalHeader | ProcessRecord): void {
-  fs.appendFileSync(journalPath(dir), JSON.stringify(record) + '\n');
+  appendLine(journalPath(dir), JSON.stringify(record) + '\n');
 }
 
 /** Largest journal read by --resume. */
@@ -62,7 +63,7 @@ export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
  * wrong shape is refused naming its line (schemas/journal.schema.json, issue 15).
  */
 export function readJournal(dir: string): { header: JournalHeader | null; records: ProcessRecord[] } {
-  const file = journalPath(dir);
+  const file = containedFile(dir, journalPath(dir));
   if (!fs.existsSync(file)) return { header: null, records: [] };
   const size = fs.statSync(file).size;
   if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);

@@ -13,6 +13,8 @@ import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { repeatGate } from './repeat-gate.ts';
 import { processEnv } from './spawn.ts';
+import { failedForSpace } from './disk.ts';
+import { noSpaceError, writeAtomic } from '../util/files.ts';
 
 /** How to run the jobs here. */
 export interface LocalOptions {
@@ -22,6 +24,8 @@ export interface LocalOptions {
   start: 'cold' | 'fork';
   concurrency: number;
   log: (line: string) => void;
+  /** The command that resumes this run, for the messages that stop it. */
+  resume: string;
 }
 
 /** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
@@ -34,8 +38,7 @@ async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, lau
 /** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
 function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
   const files = runFiles(o.dir, job);
-  fs.mkdirSync(path.dirname(files.request), { recursive: true });
-  fs.writeFileSync(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests), null, 1) + '\n');
+  writeAtomic(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests), null, 1) + '\n');
   fs.rmSync(files.scratch, { recursive: true, force: true });
   fs.mkdirSync(files.scratch, { recursive: true });
   return {
@@ -70,11 +73,10 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
   const slots = slotsFor(rp, o);
   let stopped = false;
   let killAll = () => {};
-  const rel = path.relative(process.cwd(), o.dir) || o.dir;
   const onSignal = (signal: string) => {
     if (stopped) return;
     stopped = true;
-    o.log(`${signal}: stopping; what finished is kept. Resume with: benchgrid run --resume ${rel}`);
+    o.log(`${signal}: stopping; what finished is kept. Resume with: ${o.resume}`);
     killAll();
   };
   const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
@@ -108,8 +110,10 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
         started.add(job.key);
         bar.start(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`);
       },
-      onDone: (record, job) => {
+      onDone: (record, job, exit) => {
         fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });
+        // A process that failed for want of space is not a result of its cell: the run stops, --resume reruns it.
+        if (record.outcome.kind === 'failed' && failedForSpace(exit, o.dir)) throw noSpaceError(runFiles(o.dir, job).result, { code: 'ENOSPC' }, `The process of ${job.cell.id} could not write its files.`);
         appendRecord(o.dir, record);
         gate.observe(record);
         // A stopped cell's unstarted processes leave the progress total now, not when the schedule reaches them.

@@ -2,6 +2,7 @@
 // or in a directory the user allowed with $BENCHGRID_ALLOW_DIRS (docs/spec.md, docs/security.md).
 import fs from 'node:fs';
 import path from 'node:path';
+import { inside } from '../util/files.ts';
 
 /** The environment variable holding extra allowed directories, separated like PATH. */
 export const ALLOW_DIRS_VAR = 'BENCHGRID_ALLOW_DIRS';
@@ -12,11 +13,7 @@ export function allowedRoots(topFile: string, env: NodeJS.ProcessEnv = process.e
   return [path.dirname(path.resolve(topFile)), ...extra];
 }
 
-/** Whether `file` is `root` or below it, lexically. */
-export function inside(file: string, root: string): boolean {
-  const rel = path.relative(root, file);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
-}
+export { inside };
 
 /**
  * Why `file` is in none of `roots` ('outside', or 'through a symbolic link, outside'), or undefined

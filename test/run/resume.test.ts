@@ -18,13 +18,14 @@ describe('interrupting a run', () => {
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode).toBe(130);
-    expect(first.stderr).toMatch(/SIGINT: stopping; what finished is kept\. Resume with: benchgrid run --resume/);
+    // A run started with --python is resumed with it again (a run directory never names the interpreter started).
+    expect(first.stderr).toMatch(/SIGINT: stopping; what finished is kept\. Resume with: benchgrid run --resume \S+ --python \S+/);
     const before = readJournal(out).records;
     expect(before.length).toBeGreaterThanOrEqual(2);
     const partial = loadResults(path.join(out, 'results.json'));
     expect(partial.partial).toBe(true);
 
-    const r = await cli(['run', '--resume', out], { timeout: 300_000 });
+    const r = await cli(['run', '--resume', out, '--python', python], { timeout: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     const after = readJournal(out).records;
     // what was measured before the interruption is still there, untouched, and nothing ran twice
