@@ -8,6 +8,7 @@ import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Plan } from '../plan/plan.ts';
 import type { Spec } from '../spec/types.ts';
 import type { ProbeReport } from '../run/probe.ts';
+import { writeWorkflowCommand } from '../util/terminal.ts';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -50,8 +51,8 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
       for (const d of fresh) printed.set(diagnosticKey(d), r.file);
       for (const d of fresh) process.stderr.write(formatDiagnostic(d) + '\n');
       if (repeatedFrom.length > 0) process.stderr.write(`${r.file}: ${r.diagnostics.length - fresh.length} diagnostic(s) the same as printed above for ${repeatedFrom.join(", ")} (a file it extends), not printed again.\n`);
-      // The runner reads workflow commands from stdout.
-      if (inGitHubActions()) for (const d of fresh) process.stdout.write(annotation(d) + '\n');
+      // The runner reads workflow commands from stdout; benchgrid's own pass the guard that stops any other.
+      if (inGitHubActions()) for (const d of fresh) writeWorkflowCommand(annotation(d));
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = r.diagnostics.length - errors;
       if (r.plan) {

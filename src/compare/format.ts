@@ -1,6 +1,13 @@
 // Text pieces shared by the table and markdown writers, so both say the same things the same way.
 import { formatMs } from '../report/format.ts';
+import { PLAIN, type Sink } from '../util/escape.ts';
 import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise, ToolComparison } from './model.ts';
+
+/**
+ * Values as they are, for the terminal (its renderer escaped every string of the comparison already) and
+ * for error messages: no backticks around code either.
+ */
+const PLAIN_TEXT: Sink = { text: PLAIN.text, code: PLAIN.text };
 
 /** A fraction as a percentage: 0.0213 -> "2.1%". */
 export function pct(fraction: number): string {
@@ -73,14 +80,14 @@ export function headline(c: Comparison): string {
  * The tools table of the judged tools: head, alignments and rows (the subject column only when there is
  * more than one subject). `mark` dresses a label (colour, bold).
  */
-export function toolTable(tools: ToolComparison[], mark: (label: string, text: string) => string): { head: string[]; aligns: ('left' | 'right')[]; rows: string[][] } {
+export function toolTable(tools: ToolComparison[], mark: (label: string, text: string) => string, s: Sink = PLAIN_TEXT): { head: string[]; aligns: ('left' | 'right')[]; rows: string[][] } {
   const judged = tools.filter((t) => t.label !== 'unavailable');
   const subjects = new Set(judged.map((t) => t.subject)).size > 1;
   const pick = <T>(xs: T[]) => (subjects ? xs : xs.filter((_, i) => i !== 1));
   const rows = judged.map((t) => {
     const iv = t.interval ? `${change(t.interval.low)} to ${change(t.interval.high)}` : '';
     const text = t.label === 'within_noise' ? 'within noise' : t.label;
-    return pick([t.tool, t.subject, t.mode, String(t.cells.length), change(t.ratio), iv, pValue(t.test?.p), mark(t.label, text)]);
+    return pick([s.code(t.tool), s.text(t.subject), t.mode, String(t.cells.length), change(t.ratio), iv, pValue(t.test?.p), mark(t.label, text)]);
   });
   return {
     head: pick(['tool', 'subject', 'mode', 'cells', 'change', 'interval', 't-test p', 'label']),
@@ -93,45 +100,45 @@ export function toolTable(tools: ToolComparison[], mark: (label: string, text: s
 export const TOOLS_NOTE = 'Tools: the geometric mean of a tool\'s cell changes in the mode that decided them, 95% t interval over its cells (variance moderated towards the comparison\'s typical spread between cells of one tool); labelled when the interval lies beyond ±--threshold (absolute mode: the cell rule\'s band) and p < alpha.';
 
 /** How a run is described in headers. */
-export function describeRun(r: RunSummary, quote: (s: string) => string = (s) => s): string {
-  const parts = [r.origin === 'seed' ? 'seed layout' : `benchgrid${r.spec ? `, spec ${r.spec}` : ''}`];
-  if (r.measured_on) parts.push(`measured ${r.measured_on}`);
+export function describeRun(r: RunSummary, s: Sink = PLAIN_TEXT): string {
+  const parts = [r.origin === 'seed' ? 'seed layout' : `benchgrid${r.spec ? `, spec ${s.text(r.spec)}` : ''}`];
+  if (r.measured_on) parts.push(`measured ${s.text(r.measured_on)}`);
   if (!r.raw_samples) parts.push('no raw samples');
   if (r.partial) parts.push('partial run');
-  return `${quote(r.file)} (${parts.join(', ')})`;
+  return `${s.code(r.file)} (${parts.join(', ')})`;
 }
 
 /** One environment difference as a line: "device: cuda -> cpu [resnet18]". */
-export function envLine(d: EnvDifference, quote: (s: string) => string = (s) => s): string {
-  const v = (x: string | null, recorded: boolean) => (!recorded ? 'not recorded' : x === null ? 'none' : quote(x));
+export function envLine(d: EnvDifference, s: Sink = PLAIN_TEXT): string {
+  const v = (x: string | null, recorded: boolean) => (!recorded ? 'not recorded' : x === null ? 'none' : s.code(x));
   const before = v(d.before, d.recorded !== 'after');
   const after = v(d.after, d.recorded !== 'before');
-  const scope = d.subjects ? ` [${d.subjects.join(', ')}]` : '';
+  const scope = d.subjects ? ` [${d.subjects.map(s.text).join(', ')}]` : '';
   const note = d.blocking ? '' : d.recorded !== 'both' ? ' (recorded on one side only)' : ' (not blocking)';
-  return `${d.key}: ${before} -> ${after}${scope}${note}`;
+  return `${s.text(d.key)}: ${before} -> ${after}${scope}${note}`;
 }
 
 /** Environment lines: blocking and other two-sided differences in full, one-sided facts on one line. */
-export function envLines(diffs: EnvDifference[], quote: (s: string) => string = (s) => s): string[] {
-  const lines = diffs.filter((d) => d.recorded === 'both').map((d) => envLine(d, quote));
+export function envLines(diffs: EnvDifference[], s: Sink = PLAIN_TEXT): string[] {
+  const lines = diffs.filter((d) => d.recorded === 'both').map((d) => envLine(d, s));
   for (const side of ['before', 'after'] as const) {
     const only = diffs.filter((d) => d.recorded === side).map((d) => d.key);
-    if (only.length > 0) lines.push(`recorded in ${side} only (not blocking): ${[...new Set(only)].join(', ')}`);
+    if (only.length > 0) lines.push(`recorded in ${side} only (not blocking): ${[...new Set(only)].map(s.text).join(', ')}`);
   }
   return lines;
 }
 
 /** A list of cell ids, cut after `max` with a count of the rest. */
-export function idList(ids: string[], quote: (s: string) => string = (s) => s, max = 12): string {
-  const shown = ids.slice(0, max).map(quote).join(', ');
+export function idList(ids: string[], s: Sink = PLAIN_TEXT, max = 12): string {
+  const shown = ids.slice(0, max).map(s.code).join(', ');
   return ids.length > max ? `${shown} and ${ids.length - max} more (all in --format json)` : shown;
 }
 
 /** The noise threshold of a subject and where it came from. */
-export function noiseLine(n: SubjectNoise): string {
+export function noiseLine(n: SubjectNoise, s: Sink = PLAIN_TEXT): string {
   const aa = [n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`, n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`].filter(Boolean);
-  const shift = n.run_shift ? `; run shift ${change(n.run_shift.ratio)} (${n.run_shift.cell}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}` : '';
-  return `${n.subject}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${shift})`;
+  const shift = n.run_shift ? `; run shift ${change(n.run_shift.ratio)} (${s.code(n.run_shift.cell)}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}` : '';
+  return `${s.text(n.subject)}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${shift})`;
 }
 
 /** Keys (a), (b), ... for the reasons of unlabelled cells, so long reasons stay out of the table. */
@@ -146,18 +153,18 @@ export function reasonKeys(cells: CellComparison[]): Map<string, string> {
 }
 
 /** Status and reason of a side, for the status-change list. */
-export function statusText(side: CellComparison['before']): string {
+export function statusText(side: CellComparison['before'], s: Sink = PLAIN_TEXT): string {
   if (!side) return 'absent';
-  return side.reason ? `${side.status} (${side.reason})` : side.status;
+  return side.reason ? `${side.status} (${s.text(side.reason)})` : side.status;
 }
 
 /** The sentence explaining the † marker, when any cell used the range rule. */
 export const RANGE_NOTE = '† range rule: a file has no raw samples, so the label compares process-median ranges (docs/compare.md), not a bootstrap interval.';
 
 /** `id: before: work: differs (...); after: on torch 2.0.1` for every cell with annotations on either side. */
-export function annotatedLines(c: Comparison): string[] {
+export function annotatedLines(c: Comparison, s: Sink = PLAIN_TEXT): string[] {
   return c.cells.flatMap((x) => {
     const sides = ([['before', x.before], ['after', x.after]] as const).filter(([, side]) => side?.annotations?.length);
-    return sides.length ? [`${x.id}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.join('; ')}`).join('; ')}`] : [];
+    return sides.length ? [`${s.code(x.id)}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.map(s.text).join('; ')}`).join('; ')}`] : [];
   });
 }

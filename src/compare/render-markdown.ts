@@ -1,31 +1,33 @@
 // The markdown rendering of a comparison, ready to paste as a pull-request comment.
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
+import { MARKDOWN } from '../util/escape.ts';
 import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
-// Names come from results files: a backtick or a line break in one must not end the span or the line.
-const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``;
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// Every value from a results file goes through the markdown sink (src/util/escape.ts): a code span for
+// ids, file names and versions, escaped text for the rest. The lines below are benchgrid's own words.
+const code = MARKDOWN.code;
+const cell = MARKDOWN.text;
 
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
   const out: string[] = [];
   out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
   if (hidden > 0) out.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`, '');
-  out.push(`**before** ${describeRun(c.before, code)}  `, `**after** ${describeRun(c.after, code)}`, '');
+  out.push(`**before** ${describeRun(c.before, MARKDOWN)}  `, `**after** ${describeRun(c.after, MARKDOWN)}`, '');
   const diffs = c.environment.differences;
   if (c.environment.blocking > 0) {
     out.push('> [!WARNING]', `> **Environment differs** (${c.environment.blocking} blocking): these timings come from different environments.`, '>');
-    for (const line of envLines(diffs, code)) out.push(`> - ${cell(line)}`);
+    for (const line of envLines(diffs, MARKDOWN)) out.push(`> - ${line}`);
     out.push('');
   } else if (diffs.length > 0) {
     out.push('<details><summary>Environment notes (nothing blocking)</summary>', '');
-    for (const line of envLines(diffs, code)) out.push(`- ${cell(line)}`);
+    for (const line of envLines(diffs, MARKDOWN)) out.push(`- ${line}`);
     out.push('', '</details>', '');
   } else {
     out.push('Environment: no differences recorded.', '');
   }
-  out.push(`Noise threshold: ${c.noise.map((n) => cell(noiseLine(n))).join('; ')}.`, '');
+  out.push(`Noise threshold: ${c.noise.map((n) => noiseLine(n, MARKDOWN)).join('; ')}.`, '');
 
   out.push(...toolsSection(c));
 
@@ -34,7 +36,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   const row = (x: CellComparison) => {
     const s = x.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
-    return `| ${cell(code(x.id))} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
+    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
   };
   const head = ['| cell | before | after | change | interval | rule | other | MW p | label |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |'];
   // Slower and faster cells stay open; the rest (within noise, unavailable) fold under <details>.
@@ -50,16 +52,16 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
   out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
 
-  const marked = annotatedLines(c);
+  const marked = annotatedLines(c, MARKDOWN);
   if (marked.length > 0) {
     out.push(`#### Marked cells (${marked.length})`, '', 'Work differs from the contract, another torch, or a note:', '');
-    for (const line of marked) out.push(`- ${cell(line)}`);
+    for (const line of marked) out.push(`- ${line}`);
     out.push('');
   }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     out.push(`#### Status changes (${changed.length})`, '');
-    for (const x of changed) out.push(`- ${code(x.id)}: ${cell(statusText(x.before))} → ${cell(statusText(x.after))}`);
+    for (const x of changed) out.push(`- ${code(x.id)}: ${statusText(x.before, MARKDOWN)} → ${statusText(x.after, MARKDOWN)}`);
     out.push('');
   }
   const exact = c.cells.filter((x) => x.exactness);
@@ -69,7 +71,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
     out.push('');
   }
   for (const [side, cells] of [['before', c.cells.filter((x) => !x.after)], ['after', c.cells.filter((x) => !x.before)]] as const) {
-    if (cells.length > 0) out.push(`Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id), code)}`, '');
+    if (cells.length > 0) out.push(`Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id), MARKDOWN)}`, '');
   }
   if (c.summary.failing) {
     const f = c.summary.failing;
@@ -84,12 +86,12 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
 
 /** The tools table and its note, then the heading of the cells; nothing when no tool has a verdict. */
 function toolsSection(c: Comparison): string[] {
-  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text));
+  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text), MARKDOWN);
   if (t.rows.length === 0) return [];
   return [
     '#### Tools, each over its cells', '',
     `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
-    ...t.rows.map((r) => `| ${[cell(code(r[0])), ...r.slice(1).map(cell)].join(' | ')} |`),
+    ...t.rows.map((r) => `| ${r.join(' | ')} |`),
     '', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '',
   ];
 }

@@ -4,9 +4,12 @@ import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { Comparison } from './model.ts';
 import { MIN_TOOL_CELLS } from './tools.ts';
 import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
-export function renderTable(c: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
+export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
+  // Every string of the comparison (ids, reasons, versions from the files) through the terminal sink.
+  const c = mapStrings(raw, forTerminal);
   const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const lines: string[] = [];
   lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');

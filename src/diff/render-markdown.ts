@@ -1,5 +1,6 @@
 // Renders a diff report as GitHub markdown for a pull-request comment; long lists fold into <details>.
 import { formatDiagnostic } from '../spec/diagnostics.ts';
+import { forMarkdown, forMarkdownCode } from '../util/escape.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
 import { foldSameChange } from './render-terminal.ts';
 import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
@@ -16,7 +17,8 @@ export function renderMarkdown(report: DiffReport): string {
   if (report.diffs.length === 0 && report.invalid.length === 0) out.push(report.base ? `No spec changed since ${code(report.base)}.` : 'Nothing to compare.', '');
   for (const u of report.unrelated_invalid ?? []) out.push(`> Left out: ${code(u.file)} does not load (${esc(u.why)}), and no change since ${code(report.base ?? '')} touches it.`, '');
   for (const inv of report.invalid) {
-    out.push(`### ${code(inv.file)} is invalid (${inv.side} version)`, '', '```', ...inv.diagnostics.map((d) => formatDiagnostic(d)), '```', '');
+    const lines = inv.diagnostics.map((d) => formatDiagnostic(d));
+    out.push(`### ${code(inv.file)} is invalid (${inv.side} version)`, '', fence(lines), ...lines, fence(lines), '');
   }
   // A change reaching several specs (they extend the changed one) is shown once, with the specs it reaches.
   for (const { diffs, body } of foldSameChange(report.diffs, renderOne)) {
@@ -84,13 +86,13 @@ function value(v: unknown): string {
   return code(typeof v === 'string' ? v : JSON.stringify(v));
 }
 
-/** Inline code that survives backticks inside it. */
-function code(s: string): string {
-  if (!s.includes('`')) return `\`${s}\``;
-  return `\`\` ${s} \`\``;
-}
+// Values from the specs go through the markdown sink (src/util/escape.ts): names and values as code
+// spans, labels and reasons as text (their own `code` spans kept).
+const code = forMarkdownCode;
+const esc = forMarkdown;
 
-/** Text safe in a comment: no raw HTML. Labels keep their markdown (backticks) on purpose. */
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** A fence longer than any run of backticks in `lines`, so no line can close the block early. */
+function fence(lines: string[]): string {
+  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...[...l.matchAll(/`+/g)].map((m) => m[0].length))));
+  return '`'.repeat(Math.max(3, longest + 1));
 }

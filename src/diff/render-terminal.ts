@@ -2,12 +2,15 @@
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
 import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, showValue, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
+import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** Lists longer than this show their first entries and a count; `--format json` has them all. */
 export const TERMINAL_LIST_LIMIT = 20;
 
 /** The report as `benchgrid diff` prints it on a terminal. */
-export function renderTerminal(report: DiffReport, color: boolean, width = DEFAULT_WIDTH): string {
+export function renderTerminal(raw: DiffReport, color: boolean, width = DEFAULT_WIDTH): string {
+  // Every string of the specs (labels, reasons, values) through the terminal sink.
+  const report = mapStrings(raw, forTerminal);
   const paint = (code: number, reset: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${reset}m` : s);
   const c = { add: paint(32, 39), del: paint(31, 39), mod: paint(33, 39), bold: paint(1, 22), dim: paint(2, 22) };
   if (report.diffs.length === 0 && report.invalid.length === 0) {

@@ -3,6 +3,7 @@
 // glob's length times the id's length: a glob like `*a*a*a*a*b` cannot backtrack for minutes on a long
 // id, as a regular expression does.
 import { UserError } from '../errors.ts';
+import { forTerminal } from '../util/escape.ts';
 
 /** Longest `--only` accepted (documented in docs/security.md). */
 export const MAX_ONLY_LENGTH = 4096;
@@ -21,7 +22,7 @@ export function onlyFilter(globs: string | undefined, ids: string[]): (id: strin
   const matchers = patterns.map((p) => ({ p, m: compileGlob(p) }));
   for (const { p, m } of matchers) {
     if (!ids.some((id) => m(id))) {
-      throw new UserError(`--only '${p}' matches no cell. Cell ids look like GROUP/contract/tool/subject, e.g. '${ids[0] ?? 'A/single_module_output/hooks/resnet18'}'.`);
+      throw new UserError(`--only '${forTerminal(p)}' matches no cell. Cell ids look like GROUP/contract/tool/subject, e.g. '${ids[0] ?? 'A/single_module_output/hooks/resnet18'}'.`);
     }
   }
   return (id) => matchers.some(({ m }) => m(id));

@@ -4,11 +4,14 @@ import { DEFAULT_WIDTH, wrap } from '../util/width.ts';
 import type { Plan } from './plan.ts';
 import type { Spec } from '../spec/types.ts';
 import { expandToolList } from '../spec/versions.ts';
+import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** The plan as it is printed by `benchgrid plan`, no line wider than `width`. */
-export function renderPlan(spec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean, width = DEFAULT_WIDTH): string {
+export function renderPlan(rawSpec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean, width = DEFAULT_WIDTH): string {
   const lines: string[] = [];
-  const cells = plan.cells.filter((c) => selected(c.id));
+  // Titles, labels and reasons through the terminal sink (ids cannot hold what it changes).
+  const spec = mapStrings(rawSpec, forTerminal);
+  const cells = mapStrings(plan.cells.filter((c) => selected(c.id)), forTerminal);
   const byId = new Map(cells.map((c) => [c.id, c]));
   const green = (s: string) => (color ? `\x1b[32m${s}\x1b[39m` : s);
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);

@@ -2,6 +2,7 @@
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { RatioRow, RatioTable, RatioValue } from './compute.ts';
+import { forMarkdown, forTerminal, mapStrings } from '../util/escape.ts';
 
 /** "1.13 (1.09-1.19)", or the reason there is no ratio. */
 export function valueText(v: RatioValue): string {
@@ -31,21 +32,23 @@ function runHeader(r: RatioTable['runs'][number]): string {
 }
 
 /** GitHub-flavoured markdown. */
-export function renderRatioMarkdown(t: RatioTable): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const head = ['group', 'contract', `tool / ${t.base}`, ...t.runs.map((r) => esc(runHeader(r))), ...(t.runs.length > 1 ? ['change'] : [])];
+export function renderRatioMarkdown(raw: RatioTable): string {
+  // Every string of the table (names, labels, hosts, reasons from the files) through the markdown sink, once.
+  const t = mapStrings(raw, forMarkdown);
+  const head = ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])];
   const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i < 3 ? '---' : '---:')).join(' | ')} |`];
   for (const row of t.rows) {
-    out.push(`| ${[row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])].map(esc).join(' | ')} |`);
+    out.push(`| ${[row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])].join(' | ')} |`);
   }
-  out.push('', ...t.runs.map((r) => `- ${esc(r.label)}: measured ${r.measured_on}${r.host ? ` on ${esc(r.host)}` : ''}${r.device ? `, device ${r.device}` : ''}`));
+  out.push('', ...t.runs.map((r) => `- ${r.label}: measured ${r.measured_on}${r.host ? ` on ${r.host}` : ''}${r.device ? `, device ${r.device}` : ''}`));
   out.push('', ...legend(t));
-  if (t.runs.length > 1) out.push('', ...lostLines(t).map((l, i) => (i === 0 ? l : `- ${esc(l)}`)));
+  if (t.runs.length > 1) out.push('', ...lostLines(t).map((l, i) => (i === 0 ? l : `- ${l}`)));
   return out.join('\n') + '\n';
 }
 
 /** A plain table for the terminal, no line wider than `width` (long run headings become keys). */
-export function renderRatioTable(t: RatioTable, width = DEFAULT_WIDTH): string {
+export function renderRatioTable(raw: RatioTable, width = DEFAULT_WIDTH): string {
+  const t = mapStrings(raw, forTerminal);
   const head = ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])];
   const rows = t.rows.map((row) => [row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])]);
   const lost = t.runs.length > 1 ? lostLines(t).map((l, i) => (i === 0 ? l : `  ${l}`)) : [];

@@ -1,6 +1,7 @@
 // Number and text formatting shared by every report format (the seed's page rules, docs/report.md).
 import type { CellResult, Verdict } from '../results/model.ts';
 import { gcSignificant } from '../results/gc.ts';
+import { forHtml, forMarkdown } from '../util/escape.ts';
 
 /**
  * A duration in the seed's style: milliseconds with two decimals below one second, seconds with two
@@ -56,12 +57,8 @@ export function formatPercent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
-/** Escapes a value for one markdown table cell: pipes escaped, line breaks folded to spaces. */
-export function mdCell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-}
+/** A value in markdown, a table cell included: the markdown sink of src/util/escape.ts. */
+export const mdCell = forMarkdown;
 
-/** HTML-escapes text for element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
+/** A value in HTML, element content or a quoted attribute: the HTML sink of src/util/escape.ts. */
+export const escapeHtml = forHtml;

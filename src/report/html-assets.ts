@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { INVISIBLE, unicodeEscape } from '../util/escape.ts';
 
 let cached: string | undefined;
 
@@ -25,9 +26,13 @@ export function inlineScript(js: string): string {
   return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 
-/** JSON safe inside `<script type="application/json">`: every `<` is escaped, so `</script>` cannot occur. */
+/**
+ * JSON safe inside `<script type="application/json">`: every `<` is escaped, so `</script>` cannot occur,
+ * and so is every invisible or bidirectional character (JSON.stringify leaves C1 controls and U+202E as
+ * they are), so the page's source shows what the data says. The value read back is the same.
+ */
 export function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(INVISIBLE, unicodeEscape);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, exactText, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
+import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
 
 /** The results page as `benchgrid report --format markdown` prints it. */
@@ -9,10 +10,11 @@ export function renderMarkdown(input: ReportInput): string {
   const { results } = input;
   const page = resolvePage(input);
   const out: string[] = [];
-  out.push(`# ${input.spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results'}`, '');
-  if (input.spec?.description) out.push(input.spec.description, '');
+  // Every value from the spec or the results goes through the markdown sink (src/util/escape.ts).
+  out.push(`# ${mdCell(input.spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results')}`, '');
+  if (input.spec?.description) out.push(mdCell(input.spec.description), '');
   for (const section of page.sections) {
-    out.push(`## ${section.title}`, '');
+    out.push(`## ${mdCell(section.title)}`, '');
     out.push(page.fromSpec ? '| Workload | Tool | Median (min to max) |' : '| Contract | Tool | Median (min to max) |');
     out.push('| --- | --- | --- |');
     for (const e of section.entries) out.push(e.text);
@@ -28,13 +30,13 @@ export function renderMarkdown(input: ReportInput): string {
       out.push('| --- | --- | --- | --- | --- |');
       for (const c of page.appendix) {
         const why = c.status === 'ok' ? cellAnnotations(c, results).join('; ') : firstLine(c.reason ?? c.error?.message);
-        const cells = [`\`${c.id}\``, c.status, cellRange(c) ?? '', exactText(c.exact), why];
-        out.push(`| ${cells.map(mdCell).join(' | ')} |`);
+        const cells = [forMarkdownCode(c.id), ...[c.status, cellRange(c) ?? '', exactText(c.exact), why].map(mdCell)];
+        out.push(`| ${cells.join(' | ')} |`);
       }
       out.push('');
     }
   }
-  const how = howMeasured(results);
+  const how = howMeasured(results, MARKDOWN);
   if (how.length) {
     out.push('## How it was measured', '');
     for (const p of how) out.push(p, '');

@@ -1,17 +1,18 @@
 // "How it was measured": protocol, host, versions and A/A noise in sentences, from the results. Pure.
 import type { Results, SubjectMeta } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
+import { PLAIN, type Sink } from '../util/escape.ts';
 
 /** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
 export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
 
 /** Sentences describing how the results were measured, one paragraph per subject with metadata. */
-export function howMeasured(results: Results): string[] {
+export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
   const out: string[] = [];
   const head: string[] = [];
-  if (results.measured_on) head.push(`Measured on ${results.measured_on}${results.harness ? ` with \`${results.harness}\`` : ''}.`);
+  if (results.measured_on) head.push(`Measured on ${sink.text(results.measured_on)}${results.harness ? ` with ${sink.code(results.harness)}` : ''}.`);
   const host = hostText(results);
-  if (host) head.push(`Host: ${host}.`);
+  if (host) head.push(`Host: ${sink.text(host)}.`);
   if (results.partial) head.push('The run did not finish: cells it did not reach are missing.');
   if (results.cells.some((c) => c.gc_ms)) head.push(GC_SENTENCE);
   if (head.length) out.push(head.join(' '));
@@ -19,10 +20,10 @@ export function howMeasured(results: Results): string[] {
     if (!s.meta) continue;
     const parts = [protocolText(s.meta.protocol)];
     const versions = versionsText({ ...results.versions, ...s.meta.versions });
-    if (versions) parts.push(`Versions: ${versions}.`);
-    const aa = aaText(s.meta);
+    if (versions) parts.push(`Versions: ${sink.text(versions)}.`);
+    const aa = aaText(s.meta, sink);
     if (aa) parts.push(aa);
-    out.push(`${Object.keys(results.subjects).length > 1 ? `**${subject}.** ` : ''}${parts.filter(Boolean).join(' ')}`);
+    out.push(`${Object.keys(results.subjects).length > 1 ? `**${sink.text(subject)}.** ` : ''}${parts.filter(Boolean).join(' ')}`);
   }
   return out;
 }
@@ -61,9 +62,9 @@ export function versionsText(v: Record<string, string | null>): string {
 }
 
 /** The A/A noise sentence, or '' when the subject has none. */
-export function aaText(meta: SubjectMeta): string {
+export function aaText(meta: SubjectMeta, sink: Sink = PLAIN): string {
   const aa = meta.aa_noise;
   if (!aa || aa.max_rel_diff === null) return '';
   const medians = aa.medians_ms.map(formatMs).join(', ');
-  return `A/A noise: the same cell${aa.cell ? ` (\`${aa.cell}\`)` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.`;
+  return `A/A noise: the same cell${aa.cell ? ` (${sink.code(aa.cell)})` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.`;
 }

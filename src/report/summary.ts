@@ -6,6 +6,7 @@ import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
 import { fitLine, wrap } from '../util/width.ts';
 import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
 import { renderStability, stabilityOf, type Stability } from './stability.ts';
+import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** One tool's line of the summary; the same object `run --json` prints. */
 export interface SummaryEntry {
@@ -147,7 +148,8 @@ const LEGEND = [
 const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 7], ['x ref', 7], ['exact', 8]] as const;
 
 /** The summary as text lines no wider than `width` (tool labels are cut to fit, with an ellipsis). */
-export function renderSummary(s: Summary, width: number): string {
+export function renderSummary(raw: Summary, width: number): string {
+  const s = mapStrings(raw, forTerminal);
   const numbers = COLUMNS.reduce((n, [, w]) => n + w + 1, 0);
   const marks = s.rows.some((r) => r.entries.some((e) => e.work_differs)) ? ' work: differs'.length : 0;
   const toolWidth = Math.max(8, Math.min(40, width - 2 - numbers - marks));

@@ -5,9 +5,12 @@ import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import { MARK_LEGEND, formatPercent } from './format.ts';
 import { buildGrids, type GridCell } from './grid.ts';
 import type { ReportInput } from './page.ts';
+import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** The results as `benchgrid report --format table` prints them; `color` adds ANSI colours. */
-export function renderTable(input: ReportInput, color: boolean, width = DEFAULT_WIDTH): string {
+export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WIDTH): string {
+  // Every string of the results and the spec through the terminal sink: a value is one line of shown text.
+  const input = mapStrings(raw, forTerminal);
   const paint = (code: number, close: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${close}m` : s);
   const green = paint(32, 39);
   const red = paint(31, 39);

@@ -69,7 +69,7 @@ const STATUSES = ['ok', 'unsupported', 'error'] as const;
 
 function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: At): CellResult {
   const parts = id.split('/');
-  if (parts.length !== 4) throw new UserError(`${at.file}: cell id '${id}' is not GROUP/contract/tool/subject.`);
+  if (parts.length !== 4) throw new UserError(`${at.file}: cell id ${JSON.stringify(id)} is not GROUP/contract/tool/subject.`);
   const statuses = c.statuses === undefined ? [String(c.status ?? 'error')] : texts(c.statuses, child(at, 'statuses'));
   const derived = statuses.includes('error') ? 'error' : statuses.includes('ok') ? 'ok' : 'unsupported';
   const f = (k: string) => child(at, k);

@@ -1,5 +1,6 @@
 // Diagnostics: one problem in one file at one position, formatted `file:line:col path: message`.
 import path from 'node:path';
+import { forTerminal } from '../util/escape.ts';
 
 /** A position in a source file; line and column are 1-based. */
 export interface Pos {
@@ -42,14 +43,15 @@ export function diag(
  * values (a key, a path) are written as escapes, and an overlong quote is cut (issue 15).
  */
 function oneLine(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => (ch === '\n' ? '\\n' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const flat = forTerminal(text);
   return flat.length > 1000 ? `${flat.slice(0, 997)}...` : flat;
 }
 
 /** Formats a diagnostic for a terminal, with the file relative to cwd. */
 export function formatDiagnostic(d: Diagnostic, cwd = process.cwd()): string {
-  const file = path.isAbsolute(d.file) ? path.relative(cwd, d.file) || d.file : d.file;
-  const where = d.path ? ` ${pointerToDots(d.path)}` : '';
+  const file = forTerminal(path.isAbsolute(d.file) ? path.relative(cwd, d.file) || d.file : d.file);
+  // The path holds the spec's own keys: a key may hold a line break (it printed a line of its own).
+  const where = d.path ? ` ${forTerminal(pointerToDots(d.path))}` : '';
   const tag = d.severity === 'warning' ? 'warning: ' : '';
   const hint = d.hint ? ` ${d.hint}` : '';
   return `${file}:${d.line}:${d.col}${where}: ${tag}${d.message}${hint}${foldedNote(d)}`;

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.ts';
 import { fromJson } from '../../src/results/load.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { renderTable } from '../../src/report/table.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';
+import { edited, refusal } from './hostile-files.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -20,29 +20,17 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const A = 'A/single_module_output/raw/resnet18';
 
 function mutated(edit: (r: Json) => void): Json {
-  const r = structuredClone(tinyResultsJson()) as Json;
-  edit(r);
-  return r;
-}
-
-function refusal(raw: unknown): string {
-  try {
-    fromJson(raw, 'hostile.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
+  return edited(tinyResultsJson(), edit);
 }
 
 describe('a hostile results file is refused naming the field', () => {
   it.each<[string, (r: Json) => void, RegExp]>([
-    ['per_process[].index is markup', (r) => { r.resnet18.groups[A].per_process[0].index = '</script><script>alert(1)</script>'; }, /resnet18\.groups\["A\/single_module_output\/raw\/resnet18"\]\.per_process\[0\]\.index: expected a number \(got "<\/script>/],
+    ['per_process[].index is markup', (r) => { r.resnet18.groups[A].per_process[0].index = '</script><script>alert(1)</script>'; }, /resnet18\.groups\["A\/single_module_output\/raw\/resnet18"\]\.per_process\[0\]\.index: expected a whole number from 0 to 10,000 \(got "<\/script>/],
     ['groups: null', (r) => { r.resnet18.groups = null; }, /resnet18\.groups: expected a mapping \(got null\)/],
     ['a cell that is null', (r) => { r.resnet18.groups[A] = null; }, /groups\["A\/single_module_output\/raw\/resnet18"\]: expected a mapping \(got null\)/],
     ['a reason that is a number', (r) => { r.resnet18.groups[A].reason = 42; }, /\.reason: expected text or null \(got number 42\)/],
     ['samples_ms: ["a", null]', (r) => { r.resnet18.groups[A].samples_ms = ['a', null]; }, /\.samples_ms\[0\]: expected a list \(got "a"\)/],
-    ['a sample that is not a number', (r) => { r.resnet18.groups[A].samples_ms = [['a', null]]; }, /\.samples_ms\[0\]\[0\]: expected a number \(got "a"\)/],
+    ['a sample that is not a number', (r) => { r.resnet18.groups[A].samples_ms = [['a', null]]; }, /\.samples_ms\[0\]\[0\]: expected a time in milliseconds from 0\.000001 \(a nanosecond\) to 86,400,000 \(one day\) \(got "a"\)/],
     ['a status outside the three', (r) => { r.resnet18.groups[A].status = 'pwned'; }, /\.status: expected one of ok, unsupported, error/],
     ['meta that is a list', (r) => { r.resnet18.meta = []; }, /resnet18\.meta: expected a mapping \(got a list\)/],
     ['versions holding a mapping', (r) => { r.versions = { torch: { x: 1 } }; }, /versions\.torch: expected text or null \(got a mapping\)/],
@@ -100,7 +88,9 @@ describe('what a results file may say is data in every output', () => {
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toMatch(/[\u0007\u001b\u009b]/);
     expect(r.stdout).toContain('\\u001b[2J\\u001b]0;pwned\\u0007cleared');
-    // In-process, the renderer itself hands the text on unchanged: the CLI boundary is what escapes it.
-    expect(renderTable({ results: fromJson(raw), spec: null, libraries: {} }, false)).toContain(evil);
+    // The renderer escapes it itself (src/util/escape.ts); the CLI boundary's guard is the second line.
+    const table = renderTable({ results: fromJson(raw), spec: null, libraries: {} }, false);
+    expect(table).not.toContain(evil);
+    expect(table).toContain('\\u001b[2J\\u001b]0;pwned\\u0007cleared');
   });
 });
