@@ -65,7 +65,8 @@ export function factsOf(r: Results, subject: string | null): Map<string, { value
  * recorded on one side only is listed as a note: its absence is not evidence of a difference.
  */
 export function environmentDifferences(before: Results, after: Results): EnvDifference[] {
-  const common = Object.keys(before.subjects).filter((s) => s in after.subjects && before.cells.some((c) => c.subject === s));
+  const measured = new Set(before.cells.map((c) => c.subject));
+  const common = Object.keys(before.subjects).filter((s) => Object.hasOwn(after.subjects, s) && measured.has(s));
   const scopes: (string | null)[] = common.length > 0 ? common : [null];
   const found = new Map<string, EnvDifference>();
   for (const subject of scopes) {

@@ -86,8 +86,9 @@ export function ratioTable(runs: RatioRun[], o: RatioOptions): RatioTable {
 
 /** Cells ok in `first` and not ok in `last`, with the last run's reason (none when it has no such cell). */
 export function lostCells(first: Results, last: Results): LostCell[] {
+  const byId = new Map(last.cells.map((c) => [c.id, c]));
   return first.cells.filter((c) => c.status === 'ok').flatMap((c) => {
-    const now = last.cells.find((x) => x.id === c.id);
+    const now = byId.get(c.id);
     if (now?.status === 'ok') return [];
     return [{ id: c.id, status: now?.status ?? 'missing', reason: now ? now.reason : null }];
   });
@@ -107,8 +108,17 @@ export function ratioIn(results: Results, group: string, contract: string, tool:
   return { ratio: cell.median_ms / ref.median_ms, low, high, status: cell.status, note: null };
 }
 
+/** Each results model's cells by row key, built once: a lookup per row and run stays linear in the cells. */
+const INDEX = new WeakMap<Results, Map<string, CellResult>>();
+
 function findCell(results: Results, group: string, contract: string, tool: string, subject: string): CellResult | undefined {
-  return results.cells.find((c) => c.group === group && c.contract === contract && c.tool === tool && c.subject === subject);
+  let index = INDEX.get(results);
+  if (!index) {
+    index = new Map();
+    for (const c of results.cells) if (!index.has(rowKey(c))) index.set(rowKey(c), c);
+    INDEX.set(results, index);
+  }
+  return index.get([group, contract, tool, subject].join('\u0000'));
 }
 
 function rowKey(c: CellResult): string {

@@ -42,16 +42,22 @@ export function buildGrids(input: ReportInput): Grid[] {
   const { results, spec } = input;
   const byId = new Map(results.cells.map((c) => [c.id, c]));
   const groups = ordered(spec?.groups.map((g) => g.id), results.cells.map((c) => c.group));
+  // Cells by group and subject once: a results file may hold thousands of groups (linear, not quadratic).
+  const byGroup = groupBy(results.cells, (c) => c.group);
+  const specGroups = new Map((spec?.groups ?? []).map((g) => [g.id, g]));
   const grids: Grid[] = [];
   for (const group of groups) {
-    const g = spec?.groups.find((x) => x.id === group);
-    const inGroup = results.cells.filter((c) => c.group === group);
+    const g = specGroups.get(group);
+    const inGroup = byGroup.get(group) ?? [];
+    const bySubject = groupBy(inGroup, (c) => c.subject);
     for (const subject of ordered(g?.subjects, inGroup.map((c) => c.subject))) {
-      const mine = inGroup.filter((c) => c.subject === subject);
+      const mine = bySubject.get(subject) ?? [];
       if (mine.length === 0) continue;
-      const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => mine.some((c) => c.contract === k));
+      const contractsHere = new Set(mine.map((c) => c.contract));
+      const toolsHere = new Set(mine.map((c) => c.tool));
+      const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => contractsHere.has(k));
       const declared = g && spec ? expandToolList(spec.tools, g.tools) : undefined;
-      const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => mine.some((c) => c.tool === t));
+      const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => toolsHere.has(t));
       const keys = new Map<string, string>();
       const reasons: Grid['reasons'] = [];
       const keyOf = (reason: string, kind: 'unsupported' | 'error' | 'note') => {
@@ -111,7 +117,19 @@ function keyName(i: number): string {
 /** The preferred order first (only names that occur), then the rest in order of first appearance. */
 function ordered(preferred: string[] | undefined, seen: string[]): string[] {
   const present = new Set(seen);
-  const out = (preferred ?? []).filter((x) => present.has(x));
-  for (const x of seen) if (!out.includes(x)) out.push(x);
+  const out = new Set((preferred ?? []).filter((x) => present.has(x)));
+  for (const x of seen) out.add(x);
+  return [...out];
+}
+
+/** Items by key, each list in the items' order. */
+function groupBy<T>(items: T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) {
+    const k = key(x);
+    const list = out.get(k);
+    if (list) list.push(x);
+    else out.set(k, [x]);
+  }
   return out;
 }

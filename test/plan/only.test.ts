@@ -6,7 +6,8 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
 import { compileGlob, onlyFilter, splitGlobs } from '../../src/plan/only.ts';
-import { cli, tmpdir, write } from '../helpers.ts';
+import { cli, tmpdir } from '../helpers.ts';
+import { specWithContract } from '../security/hostile-files.ts';
 
 const ids = ['A/single_module_output/raw/resnet18', 'A/single_module_output/hooks/resnet18', 'A/matched_retained/hooks/resnet18', 'A/matched_retained/nnsight/resnet18', 'B/raw_forward/reference/resnet18'];
 
@@ -74,18 +75,7 @@ describe('--only costs at most glob length times id length', () => {
   it('plan with such a glob on a spec with a long contract name exits 2 in words', async () => {
     const dir = tmpdir('benchgrid-only-');
     const long = 'a'.repeat(120);
-    const spec = write(dir, 'long.yaml', `benchgrid: 1
-name: long
-title: Long
-device: cpu
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer2 } }
-contracts:
-  ${long}: { kind: single_module_output, site: l }
-tools: { raw: { label: raw }, hooks: { label: hooks } }
-groups:
-  A: { reference: hooks, subjects: [s], contracts: [${long}], tools: [raw, hooks] }
-`);
+    const spec = specWithContract(dir, 'long.yaml', long, 'long');
     const r = await cli(['plan', spec, '--only', `A/${'*a'.repeat(12)}b/*/*`]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--only 'A\/\*a\*a.*b\/\*\/\*' matches no cell/);

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.ts';
 import { fromJson } from '../../src/results/load.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { edited, refusal, specWithContract } from './hostile-files.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
 const BEFORE = path.join(FIXTURES, 'compare/real-run-a.results.json');
@@ -18,21 +18,8 @@ beforeAll(() => {
   dir = tmpdir('benchgrid-values-');
 });
 
-function edited(edit: (r: Json) => void): Json {
-  const r = JSON.parse(fs.readFileSync(BEFORE, 'utf8')) as Json;
-  edit(r);
-  return r;
-}
-
-function refusal(raw: unknown): string {
-  try {
-    fromJson(raw, 'hostile.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
-}
+const before = () => JSON.parse(fs.readFileSync(BEFORE, 'utf8')) as unknown;
+const editedRun = (edit: (r: Json) => void) => edited(before(), edit);
 
 const everySample = (value: number) => (r: Json) => {
   const c = r.resnet18.groups[CELL];
@@ -49,7 +36,7 @@ describe('times a process cannot have measured are refused when read', () => {
     ['a denormal', 5e-324],
     ['more than a day', 86_400_001],
   ])('every sample of a cell %s', (_, value) => {
-    expect(refusal(edited(everySample(value)))).toMatch(/resnet18\.groups\["A\/single_module_output\/hooks\/resnet18"\]\.(median_ms|samples_ms\[0\]\[0\]): expected a time in milliseconds from 0\.000001 \(a nanosecond\) to 86,400,000 \(one day\)/);
+    expect(refusal(editedRun(everySample(value)))).toMatch(/resnet18\.groups\["A\/single_module_output\/hooks\/resnet18"\]\.(median_ms|samples_ms\[0\]\[0\]): expected a time in milliseconds from 0\.000001 \(a nanosecond\) to 86,400,000 \(one day\)/);
   });
 
   it.each<[string, (r: Json) => void, RegExp]>([
@@ -64,7 +51,7 @@ describe('times a process cannot have measured are refused when read', () => {
     ['a negative peak memory', (r) => { r.resnet18.groups[CELL].memory = { peak_rss_bytes: [-1], cuda_peak_allocated_bytes: [] }; }, /peak_rss_bytes\[0\]: expected a byte count/],
     ['a negative max_abs_diff', (r) => { r.resnet18.groups[CELL].max_abs_diff = -1; }, /max_abs_diff: expected a number from 0/],
   ])('%s', (_, edit, pattern) => {
-    expect(refusal(edited(edit))).toMatch(pattern);
+    expect(refusal(editedRun(edit))).toMatch(pattern);
   });
 
   it('the seed and the fixtures still load: their values are all real measurements', () => {
@@ -76,7 +63,7 @@ describe('times a process cannot have measured are refused when read', () => {
 
 describe('compare with such a file exits 2, never a percentage of infinity or a passed gate', () => {
   it.each([0, -1, 1e308])('samples of %s in the after file, with --fail-on-slower 5', async (value) => {
-    const after = write(dir, `after-${value}.json`, JSON.stringify(edited(everySample(value))));
+    const after = write(dir, `after-${value}.json`, JSON.stringify(editedRun(everySample(value))));
     for (const format of ['table', 'markdown', 'json']) {
       const r = await cli(['compare', BEFORE, after, '--fail-on-slower', '5', '--format', format]);
       expect(r.code, r.stdout + r.stderr).toBe(2);
@@ -88,18 +75,7 @@ describe('compare with such a file exits 2, never a percentage of infinity or a 
 
 describe('ids longer than a file name can be are refused by validate', () => {
   const long = 'c'.repeat(250);
-  const spec = () => write(dir, 'long-id.yaml', `benchgrid: 1
-name: longid
-title: Long id
-device: cpu
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer2 } }
-contracts:
-  ${long}: { kind: single_module_output, site: l }
-tools: { raw: { label: raw }, hooks: { label: hooks } }
-groups:
-  A: { reference: hooks, subjects: [s], contracts: [${long}], tools: [raw, hooks] }
-`);
+  const spec = () => specWithContract(dir, 'long-id.yaml', long, 'longid');
 
   it('validate names the cell and the limit, at the contract', async () => {
     const r = await cli(['validate', spec()]);

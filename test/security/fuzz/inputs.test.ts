@@ -90,7 +90,7 @@ describe('fuzz: malformed specs', () => {
       }),
       { seed: FUZZ_SEED, numRuns: RUNS },
     );
-  }, 120_000);
+  }, 240_000); // about 70 s alone on two cores; twice that beside the suite's other worker
 });
 
 describe('fuzz: malformed results files', () => {
