@@ -236,9 +236,23 @@ program
   .addHelpText('after', examples(EXAMPLES.ratios))
   .action(async (files: string[], opts) => (await import('./commands/ratios.ts')).ratios(files, opts));
 
+/**
+ * A reader that closes stdout early (`benchgrid run --help | head`, quitting a pager) gets no more output,
+ * and the command goes on: a run keeps measuring and writing its files. Without this, Node's unhandled EPIPE
+ * ended the process with a stack trace.
+ */
+function dropOutputToClosedPipe(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+  });
+}
+
 /** Runs the CLI with an argv; resolves to the exit code. Exported for tests. */
 export async function main(argv: string[]): Promise<number> {
   keepFileSizeErrors();
+  dropOutputToClosedPipe();
   const restore = guardTerminal();
   // With JSON asked for, a failure that printed nothing on stdout still answers there, as a JSON error.
   const json = jsonRequested(argv);
