@@ -48,7 +48,8 @@ describe('a marked cell in every format', async () => {
     const side = comparison.cells.find((c) => c.id === NNSIGHT)!;
     expect(side.before?.annotations).toBeUndefined();
     expect(side.after?.annotations).toEqual(WORDS.split('; '));
-    expect(compareMarkdown(comparison)).toContain(`- ${NNSIGHT}: after: ${WORDS}`);
+    // The markdown sink writes the cell id as a code span.
+    expect(compareMarkdown(comparison)).toContain(`- \`${NNSIGHT}\`: after: ${WORDS}`);
   });
 
   it('leaves unmarked cells as they were', () => {
