@@ -63,7 +63,7 @@ function list(listed: ListedEnv[], opts: EnvOptions): void {
   const layers = rows.filter((r) => r.env.layer !== null);
   const total = rows.reduce((s, r) => s + bytes(r), 0);
   const extra = layers.reduce((s, r) => s + bytes(r), 0);
-  process.stdout.write(`disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} release layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`);
+  process.stdout.write(`disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`);
 }
 
 /** What a built layer holds itself, from its marker: `captum==0.8.0, numpy==1.26.4`. */

@@ -22,7 +22,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
     const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();
     if (layered.length > 0) {
-      throw new UserError(`--python runs every environment with one interpreter, so the releases of a versioned tool (${layered.join(', ')}) would all measure the same installed release. Run without --python, or select unversioned cells with --only.`);
+      throw new UserError(`--python runs every environment with one interpreter, so the environments layered over another (${layered.join(', ')}: the releases of a versioned tool, or environments declared with 'over') would all run what that interpreter has installed. Run without --python, or select cells of one environment with --only.`);
     }
     for (const name of envNames) out[name] = python;
     return { pythons: out, failed };

@@ -29,6 +29,8 @@ export interface EnvironmentData {
   description?: string;
   default?: boolean;
   python?: string;
+  /** Another environment this one is layered over (src/run/layered-env.ts). */
+  over?: string;
   requirements: string[];
 }
 
@@ -43,7 +45,7 @@ export interface SubjectData {
 
 /** `subjects.X.model:` as written. */
 export interface ModelData {
-  builder: 'torchvision' | 'gpt2';
+  builder: 'torchvision' | 'gpt2' | 'transformers';
   name?: string;
   seed: number;
   config?: Record<string, unknown>;

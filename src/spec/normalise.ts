@@ -5,6 +5,7 @@ import type { PosMap } from './document.ts';
 import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
 import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
+import { layerEnvironments } from './layers.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
@@ -91,6 +92,7 @@ function environmentsOf(envData: Record<string, EnvironmentData>): { environment
     const e = envData[id];
     environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
   }
+  layerEnvironments(environments, envData);
   return { environments, defaultEnvironment };
 }
 

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { didYouMean, diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import { userRunnerFolders, type Manifest } from './manifests.ts';
-import type { Spec } from './types.ts';
+import type { Spec, Subject } from './types.ts';
 import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/plan.ts';
 import { contractKinds } from './contract-rules.ts';
 import { fileNames } from './rules-names.ts';
+import { environmentLayers } from './rules-environments.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -131,11 +132,32 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
   for (const s of Object.values(spec.subjects)) {
     const base = ptr('subjects', s.id);
     if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
+    out.push(...causalLmProblems(spec, s, base));
     if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
     if (s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
   }
   return out;
 };
+
+/** A transformers architecture name, as transformers spells a config's model_type. */
+const ARCHITECTURE = /^[a-z][a-z0-9_-]*$/;
+
+/** A transformers subject names its architecture, and its tokens fit the config's vocabulary. */
+function causalLmProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
+  if (s.model.builder === 'torchvision') return [];
+  const out: Diagnostic[] = [];
+  const name = s.model.name;
+  if (s.model.builder === 'transformers' && (!name || !ARCHITECTURE.test(name))) {
+    const p = `${base}/model${name ? '/name' : ''}`;
+    out.push(diag('error', name ? 'bad-value' : 'missing-key', at(spec, p), p, name ? `'${name}' is not a transformers architecture name (a config model_type such as gpt2, llama or gpt_neox).` : `a transformers model needs 'name', its architecture (gpt2, llama, gpt_neox, ...).`));
+  }
+  const size = s.model.config.vocab_size;
+  if (s.inputs.kind === 'tokens' && typeof size === 'number' && s.inputs.vocab !== null && s.inputs.vocab > size) {
+    const p = `${base}/inputs/vocab`;
+    out.push(diag('error', 'bad-value', at(spec, p), p, `token ids are drawn from [0, ${s.inputs.vocab}), but the model's vocab_size is ${size}.`, `Set inputs.vocab to at most ${size}.`));
+  }
+  return out;
+}
 
 /** Reasons: known names, non-empty text, at least one cell, no cell reasoned twice, stale reasons warned. */
 const reasons: Rule = ({ spec, plan }) => {
@@ -236,7 +258,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

@@ -49,8 +49,9 @@ export interface Environment {
   requirements: string[];
   default: boolean;
   /**
-   * For the environment of one release of a versioned tool: the environment it layers over and the
-   * pins it adds (built as a small venv that sees the base's site-packages); null for declared ones.
+   * For an environment declared with `over`, and for the environment of one release of a versioned tool:
+   * the environment it layers over and the requirements it adds (built as a small venv that sees the
+   * base's site-packages); null for an environment built on its own.
    */
   layer: { base: string; requirements: string[]; source?: LayerSource } | null;
 }
@@ -69,7 +70,7 @@ export interface LayerSource {
 export interface Subject {
   id: string;
   label: string;
-  model: { builder: 'torchvision' | 'gpt2'; name: string | null; seed: number; config: Record<string, unknown> };
+  model: { builder: 'torchvision' | 'gpt2' | 'transformers'; name: string | null; seed: number; config: Record<string, unknown> };
   inputs: {
     kind: 'image' | 'tokens';
     shape: number[];

@@ -53,7 +53,7 @@ describe('layered environments', () => {
 
     const text = await cli(['env', 'list', spec], { env });
     expect(text.stdout).toMatch(/main\+demo-tool-2\.0\tbuilt\t[\d.]+ KiB\t.*; a layer over 'main' adding demo-tool==2\.0\n  built with python .*: [\d.]+ KiB holding demo-tool==2\.0: /);
-    expect(text.stdout).toMatch(/^disk: .* in all \(hard-linked files counted once\); 1 release layer\(s\): [\d.]+ KiB beyond their base environments$/m);
+    expect(text.stdout).toMatch(/^disk: .* in all \(hard-linked files counted once\); 1 layer\(s\): [\d.]+ KiB beyond their base environments$/m);
 
     // Prune against a spec that no longer measures 2.0: a dry run lists the layer, --yes removes it.
     const fewer = write(dir, 'fewer.yaml', SPEC('"1.0"'));
@@ -66,6 +66,32 @@ describe('layered environments', () => {
     expect(real.stdout).toMatch(/removing .*main\+demo-tool-2\.0/);
     expect(fs.existsSync(path.dirname(path.dirname(layer.python)))).toBe(false);
     expect(fs.existsSync(path.dirname(path.dirname(base.python)))).toBe(true);
+  }, 300_000);
+
+  it("builds environments declared `over` another as layers: a peer's own pins shadow the base's, the rest is the base's", async () => {
+    const dir = tmpdir();
+    const wheels = path.join(dir, 'wheels');
+    fs.mkdirSync(wheels);
+    for (const [name, v] of [['demo-tool', '1.0'], ['demo-tool', '2.0'], ['demo-peer', '0.1']]) await execa('python3', [path.join(FIXTURES, 'wheels/make_wheel.py'), wheels, name, v]);
+    const spec = write(dir, 'over.yaml', SPEC('"1.0"').replace(/environments:\n  main: \{ requirements: \[demo-tool==1\.0\] \}\n/, `environments:
+  main: { requirements: [demo-tool==1.0] }
+  peers: { over: main, default: true, requirements: [demo-peer==0.1] }
+  old: { over: peers, requirements: [demo-tool==2.0] }
+`));
+    const env = { BENCHGRID_CACHE: path.join(dir, 'cache'), PIP_NO_INDEX: '1', PIP_FIND_LINKS: wheels };
+    const built = await cli(['env', 'build', spec], { env, timeout: 300_000 });
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toMatch(/building environment 'peers' as a layer over 'main' \(demo-peer==0\.1\)/);
+    expect(built.stderr).toMatch(/building environment 'old' as a layer over 'peers' \(demo-tool==2\.0\)/);
+    const rows = JSON.parse((await cli(['env', 'list', '--json', spec], { env })).stdout) as { id: string; requirements: string[]; layer: { base: string } | null; builds: { python: string; holds: string | null }[] }[];
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    // The cache key and the held pins read the whole chain: the base's requirements with each layer's laid over them.
+    expect(byId.old.requirements).toEqual(['demo-tool==2.0', 'demo-peer==0.1']);
+    expect([byId.peers.layer?.base, byId.old.layer?.base, byId.main.layer]).toEqual(['main', 'peers', null]);
+    expect([byId.peers.builds[0].holds, byId.old.builds[0].holds]).toEqual(['demo-peer==0.1', 'demo-tool==2.0']);
+    const probe = "import demo_tool, demo_peer; print(demo_tool.__version__, demo_peer.__version__)";
+    expect((await execa(byId.old.builds[0].python, ['-c', probe])).stdout).toBe('2.0 0.1');
+    expect((await execa(byId.peers.builds[0].python, ['-c', probe])).stdout).toBe('1.0 0.1');
   }, 300_000);
 
   it('chooses what to prune: unused, too old, or both; never a base a kept layer stands on', () => {

@@ -107,7 +107,7 @@ describe('version axis', () => {
     const python = (await execa('python3', ['-c', 'import sys; print(sys.executable)'])).stdout.trim();
     const r = await cli(['run', file, '--python', python, '--out', out, '--only', 'A/single_module_output/*/*']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--python runs every environment with one interpreter, so the releases of a versioned tool \(main\+torchlens-2\.34\.1, main\+torchlens-2\.35\.4\) would all measure the same installed release/);
+    expect(r.stderr).toMatch(/--python runs every environment with one interpreter, so the environments layered over another \(main\+torchlens-2\.34\.1, main\+torchlens-2\.35\.4: the releases of a versioned tool, or environments declared with 'over'\) would all run what that interpreter has installed/);
   });
 
   it('compares releases numerically and reads ranges the way pip does', () => {
