@@ -32,7 +32,7 @@ def _execute(request_path, phases, state):
             import numpy  # noqa: F401
         except ImportError:
             pass
-        if request["subject"]["model"]["builder"] == "gpt2":
+        if request["subject"]["model"]["builder"] in ("gpt2", "transformers"):
             import transformers  # noqa: F401 - the subject's own library, so its import is not counted as build
 
         from .cell import run_cell

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from . import drawn
 from .errors import HarnessError, Unsupported
 from .witnesses import find_final_module
 
@@ -25,6 +26,10 @@ class Context:
     tmpdir: str = ""
     final_module: object = None  # the leaf module producing the model's output (the work witnesses count it)
     notes: list = field(default_factory=list)
+    blocks: list = None  # a site that is a ModuleList (residual_cache's blocks): its children, in order
+    vector: object = None  # steering vector of the site's width (vector_seed), or None
+    corrupted: object = None  # activation_patching's corrupted input (corrupt_seed), or None
+    sae: dict = None  # a sparse autoencoder's W_enc, b_enc, W_dec, b_dec (sae_width, sae_seed), or None
 
     def note(self, text):
         """A sentence the result carries to the cell's report (e.g. why the adapter does more work than asked)."""
@@ -68,18 +73,59 @@ def resolve_site(model, sites, name):
         raise HarnessError(f"site {name!r} (module path {path!r}) is not a submodule of the model: {exc}") from exc
 
 
+def _probed(module):
+    """The module whose output the probe reads: a ModuleList of blocks is never called itself, so its first block."""
+    if isinstance(module, torch.nn.ModuleList):
+        if len(module) == 0:
+            raise HarnessError("the site is an empty ModuleList")
+        return module[0]
+    return module
+
+
+def _drawn(params, shape, dtype, device, ctx_inputs, input_spec):
+    """The seeded tensors the contract's parameters ask for (harness/benchgrid_harness/drawn.py)."""
+    out = {}
+    if params.get("direction_seed") is not None:
+        out["direction"] = drawn.direction(params["direction_seed"], shape, dtype, device)
+    if params.get("vector_seed") is not None:
+        out["vector"] = drawn.vector(params["vector_seed"], shape[-1], dtype, device)
+    if params.get("sae_width") is not None:
+        out["sae"] = drawn.sae_weights(params.get("sae_seed", 0), shape[-1], int(params["sae_width"]), dtype, device)
+    if params.get("corrupt_seed") is not None:
+        out["corrupted"] = drawn.corrupted(params["corrupt_seed"], ctx_inputs, input_spec)
+    return out
+
+
+def _check_tokens(model, inputs, params):
+    """Token-id and position parameters must index the logits and the sequence (a clear error, not an IndexError)."""
+    named = {k: params[k] for k in ("answer_token", "wrong_token") if params.get(k) is not None}
+    if named:
+        with torch.no_grad():
+            width = model(inputs).shape[-1]
+        for key, value in named.items():
+            if int(value) >= width:
+                raise HarnessError(f"contract parameter {key}={value} is not a logit index (the logits have {width})")
+    position = params.get("position")
+    if position is not None and (inputs.dim() < 2 or int(position) >= inputs.shape[1]):
+        raise HarnessError(f"contract parameter position={position} is outside the inputs' sequence "
+                           f"(shape {list(inputs.shape)})")
+
+
 def make_context(subject, request, device, tmpdir):
-    """Build the ctx; probes the site and draws the direction from its own seeded generator."""
+    """Build the ctx; probes the site and draws the seeded tensors the contract's parameters ask for."""
     params = request["contract"]["params"]
-    site = site_module = direction = None
+    site = site_module = blocks = None
+    extras = {}
     if params.get("site") is not None:
         site, site_module = resolve_site(subject.model, request["subject"]["sites"], params["site"])
-        shape, dtype = probe_site(subject.model, subject.inputs, site_module, site)
-        if params.get("direction_seed") is not None:
-            generator = torch.Generator().manual_seed(int(params["direction_seed"]))
-            direction = torch.randn(shape, generator=generator, dtype=torch.float32).to(device=device, dtype=dtype)
+        if isinstance(site_module, torch.nn.ModuleList):
+            blocks = list(site_module)
+        shape, dtype = probe_site(subject.model, subject.inputs, _probed(site_module), site)
+        extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"])
+    _check_tokens(subject.model, subject.inputs, params)
     return Context(model=subject.model, inputs=subject.inputs, batches=subject.batches, site=site,
-                   site_module=site_module, params=params, device=device, direction=direction,
+                   site_module=site_module, params=params, device=device, direction=extras.get("direction"),
                    strengths=[float(s) for s in params.get("strengths", [])],
                    target=int(params.get("target", 0)), tmpdir=tmpdir,
-                   final_module=find_final_module(subject.model, subject.inputs))
+                   final_module=find_final_module(subject.model, subject.inputs), blocks=blocks,
+                   vector=extras.get("vector"), corrupted=extras.get("corrupted"), sae=extras.get("sae"))
