@@ -185,3 +185,25 @@ def integrated_gradients(ctx):
         return ig.attribute(x, target=target, n_steps=steps, method="riemann_right")
 
     return run
+
+
+# Decoder contracts.
+
+
+def generated_token_attribution(ctx):
+    """`LayerGradientXActivation` at the embedding layer, attributing the greedy next token's probability: Captum's
+    forward function returns softmax(logits[:, -1]) and `target=` picks each sequence's token (Captum's own
+    convention for a per-example output), after a greedy step that picks the tokens."""
+    model, x = ctx.model, ctx.inputs
+
+    def probabilities(tokens):
+        return torch.softmax(model(tokens)[:, -1], dim=-1)
+
+    attribution = LayerGradientXActivation(probabilities, ctx.site_module)
+
+    def run():
+        with torch.no_grad():
+            token = model(x)[:, -1].argmax(dim=-1)
+        return attribution.attribute(x, target=token)
+
+    return run

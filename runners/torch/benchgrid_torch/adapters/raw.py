@@ -1,6 +1,9 @@
 """Plain forward passes with nothing attached: the floor every tool is measured against (not comparable)."""
 
 import torch
+from benchgrid_harness.subjects import native_model
+
+from benchgrid_torch import decoders
 
 
 def single_module_output(ctx):
@@ -77,3 +80,54 @@ def grad_cam(ctx):
 def lrp_epsilon(ctx):
     """A forward and a backward to the input, nothing attached."""
     return _forward_and_input_gradient(ctx)
+
+
+# Decoder contracts: the floor of each is the model's own forwards with nothing attached.
+
+
+def residual_cache(ctx):
+    """One forward pass."""
+    return single_module_output(ctx)
+
+
+def attention_pattern(ctx):
+    """One forward pass with the subject's own attention implementation (SDPA unless the spec says otherwise):
+    the figure the eager attention of every tool in this row is measured against."""
+    return single_module_output(ctx)
+
+
+def sae_encode(ctx):
+    """One forward pass."""
+    return single_module_output(ctx)
+
+
+def activation_patching(ctx):
+    """The clean and the corrupted forward, unpatched."""
+    model, clean, corrupted = ctx.model, ctx.inputs, ctx.corrupted
+
+    def run():
+        return model(clean), model(corrupted)
+
+    return run
+
+
+def steered_generation(ctx):
+    """transformers' greedy `generate` of the same number of tokens, unsteered."""
+    native, x = native_model(ctx.model), ctx.inputs
+
+    def run():
+        return native.generate(x, **decoders.generate_kwargs(ctx.model))
+
+    return run
+
+
+def generated_token_attribution(ctx):
+    """The greedy step, then a forward with autograd on and no backward (nothing attached to take one from)."""
+    model, x = ctx.model, ctx.inputs
+
+    def run():
+        with torch.no_grad():
+            model(x)
+        return model(x).detach()
+
+    return run
