@@ -82,8 +82,8 @@ def _causal_lm(architecture, config, device, init_once=True):
 
 
 def _gpt2_model(_name, config, device):
-    """The `gpt2` builder of the first decoder specs: GPT-2 from transformers with the weights it always had
-    (`from_config`'s own initialisation, every parameter drawn twice)."""
+    """The `gpt2` builder of the first decoder specs: GPT-2 from transformers with the weights it always had on the
+    CPU (`from_config`'s own initialisation, every parameter drawn twice)."""
     return _causal_lm("gpt2", config, device, init_once=False)
 
 
