@@ -45,6 +45,8 @@ beforeAll(async () => {
   const runs = [...byEnv].map(([name, jobs]) => async () => {
     const dirs = [...new Set(jobs.flatMap((j) => j.pythonpath))].map((p) => path.join(bundle, p));
     const pairs = jobs.flatMap((j) => [path.join(bundle, j.request), path.join(bundle, j.result)]);
+    // The bundle's driver makes each result's folder before it starts a cell; the harness writes into it.
+    for (const j of jobs) fs.mkdirSync(path.dirname(path.join(bundle, j.result)), { recursive: true });
     // The allow-listed environment of every cell process (hubs offline, one thread), as `benchgrid run` builds it.
     const env = cellEnv(process.env, dirs, 1);
     const r = await execa(pythons[name], [path.join(FIXTURES, 'decoders/in_one_process.py'), ...dirs, '--', ...pairs], { env, extendEnv: false, cwd: bundle, reject: false, timeout: 1_200_000 });

@@ -21,7 +21,13 @@ def generated_token_attribution(ctx):
     model = native_model(ctx.model)
     if ctx.site_module is not model.get_input_embeddings():
         ctx.unsupported(f"inseq attributes to the input embeddings; {ctx.site!r} is not the token embedding module")
-    attributor = inseq.load_model(model, "input_x_gradient", tokenizer=decoders.tokenizer(model.config.vocab_size))
+    tokenizer = decoders.tokenizer(model.config.vocab_size)
+    # inseq embeds a baseline of `tokenizer.unk_token_id` for every method, input x gradient too, which never uses it
+    # (inseq/models/huggingface_model.py `encode(return_baseline=True)`, data/attribution.py): the unknown token must
+    # be one the model has, or the embedding lookup fails. `t0` never stands for an unknown word: every input's text
+    # is made of the vocabulary's own words.
+    tokenizer.unk_token = "t0"
+    attributor = inseq.load_model(model, "input_x_gradient", tokenizer=tokenizer)
     texts = [decoders.text_of(row) for row in ctx.inputs]
     length = ctx.inputs.shape[1]
 
