@@ -78,7 +78,10 @@ describe('the decoder matrix on tiny models (one process per environment)', () =
     expect(all.length).toBeGreaterThan(250);
     expect(all.filter((r) => r.status === 'error').map((r) => `${r.cell_id}: ${r.error?.type}: ${r.error?.message}`)).toEqual([]);
     const compared = all.filter((r) => r.status === 'ok' && r.exact !== null);
-    expect(compared.filter((r) => !exactly(r.exact!.verdict)).map((r) => `${r.cell_id}: ${r.exact!.verdict}`)).toEqual([]);
+    // nnterp's two-invoke patching (nnsight's documented pattern, which nnsight's own row matches bit for bit) gives
+    // another logit difference than forward hooks on every architecture: a finding, recorded as a mismatch.
+    expect(compared.filter((r) => !exactly(r.exact!.verdict)).map((r) => `${r.cell_id}: ${r.exact!.verdict}`).sort()).toEqual(
+      SUBJECTS.map((s) => `M/activation_patching/nnterp/${s}: mismatch`).sort());
     expect(all.filter((r) => r.status === 'ok' && !r.work).map((r) => r.cell_id)).toEqual([]);
   });
 
@@ -93,6 +96,7 @@ describe('the decoder matrix on tiny models (one process per environment)', () =
     for (const s of ['mlp_output', 'attention_output', 'norm_output', 'embedding_output']) {
       for (const tool of ['nnsight', 'nnterp', 'pyvene', 'transformer_lens', 'tl_trace_sparse']) expect(exactly(outcome(`S/${s}/${tool}/gpt2_small`)), `${s}/${tool}`).toBe(true);
     }
+    expect(exactly(outcome('S/mlp_output/captum/gpt2_small'))).toBe(true);
     // transformers' flags return block outputs only, and says which site it cannot read.
     expect(outcome('A/single_module_output/transformers/gpt2_small')).toMatch(/^unsupported: transformers' output flags return block outputs .*'transformer\.h\.4\.mlp' \(GPT2MLP inside a block\)/);
   });
@@ -100,7 +104,7 @@ describe('the decoder matrix on tiny models (one process per environment)', () =
   it('runs the mechanistic-interpretability workloads with every peer on the three architectures', () => {
     const expected: Record<string, string[]> = {
       residual_cache: ['transformers', 'nnsight', 'nnterp', 'pyvene', 'transformer_lens'],
-      activation_patching: ['nnsight', 'pyvene', 'transformer_lens', 'nnterp'],
+      activation_patching: ['nnsight', 'pyvene', 'transformer_lens'],
       steered_generation: ['nnsight', 'pyvene', 'transformer_lens'],
       sae_encode: ['nnsight', 'pyvene', 'transformer_lens', 'sae_lens'],
       generated_token_attribution: ['transformers', 'nnsight', 'transformer_lens', 'captum', 'inseq'],
