@@ -8,9 +8,8 @@ import torch
 from benchgrid_harness.subjects import native_model
 from nnsight import NNsight
 
-from benchgrid_torch.site_output import first, replace_first
-
 from benchgrid_torch import decoders
+from benchgrid_torch.site_output import first, replace_first
 
 
 def _wrap(ctx):
