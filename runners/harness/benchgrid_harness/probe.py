@@ -40,7 +40,12 @@ def _calls(model, inputs, modules):
     import torch
 
     seen = set()
-    handles = [m.register_forward_hook(lambda _m, _a, _o, p=p: seen.add(p)) for p, m in modules.items()]
+    handles = []
+    for p, m in modules.items():
+        # A ModuleList or ModuleDict is never called itself: its children are (a residual_cache site names
+        # the list of blocks). It counts as called when any of its children is.
+        targets = list(m.children()) if isinstance(m, (torch.nn.ModuleList, torch.nn.ModuleDict)) else [m]
+        handles += [t.register_forward_hook(lambda _m, _a, _o, p=p: seen.add(p)) for t in targets]
     try:
         with torch.no_grad():
             model(inputs)
