@@ -33,33 +33,7 @@ async function interpreters(): Promise<Record<string, string>> {
   return Object.fromEntries(listed.map((e) => [e.id, e.builds[0].python]));
 }
 
-beforeAll(async () => {
-  const bundle = path.join(tmpdir(), 'bundle');
-  const exported = await cli(['export', SPEC, '--out', bundle, '--schedule', 'sequential', '--seed', '1']);
-  expect(exported.code, exported.stderr).toBe(0);
-  const manifest = JSON.parse(fs.readFileSync(path.join(bundle, 'bundle.json'), 'utf8')) as Bundle;
-  const pythons = await interpreters();
-  const byEnv = new Map<string, Bundle['jobs']>();
-  for (const j of manifest.jobs) byEnv.set(j.environment, [...(byEnv.get(j.environment) ?? []), j]);
-  // Two environments at a time: the machine's two cores.
-  const runs = [...byEnv].map(([name, jobs]) => async () => {
-    const dirs = [...new Set(jobs.flatMap((j) => j.pythonpath))].map((p) => path.join(bundle, p));
-    const pairs = jobs.flatMap((j) => [path.join(bundle, j.request), path.join(bundle, j.result)]);
-    // The bundle's driver makes each result's folder before it starts a cell; the harness writes into it.
-    for (const j of jobs) fs.mkdirSync(path.dirname(path.join(bundle, j.result)), { recursive: true });
-    // The allow-listed environment of every cell process (hubs offline, one thread), as `benchgrid run` builds it.
-    const env = cellEnv(process.env, dirs, 1);
-    const r = await execa(pythons[name], [path.join(FIXTURES, 'decoders/in_one_process.py'), ...dirs, '--', ...pairs], { env, extendEnv: false, cwd: bundle, reject: false, timeout: 1_200_000 });
-    expect(r.exitCode, `${name}: ${r.stderr.slice(-3000)}`).toBe(0);
-    const validate = validatorFor('result.schema.json');
-    for (const j of jobs) {
-      const result = JSON.parse(fs.readFileSync(path.join(bundle, j.result), 'utf8')) as Result;
-      expect(validate(result), j.cell).toBe(true);
-      results.set(j.cell, result);
-    }
-  });
-  for (let i = 0; i < runs.length; i += 2) await Promise.all(runs.slice(i, i + 2).map((f) => f()));
-}, 2_400_000);
+
 
 /** `verdict` of an ok cell, else `status: reason` (errors with their type and message). */
 function outcome(id: string): string {
@@ -72,7 +46,37 @@ function outcome(id: string): string {
 const SUBJECTS = ['gpt2_small', 'smollm_135m', 'pythia_160m'];
 const exactly = (v: string) => v === 'bit' || v === 'close';
 
-describe('the decoder matrix on tiny models (one process per environment)', () => {
+// About 15 minutes on two shared cores (every decoder peer's matrix, 250+ cells through the harness): longer than
+// the whole rest of `npm test`, so it runs when asked: BENCHGRID_SLOW_TESTS=1 npx vitest run test/run/decoder-peers.test.ts
+describe.skipIf(!process.env.BENCHGRID_SLOW_TESTS)('the decoder matrix on tiny models (one process per environment)', () => {
+  beforeAll(async () => {
+    const bundle = path.join(tmpdir(), 'bundle');
+    const exported = await cli(['export', SPEC, '--out', bundle, '--schedule', 'sequential', '--seed', '1']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(bundle, 'bundle.json'), 'utf8')) as Bundle;
+    const pythons = await interpreters();
+    const byEnv = new Map<string, Bundle['jobs']>();
+    for (const j of manifest.jobs) byEnv.set(j.environment, [...(byEnv.get(j.environment) ?? []), j]);
+    // Two environments at a time: the machine's two cores.
+    const runs = [...byEnv].map(([name, jobs]) => async () => {
+      const dirs = [...new Set(jobs.flatMap((j) => j.pythonpath))].map((p) => path.join(bundle, p));
+      const pairs = jobs.flatMap((j) => [path.join(bundle, j.request), path.join(bundle, j.result)]);
+      // The bundle's driver makes each result's folder before it starts a cell; the harness writes into it.
+      for (const j of jobs) fs.mkdirSync(path.dirname(path.join(bundle, j.result)), { recursive: true });
+      // The allow-listed environment of every cell process (hubs offline, one thread), as `benchgrid run` builds it.
+      const env = cellEnv(process.env, dirs, 1);
+      const r = await execa(pythons[name], [path.join(FIXTURES, 'decoders/in_one_process.py'), ...dirs, '--', ...pairs], { env, extendEnv: false, cwd: bundle, reject: false, timeout: 1_200_000 });
+      expect(r.exitCode, `${name}: ${r.stderr.slice(-3000)}`).toBe(0);
+      const validate = validatorFor('result.schema.json');
+      for (const j of jobs) {
+        const result = JSON.parse(fs.readFileSync(path.join(bundle, j.result), 'utf8')) as Result;
+        expect(validate(result), j.cell).toBe(true);
+        results.set(j.cell, result);
+      }
+    });
+    for (let i = 0; i < runs.length; i += 2) await Promise.all(runs.slice(i, i + 2).map((f) => f()));
+  }, 2_400_000);
+
   it('has no error cell, and every measured cell is bit or close to hooks, with work witnesses', () => {
     const all = [...results.values()];
     expect(all.length).toBeGreaterThan(250);
