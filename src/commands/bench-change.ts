@@ -11,7 +11,8 @@ import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { viewOf } from '../compare/view.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
-import { readJournal, type JournalHeader } from '../run/journal.ts';
+import type { JournalHeader } from '../run/journal.ts';
+import { checkResumeSources, loadJournalSpec, resumableHeader, resumeSpecFile } from '../run/resume.ts';
 import { timestamp } from '../run/plan.ts';
 import { writeAtomic } from '../results/write.ts';
 import { splitToolId } from '../spec/versions.ts';
@@ -40,7 +41,10 @@ export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 
  */
 export async function benchChange(specArg: string | undefined, opts: BenchChangeOptions): Promise<void> {
   const previous = opts.resume ? resumedChange(opts.resume) : null;
-  const specFile = specArg ?? previous?.spec.file;
+  // A resumed run's spec: the command line's, else the journal's under run's checks (src/run/resume.ts).
+  const named = previous ? resumeSpecFile(previous, opts.resume!, specArg) : specArg ? { file: specArg, trusted: true } : null;
+  if (named && !named.trusted) await loadJournalSpec(named.file, opts.resume!);
+  const specFile = named?.file;
   if (!specFile) throw new UserError('bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV');
   const change = previous?.change ?? { tool: required(opts.tool, '--tool'), only: opts.only ?? null };
   const settings = compareSettings(opts);
@@ -85,8 +89,10 @@ function required(value: string | undefined, option: string): string {
 }
 
 function resumedChange(dir: string): JournalHeader {
-  const header = readJournal(path.resolve(dir)).header;
-  if (!header?.change) throw new UserError(`--resume ${dir}: not a bench-change run (no journal.jsonl there, or one that \`benchgrid run\` started; resume that with run --resume).`);
+  // The run directory's links and sources are refused as run --resume refuses them (src/run/resume.ts).
+  const header = resumableHeader(dir);
+  if (!header.change) throw new UserError(`--resume ${dir}: not a bench-change run (one that \`benchgrid run\` started; resume that with run --resume).`);
+  checkResumeSources(header, dir);
   return header;
 }
 

@@ -12,7 +12,7 @@ import { writeRunReports } from '../report/run-reports.ts';
 import type { Overrides } from '../run/jobs.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
 import { runLocally } from '../run/local.ts';
-import { loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
+import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
 import { checkCuda, interpreters } from '../run/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
@@ -58,6 +58,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
   if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);
   if (previous && opts.toolSource?.length) throw new UserError('--resume takes the sources the run started with (its journal records them); drop --tool-source.');
+  if (previous) checkResumeSources(previous, opts.resume!);
   const named = previous ? resumeSpecFile(previous, opts.resume!, specArg) : specArg ? { file: specArg, trusted: true } : null;
   if (!named) throw new UserError('run needs a spec: benchgrid run specs/<name>.yaml');
   const specFile = named.file;

@@ -8,12 +8,17 @@
 //   absolute path to a .yaml file outside the run directory whose digest is the header's, and none of
 //   its content is echoed when it does not load (the header may name any file: /etc/shadow);
 // - no symbolic link inside the directory: a resume writes there, and benchgrid's own run directories
-//   hold none.
+//   hold none;
+// - a tool source (`--tool-source`, bench-change's sides) is rebuilt from the journal only when it is an
+//   absolute path or repository outside the run directory, as `run` records it: a source the directory
+//   holds, or one named relative to where you stand, would have a resume build and install code the
+//   directory chose.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { hasErrors, loadSpec } from '../spec/load.ts';
 import { inside, linksUnder } from '../util/files.ts';
+import { parseSource } from '../source/parse.ts';
 import { readJournal, type JournalHeader } from './journal.ts';
 
 /** The header of the run directory to resume, after refusing links in it. */
@@ -67,4 +72,15 @@ export function resumePython(header: JournalHeader, python: string | undefined, 
 export function resumeCommand(dir: string, header: Pick<JournalHeader, 'python'>): string {
   const rel = path.relative(process.cwd(), dir) || dir;
   return `benchgrid run --resume ${rel}${header.python ? ` --python ${header.python}` : ''}`;
+}
+
+/** Refuses a journal's tool source that a resume would build from inside the run directory or a relative path. */
+export function checkResumeSources(header: JournalHeader, resume: string): void {
+  const dir = path.resolve(resume);
+  for (const r of header.tool_sources ?? []) {
+    const s = parseSource(r.source, `--resume ${resume}`, true);
+    const where = s.kind === 'tree' ? s.path : s.kind === 'git' ? s.repo : null;
+    if (s.kind === 'pinned' || (where !== null && path.isAbsolute(where) && !inside(path.resolve(where), dir))) continue;
+    throw new UserError(`--resume ${resume}: the journal names the source ${JSON.stringify(r.source)} for ${JSON.stringify(r.tool)}, which is not an absolute path outside the run directory as benchgrid records one; a resume does not build code its run directory chose. Start a new run with --tool-source.`);
+  }
 }

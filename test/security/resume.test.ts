@@ -115,3 +115,35 @@ describe('run --resume of a directory holding a symbolic link', () => {
     expect(r.stderr).toMatch(/symbolic link/);
   });
 });
+
+describe('a resume builds no tool source its run directory chose', () => {
+  /** A package whose build leaves a file behind, inside the run directory `out`. */
+  function plantedPackage(out: string): string {
+    const touched = path.join(out, 'BUILT');
+    write(path.join(out, 'pkg'), 'setup.py', `open(${JSON.stringify(touched)}, 'w').close()\nfrom setuptools import setup\nsetup(name='hookkit')\n`);
+    return touched;
+  }
+
+  for (const [what, source] of [['a path inside the run directory', (out: string) => path.join(out, 'pkg')], ['a relative path', () => 'pkg'], ['a git repository inside it', (out: string) => `git:${out}/pkg@HEAD`]] as const) {
+    it(`run --resume: ${what} is refused before anything is built`, async () => {
+      const out = runDir(`source-${what.replace(/\W+/g, '-')}`, (h) => { h.tool_sources = [{ tool: 'hooks', side: null, source: '', digest: null }]; });
+      const touched = plantedPackage(out);
+      const header = JSON.parse(fs.readFileSync(path.join(out, 'journal.jsonl'), 'utf8')) as { tool_sources: { source: string }[] };
+      header.tool_sources[0].source = source(out);
+      fs.writeFileSync(path.join(out, 'journal.jsonl'), JSON.stringify(header) + '\n');
+      const r = await cli(['run', TINY, '--resume', out]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('a resume does not build code its run directory chose');
+      expect(fs.existsSync(touched)).toBe(false);
+    });
+  }
+
+  it('bench-change --resume: the same refusal', async () => {
+    const out = runDir('bench-change-source', (h) => { h.change = { tool: 'hooks', only: null }; h.tool_sources = [{ tool: 'hooks', side: 'base', source: 'pinned', digest: null }, { tool: 'hooks', side: 'head', source: 'pkg', digest: null }]; });
+    const touched = plantedPackage(out);
+    const r = await cli(['bench-change', '--resume', out]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('a resume does not build code its run directory chose');
+    expect(fs.existsSync(touched)).toBe(false);
+  });
+});
