@@ -29,7 +29,8 @@ describe('a live run directory', () => {
     while (Date.now() < deadline && readJournal(out).records.length < 1) await new Promise((r) => setTimeout(r, 200));
     expect(readJournal(out).records.length).toBeGreaterThanOrEqual(1);
 
-    const resume = await cli(['run', '--resume', out]);
+    // A run started with --python is resumed with it again (a run directory never names the interpreter).
+    const resume = await cli(['run', '--resume', out, '--python', python]);
     const again = await cli(['run', TINY, '--out', out, '--python', python]);
     for (const r of [resume, again]) {
       expect(r.code).toBe(EXIT.usage);

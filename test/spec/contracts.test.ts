@@ -45,7 +45,7 @@ describe('runners/contracts.json', () => {
 
   it('gives gradients to exactly the contracts whose work reaches a backward', () => {
     const f = facts as Exclude<typeof facts, Error>;
-    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
+    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'generated_token_attribution', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
     expect(f.same_site_gradient.work).toEqual({ forwards: 1, parameter_grads: true });
     expect(f.site_gradient_only.work).toEqual({ forwards: 1, parameter_grads: false });
     expect(f.site_output_stopped.work?.forwards).toBe(0);
