@@ -1,8 +1,8 @@
 // The acceptance figures of issue 13 that need long runs on a quiet machine: not run by `npm run bench`
 // (about 100 minutes of CPU) and worthless while the machine is shared. bench/noise.sh runs the whole
 // campaign; this file has its three steps.
-//   node bin/node-ts.js bench/noise.ts run DIR NAME [--schedule interleaved|sequential] [--probe copy|slowed10]
-//                                        [--precision X --min-processes N --processes N]
+//   node bin/node-ts.js bench/noise.ts run DIR NAME [--schedule interleaved|sequential] [--probe copy|slowed10|slowed5]
+//                                        [--precision X --min-processes N --processes N] [--spec resnet18|gpt2|fixtures]
 //   node bin/node-ts.js bench/noise.ts summary DIR
 // `run` writes DIR/NAME.yaml (specs/resnet18_cpu.yaml at its default protocol, plus a `probe` tool in group
 // A: the hooks reference under another name, or that reference made 10% slower on purpose, from
@@ -45,6 +45,7 @@ const { values: args, positionals } = parseArgs({
     'min-processes': { type: 'string' },
     processes: { type: 'string' },
     only: { type: 'string' },
+    spec: { type: 'string', default: 'resnet18' },
   },
 });
 const [command, dirArg, name] = positionals;
@@ -55,7 +56,7 @@ if (!dirArg || !['run', 'summary', 'achieved'].includes(command) || (command !==
 const dir = path.resolve(dirArg);
 fs.mkdirSync(dir, { recursive: true });
 const wallsFile = path.join(dir, 'walls.json');
-type Wall = { name: string; schedule: string; probe: string; precision: number | null; started: string; wall_s: number };
+type Wall = { name: string; schedule: string; probe: string; precision: number | null; started: string; wall_s: number; spec?: string; load_start?: number[]; load_end?: number[] };
 const walls = (): Wall[] => (fs.existsSync(wallsFile) ? JSON.parse(fs.readFileSync(wallsFile, 'utf8')) : []);
 
 /** resnet18_cpu (extends resolved) with the probe tool in group A and `protocol` over its own. */
@@ -71,23 +72,48 @@ async function writeSpec(file: string, probeAdapter: string, protocol: Record<st
   fs.writeFileSync(file, stringify(data));
 }
 
+const PAIRED_RUNNER = path.join(REPO_ROOT, 'test/fixtures/runners/paired');
+
+/**
+ * The paired campaign's fixtures on resnet18_cpu's subject and protocol (bench/pairing.sh): raw, the hooks
+ * reference, a tool that is exactly raw and one that slows torch 25% on import, on every contract, and the
+ * forward plus a known matrix product next to that product alone on one (test/fixtures/runners/paired).
+ */
+async function writeFixtureSpec(file: string): Promise<void> {
+  const data = await mergedData();
+  data.name = 'resnet18_cpu_pairing_fixtures';
+  data.runners = { ...(data.runners ?? {}), paired: PAIRED_RUNNER };
+  for (const t of ['rawclone', 'taxed', 'extra', 'matmul']) data.tools[t] = { label: t, runner: 'paired' };
+  data.groups = {
+    A: {
+      title: 'paired fixtures', reference: null, subjects: data.groups.A.subjects, contracts: data.groups.A.contracts, tools: ['raw', 'rawclone', 'taxed', 'extra', 'matmul'],
+      unsupported: [{ tools: ['extra', 'matmul'], contracts: data.groups.A.contracts.filter((c: string) => c !== 'single_module_output'), reason: 'the known extra work is measured on one contract' }],
+    },
+  };
+  delete data.page;
+  fs.writeFileSync(file, stringify(data));
+}
+
 async function runOne(runName: string): Promise<void> {
   const protocol: Record<string, unknown> = {};
   if (args.precision) protocol.precision = Number(args.precision);
   if (args['min-processes']) protocol.min_processes = Number(args['min-processes']);
   if (args.processes) protocol.processes = Number(args.processes);
-  const spec = path.join(dir, `${runName}.yaml`);
-  await writeSpec(spec, args.probe!, protocol);
+  const spec = args.spec === 'gpt2' ? path.join(REPO_ROOT, 'specs/gpt2_tiny_cpu.yaml') : path.join(dir, `${runName}.yaml`);
+  if (args.spec === 'fixtures') await writeFixtureSpec(spec);
+  else if (args.spec === 'resnet18') await writeSpec(spec, args.probe!, protocol);
+  else if (args.spec !== 'gpt2') throw new Error(`--spec ${args.spec}: resnet18, gpt2 or fixtures`);
+  const load_start = os.loadavg();
   const out = path.join(dir, runName);
   const started = new Date();
   log(`${runName}: ${args.schedule}, probe ${args.probe}${args.precision ? `, precision ${args.precision}` : ''}, started ${started.toISOString()}`);
   const t0 = performance.now();
   await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', spec, '--out', out, '--schedule', args.schedule!, ...(args.only ? ['--only', args.only] : [])], {
     stdio: 'inherit',
-    env: { BENCHGRID_ALLOW_DIRS: [process.env.BENCHGRID_ALLOW_DIRS, path.dirname(SLOWED_RUNNER)].filter(Boolean).join(path.delimiter) },
+    env: { BENCHGRID_ALLOW_DIRS: [process.env.BENCHGRID_ALLOW_DIRS, path.dirname(SLOWED_RUNNER), dir].filter(Boolean).join(path.delimiter) },
   });
   const wall_s = (performance.now() - t0) / 1000;
-  const entry: Wall = { name: runName, schedule: args.schedule!, probe: args.probe!, precision: args.precision ? Number(args.precision) : null, started: started.toISOString(), wall_s };
+  const entry: Wall = { name: runName, schedule: args.schedule!, probe: args.probe!, precision: args.precision ? Number(args.precision) : null, started: started.toISOString(), wall_s, spec: args.spec!, load_start, load_end: os.loadavg() };
   fs.writeFileSync(wallsFile, JSON.stringify([...walls().filter((w) => w.name !== runName), entry], null, 2) + '\n');
   log(`${runName}: ${(wall_s / 60).toFixed(1)} min`);
 }

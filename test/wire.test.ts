@@ -66,6 +66,43 @@ print(json.dumps({"version": benchgrid_harness.WIRE_VERSION,
   });
 });
 
+describe("a request's pairing", () => {
+  it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
+    const { loadSpec } = await import('../src/spec/load.ts');
+    const { buildRequest } = await import('../src/run/jobs.ts');
+    const { effectiveProtocol } = await import('../src/run/plan.ts');
+    const { validatorFor } = await import('../src/spec/schema.ts');
+    const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
+    const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
+    const good = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!, 3);
+    const pairing = good.pairing as Record<string, unknown>;
+    const variants: [string, unknown][] = [
+      ['good', pairing], ['null', null],
+      ['no seed', { ...pairing, seed: undefined }], ['negative seed', { ...pairing, seed: -1 }], ['text seed', { ...pairing, seed: '1' }],
+      ['no block', { ...pairing, before: 0 }], ['no module', { ...pairing, baseline: { tool: 'raw' } }], ['a list', [pairing]],
+    ];
+    const dir = tmpdir();
+    const files = variants.map(([name, p], i) => write(dir, `r${i}.json`, JSON.stringify({ ...good, pairing: p })));
+    const got = (await python(`
+import json, sys
+from benchgrid_harness import request
+out = []
+for f in ${JSON.stringify(files)}:
+    try:
+        request.load_request(f)
+        out.append([])
+    except Exception as e:
+        out.append([l.strip() for l in str(e).splitlines()[1:]])
+print(json.dumps(out))`)) as string[][];
+    const schema = validatorFor('request.schema.json');
+    variants.forEach(([name, p], i) => {
+      const ok = name === 'good' || name === 'null';
+      expect(schema({ ...good, pairing: p === undefined ? undefined : JSON.parse(JSON.stringify(p)) }), name).toBe(ok);
+      expect(got[i].filter((line) => line.startsWith('pairing')), name).toHaveLength(ok ? 0 : 1);
+    });
+  });
+});
+
 describe('the cell environment', () => {
   // Every allow-listed variable, plus two that must never reach a cell process.
   const parent: Record<string, string> = { PYTHONSTARTUP: '/evil.py', BENCHGRID_NOT_PASSED: 'x' };

@@ -46,7 +46,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
   const requests = new Map<string, Record<string, unknown>>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);
-    requests.set(files.request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests));
+    requests.set(files.request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests, x.schedule.seed));
     return {
       key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, environment: job.cell.environment,
       runner: job.cell.runner, ...files, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,

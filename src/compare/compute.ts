@@ -5,7 +5,7 @@ import { environmentDifferences } from './env-guard.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SpeedComparison, type SubjectNoise } from './model.ts';
 import { baselineIn, decide, runShift } from './modes.ts';
-import { compareRelative } from './relative.ts';
+import { compareRelative, relativeSide } from './relative.ts';
 import { compareSpeed, unavailable } from './speed.ts';
 import { compareTools } from './tools.ts';
 
@@ -81,7 +81,9 @@ interface Runs {
 type Thresholds = { threshold: number; absolute_threshold?: number };
 
 function withShift(n: SubjectNoise, shift: { cell: string; ratio: number } | null): SubjectNoise {
-  return { ...n, run_shift: shift, absolute_threshold: n.threshold + (shift ? Math.abs(shift.ratio - 1) : 0) };
+  // Absolute mode compares cells' own medians: its band is the unpaired A/A noise, widened by the run shift.
+  const unpaired = Math.max(n.option, n.aa_before?.max_rel_diff ?? 0, n.aa_after?.max_rel_diff ?? 0);
+  return { ...n, run_shift: shift, absolute_threshold: unpaired + (shift ? Math.abs(shift.ratio - 1) : 0) };
 }
 
 function cellOf(b: CellResult | null, a: CellResult | null, t: Thresholds, s: CompareSettings, runs: Runs): CellComparison {
@@ -113,9 +115,13 @@ function speedOf(b: CellResult | null, a: CellResult | null, t: Thresholds, exac
   const absolute = compareSpeed(b, a, ctx);
   const baseB = baselineIn(runs.before, runs.beforeById, b);
   const baseA = baselineIn(runs.after, runs.afterById, a);
-  const ratio = baseB && baseA && baseB.id === baseA.id
-    ? compareRelative({ before: b, after: a }, { before: baseB, after: baseA }, { ...ctx, threshold: t.threshold })
-    : null;
+  // Each side's ratio in its own run: paired where the cell has paired timing, else to its baseline cell,
+  // which must be the same tool in both runs.
+  const sameBase = baseB && baseA && baseB.id === baseA.id;
+  const before = relativeSide(b, sameBase ? baseB : null);
+  const after = relativeSide(a, sameBase ? baseA : null);
+  const baseline = b.paired?.baseline ?? a.paired?.baseline ?? baseB?.tool ?? 'raw';
+  const ratio = before && after ? compareRelative({ before: b, after: a }, { before, after }, baseline, { ...ctx, threshold: t.threshold }) : null;
   return decide(s.mode, ratio, absolute);
 }
 
@@ -138,17 +144,33 @@ function sideOf(c: CellResult, file: Results): CellSide {
   };
 }
 
-/** Per subject: the larger of the --threshold and both runs' A/A noise (max relative difference). */
+/**
+ * Per subject: the larger of the --threshold and both runs' A/A noise (max relative difference). Ratio
+ * mode's threshold takes the A/A noise of paired ratios where both runs measured it (the two A/A
+ * processes each timed the reference against the baseline: what a paired cell's ratio varies by between
+ * processes), else the unpaired one; absolute mode's is always the unpaired one (withShift).
+ */
 function noiseOf(before: Results, after: Results, option: number): SubjectNoise[] {
   const subjects = [...new Set([...before.cells, ...after.cells].map((c) => c.subject))];
   return subjects.map((subject) => {
+    const meta = (r: Results) => r.subjects[subject]?.meta?.aa_noise;
     const aa = (r: Results) => {
-      const n = r.subjects[subject]?.meta?.aa_noise;
+      const n = meta(r);
+      return n && n.max_rel_diff !== null ? { max_rel_diff: n.max_rel_diff, pairs: n.pairs } : null;
+    };
+    const paired = (r: Results) => {
+      const n = meta(r)?.paired;
       return n && n.max_rel_diff !== null ? { max_rel_diff: n.max_rel_diff, pairs: n.pairs } : null;
     };
     const aa_before = aa(before);
     const aa_after = aa(after);
-    return { subject, threshold: Math.max(option, aa_before?.max_rel_diff ?? 0, aa_after?.max_rel_diff ?? 0), option, aa_before, aa_after };
+    const aa_paired_before = paired(before);
+    const aa_paired_after = paired(after);
+    const both = aa_paired_before && aa_paired_after;
+    const ratioNoise = both ? [aa_paired_before.max_rel_diff, aa_paired_after.max_rel_diff] : [aa_before?.max_rel_diff ?? 0, aa_after?.max_rel_diff ?? 0];
+    // The paired A/A figures are listed only where a run has them, so comparisons of older files read as before.
+    const pairedAA = { ...(aa_paired_before ? { aa_paired_before } : {}), ...(aa_paired_after ? { aa_paired_after } : {}) };
+    return { subject, threshold: Math.max(option, ...ratioNoise), option, aa_before, aa_after, ...pairedAA };
   });
 }
 

@@ -137,8 +137,10 @@ export function idList(ids: string[], s: Sink = PLAIN_TEXT, max = 12): string {
 /** The noise threshold of a subject and where it came from. */
 export function noiseLine(n: SubjectNoise, s: Sink = PLAIN_TEXT): string {
   const aa = [n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`, n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`].filter(Boolean);
+  const paired = [n.aa_paired_before && `before ${pct(n.aa_paired_before.max_rel_diff)}`, n.aa_paired_after && `after ${pct(n.aa_paired_after.max_rel_diff)}`].filter(Boolean);
+  const pairedText = paired.length ? `; paired A/A noise: ${paired.join(', ')}${n.aa_paired_before && n.aa_paired_after ? ' (the ratio threshold)' : ''}` : '';
   const shift = n.run_shift ? `; run shift ${change(n.run_shift.ratio)} (${s.code(n.run_shift.cell)}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}` : '';
-  return `${s.text(n.subject)}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${shift})`;
+  return `${s.text(n.subject)}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${pairedText}${shift})`;
 }
 
 /** Keys (a), (b), ... for the reasons of unlabelled cells, so long reasons stay out of the table. */

@@ -43,6 +43,8 @@ export interface SpeedComparison {
   geometric_ratio?: number | null;
   /** Mann-Whitney U on all raw samples (reported, not used by the label: it ignores process clustering). */
   mann_whitney: { u: number; p: number; method: 'exact' | 'asymptotic' } | null;
+  /** In ratio mode, how each side's ratio was obtained: paired in its own processes, or unpaired (to the baseline cell). */
+  paired?: 'paired' | 'unpaired' | 'paired before, unpaired after' | 'unpaired before, paired after';
   /** Which mode decided the label (docs/compare.md); absent on label-less comparisons built before a mode was tried. */
   decided_by?: CompareMode;
   /** The other mode's verdict, reported beside the deciding one; null when it could not be computed. */
@@ -113,6 +115,9 @@ export interface SubjectNoise {
   option: number;
   aa_before: { max_rel_diff: number; pairs: number } | null;
   aa_after: { max_rel_diff: number; pairs: number } | null;
+  /** The same A/A processes judged on their paired ratios to raw; when both runs have it, it sets ratio mode's threshold. */
+  aa_paired_before?: { max_rel_diff: number; pairs: number } | null;
+  aa_paired_after?: { max_rel_diff: number; pairs: number } | null;
   /**
    * The run-level shift: after/before of the subject's baseline cell, when both runs measured it in the
    * same environment (no blocking difference); the absolute mode's threshold is `threshold + |shift - 1|`.

@@ -1,6 +1,9 @@
-// Compare across runs (issue 13): a tool's change judged on its ratio to the same group's baseline cell
-// (`raw`, else the subject's A/A reference tool) of the same run, which cancels what is common to a run.
+// Compare across runs: a tool's change judged on its ratio to its baseline within each run, which cancels
+// what is common to a run. Where a cell was timed against its baseline in its own processes (paired,
+// docs/protocol.md), its ratio is taken pair by pair inside each process; otherwise it is divided by the
+// same group's baseline cell (`raw`, else the subject's A/A reference tool) of the same run.
 import type { CellResult } from '../results/model.ts';
+import { pairedSamples } from '../results/paired.ts';
 import type { SpeedComparison } from './model.ts';
 import { compareSpeed, type SpeedContext } from './speed.ts';
 import { processMedians } from './stats.ts';
@@ -33,15 +36,29 @@ export function relativeSamples(tool: number[][], baseline: number[][]): number[
   return Array.from({ length: n }, (_, i) => tool[i].map((v) => v / base[i]));
 }
 
+/** One side of a ratio comparison: its relative samples per process, and whether they are paired. */
+export interface RelativeSide {
+  samples: number[][];
+  paired: boolean;
+}
+
+/** A cell's relative samples in its run: paired where it has them, else divided by `base` (null without either). */
+export function relativeSide(c: CellResult, base: CellResult | null): RelativeSide | null {
+  const paired = pairedSamples(c);
+  if (paired) return { samples: paired, paired: true };
+  return base ? { samples: relativeSamples(raw(c), raw(base)), paired: false } : null;
+}
+
 /**
  * The ratio rule: the speed rule (bootstrap interval beyond the noise band and process-level t-test)
- * applied to the relative samples. `before_ms`/`after_ms` stay the cells' own medians; `ratio` and the
- * interval are of the change relative to the baseline.
+ * applied to the relative samples of each side. `before_ms`/`after_ms` stay the cells' own medians;
+ * `ratio` and the interval are of the change relative to the baseline.
  */
-export function compareRelative(pair: { before: CellResult; after: CellResult }, base: { before: CellResult; after: CellResult }, ctx: SpeedContext): SpeedComparison {
-  const rel = (c: CellResult, b: CellResult): CellResult => ({ ...c, samples_ms: relativeSamples(raw(c), raw(b)), per_process: null, min_ms: null, max_ms: null, median_ms: null, processes: null });
-  const s = compareSpeed(rel(pair.before, base.before), rel(pair.after, base.after), ctx);
-  return { ...s, why: `relative to ${base.before.tool}: ${s.why}`, before_ms: pair.before.median_ms, after_ms: pair.after.median_ms };
+export function compareRelative(pair: { before: CellResult; after: CellResult }, sides: { before: RelativeSide; after: RelativeSide }, baseline: string, ctx: SpeedContext): SpeedComparison {
+  const rel = (c: CellResult, side: RelativeSide): CellResult => ({ ...c, samples_ms: side.samples, per_process: null, min_ms: null, max_ms: null, median_ms: null, processes: null });
+  const s = compareSpeed(rel(pair.before, sides.before), rel(pair.after, sides.after), ctx);
+  const how = sides.before.paired && sides.after.paired ? 'paired' : sides.before.paired ? 'paired before, unpaired after' : sides.after.paired ? 'unpaired before, paired after' : 'unpaired';
+  return { ...s, why: `relative to ${baseline} (${how}): ${s.why}`, before_ms: pair.before.median_ms, after_ms: pair.after.median_ms, paired: how };
 }
 
 function raw(c: CellResult): number[][] {

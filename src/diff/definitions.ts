@@ -65,12 +65,14 @@ export function definitionChanges(input: DefinitionInput): DefinitionChange[] {
     pick: (m) => m.new.tool === id,
   })));
 
-  // A new reference tool changes the exactness check of the cells compared with it.
+  // A new reference tool changes the exactness check of the cells compared with it; `unpaired` rules change
+  // how the cells they name are timed (docs/protocol.md, Pairing).
   const groupsOf = (s: Spec) => dictOf(s.groups.map((g) => [g.id, g] as const));
   const toolNow = (t: string | null) => (t === null ? null : renamed(input.maps.tool, t));
+  const unpaired = (g: Spec['groups'][number]) => g.unpaired.map((r) => ({ tools: r.tools, contracts: r.contracts, subjects: r.subjects, reason: r.reason }));
   out.push(...keyed('group', groupsOf(old), groupsOf(neu), new Map(), measured, (id, o, n) => ({
-    fields: fieldChanges({ reference: toolNow(o.reference) }, { reference: n.reference }),
-    pick: (m) => m.new.group === id && m.new.reference !== toolNow(m.old.reference),
+    fields: fieldChanges({ reference: toolNow(o.reference), unpaired: unpaired(o) }, { reference: n.reference, unpaired: unpaired(n) }),
+    pick: (m) => m.new.group === id && (m.new.reference !== toolNow(m.old.reference) || (m.new.pairing?.baseline ?? null) !== (m.old.pairing?.baseline ?? null)),
   })));
 
   // Slurm settings say where cells run, not what they measure.

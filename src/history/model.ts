@@ -8,6 +8,7 @@ import { splitToolId } from '../spec/versions.ts';
 import { SIDES } from '../source/apply.ts';
 import type { RunFound } from './runs.ts';
 import { detectSteps } from './steps.ts';
+import { pairedSamples } from '../results/paired.ts';
 
 /** One run as the site shows it. */
 export interface HistoryRun {
@@ -30,6 +31,8 @@ export interface Point {
   min_ms: number;
   max_ms: number;
   processes: number | null;
+  /** The cell's paired ratio to raw (docs/protocol.md, Pairing); null when unpaired. Steps are found on it when every point has one. */
+  paired_ratio: number | null;
 }
 
 /** A chart: one cell over runs, its releases side by side. */
@@ -51,8 +54,16 @@ export interface Finding {
   to: string;
   before_ms: number;
   after_ms: number;
+  /** after / before - 1 of what the step was found on: paired ratios to raw, or medians. */
   change: number;
   why: string;
+  basis?: 'paired ratio' | 'median';
+}
+
+/** The change between two releases: of their paired ratios to raw when both have one, else of their medians. */
+function versionChange(a: Point, b: Point): Pick<Finding, 'change' | 'basis'> {
+  if (a.paired_ratio !== null && b.paired_ratio !== null) return { change: b.paired_ratio / a.paired_ratio - 1, basis: 'paired ratio' };
+  return { change: b.median_ms / a.median_ms - 1, basis: 'median' };
 }
 
 /** Everything the site shows. */
@@ -79,9 +90,14 @@ function context(threshold: number): SpeedContext {
   return { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes };
 }
 
-/** compare's noise threshold for a subject over some runs: --threshold, raised by their A/A noise. */
-function thresholdOf(runs: RunInput[], subject: string, base: number): number {
-  return Math.max(base, ...runs.map((r) => r.found.results.subjects[subject]?.meta?.aa_noise?.max_rel_diff ?? 0));
+/**
+ * compare's noise threshold for a subject over some runs: --threshold, raised by their A/A noise (of paired
+ * ratios when the comparison is of paired ratios and every run measured it, as compare's ratio mode does).
+ */
+function thresholdOf(runs: RunInput[], subject: string, base: number, paired = false): number {
+  const aa = runs.map((r) => r.found.results.subjects[subject]?.meta?.aa_noise);
+  const usePaired = paired && aa.every((n) => n?.paired?.max_rel_diff != null);
+  return Math.max(base, ...aa.map((n) => (usePaired ? n!.paired!.max_rel_diff! : n?.max_rel_diff ?? 0)));
 }
 
 /** Builds the history; `threshold` is compare's smallest change worth a label (a fraction). */
@@ -95,7 +111,7 @@ export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.th
       if (c.status !== 'ok' || c.median_ms === null) continue;
       const key = `${spec}:${familyOf(c)}`;
       if (!byKey.has(key)) byKey.set(key, { key, spec, cell: familyOf(c), points: [] });
-      byKey.get(key)!.points.push({ run, cell: c.id, version: versionOf(c), rank: null, median_ms: c.median_ms, min_ms: c.min_ms ?? c.median_ms, max_ms: c.max_ms ?? c.median_ms, processes: c.processes });
+      byKey.get(key)!.points.push({ run, cell: c.id, version: versionOf(c), rank: null, median_ms: c.median_ms, min_ms: c.min_ms ?? c.median_ms, max_ms: c.max_ms ?? c.median_ms, processes: c.processes, paired_ratio: c.paired?.ratio ?? null });
       cellsOf.set(`${run}\u0000${c.id}`, c);
     }
   });
@@ -158,22 +174,41 @@ function label(kind: string): 'regression' | 'improvement' | null {
   return kind === 'slower' ? 'regression' : kind === 'faster' ? 'improvement' : null;
 }
 
-/** Steps in each cell's medians over runs, each confirmed by compare's rule between the runs either side. */
+/**
+ * A cell as compare's rule judges it in history: where both cells of a comparison are paired, their
+ * paired ratios to raw (the relative samples of src/results/paired.ts), which carry no process offset;
+ * otherwise the cells themselves.
+ */
+function judgedPair(before: CellResult, after: CellResult): [CellResult, CellResult] {
+  const b = pairedSamples(before);
+  const a = pairedSamples(after);
+  if (!b || !a) return [before, after];
+  const rel = (c: CellResult, samples: number[][]): CellResult => ({ ...c, samples_ms: samples, per_process: null, min_ms: null, max_ms: null, median_ms: c.paired!.ratio, processes: samples.length });
+  return [rel(before, b), rel(after, a)];
+}
+
+/**
+ * Steps in each cell's series over runs, each confirmed by compare's rule between the runs either side:
+ * the series of paired ratios to raw where every point has one, else of medians.
+ */
 function overRuns(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (run: number, id: string) => CellResult, threshold: number): Finding[] {
   const out: Finding[] = [];
   for (const cell of new Set(s.points.map((p) => p.cell))) {
     const pts = s.points.filter((p) => p.cell === cell);
     if (pts.length < 2) continue;
-    for (const step of detectSteps(pts.map((p) => p.median_ms)).steps) {
+    const paired = pts.every((p) => p.paired_ratio !== null);
+    for (const step of detectSteps(pts.map((p) => (paired ? p.paired_ratio! : p.median_ms))).steps) {
       const a = pts[step.at - 1];
       const b = pts[step.at];
       const before = cellAt(a.run, cell);
-      const t = thresholdOf([inputs[a.run], inputs[b.run]], before.subject, threshold);
-      const speed = compareSpeed(before, cellAt(b.run, cell), context(t));
+      const t = thresholdOf([inputs[a.run], inputs[b.run]], before.subject, threshold, paired);
+      const speed = compareSpeed(...judgedPair(before, cellAt(b.run, cell)), context(t));
       const kind = label(speed.label);
       if (!kind) continue;
       const at = (p: Point) => `${runs[p.run].date} (${runs[p.run].revision})`;
-      out.push({ kind, axis: 'runs', series: s.key, cell, from: at(a), to: at(b), before_ms: step.before, after_ms: step.after, change: step.change, why: speed.why });
+      // On a paired series the step is of ratios to raw: the times shown are the cells' own medians either side.
+      const [before_ms, after_ms] = paired ? [a.median_ms, b.median_ms] : [step.before, step.after];
+      out.push({ kind, axis: 'runs', series: s.key, cell, from: at(a), to: at(b), before_ms, after_ms, change: step.change, why: speed.why, basis: paired ? 'paired ratio' : 'median' });
     }
   }
   return out;
@@ -186,13 +221,14 @@ function overVersions(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt:
     const pts = s.points.filter((p) => p.run === run && p.version !== null).sort((x, y) => x.rank! - y.rank!);
     for (let i = 1; i < pts.length; i++) {
       const before = cellAt(run, pts[i - 1].cell);
-      const speed = compareSpeed(before, cellAt(run, pts[i].cell), context(thresholdOf([inputs[run]], before.subject, threshold)));
+      const bothPaired = pts[i - 1].paired_ratio !== null && pts[i].paired_ratio !== null;
+      const speed = compareSpeed(...judgedPair(before, cellAt(run, pts[i].cell)), context(thresholdOf([inputs[run]], before.subject, threshold, bothPaired)));
       const kind = label(speed.label);
       if (!kind) continue;
       const tool = splitToolId(before.tool).tool;
       out.push({
         kind, axis: 'versions', series: s.key, cell: s.cell, from: `${tool} ${pts[i - 1].version}`, to: `${tool} ${pts[i].version} (run ${runs[run].date})`,
-        before_ms: pts[i - 1].median_ms, after_ms: pts[i].median_ms, change: pts[i].median_ms / pts[i - 1].median_ms - 1, why: speed.why,
+        before_ms: pts[i - 1].median_ms, after_ms: pts[i].median_ms, why: speed.why, ...versionChange(pts[i - 1], pts[i]),
       });
     }
   }

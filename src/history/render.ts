@@ -9,7 +9,7 @@ const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const ms = (x: number) => (x < 1000 ? `${x.toFixed(2)} ms` : `${(x / 1000).toFixed(2)} s`);
 
 function findingRow(f: Finding): string {
-  return `<tr class="${f.kind}"><td>${f.kind}</td><td>${f.axis === 'runs' ? 'between runs' : 'between releases'}</td><td><code>${escapeHtml(f.cell)}</code><br><span class="muted">${escapeHtml(f.series.split(':')[0])}</span></td><td>${escapeHtml(f.from)} &rarr; ${escapeHtml(f.to)}</td><td class="num">${ms(f.before_ms)} &rarr; ${ms(f.after_ms)}</td><td class="num">${pct(f.change)}</td><td class="note">${escapeHtml(f.why)}</td></tr>`;
+  return `<tr class="${f.kind}"><td>${f.kind}</td><td>${f.axis === 'runs' ? 'between runs' : 'between releases'}</td><td><code>${escapeHtml(f.cell)}</code><br><span class="muted">${escapeHtml(f.series.split(':')[0])}</span></td><td>${escapeHtml(f.from)} &rarr; ${escapeHtml(f.to)}</td><td class="num">${ms(f.before_ms)} &rarr; ${ms(f.after_ms)}</td><td class="num">${pct(f.change)}${f.basis === 'paired ratio' ? '<br><span class="muted">of the paired ratio to raw</span>' : ''}</td><td class="note">${escapeHtml(f.why)}</td></tr>`;
 }
 
 function summary(h: History): string {

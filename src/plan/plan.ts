@@ -3,6 +3,7 @@ import type { AdapterEntry } from '../spec/manifests.ts';
 import type { ReasonRule, Spec } from '../spec/types.ts';
 import { satisfies } from '../spec/version-range.ts';
 import { expandToolList, splitToolId } from '../spec/versions.ts';
+import { pairingOf, type Pairing } from './pairing.ts';
 
 /** One cell of the matrix: a contract done by a tool on a subject, within a group. */
 export interface Cell {
@@ -24,6 +25,8 @@ export interface Cell {
   rule: number | null;
   /** The group's reference tool when this cell's result is compared with it, else null. */
   reference: string | null;
+  /** Its baseline tool when its processes time it against one (src/plan/pairing.ts), else why not; null for the baseline's own cells. */
+  pairing: Pairing | null;
 }
 
 /** The expanded matrix. */
@@ -87,6 +90,7 @@ export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
             implemented,
             rule: rule ? ruleIndex : null,
             reference: group.reference && group.reference !== tool && comparable ? group.reference : null,
+            pairing: pairingOf(spec, group.id, contract, tool, subject, lookup),
           });
         }
       }

@@ -3,6 +3,7 @@
 // RTX 2080 Ti, an H200) cannot be compared by times; the cost of a tool relative to a plain forward
 // measured in the same run can (issue 18).
 import type { CellResult, Results } from '../results/model.ts';
+import { BASELINE_TOOL } from '../plan/pairing.ts';
 
 /** One run as the ratio table sees it: a label and its results. */
 export interface RatioRun {
@@ -21,6 +22,8 @@ export interface RatioValue {
   status: CellResult['status'] | 'missing';
   /** when the ratio is null: why (the cell's reason, or which side has no median). */
   note: string | null;
+  /** true: the cell's paired ratio to raw, low/high its 95% interval; false or absent: medians of two cells, low/high their extremes. */
+  paired?: boolean;
 }
 
 /** One row: a tool on a contract, its ratio in each run, and the last run's ratio over the first's. */
@@ -100,12 +103,14 @@ export function ratioIn(results: Results, group: string, contract: string, tool:
   const ref = findCell(results, group, contract, base, subject);
   if (!cell) return { ratio: null, low: null, high: null, status: 'missing', note: 'not in this run' };
   if (cell.median_ms === null) return { ratio: null, low: null, high: null, status: cell.status, note: cell.reason ?? `${cell.status}, no median` };
+  // To the plain forward a paired cell has its own ratio, timed in the same processes, with its 95% interval.
+  if (base === BASELINE_TOOL && cell.paired) return { ratio: cell.paired.published.ratio, low: cell.paired.published.ci95[0], high: cell.paired.published.ci95[1], status: cell.status, note: null, paired: true };
   if (!ref || ref.median_ms === null || ref.median_ms <= 0) {
     return { ratio: null, low: null, high: null, status: cell.status, note: `${base} has no median here${ref?.reason ? ` (${ref.reason})` : ''}` };
   }
   const low = cell.min_ms !== null && ref.max_ms ? cell.min_ms / ref.max_ms : null;
   const high = cell.max_ms !== null && ref.min_ms ? cell.max_ms / ref.min_ms : null;
-  return { ratio: cell.median_ms / ref.median_ms, low, high, status: cell.status, note: null };
+  return { ratio: cell.median_ms / ref.median_ms, low, high, status: cell.status, note: null, paired: false };
 }
 
 /** Each results model's cells by row key, built once: a lookup per row and run stays linear in the cells. */

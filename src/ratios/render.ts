@@ -7,8 +7,9 @@ import { forMarkdown, forTerminal, mapStrings } from '../util/escape.ts';
 /** "1.13 (1.09-1.19)", or the reason there is no ratio. */
 export function valueText(v: RatioValue): string {
   if (v.ratio === null) return v.status === 'missing' ? 'not in run' : `${v.status}${v.note ? `: ${oneLine(v.note, 60)}` : ''}`;
-  const range = v.low !== null && v.high !== null ? ` (${v.low.toFixed(2)}-${v.high.toFixed(2)})` : '';
-  return `${v.ratio.toFixed(2)}${range}`;
+  const high = v.high !== null && Number.isFinite(v.high) ? v.high.toFixed(2) : '?';
+  const range = v.low !== null && v.high !== null ? ` (${v.low.toFixed(2)}-${high})` : '';
+  return `${v.ratio.toFixed(2)}${range}${v.paired ? ' p' : ''}`;
 }
 
 /** "+4.2 %" or "" when there is nothing to compare. */
@@ -23,6 +24,7 @@ export function legend(t: RatioTable): string[] {
   return [
     `ratio: the tool's median over ${t.base}'s median, same group, contract and subject, within one run (each median is the median of per-process medians);`,
     `in parentheses: the smallest tool process median over the largest ${t.base} one, and the largest over the smallest.`,
+    t.base === 'raw' ? "p: paired (docs/protocol.md): the tool timed against raw in its own processes, times its import tax, with the ratio's 95% interval in parentheses." : '',
     t.runs.length > 1 ? `change: last run's ratio over the first run's, minus 1; "!" marks a change beyond ${(t.tolerance * 100).toFixed(0)} %.` : '',
   ].filter(Boolean);
 }

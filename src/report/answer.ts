@@ -3,6 +3,7 @@
 // Pure.
 import { cellRatio, type CellRatio } from '../results/cell-ratio.ts';
 import type { CellResult, Results } from '../results/model.ts';
+import { cellIndex, publishedRatio } from '../results/published.ts';
 import type { Spec } from '../spec/types.ts';
 import { firstLine } from './format.ts';
 
@@ -57,12 +58,22 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
     return {
       group: base.group, subject: base.subject, contract, label: spec?.contracts[contract]?.label ?? contract, base: base.tool,
       answers: others.map((c) => ({
-        tool: c.tool, cell: c.id, status: c.status, ratio: cellRatio(c, base), exact: c.exact ?? null,
+        tool: c.tool, cell: c.id, status: c.status, ratio: answerRatio(c, base, cells), exact: c.exact ?? null,
         work_differs: (c.work?.differs.length ?? 0) > 0, reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
       })),
     };
   }
   return null;
+}
+
+/**
+ * A tool's answer over the row's base: over `raw`, the cell's published paired ratio where it paired (the
+ * figure of every "x raw" column, src/results/published.ts); else the ratio of the two cells' medians.
+ */
+function answerRatio(c: CellResult, base: CellResult, cells: CellResult[]): CellRatio | null {
+  const published = base.tool === 'raw' ? publishedRatio(c, cellIndex(cells)) : null;
+  if (published?.paired) return { ratio: published.ratio, low: published.low, high: published.high, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+  return cellRatio(c, base);
 }
 
 /** `nnsight: 1.24x raw (1.20-1.28), bit`; a failed cell says so in a word. */

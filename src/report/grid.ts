@@ -5,6 +5,7 @@ import { gcSignificant } from '../results/gc.ts';
 import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
 import { expandToolList } from '../spec/versions.ts';
+import { cellIndex, publishedRatio } from '../results/published.ts';
 
 /** One grid cell. */
 export interface GridCell {
@@ -30,6 +31,8 @@ export interface Grid {
   rows: GridCell[][];
   /** Each distinct reason once, with its key, in the order the keys were given. */
   reasons: { key: string; reason: string; kind: 'unsupported' | 'error' | 'note' }[];
+  /** Why the grid's measured tool cells without a paired ratio are unpaired, each reason once with its count. */
+  unpaired: { reason: string; count: number }[];
   counts: { ok: number; unsupported: number; error: number };
 }
 
@@ -40,7 +43,9 @@ export interface Grid {
  */
 export function buildGrids(input: ReportInput): Grid[] {
   const { results, spec } = input;
-  const byId = new Map(results.cells.map((c) => [c.id, c]));
+  const byId = cellIndex(results);
+  // A file with paired timing shows each cell's paired ratio to raw beside its median (x1.24).
+  const paired = results.cells.some((c) => c.paired);
   const groups = ordered(spec?.groups.map((g) => g.id), results.cells.map((c) => c.group));
   // Cells by group and subject once: a results file may hold thousands of groups (linear, not quadratic).
   const byGroup = groupBy(results.cells, (c) => c.group);
@@ -60,6 +65,7 @@ export function buildGrids(input: ReportInput): Grid[] {
       const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => toolsHere.has(t));
       const keys = new Map<string, string>();
       const reasons: Grid['reasons'] = [];
+      const unpaired = new Map<string, number>();
       const keyOf = (reason: string, kind: 'unsupported' | 'error' | 'note') => {
         const k = `${kind}\u0000${reason}`;
         if (!keys.has(k)) {
@@ -78,7 +84,10 @@ export function buildGrids(input: ReportInput): Grid[] {
             const mark = exactMark(c.exact);
             // A cell whose garbage costs a noticeable share of a call shows it beside the median (docs/protocol.md).
             const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
-            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}`;
+            const ratio = paired ? publishedRatio(c, byId) : null;
+            const times = ratio?.paired ? ` x${ratio.ratio.toFixed(2)}` : '';
+            if (ratio && !ratio.paired && ratio.why) unpaired.set(ratio.why, (unpaired.get(ratio.why) ?? 0) + 1);
+            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
             // A work difference, another torch or a note is keyed under the grid, like a reason.
             const notes = cellAnnotations(c, results);
             const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
@@ -98,6 +107,7 @@ export function buildGrids(input: ReportInput): Grid[] {
         tools,
         rows,
         reasons,
+        unpaired: [...unpaired].map(([reason, count]) => ({ reason, count })),
         counts: {
           ok: mine.filter((c) => c.status === 'ok').length,
           unsupported: mine.filter((c) => c.status === 'unsupported').length,

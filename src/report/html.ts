@@ -5,6 +5,7 @@ import { APP_SCRIPT, CSS, chartLibrary, cspFor, inlineJson, inlineScript } from 
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, protocolText } from './measured.ts';
 import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
+import { showsRatios, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
 
 /**
  * The report as one HTML document. Pure given the chart library's text, which defaults to Chart.js's
@@ -15,7 +16,8 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const page = resolvePage(input);
   const title = spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results';
   const charts: ChartData[] = [];
-  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', charts));
+  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', charts, showsRatios(results)));
+  sections.push(taxHtml(input));
   const matrices = buildGrids(input).map((g) => {
     const { ok, unsupported, error } = g.counts;
     const heading = `${g.group}${g.groupTitle ? `: ${g.groupTitle}` : ''} / ${g.subjectLabel}`;
@@ -66,18 +68,28 @@ ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 }
 
 /** One page section: its chart (pushed onto `charts` for the inlined data) and its rows. */
-function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, charts: ChartData[]): string {
+function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, charts: ChartData[], ratios: boolean): string {
   const chart = chartData(section, i, prefix);
   if (chart) charts.push(chart);
   const chartHtml = chart
     ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
 <p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
     : '<p class="muted">Nothing in this section was measured.</p>';
+  const ratioTd = (text: string) => (ratios ? `<td class="num">${escapeHtml(text)}</td>` : '');
   const rows = section.entries
-    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td></tr>`)
+    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTd(e.ratioText)}</tr>`)
     .join('\n');
   const head = page.fromSpec ? 'Workload' : 'Contract';
-  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th></tr>\n${rows}\n</table></section>`;
+  const unpaired = ratios ? unpairedSentence(section.entries) : '';
+  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
+}
+
+/** The import tax table, per tool and subject; nothing for files without paired timing. */
+function taxHtml({ results }: ReportInput): string {
+  const rows = taxRows(results);
+  if (rows.length === 0) return '';
+  const trs = rows.map((r) => `<tr>${r.text.map((t, i) => `<td${i >= 2 && i <= 4 ? ' class="num"' : ''}>${escapeHtml(t)}</td>`).join('')}</tr>`).join('\n');
+  return `<section class="page-section" id="import-tax"><h3>Import tax</h3>\n<p class="note">${inlineMd(TAX_SENTENCE)}</p>\n<table><tr><th>Tool</th><th>Subject</th><th>Import tax (95% CI)</th><th>Cells</th><th>Processes</th><th>In x raw</th></tr>\n${trs}\n</table></section>`;
 }
 
 /** The cells a spec's page leaves out, so that nothing measured is hidden. */

@@ -4,6 +4,7 @@ import { cellRange, exactText, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
 import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
+import { showsRatios, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
 
 /** The results page as `benchgrid report --format markdown` prints it. */
 export function renderMarkdown(input: ReportInput): string {
@@ -13,13 +14,18 @@ export function renderMarkdown(input: ReportInput): string {
   // Every value from the spec or the results goes through the markdown sink (src/util/escape.ts).
   out.push(`# ${mdCell(input.spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results')}`, '');
   if (input.spec?.description) out.push(mdCell(input.spec.description), '');
+  const ratios = showsRatios(results);
   for (const section of page.sections) {
     out.push(`## ${mdCell(section.title)}`, '');
-    out.push(page.fromSpec ? '| Workload | Tool | Median (min to max) |' : '| Contract | Tool | Median (min to max) |');
-    out.push('| --- | --- | --- |');
-    for (const e of section.entries) out.push(e.text);
+    const first = page.fromSpec ? 'Workload' : 'Contract';
+    // The seed's file keeps its own page layout, row for row; every other file adds the ratio to raw.
+    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- |' : '| --- | --- | --- |');
+    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} |` : e.text);
     out.push('');
+    const unpaired = ratios ? unpairedSentence(section.entries) : '';
+    if (unpaired) out.push(mdCell(unpaired), '');
   }
+  out.push(...taxSection(input));
   if (page.fromSpec) {
     out.push('## Cells not on the page', '');
     if (page.appendix.length === 0) {
@@ -42,4 +48,12 @@ export function renderMarkdown(input: ReportInput): string {
     for (const p of how) out.push(p, '');
   }
   return out.join('\n');
+}
+
+/** The import tax table, per tool and subject; nothing for files without paired timing. */
+function taxSection({ results }: ReportInput): string[] {
+  const rows = taxRows(results);
+  if (rows.length === 0) return [];
+  return ['## Import tax', '', TAX_SENTENCE, '', '| Tool | Subject | Import tax (95% CI) | Cells | Processes | In x raw |', '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.text.map(mdCell).join(' | ')} |`), ''];
 }

@@ -2,6 +2,7 @@
 import type { Results, SubjectMeta } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
+import { noPairingSentence } from './pairing-parts.ts';
 
 /** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
 export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
@@ -15,6 +16,8 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
   if (host) head.push(`Host: ${sink.text(host)}.`);
   if (results.partial) head.push('The run did not finish: cells it did not reach are missing.');
   if (results.cells.some((c) => c.gc_ms)) head.push(GC_SENTENCE);
+  const unpaired = noPairingSentence(results);
+  if (unpaired) head.push(unpaired);
   if (head.length) out.push(head.join(' '));
   for (const [subject, s] of Object.entries(results.subjects)) {
     if (!s.meta) continue;
@@ -66,5 +69,8 @@ export function aaText(meta: SubjectMeta, sink: Sink = PLAIN): string {
   const aa = meta.aa_noise;
   if (!aa || aa.max_rel_diff === null) return '';
   const medians = aa.medians_ms.map(formatMs).join(', ');
-  return `A/A noise: the same cell${aa.cell ? ` (${sink.code(aa.cell)})` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.`;
+  const paired = aa.paired?.max_rel_diff != null
+    ? ` Paired: the same processes' ratios to raw, each timed against the baseline in its own process, differed by up to ${formatPercent(aa.paired.max_rel_diff)} (ratios ${aa.paired.ratios.map((r) => r.toFixed(3)).join(', ')}): the noise of a paired ratio.`
+    : '';
+  return `A/A noise: the same cell${aa.cell ? ` (${sink.code(aa.cell)})` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.${paired}`;
 }

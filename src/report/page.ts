@@ -3,6 +3,8 @@ import type { CellResult, Results } from '../results/model.ts';
 import type { Spec } from '../spec/types.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, firstLine, mdCell } from './format.ts';
+import { BASELINE_TOOL } from '../plan/pairing.ts';
+import { cellIndex, formatPublished, publishedRatio, type CellIndex, type Published } from '../results/published.ts';
 
 /** What every renderer gets: the results, the spec when one was given, and each tool's library. */
 export interface ReportInput {
@@ -27,8 +29,12 @@ export interface PageEntryView {
   kind: EntryKind;
   /** `2.30 ms (2.29 ms to 2.34 ms)` (then `; work: differs (...)`, `; on torch 2.0.1`, `; note: ...`), `fails: ...`, `not run: ...` or `not measured`. */
   value: string;
-  /** The markdown table row: `| label | tool label | value |`. */
+  /** The markdown table row in the seed's layout: `| label | tool label | value |`. */
   text: string;
+  /** The cost over the plain forward (src/results/published.ts); null where there is none. */
+  ratio: Published | null;
+  /** `1.24x (1.20-1.28)`, `1.24x unpaired`, `baseline` for the raw cell itself, or empty. */
+  ratioText: string;
   /** The cell, when the results have it. */
   result: CellResult | null;
 }
@@ -54,7 +60,7 @@ export interface PageView {
 /** Resolves the page: the spec's sections when it has any, else one section per group and subject. */
 export function resolvePage(input: ReportInput): PageView {
   const { results, spec } = input;
-  const byId = new Map(results.cells.map((c) => [c.id, c]));
+  const byId = cellIndex(results);
   if (!spec || spec.page.length === 0) return genericPage(input);
   const shown = new Set<string>();
   const missing: string[] = [];
@@ -66,7 +72,7 @@ export function resolvePage(input: ReportInput): PageView {
         const c = byId.get(e.cell) ?? null;
         shown.add(e.cell);
         if (!c) missing.push(e.cell);
-        return entryView(e.cell, e.tool, row.label, fillVersion(e.label, e.tool, c, input), c, e.explain, c ? cellAnnotations(c, results) : []);
+        return entryView(e.cell, e.tool, row.label, fillVersion(e.label, e.tool, c, input), c, e.explain, c ? cellAnnotations(c, results) : [], byId);
       }),
     ),
   }));
@@ -76,6 +82,7 @@ export function resolvePage(input: ReportInput): PageView {
 /** Without a page: one section per group and subject, cells in file order, labelled by their ids. */
 function genericPage(input: ReportInput): PageView {
   const sections = new Map<string, PageSectionView>();
+  const byId = cellIndex(input.results);
   for (const c of input.results.cells) {
     const key = `${c.group}/${c.subject}`;
     if (!sections.has(key)) {
@@ -83,7 +90,7 @@ function genericPage(input: ReportInput): PageView {
       const subject = input.spec?.subjects[c.subject]?.label ?? c.subject;
       sections.set(key, { id: key, title: `${c.group}${g?.title ? `: ${g.title}` : ''} / ${subject}`, entries: [] });
     }
-    sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results)));
+    sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results), byId));
   }
   return { fromSpec: false, sections: [...sections.values()], appendix: [], missing: [] };
 }
@@ -96,6 +103,7 @@ function entryView(
   c: CellResult | null,
   explain: { match: string; text: string }[],
   annotations: string[],
+  cells: CellIndex,
 ): PageEntryView {
   let kind: EntryKind;
   let value: string;
@@ -118,7 +126,9 @@ function entryView(
     value = 'not measured';
   }
   const text = `| ${mdCell(label)} | ${mdCell(toolLabel)} | ${mdCell(value)} |`;
-  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c };
+  const ratio = c ? publishedRatio(c, cells) : null;
+  const ratioText = kind === 'measured' && c?.tool === BASELINE_TOOL ? 'baseline' : formatPublished(ratio);
+  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText };
 }
 
 /** The first `explain` text whose `match` occurs in the cell's reason, else the reason's first line. */

@@ -1,6 +1,7 @@
 // The answer a run ends with: per page row, each tool's median, spread, ratios to raw and to the
 // reference, exactness and work marks, then where the reports are. Pure; `run` prints it (issue 16).
 import type { CellResult } from '../results/model.ts';
+import { cellIndex, formatPublished, publishedRatio, ratioTo, sibling, toolTaxes, type ToolTax } from '../results/published.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';
 import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
 import { fitLine, wrap } from '../util/width.ts';
@@ -16,9 +17,20 @@ export interface SummaryEntry {
   median_ms: number | null;
   /** (max - min) / median of the per-process medians; null with one process or no timing. */
   spread: number | null;
-  /** median / the median of the `raw` tool's cell of the same group, contract and subject. */
+  /**
+   * The cell's cost over the plain forward (src/results/published.ts): its published paired ratio (timed
+   * against the `raw` baseline in its own processes, times the cell's import tax where the tool's is
+   * shown); else the ratio of its median to the `raw` cell's (unpaired). Null for the raw cell itself and
+   * where neither exists.
+   */
   ratio_to_raw: number | null;
-  /** median / the median of the group's reference tool's cell. */
+  /** The 95% interval of a paired ratio; null when unpaired or absent. */
+  ratio_to_raw_ci: [number, number] | null;
+  /** Whether `ratio_to_raw` is paired; null without a ratio. */
+  paired: boolean | null;
+  /** Why the ratio is unpaired (null when paired or absent). */
+  unpaired: string | null;
+  /** The cell against the group's reference tool's cell: the ratio of their paired ratios when both have one, else of their medians. */
   ratio_to_reference: number | null;
   exact: CellResult['exact'] | null;
   /** True when the cell's work witnesses say it did not do the contract's work (`work.differs` not empty). */
@@ -53,6 +65,8 @@ export interface Summary {
   stability: Stability;
   /** One line per tool for each group's main row (src/report/answer.ts). */
   answers: AnswerBlock[];
+  /** Per tool, its import tax over its paired cells (baseline after the tool's import / before it). */
+  import_tax: ToolTax[];
   /** off_page: measured cells the page does not show (the report lists them). */
   counts: { cells: number; ok: number; error: number; unsupported: number; off_page: number };
   partial: boolean;
@@ -78,19 +92,20 @@ function workDifferences(c: CellResult): string[] {
 /** Builds the summary of a results model (page rows from the spec when it has a page). */
 export function buildSummary(input: ReportInput, reports: string[]): Summary {
   const { results, spec } = input;
-  const byKey = new Map(results.cells.map((c) => [`${c.group}/${c.contract}/${c.tool}/${c.subject}`, c]));
-  const sibling = (c: CellResult, tool: string | null | undefined) => (tool ? byKey.get(`${c.group}/${c.contract}/${tool}/${c.subject}`) ?? null : null);
-  const ratio = (c: CellResult, other: CellResult | null) =>
-    c.median_ms !== null && other?.median_ms ? c.median_ms / other.median_ms : null;
+  const cells = cellIndex(results);
   const entry = (e: PageEntryView): SummaryEntry => {
     const c = e.result;
-    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
+    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_raw_ci: null, paired: null, unpaired: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
     const reference = spec?.groups.find((g) => g.id === c.group)?.reference;
     const spread = c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1 ? (c.max_ms - c.min_ms) / c.median_ms : null;
+    const raw = publishedRatio(c, cells);
     return {
       cell: c.id, tool: e.toolLabel, status: c.status, median_ms: c.median_ms, spread,
-      ratio_to_raw: c.tool === 'raw' ? null : ratio(c, sibling(c, 'raw')),
-      ratio_to_reference: c.tool === reference ? null : ratio(c, sibling(c, reference)),
+      ratio_to_raw: raw?.ratio ?? null,
+      ratio_to_raw_ci: raw?.paired && raw.low !== null && raw.high !== null ? [raw.low, raw.high] : null,
+      paired: raw ? raw.paired : null,
+      unpaired: raw?.why ?? null,
+      ratio_to_reference: reference && c.tool !== reference ? ratioTo(c, sibling(c, reference, cells), cells)?.ratio ?? null : null,
       exact: c.exact ?? null,
       work_differs: workDifferences(c).length > 0,
       work_differences: workDifferences(c),
@@ -108,7 +123,7 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
 }
 
 /** The run's failed cells grouped by their cause's first line, in file order. */
@@ -141,11 +156,11 @@ function renderFailures(groups: FailureGroup[], width: number): string[] {
 
 const LEGEND = [
   'median: the median of the per-process medians, per call; spread: (max - min) / median of the per-process medians.',
-  "x raw, x ref: the median over the same contract's raw forward, and over the group's reference tool.",
+  "x raw: the cost over the plain forward, timed in alternation with it in the same processes (paired; times the cell's import tax where the tool's is shown, 'in x raw' below), with its 95% interval; 'unpaired': the ratio of two sets of processes' medians (why: below). x ref: the same against the group's reference tool.",
   "exact: against the group's reference (bit, close, mismatch); 'work: differs': the tool did not do the contract's work.",
 ];
 
-const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 7], ['x ref', 7], ['exact', 8]] as const;
+const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['x ref', 7], ['exact', 8]] as const;
 
 /** The summary as text lines no wider than `width` (tool labels are cut to fit, with an ellipsis). */
 export function renderSummary(raw: Summary, width: number): string {
@@ -163,7 +178,7 @@ export function renderSummary(raw: Summary, width: number): string {
     for (const e of row.entries) lines.push(entryLine(e, toolWidth));
   }
   const { cells, ok, error, unsupported } = s.counts;
-  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)),
+  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)), ...pairingLines(s, width),
     ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width));
   const noise = renderStability(s.stability);
   if (noise.length) lines.push('', ...noise.flatMap((l) => wrap(l, width)));
@@ -174,10 +189,23 @@ export function renderSummary(raw: Summary, width: number): string {
   return lines.map((l) => fitLine(l, width).trimEnd()).join('\n') + '\n';
 }
 
+/** Why the unpaired ratios are unpaired (each reason once), then each tool's import tax. */
+function pairingLines(s: Summary, width: number): string[] {
+  const why = new Map<string, number>();
+  for (const e of s.rows.flatMap((r) => r.entries)) if (e.unpaired) why.set(e.unpaired, (why.get(e.unpaired) ?? 0) + 1);
+  const lines = [...why].flatMap(([reason, n]) => wrap(`unpaired (${n} cell${n === 1 ? '' : 's'}): ${reason}.`, width));
+  if (s.import_tax.length > 0) {
+    const taxes = s.import_tax.map((t) => `${t.tool} ${t.ratio.toFixed(3)}x (${t.low.toFixed(3)}-${Number.isFinite(t.high) ? t.high.toFixed(3) : '?'})${t.low > 1 ? ' in x raw' : ''}`).join(', ');
+    lines.push(...wrap(`Import tax (the plain forward after each tool's import / before it, 95% interval): ${taxes}.`, width));
+  }
+  return lines;
+}
+
 function entryLine(e: SummaryEntry, toolWidth: number): string {
   const tool = `  ${fitLine(e.tool, toolWidth).padEnd(toolWidth)} `;
   if (e.status !== 'ok') return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
   const x = (r: number | null) => (r === null ? '' : `${r.toFixed(2)}x`);
-  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), x(e.ratio_to_raw), x(e.ratio_to_reference), e.exact ?? ''];
+  const raw = e.ratio_to_raw === null ? '' : formatPublished({ ratio: e.ratio_to_raw, low: e.ratio_to_raw_ci?.[0] ?? null, high: e.ratio_to_raw_ci?.[1] ?? null, paired: e.paired === true, why: e.unpaired });
+  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), raw, x(e.ratio_to_reference), e.exact ?? ''];
   return `${tool}${cols.map((v, i) => v.padStart(COLUMNS[i][1])).join(' ')}${e.work_differs ? ' work: differs' : ''}`;
 }

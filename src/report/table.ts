@@ -6,6 +6,7 @@ import { MARK_LEGEND, formatPercent } from './format.ts';
 import { buildGrids, type GridCell } from './grid.ts';
 import type { ReportInput } from './page.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
+import { taxRows } from './pairing-parts.ts';
 
 /** The results as `benchgrid report --format table` prints them; `color` adds ANSI colours. */
 export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WIDTH): string {
@@ -35,16 +36,23 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
     const rows = grid.contracts.map((contract, i) => [contract, ...grid.rows[i].map(cellText)]);
     lines.push(...fitTable({ head: ['', ...grid.tools], rows, color }, width));
     for (const r of grid.reasons) lines.push(...hanging(`  (${r.key}) `, `${r.kind === 'error' ? 'failed: ' : ''}${r.reason}`, width));
+    for (const u of grid.unpaired) lines.push(...hanging('  ', `unpaired (${u.count} cell${u.count === 1 ? '' : 's'}, no x ratio): ${u.reason}`, width));
     lines.push('');
   }
   for (const [subject, s] of Object.entries(results.subjects)) {
     const aa = s.meta?.aa_noise;
     if (aa && aa.max_rel_diff !== null) {
-      lines.push(`A/A noise (${subject}): ${aa.pairs} pairs of fresh processes, medians differ by up to ${formatPercent(aa.max_rel_diff)}; smaller differences are noise.`);
+      const paired = aa.paired?.max_rel_diff != null ? ` Their paired ratios to raw differ by up to ${formatPercent(aa.paired.max_rel_diff)}.` : '';
+      lines.push(`A/A noise (${subject}): ${aa.pairs} pairs of fresh processes, medians differ by up to ${formatPercent(aa.max_rel_diff)}; smaller differences are noise.${paired}`);
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   lines.push(`Marks: ${MARK_LEGEND}.`);
+  if (results.cells.some((c) => c.paired)) {
+    lines.push("x1.24: the cell's cost over the plain forward, timed against it in the same processes (paired), including the cell's import tax where the tool's is shown (docs/protocol.md).");
+    const taxes = taxRows(results).map((r) => `${r.tax.tool} ${r.text[2]}${r.tax.low > 1 ? ' (in its x ratios)' : ''}`);
+    if (taxes.length) lines.push(`Import tax (the plain forward after each tool's import / before it): ${taxes.join(', ')}.`);
+  }
   lines.push(`${results.cells.length} cells: ${count('ok')} ok, ${count('error')} failed, ${count('unsupported')} not run.`);
   // Grid lines already fit; headings and notes wrap (a grid line must keep its spacing).
   return lines.flatMap((l) => (/[│─]/.test(l) ? [l] : wrapLine(l, width))).join('\n') + '\n';

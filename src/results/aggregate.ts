@@ -4,7 +4,7 @@ import type { Plan, Cell } from '../plan/plan.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
-import { RESULTS_FORMAT, type AANoise, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
+import { RESULTS_FORMAT, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
 import { median, summary } from './stats.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
@@ -12,6 +12,10 @@ import { cellNotes, cellWork } from './work.ts';
 import { gcMedian, gcSamples } from './gc.ts';
 import { runPool, withStop } from './cell-stop.ts';
 import { dict } from '../util/dict.ts';
+import { baselineDonors } from '../run/jobs.ts';
+import { lentRecords, pairedProcessesOf, withPairedFigures } from './aggregate-paired.ts';
+import { aaCellOf, aaNoise } from './aa-noise.ts';
+import { withToolTax } from './published.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -39,6 +43,8 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   }
   const measured: CellResult[] = [];
   const missing: string[] = [];
+  const donors = baselineDonors(info.plan, info.selected);
+  const timeOf = new Map<string, ProcessRecord[]>();
   for (const cell of info.plan.cells) {
     if (!info.selected.has(cell.id)) continue;
     if (cell.status === 'unsupported') {
@@ -49,18 +55,20 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     // An A/A process that failed in a way every process repeats stopped the cell before its own
     // processes ran (src/run/repeat-gate.ts): that failure is the cell's.
     if (mine.length === 0) mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
-    const time = mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
-    if (time.length < info.protocol.processes && !mine.some(isFailure)) {
-      if (time.length === 0) {
-        missing.push(cell.id);
-        continue;
-      }
-    }
-    measured.push(cellResult(cell, time, mine.filter((r) => r.kind !== 'time')));
+    // A baseline cell timed by its row's paired processes borrows their blocks before the import.
+    const lent = donors.has(cell.id) ? lentRecords(cell, donors.get(cell.id)!, byCell) : null;
+    const time = lent ?? mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
+    if (time.length === 0 && !mine.some(isFailure)) { missing.push(cell.id); continue; }
+    timeOf.set(cell.id, time);
+    const c = cellResult(cell, time, mine.filter((r) => r.kind !== 'time'));
+    measured.push(lent ? { ...c, baseline_from: donors.get(cell.id)!.filter((d) => lent.some((r) => r.from === d)) } : c);
   }
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
-  const pool = runPool(measured);
-  const cells = measured.map((c) => withStop(c, info.protocol, pool));
+  const planned = new Map(info.plan.cells.map((c) => [c.id, c]));
+  const paired = new Map([...timeOf].map(([id, time]) => [id, pairedProcessesOf(time)]));
+  const withFigures = withToolTax(withPairedFigures(measured, paired, planned, timeOf));
+  const pools = { paired: runPool(withFigures, true), unpaired: runPool(withFigures, false) };
+  const cells = withFigures.map((c) => withStop(c, info.protocol, c.paired ? pools.paired : pools.unpaired));
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
   const mainCell = records.find((r) => r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);
@@ -168,6 +176,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     return {
       index: r.index, median_ms: s.median, min_ms: s.min, max_ms: s.max, iqr_ms: s.iqr, n: s.n,
       stopped_by: res.timing!.stopped_by, gc_median_ms: gcMedian(gcSamples([res.timing!])), phases_s: res.phases_s, wall_s: r.wall_s, cpus: r.cpus, start: r.start,
+      ...('from' in r && typeof r.from === 'string' ? { from: r.from } : {}),
     };
   });
   const medians = perProcess.map((p) => p.median_ms);
@@ -212,37 +221,6 @@ function versionsOf(results: ProcessResult[], defaultExecutable: string | null):
   if (first) Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
   for (const r of results) if (r.versions.library) v[r.versions.library.name] ??= r.versions.library.version;
   return v;
-}
-
-/** The A/A cell of a subject: the first cell in plan order with A/A records, found by its cell's subject field. */
-function aaCellOf(plan: Plan, records: ProcessRecord[], subject: string): string | null {
-  const withAA = new Set(records.filter((r) => r.kind === 'aa').map((r) => r.cell));
-  return plan.cells.find((c) => c.subject === subject && withAA.has(c.id))?.id ?? null;
-}
-
-/**
- * A/A noise of one reference cell: processes 2k and 2k+1 form pair k, matched by their index, so a
- * failed process drops its own pair from the figure and leaves the other pairs as they are. The
- * figure is the largest relative difference of the two process medians within a pair.
- */
-export function aaNoise(records: ProcessRecord[], cell: string | null): AANoise | null {
-  const aa = records.filter((r) => r.kind === 'aa' && r.cell === cell);
-  if (cell === null || aa.length === 0) return null;
-  const medianOf = new Map<number, number>();
-  for (const r of aa) {
-    if (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' && r.outcome.result.timing) medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
-  }
-  const medians: number[] = [];
-  let maxRel: number | null = null;
-  const lastPair = Math.max(...aa.map((r) => Math.floor(r.index / 2)));
-  for (let k = 0; k <= lastPair; k++) {
-    const a = medianOf.get(2 * k);
-    const b = medianOf.get(2 * k + 1);
-    if (a === undefined || b === undefined) continue;
-    medians.push(a, b);
-    maxRel = Math.max(maxRel ?? 0, Math.abs(a - b) / Math.min(a, b));
-  }
-  return { pairs: medians.length / 2, medians_ms: medians, max_rel_diff: maxRel, cell };
 }
 
 function describeHost(env: Record<string, unknown> | undefined, info: RunInfo): string {

@@ -1,5 +1,6 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
 import { parseNotes, parseWork } from './work.ts';
+import { aaPairedOf, pairedFields } from './paired-load.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
@@ -102,6 +103,7 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     runtime: runtimeOf(c.runtime, f('runtime')),
     ...('work' in c ? { work: parseWork(c.work) } : {}),
     ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
+    ...pairedFields(c, at),
   };
 }
 
@@ -139,6 +141,7 @@ function processOf(v: unknown, at: At): ProcessStats {
     wall_s: duration(p.wall_s, f('wall_s'), 'seconds'),
     cpus: p.cpus === undefined || p.cpus === null ? null : boundedList(p.cpus, f('cpus'), 65_536, 'cores').map((x, i) => count(x, child(f('cpus'), i), 65_535)),
     start: p.start === undefined ? 'cold' : oneOf(p.start, ['cold', 'fork'] as const, f('start')),
+    ...(p.from === undefined ? {} : { from: text(p.from, f('from')) }),
   };
 }
 
@@ -187,6 +190,7 @@ function metaOf(v: unknown, at: At): SubjectMeta | null {
       medians_ms: boundedList(aa.medians_ms ?? [], child(aaAt, 'medians_ms'), 2 * MAX_PROCESSES, 'medians').map((x, i) => time(x, child(child(aaAt, 'medians_ms'), i))),
       max_rel_diff: optNonNegative(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
       cell: optText(aa.cell, child(aaAt, 'cell')),
+      ...(aa.paired === undefined ? {} : { paired: aaPairedOf(aa.paired, child(aaAt, 'paired')) }),
     } : null,
   };
 }

@@ -1,4 +1,5 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
+import type { PairedFigures, RatioCI } from './paired.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
@@ -27,6 +28,8 @@ export interface ProcessStats {
   cpus: number[] | null;
   /** How the process was started: a cold interpreter or a fork of a clean parent. */
   start: 'cold' | 'fork';
+  /** For a baseline cell timed in its row's paired processes: the cell whose process this was. */
+  from?: string;
 }
 
 /** Peak memory of the memory processes, one value per process. */
@@ -98,6 +101,17 @@ export interface CellResult {
   work?: CellWork | null;
   /** Sentences the adapter gave for this cell (ctx.note), e.g. why it does more work than asked. */
   notes?: string[];
+  /**
+   * The tool against its baseline (`raw`) timed in alternation in the same processes (docs/protocol.md,
+   * Pairing): ratio, 95% interval, pairs, and each process's raw data. Absent or null when unpaired.
+   */
+  paired?: PairedFigures | null;
+  /** Baseline after the tool's import / before it, with its 95% interval; absent or null when unpaired. */
+  import_tax?: RatioCI | null;
+  /** Why a tool cell has no paired figures (pairing off, no raw in its group, ...); null when paired or not a tool cell. */
+  unpaired?: string | null;
+  /** A baseline cell timed by its row's paired processes before their tools' imports: those cells. */
+  baseline_from?: string[] | null;
   /** Error details of a failed cell: exception type, stderr tail. */
   error: { type: string | null; message: string; tail: string | null } | null;
 }
@@ -122,6 +136,12 @@ export interface AANoise {
   medians_ms: number[];
   max_rel_diff: number | null;
   cell: string | null;
+  /**
+   * The same pairs of processes judged on their paired ratios to raw (each process timed the reference
+   * tool against the baseline): ratios pair by pair and their largest relative difference. Absent or null
+   * when the processes did not pair (older files, the seed).
+   */
+  paired?: { pairs: number; ratios: number[]; max_rel_diff: number | null } | null;
 }
 
 /** Per-subject metadata: environment of the processes, versions, protocol, A/A noise. */

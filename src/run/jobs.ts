@@ -4,6 +4,8 @@ import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
+import { fnv1a } from '../util/prng.ts';
+import { BASELINE_TOOL } from '../plan/pairing.ts';
 
 /** One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise. */
 export interface Job {
@@ -47,9 +49,12 @@ export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {
  */
 export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>, aa: Cell[]): Job[] {
   const jobs: Job[] = [];
+  const donors = baselineDonors(plan, selected);
   for (const cell of plan.cells) {
     if (cell.status !== 'planned' || !selected.has(cell.id)) continue;
-    for (let i = 0; i < protocol.processes; i++) jobs.push({ key: `${cell.id}#time#${i}`, cell, kind: 'time', index: i });
+    // A baseline cell timed by its row's paired processes runs only its memory processes.
+    const timed = donors.has(cell.id) ? 0 : protocol.processes;
+    for (let i = 0; i < timed; i++) jobs.push({ key: `${cell.id}#time#${i}`, cell, kind: 'time', index: i });
     for (let i = 0; i < protocol.memory_runs; i++) jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
   }
   for (const cell of aa) {
@@ -58,8 +63,34 @@ export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>,
   return jobs;
 }
 
+/**
+ * The baseline cells (`raw`) whose timings come from their row's paired processes, each with those
+ * cells (its donors): the selected, planned cells of the same group, contract and subject that pair
+ * with it and run in its environment. Every such process times the baseline alone before it imports
+ * its tool (docs/protocol.md, Pairing), exactly what the baseline's own processes would measure, so
+ * they are not run. A baseline cell without donors (none selected, or all unpaired) runs its own.
+ */
+export function baselineDonors(plan: Plan, selected: Set<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const live = plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id));
+  for (const base of live.filter((c) => c.tool === BASELINE_TOOL)) {
+    const donors = live.filter((c) => c.pairing?.baseline === base.tool && c.group === base.group && c.contract === base.contract && c.subject === base.subject && c.environment === base.environment);
+    if (donors.length > 0) out.set(base.id, donors.map((c) => c.id));
+  }
+  return out;
+}
+
+/**
+ * How many baseline samples a paired process times before its tool's import: min_samples (at least 2).
+ * More would not help: the import tax they measure varies between processes by the process's drift
+ * between that block and the pairs (about 6% sd here, docs/protocol.md), not by their count.
+ */
+export function beforeSamples(protocol: Protocol): number {
+  return Math.max(2, protocol.min_samples);
+}
+
 /** The request file of a job (docs/protocol.md): everything the process needs, nothing else. */
-export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: 'cpu' | 'cuda', manifests: Record<string, Manifest | Error>): Record<string, unknown> {
+export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: 'cpu' | 'cuda', manifests: Record<string, Manifest | Error>, scheduleSeed = 0): Record<string, unknown> {
   const { cell } = job;
   const contract = spec.contracts[cell.contract];
   const subject = spec.subjects[cell.subject];
@@ -90,6 +121,13 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
     subject: requestSubject(subject),
     tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module: entry.module, library: entry.library },
     reference: job.kind === 'memory' ? null : reference,
+    // The pair orders are drawn from a seed of the run's schedule seed and the process, so a run (or a
+    // bundle) rebuilt from its recorded seed pairs the same way.
+    pairing: job.kind === 'memory' || !cell.pairing?.baseline ? null : {
+      baseline: { tool: cell.pairing.baseline, module: adapterOf(spec.tools[cell.pairing.baseline].runner, spec.tools[cell.pairing.baseline].adapter).module },
+      seed: fnv1a(`${scheduleSeed}:${job.key}`),
+      before: beforeSamples(protocol),
+    },
     device,
     mode: job.kind === 'memory' ? 'memory' : 'time',
     process_index: job.index,

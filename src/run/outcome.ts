@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
 import type { CellWork, Witnesses } from '../results/model.ts';
+import type { PairedRecord } from '../results/paired.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -31,6 +32,8 @@ export interface ProcessResult {
   /** Work witnesses of the untimed witness call (time mode, from protocol-1 harnesses that record them). */
   work?: { witnesses: Witnesses; required: CellWork['required']; differs: string[] } | null;
   notes?: string[];
+  /** Paired timing (docs/protocol.md, Pairing): the baseline's samples; absent or null when the process did not pair. */
+  paired?: PairedRecord | null;
 }
 
 /** What the orchestrator saw of the process itself. */

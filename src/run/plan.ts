@@ -93,12 +93,13 @@ export function bundleFiles(job: Job): ProcessFiles {
 }
 
 /**
- * The runner directories a cell's process imports from: the tool's runner and the reference's runner
- * (whose adapter computes the expected result), by runner name, without repeats.
+ * The runner directories a cell's process imports from: the tool's runner, the reference's runner
+ * (whose adapter computes the expected result) and the baseline's (pairing), by runner name, without repeats.
  */
 export function runnersOf(spec: Spec, cell: Cell): string[] {
   const names = [cell.runner];
   if (cell.reference) names.push(spec.tools[cell.reference].runner);
+  if (cell.pairing?.baseline) names.push(spec.tools[cell.pairing.baseline].runner);
   return [...new Set(names)];
 }
 

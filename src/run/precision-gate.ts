@@ -3,7 +3,8 @@
 import type { Protocol } from '../spec/types.ts';
 import type { Job } from './jobs.ts';
 import type { ProcessRecord } from './journal.ts';
-import { nextProcess, pooledSpread, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
+import { judged, nextProcess, pooledSpread, type Pool, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
+import { pairedProcess, type PairedRecord } from '../results/paired.ts';
 import { median } from '../results/stats.ts';
 
 /** The decision's settings from a protocol. */
@@ -11,11 +12,24 @@ export function precisionSettings(p: Protocol): PrecisionSettings {
   return { precision: p.precision, processes: p.processes, min_processes: p.min_processes, budget_s: p.budget_s_per_cell };
 }
 
-/** What a finished timing process contributes to its cell's decision; null when it measured nothing. */
-export function processSoFar(timing: { samples_ms: number[]; gc_ms?: number[] } | null | undefined): ProcessSoFar | null {
+const sum = (xs: readonly number[] | undefined) => (xs ?? []).reduce((a, b) => a + b, 0);
+
+/**
+ * What a finished timing process contributes to its cell's decision; null when it measured nothing. A
+ * paired process contributes its published ratio, and its baseline's calls count as timed work.
+ */
+export function processSoFar(timing: { samples_ms: number[]; gc_ms?: number[] } | null | undefined, paired?: PairedRecord | null): ProcessSoFar | null {
   if (!timing || timing.samples_ms.length === 0) return null;
-  const spent = timing.samples_ms.reduce((a, b) => a + b, 0) + (timing.gc_ms ?? []).reduce((a, b) => a + b, 0);
-  return { median_ms: median(timing.samples_ms), timed_s: spent / 1000 };
+  const p = pairedProcess(0, timing.samples_ms, paired);
+  const baseline = p && paired ? sum(paired.baseline_ms) + sum(paired.baseline_gc_ms) + sum(paired.before?.baseline_ms) + sum(paired.before?.baseline_gc_ms) : 0;
+  const spent = sum(timing.samples_ms) + sum(timing.gc_ms) + baseline;
+  return { median_ms: median(timing.samples_ms), timed_s: spent / 1000, ...(p ? { ratio: p.ratio } : {}) };
+}
+
+/** The run's pool for a cell: the spread of paired ratios over paired cells, or of medians over the others. */
+export function poolFor(cells: readonly (readonly ProcessSoFar[])[], paired: boolean): Pool | null {
+  const alike = cells.filter((ps) => ps.length > 0 && ps.every((p) => (p.ratio !== undefined) === paired));
+  return pooledSpread(alike.map((ps) => ps.map(judged)));
 }
 
 /**
@@ -29,15 +43,16 @@ export function precisionGate(protocol: Protocol): { observe: (r: ProcessRecord)
   return {
     observe(r) {
       if (r.kind !== 'time' || r.outcome.kind !== 'result' || r.outcome.result.status !== 'ok') return;
-      const p = processSoFar(r.outcome.result.timing);
+      const p = processSoFar(r.outcome.result.timing, r.outcome.result.paired);
       if (p) byCell.set(r.cell, [...(byCell.get(r.cell) ?? []), p]);
     },
     skip(job) {
       if (settings.precision === null || job.kind !== 'time') return false;
       // The pool is recomputed from every cell's processes so far: in the interleaved schedule a cell's
       // third process comes after every cell's second, so by then the pool holds the whole run.
-      const pool = pooledSpread([...byCell.values()].map((ps) => ps.map((p) => p.median_ms)));
-      return nextProcess(byCell.get(job.cell.id) ?? [], settings, pool).action === 'stop';
+      const mine = byCell.get(job.cell.id) ?? [];
+      const pool = poolFor([...byCell.values()], mine.length > 0 && mine.every((p) => p.ratio !== undefined));
+      return nextProcess(mine, settings, pool).action === 'stop';
     },
   };
 }

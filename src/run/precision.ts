@@ -21,8 +21,15 @@ export interface PrecisionSettings {
 /** What one finished timing process contributes. */
 export interface ProcessSoFar {
   median_ms: number;
-  /** Seconds of timed work (samples and their collections). */
+  /** Seconds of timed work (samples and their collections; a paired process's baseline calls too). */
   timed_s: number;
+  /** A paired process's published ratio (src/results/paired.ts): what its cell's interval is of. */
+  ratio?: number;
+}
+
+/** The value whose precision the rule judges: a paired process's ratio, else its median. */
+export function judged(p: ProcessSoFar): number {
+  return p.ratio ?? p.median_ms;
 }
 
 /** The decision after a process: run another, or stop and why. */
@@ -121,12 +128,14 @@ export function moderatedLogSpread(values: readonly number[], pool: Pool | null)
 
 /**
  * After each timing process of a cell: stop once `processes` have run; once the budget is spent (with at
- * least `min_processes`); or, with precision set, once the cell's median is precise enough (with at least
- * `min_processes`; `pool` is the run's spread between processes, see processesHalfWidth). Otherwise run
- * another.
+ * least `min_processes`); or, with precision set, once the cell's median (a paired cell: its paired ratio)
+ * is precise enough (with at least `min_processes`; `pool` is the run's spread between processes of such
+ * cells, see processesHalfWidth). Otherwise run another.
  */
 export function nextProcess(done: readonly ProcessSoFar[], s: PrecisionSettings, pool: Pool | null = null): Decision {
-  const half_width = processesHalfWidth(done.map((d) => d.median_ms), pool);
+  // A cell whose every process paired is judged on its paired ratios (the pool must then be of such cells).
+  const values = done.every((d) => d.ratio !== undefined) ? done.map(judged) : done.map((d) => d.median_ms);
+  const half_width = processesHalfWidth(values, pool);
   if (done.length >= s.processes) return { action: 'stop', reason: 'processes', half_width };
   const floor = s.precision === null ? s.processes : Math.min(s.min_processes, s.processes);
   if (done.length < floor) return { action: 'continue', half_width };

@@ -41,6 +41,7 @@ export interface SubjectData {
   model: ModelData;
   inputs: InputsData;
   sites: Record<string, string>;
+  pairing?: 'on' | 'off';
 }
 
 /** `subjects.X.model:` as written. */
@@ -93,6 +94,15 @@ export interface GroupData {
   tools?: string[];
   cells?: Record<string, string[]>;
   unsupported?: ReasonData[];
+  unpaired?: UnpairedData[];
+}
+
+/** One `unpaired:` rule as written. */
+export interface UnpairedData {
+  tools?: string[];
+  contracts?: string[];
+  subjects?: string[];
+  reason: string;
 }
 
 /** One `unsupported:` reason as written. */

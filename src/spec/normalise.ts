@@ -112,6 +112,7 @@ function subjectOf(id: string, s: SubjectData): Subject {
       batch_size: s.inputs.batch_size ?? batch,
     },
     sites: dictOf(s.sites),
+    pairing: s.pairing ?? 'on',
   };
 }
 
@@ -136,6 +137,15 @@ function groupOf(id: string, g: GroupData): Group {
       reason: r.reason,
       policy: r.policy === true,
       pointer: ptr('groups', id, 'unsupported', i),
+    })),
+    unpaired: (g.unpaired ?? []).map((r, i) => ({
+      tools: r.tools ?? null,
+      contracts: r.contracts ?? null,
+      subjects: r.subjects ?? null,
+      versions: null,
+      reason: r.reason,
+      policy: false,
+      pointer: ptr('groups', id, 'unpaired', i),
     })),
   };
 }

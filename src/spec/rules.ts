@@ -165,24 +165,11 @@ const reasons: Rule = ({ spec, plan }) => {
   for (const g of spec.groups) {
     const cellsOf = plan.cells.filter((c) => c.group === g.id);
     g.unsupported.forEach((r, i) => {
-      const dims: [keyof typeof r, string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', g.subjects, 'subject']];
-      let unknown = false;
-      for (const [key, known, noun] of dims) {
-        ((r[key] as string[] | null) ?? []).forEach((x, k) => {
-          if (!known.includes(x)) {
-            unknown = true;
-            const q = `${r.pointer}/${key}/${k}`;
-            // A name the spec no longer declares at all is the root cause of every place that names it
-            // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
-            const declared = Object.keys(noun === 'tool' ? spec.tools : noun === 'contract' ? spec.contracts : spec.subjects);
-            if (!declared.includes(x)) out.push(diag('error', `unknown-${noun}`, at(spec, q), q, `unknown ${noun} '${x}': this reason names it, but the spec does not declare it.`, suggestion(x, known, noun)));
-            else out.push(diag('error', 'reason-unknown-name', at(spec, q), q, `this reason names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
-          }
-        });
-      }
+      const unknown = unknownNames(spec, g, r);
+      out.push(...unknown);
       if (r.reason.trim() === '') out.push(diag('error', 'empty-reason', at(spec, `${r.pointer}/reason`), `${r.pointer}/reason`, 'the reason is empty.', 'Say in words why these cells are not run.'));
       const covered = cellsOf.filter((c) => ruleCovers(r, c.contract, c.tool, c.subject));
-      if (covered.length === 0 && !unknown) out.push(diag('error', 'reason-names-no-cell', at(spec, r.pointer), r.pointer, 'this reason names no existing cell of the group.', 'Check its tools/contracts/subjects, or remove it.'));
+      if (covered.length === 0 && unknown.length === 0) out.push(diag('error', 'reason-names-no-cell', at(spec, r.pointer), r.pointer, 'this reason names no existing cell of the group.', 'Check its tools/contracts/subjects, or remove it.'));
       const mine = covered.filter((c) => c.rule === i);
       const stolen = covered.filter((c) => c.rule !== null && c.rule !== i);
       if (stolen.length > 0) {
@@ -195,6 +182,43 @@ const reasons: Rule = ({ spec, plan }) => {
         const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
         out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
       }
+    });
+  }
+  return out;
+};
+
+/** A reason's or unpaired rule's tools, contracts and subjects that are not in its group. */
+function unknownNames(spec: Spec, g: Spec['groups'][number], r: Spec['groups'][number]['unsupported'][number], what = 'reason'): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', g.subjects, 'subject']];
+  for (const [key, known, noun] of dims) {
+    (r[key] ?? []).forEach((x, k) => {
+      if (known.includes(x)) return;
+      const q = `${r.pointer}/${key}/${k}`;
+      // A name the spec no longer declares at all is the root cause of every place that names it
+      // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
+      const declared = Object.keys(noun === 'tool' ? spec.tools : noun === 'contract' ? spec.contracts : spec.subjects);
+      if (!declared.includes(x)) out.push(diag('error', `unknown-${noun}`, at(spec, q), q, `unknown ${noun} '${x}': this ${what} names it, but the spec does not declare it.`, suggestion(x, known, noun)));
+      else out.push(diag('error', 'reason-unknown-name', at(spec, q), q, `this ${what} names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
+    });
+  }
+  return out;
+}
+
+/**
+ * `unpaired` rules (docs/protocol.md, Pairing): known names, and at least one planned cell that would
+ * otherwise be paired; a rule that covers only cells without a baseline changes nothing, so it is said.
+ */
+const unpairedRules: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const g of spec.groups) {
+    g.unpaired.forEach((r) => {
+      const unknown = unknownNames(spec, g, r, 'unpaired rule');
+      out.push(...unknown);
+      if (unknown.length > 0) return;
+      const covered = plan.cells.filter((c) => c.group === g.id && c.pairing !== null && ruleCovers(r, c.contract, c.tool, c.subject));
+      if (covered.length === 0) out.push(diag('error', 'unpaired-names-no-cell', at(spec, r.pointer), r.pointer, 'this unpaired rule names no tool cell of the group.', "Check its tools/contracts/subjects (the raw tool's own cells are never paired), or remove it."));
+      else if (!covered.some((c) => c.pairing?.unpaired === r.reason)) out.push(diag('warning', 'unpaired-rule-unused', at(spec, r.pointer), r.pointer, 'every cell this rule names is unpaired for another reason already.', 'Remove the rule.'));
     });
   }
   return out;
@@ -258,7 +282,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, reasons, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

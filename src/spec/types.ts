@@ -81,6 +81,8 @@ export interface Subject {
     batch_size: number;
   };
   sites: Record<string, string>;
+  /** Whether this subject's tool cells are timed against the raw baseline in their own processes. */
+  pairing: 'on' | 'off';
 }
 
 /** A piece of work with a fixed meaning. */
@@ -134,6 +136,8 @@ export interface Group {
   contracts: string[];
   tools: string[];
   unsupported: ReasonRule[];
+  /** Cells timed without pairing, each rule with its reason (`versions` null, `policy` false). */
+  unpaired: ReasonRule[];
 }
 
 /** One entry of a results-page row: one cell under a tool label. */

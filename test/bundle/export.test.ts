@@ -53,12 +53,12 @@ describe('the planned manifest', () => {
     const { manifest, requests } = planBundle({ ...x, shard: { index: 0, count: 1 } });
     expect(manifest).toMatchObject({ format: 1, protocol: 1, device: 'cpu', only: 'A/single_module_output/*/*', overrides: { processes: 1 }, shard: { index: 0, count: 1 }, runners: ['torch'] });
     expect(manifest.spec).toMatchObject({ name: 'tiny', digest: x.spec.digest });
+    // The raw cell is timed by the paired processes of hooks and tv_fx (docs/protocol.md, Pairing).
     expect(manifest.jobs.map((j) => j.key)).toEqual([
-      'A/single_module_output/raw/resnet18#time#0',
       'A/single_module_output/hooks/resnet18#time#0',
       'A/single_module_output/tv_fx/resnet18#time#0',
     ]);
-    const tvFx = manifest.jobs[2];
+    const tvFx = manifest.jobs[1];
     expect(tvFx).toMatchObject({
       request: 'requests/A+single_module_output+tv_fx+resnet18/time-0.json',
       result: 'results/A+single_module_output+tv_fx+resnet18/time-0.json',
@@ -68,6 +68,9 @@ describe('the planned manifest', () => {
     // the same request `run` writes: the versioned protocol, nothing bundle-specific
     const req = requests.get(tvFx.request)!;
     expect(req).toMatchObject({ protocol: 1, spec: { name: 'tiny', digest: x.spec.digest }, mode: 'time', process_index: 0, device: 'cpu', reference: { tool: 'hooks' } });
+    // It pairs exactly as a local process: same baseline, and a seed from the export's recorded schedule seed.
+    expect(req.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, seed: expect.any(Number) });
+    expect(planBundle({ ...x, shard: { index: 0, count: 1 } }).requests.get(tvFx.request)!.pairing).toEqual(req.pairing);
     expect(manifest.environments).toEqual({ default: { python: 'python3', requirements: [], file: 'requirements-default.txt' } });
   });
 });

@@ -70,3 +70,18 @@ export function runToRun(model: RunModel, seed: number, pairs = 300, contracts =
   }
   return median(per);
 }
+
+/**
+ * How `pairs` before/after pairs of paired runs label the tool cell whose true ratio to raw changes by
+ * `factor`, with the A/A pairs of hooks setting the threshold as in a real run (docs/compare.md).
+ */
+export function pairedLabelRates(pairs: number, factor: number, model: RunModel, seed: number, resamples = 400): Record<SpeedLabel, number> {
+  const v = variates(seed);
+  const rates: Record<SpeedLabel, number> = { faster: 0, slower: 0, within_noise: 0, unavailable: 0 };
+  for (let i = 0; i < pairs; i++) {
+    const before = simulateRun(v, { raw: 10, hooks: 10.1, tool: 12 }, model);
+    const after = simulateRun(v, { raw: 10, hooks: 10.1, tool: 12 * factor }, model);
+    rates[compareResults(before, after, { before: 'before', after: 'after' }, { seed: i, resamples }).cells.find((x) => x.tool === 'tool')!.speed.label]++;
+  }
+  return rates;
+}

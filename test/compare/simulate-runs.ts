@@ -3,6 +3,7 @@
 // and how they were estimated: docs/compare.md, "What the simulation shows".
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { median } from '../../src/results/stats.ts';
+import { pairedFigures, pairedPools, pairedProcess } from '../../src/results/paired.ts';
 import { measuredCell, resultsOf, subjectMeta, variates } from './simulate.ts';
 
 /** The noise of whole runs. Every sd is of a logarithm (0.02 is about 2%). */
@@ -27,6 +28,20 @@ export interface RunModel {
   schedule: 'interleaved' | 'sequential';
   /** A/A pairs of the reference tool (`hooks`, first contract), each process in a random round; 0: none. */
   aaPairs?: number;
+  /** Paired timing (docs/protocol.md, Pairing): every tool but `raw` timed against it in its own processes. */
+  paired?: PairedNoise;
+}
+
+/**
+ * The noise of paired ratios, every sd of a logarithm: of one pair's ratio around its process's (`pair`),
+ * of a process's paired ratio around the cell's beyond what its pairs' number explains (`process`: the
+ * copies' places in memory, the tool's own state), and of a process's import tax (`tax`: the drift of the
+ * process between the block before the import and the pairs).
+ */
+export interface PairedNoise {
+  pair: number;
+  process: number;
+  tax: number;
 }
 
 /**
@@ -83,15 +98,48 @@ export function simulateRun(v: ReturnType<typeof variates>, levels: Record<strin
   const cells: CellResult[] = Array.from({ length: contracts }, (_, j) => Object.entries(levels).map(([tool, ms]) => {
     const own = m.schedule === 'sequential' ? Math.exp(m.drift * v.normal()) : null;
     const samples = Array.from({ length: m.processes }, (_, i) => processSamples(ms, own ?? rounds[i]));
-    return measuredCell(`A/${contract(j)}/${tool}/sim`, samples);
+    const cell = measuredCell(`A/${contract(j)}/${tool}/sim`, samples);
+    return m.paired && tool !== 'raw' ? withPaired(v, cell, ms / levels.raw, m.paired) : cell;
   })).flat();
+  const withPools = m.paired ? poolPaired(cells) : cells;
   const pairs = m.aaPairs ?? 0;
-  if (pairs === 0 || levels.hooks === undefined) return resultsOf(cells, subjectMeta({}));
+  if (pairs === 0 || levels.hooks === undefined) return resultsOf(withPools, subjectMeta({}));
   const round = () => rounds[Math.floor(v.uniform() * rounds.length)];
   const medians = Array.from({ length: 2 * pairs }, () => median(processSamples(levels.hooks, round())));
   let max = 0;
   for (let k = 0; k < pairs; k++) max = Math.max(max, Math.abs(medians[2 * k] - medians[2 * k + 1]) / Math.min(medians[2 * k], medians[2 * k + 1]));
-  const aa_noise = { cell: `A/${contract(0)}/hooks/sim`, pairs, medians_ms: medians, max_rel_diff: max };
-  return resultsOf(cells, subjectMeta({}, { aa_noise }));
+  const aa_noise = { cell: `A/${contract(0)}/hooks/sim`, pairs, medians_ms: medians, max_rel_diff: max, ...(m.paired ? { paired: aaPaired(v, levels.hooks / levels.raw, pairs, m) } : {}) };
+  return resultsOf(withPools, subjectMeta({}, { aa_noise }));
+}
+
+/** A paired process's ratio: the true ratio, the process's own offset, and its pairs' estimate of them. */
+function pairedLevel(v: ReturnType<typeof variates>, ratio: number, m: RunModel): number {
+  return ratio * Math.exp(m.paired!.process * v.normal());
+}
+
+/** The cell with the baseline's samples of each pair (around its true ratio) and its blocks before the import. */
+function withPaired(v: ReturnType<typeof variates>, cell: CellResult, ratio: number, noise: PairedNoise): CellResult {
+  const processes = cell.samples_ms!.map((tool, i) => {
+    const level = ratio * Math.exp(noise.process * v.normal());
+    const baseline = tool.map((t) => t / (level * Math.exp(noise.pair * v.normal())));
+    const before = baseline.slice(0, 3).map((b) => b * Math.exp(noise.tax * v.normal()));
+    return pairedProcess(i, tool, { baseline: 'raw', seed: 0, unpaired: null, baseline_ms: baseline, baseline_gc_ms: [], tool_first: [], before: { baseline_ms: before, baseline_gc_ms: [], stopped_by: 'samples' } });
+  }).filter((p): p is NonNullable<typeof p> => p !== null);
+  return { ...cell, paired: pairedFigures(processes, 'raw', { ratio: null, tax: null })?.paired ?? null };
+}
+
+/** The cells' paired figures again with the run's pools, as aggregation gives them. */
+function poolPaired(cells: CellResult[]): CellResult[] {
+  const pools = pairedPools(cells.filter((c) => c.paired).map((c) => c.paired!.processes));
+  return cells.map((c) => (c.paired ? { ...c, paired: pairedFigures(c.paired.processes, 'raw', pools)!.paired } : c));
+}
+
+/** The A/A pairs' paired ratios (hooks against raw) and their largest relative difference within a pair. */
+function aaPaired(v: ReturnType<typeof variates>, ratio: number, pairs: number, m: RunModel) {
+  const se = (m.paired!.pair * 1.02) / Math.sqrt(m.samples);
+  const ratios = Array.from({ length: 2 * pairs }, () => pairedLevel(v, ratio, m) * Math.exp(se * v.normal()));
+  let max = 0;
+  for (let k = 0; k < pairs; k++) max = Math.max(max, Math.abs(ratios[2 * k] - ratios[2 * k + 1]) / Math.min(ratios[2 * k], ratios[2 * k + 1]));
+  return { pairs, ratios, max_rel_diff: max };
 }
 

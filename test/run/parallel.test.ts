@@ -32,7 +32,7 @@ describe.skipIf(os.cpus().length < 2)('run --jobs 2', () => {
 
   beforeAll(async () => {
     const out = path.join(tmpdir(), 'run');
-    const only = 'A/single_module_output/raw/*,A/single_module_output/hooks/*';
+    const only = 'A/single_module_output/tv_fx/*,A/single_module_output/hooks/*';
     const r = await cli(['run', path.join(FIXTURES, 'specs/tiny.yaml'), '--only', only, '--jobs', '2', '--out', out, '--python', await testPython()], { timeout: 500_000 });
     expect(r.code, r.stderr).toBe(0);
     stderr = r.stderr;

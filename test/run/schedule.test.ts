@@ -23,10 +23,13 @@ function cellsPerRound(jobs: Job[], rounds: Map<string, number>): Map<number, st
 describe('the interleaved schedule', () => {
   it('runs every cell once per round, timing and memory processes alike, and rounds follow each other', async () => {
     const jobs = await tinyJobs('interleaved', 7, { processes: 3, memory_runs: 1, aa_pairs: 2 });
-    const cells = [...new Set(jobs.filter((j) => j.kind !== 'aa').map((j) => j.cell.id))];
-    expect(cells.length).toBe(18); // tiny's planned cells
+    expect(new Set(jobs.filter((j) => j.kind !== 'aa').map((j) => j.cell.id)).size).toBe(18); // tiny's planned cells
+    // The raw cells are timed by their row's paired processes (docs/protocol.md, Pairing): only their memory process runs.
+    expect(jobs.filter((j) => j.cell.tool === 'raw').map((j) => j.kind)).toEqual(Array(6).fill('memory'));
+    const cells = [...new Set(jobs.filter((j) => j.kind === 'time').map((j) => j.cell.id))];
+    expect(cells.length).toBe(12);
     const rounds = roundIndex(jobs);
-    const per = cellsPerRound(jobs, rounds);
+    const per = cellsPerRound(jobs.filter((j) => j.cell.tool !== 'raw'), rounds);
     expect([...per.keys()]).toEqual([0, 1, 2, 3]);
     for (const list of per.values()) expect([...list].sort()).toEqual([...cells].sort());
     // the start order visits the rounds in order: no process of round r+1 starts before all of round r
@@ -65,8 +68,9 @@ describe('the interleaved schedule', () => {
 
   it('keeps the sequential order when asked: per cell its processes together, the A/A pairs last', async () => {
     const jobs = await tinyJobs('sequential', 7, { processes: 2, memory_runs: 1, aa_pairs: 1 });
-    expect(jobs.slice(0, 3).map((j) => j.key)).toEqual([
-      'A/single_module_output/raw/resnet18#time#0', 'A/single_module_output/raw/resnet18#time#1', 'A/single_module_output/raw/resnet18#memory#0',
+    expect(jobs.slice(0, 4).map((j) => j.key)).toEqual([
+      'A/single_module_output/raw/resnet18#memory#0',
+      'A/single_module_output/hooks/resnet18#time#0', 'A/single_module_output/hooks/resnet18#time#1', 'A/single_module_output/hooks/resnet18#memory#0',
     ]);
     expect(jobs.slice(-2).map((j) => j.kind)).toEqual(['aa', 'aa']);
     expect(schedule(jobs, { kind: 'sequential', seed: 1 })).toEqual(jobs);

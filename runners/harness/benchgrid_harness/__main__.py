@@ -44,13 +44,15 @@ def main(argv=None):
     phases = Phases()
     phases.set("startup", process_age_s())
     args = _parse(argv)
-    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None}
+    # `paired` holds the baseline's block before the tool's import once it is timed (cell.py), so that a
+    # process whose tool then fails still reports it.
+    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None, "paired": None}
     try:
         outcome = _execute(args.request, phases, state)
     except Unsupported as exc:
-        outcome = {"status": "unsupported", "reason": exc.reason or "unsupported (no reason given)"}
+        outcome = {"status": "unsupported", "reason": exc.reason or "unsupported (no reason given)", "paired": state["paired"]}
     except BaseException as exc:  # noqa: BLE001 - the boundary: anything else, even SystemExit, is an error result
-        outcome = {"status": "error", "error": error_object(exc)}
+        outcome = {"status": "error", "error": error_object(exc), "paired": state["paired"]}
     if state["cell_id"] is None:
         # The request did not load: name the result as well as the broken file allows. A request that
         # loads is read once, by load_request (issue 17).

@@ -5,7 +5,7 @@ import tempfile
 
 import torch
 
-from . import adapters, exactness, memory, timing, witnesses
+from . import adapters, exactness, memory, pairing, timing, witnesses
 from .context import make_context
 from .device import resolve_device, synchronize
 from .errors import HarnessError, Unsupported
@@ -44,25 +44,50 @@ def _prepare_tool(request, ctx, phases, state):
     return run
 
 
-def _time(request, ctx, phases, state):
-    """Time mode: reference pass, prepare, warm-ups, timed samples, then the exactness check."""
+def _time(request, ctx, phases, state, twin):
+    """Time mode: reference pass, [the baseline's block before the import], prepare, warm-ups, timed samples
+    (or pairs with the baseline, pairing.py), then the exactness check and the witness call."""
     settings, reference = request["settings"], request["reference"]
     expected = None
     if reference is not None:
         with phases("reference"):
             expected = _reference_result(request, ctx)
+    paired = _pairing_header(request, twin)
+    baseline = None
+    if paired is not None and paired["unpaired"] is None:
+        with phases("before"), grad_mode(request):
+            paired["before"], baseline = pairing.before_block(request, twin)
+        # Kept for the result even if the tool then fails: the block is the baseline's own measurement.
+        state["paired"] = paired
     run = _prepare_tool(request, ctx, phases, state)
     with phases("warmup"), grad_mode(request):
         timing.warm_up(run, settings["warmups"], ctx.device)
     with phases("timed"), grad_mode(request):
-        measured, last = timing.sample(run, settings, ctx.device)
+        if baseline is None:
+            measured, last = timing.sample(run, settings, ctx.device)
+        else:
+            spent = (sum(paired["before"]["baseline_ms"]) + sum(paired["before"]["baseline_gc_ms"])) / 1e3
+            measured, after, last = pairing.timed_pairs(request, run, baseline, ctx.device, pairing.new_rng(request), spent)
+            paired.update(after)
     exact = None
     if reference is not None:
         with phases("check"):
             exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"])
     with phases("witness"):
         work = _witness(request, ctx, run)
-    return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes}
+    return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes, "paired": paired}
+
+
+def _pairing_header(request, twin):
+    """The result's `paired` object as far as it is known before timing: null when the request does not
+    pair; `unpaired` says why a process that was asked to pair could not (its twin was not identical)."""
+    asked = request.get("pairing")
+    if asked is None:
+        return None
+    header = {"baseline": asked["baseline"]["tool"], "seed": asked["seed"], "unpaired": None}
+    if isinstance(twin, str):
+        header["unpaired"] = twin
+    return header
 
 
 def _witness(request, ctx, run):
@@ -96,8 +121,13 @@ def run_cell(request, phases, state):
         with phases("build"):
             subject = build_subject(request["subject"], device)
             ctx = make_context(subject, request, device, tmpdir)
+            # The baseline's own copy (pairing.py); a string instead says why the process cannot pair.
+            twin = None
+            if request["mode"] == "time" and request.get("pairing") is not None:
+                built, why = pairing.build_twin(request, ctx, device)
+                twin = built if built is not None else why
         if request["mode"] == "memory":
             return _memory(request, ctx, phases, state)
-        return _time(request, ctx, phases, state)
+        return _time(request, ctx, phases, state, twin)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)

@@ -95,6 +95,7 @@ def _problems(request):
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
+    problems.extend(_pairing_problems(request))
     # cell.contract is the spec's contract id, which may differ from the kind it implements (issue 15);
     # what must hold is that the cell's id is made of its parts.
     cell = request.get("cell", {})
@@ -102,6 +103,20 @@ def _problems(request):
     if all(isinstance(p, str) for p in parts) and cell.get("id") != "/".join(parts):
         problems.append(f"cell.id: must be group/contract/tool/subject (got {cell.get('id')!r})")
     return problems
+
+
+def _pairing_problems(request):
+    """`pairing` is absent or null (the process does not pair) or names its baseline, seed and before-block size."""
+    pairing = request.get("pairing")
+    if pairing is None:
+        return []
+    expected = 'null or {"baseline": {"tool", "module"}, "seed": integer >= 0, "before": integer >= 1}'
+    baseline = pairing.get("baseline") if isinstance(pairing, dict) else None
+    good = (isinstance(baseline, dict) and isinstance(baseline.get("tool"), str) and baseline["tool"]
+            and isinstance(baseline.get("module"), str) and baseline["module"]
+            and _is_int(pairing.get("seed")) and pairing["seed"] >= 0
+            and _is_int(pairing.get("before")) and pairing["before"] >= 1)
+    return [] if good else [f"pairing: expected {expected} (got {json.dumps(pairing)[:80]})"]
 
 
 def load_request(path):

@@ -16,7 +16,7 @@ def error_object(exc):
 
 
 def build(outcome, cell_id, process_index, mode, versions, environment, phases):
-    """A complete result; `outcome` holds status, reason, error, timing, exact, memory and work."""
+    """A complete result; `outcome` holds status, reason, error, timing, exact, memory, work and paired."""
     return {
         "protocol": WIRE_VERSION,
         "cell_id": cell_id,
@@ -30,6 +30,7 @@ def build(outcome, cell_id, process_index, mode, versions, environment, phases):
         "memory": outcome.get("memory"),
         "work": outcome.get("work"),
         "notes": outcome.get("notes") or [],
+        "paired": outcome.get("paired"),
         "versions": versions,
         "environment": environment,
         "phases_s": phases,

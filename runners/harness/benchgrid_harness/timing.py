@@ -1,16 +1,17 @@
 """Warm-ups and timed samples of a zero-argument callable, with the clock read only around the call.
 
-Garbage collection policy (docs/protocol.md, issue 13): the collector never runs inside a timed window.
-Before sampling, one full collection, then `gc.freeze()` moves every object alive then (the model, torch,
-a tool's long-lived state) out of the collector's reach, so later collections walk only what the samples
+Garbage collection policy (docs/protocol.md): the collector never runs inside a timed window. Before
+sampling, one full collection, then `gc.freeze()` moves every object alive then (the model, torch, a
+tool's long-lived state) out of the collector's reach, so later collections walk only what the samples
 created. While sampling the automatic collector is disabled; after each sample one full `gc.collect()`
 runs outside the clock, timed on its own and recorded as that sample's `gc_ms`, and the sample's result is
 dropped before the next clock starts: the cost of the garbage the tool made is measured, but never lands
-at random in a sample.
+at random in a sample. Paired timing (pairing.py) applies the same policy to both sides of every pair.
 """
 
 import gc
 import time
+from contextlib import contextmanager
 
 import torch
 
@@ -25,15 +26,57 @@ def warm_up(run, count, device):
     synchronize(device)
 
 
-def _collect(clock):
+def collect(clock):
     """One full collection, timed (ns): the garbage of the sample just taken, freed outside its window."""
     started = clock()
     gc.collect()
     return clock() - started
 
 
-def _stop_reason(count, spent, durations, limits):
-    """Why sampling stops after `count` samples, or None to go on (checked between samples, off the clock)."""
+def _call_cpu(run, clock):
+    """(ns, result) of one call: the clock is read right before and right after it, nothing else between."""
+    started = clock()
+    result = run()
+    return clock() - started, result
+
+
+def call_timer(device):
+    """The timed call for `device`, chosen once: on CUDA the queue is synchronised before the clock starts
+    and again before it stops, so a sample is the GPU work; on the CPU nothing but the call is in the window.
+    Two functions rather than one with an `if cuda:` so that no branch runs inside a timed window."""
+    if not is_cuda(device):
+        return _call_cpu
+    sync = torch.cuda.synchronize
+
+    def _call_cuda(run, clock):
+        sync(device)
+        started = clock()
+        result = run()
+        sync(device)
+        return clock() - started, result
+
+    return _call_cuda
+
+
+@contextmanager
+def collector_paused():
+    """The sampling half of the GC policy: one full collection, freeze, automatic collection off; on exit
+    (also on error) unfrozen and re-enabled as it was."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+def stop_reason(count, spent, values, limits):
+    """Why sampling stops after `count` samples, or None to go on (checked between samples, off the clock).
+    `values` are what the precision rule judges: the samples, or a pair's ratios."""
     samples, min_samples, budget_ns, precision = limits
     if count >= samples:
         return "samples"
@@ -41,17 +84,20 @@ def _stop_reason(count, spent, durations, limits):
         return None
     if spent > budget_ns:
         return "budget"
-    if precision is not None and median_half_width(durations[:count]) <= precision:
+    if precision is not None and median_half_width(values[:count]) <= precision:
         return "precision"
     return None
 
 
-def _sample_cpu(run, limits, durations, gc_ns):
-    """CPU loop: returns (count, stopped_by, last result); `durations` and `gc_ns` are preallocated.
+def limits_of(settings, samples=None, budget_s=None):
+    """(samples, min_samples, budget in ns, precision) from the request's settings, optionally overridden."""
+    samples = settings["samples"] if samples is None else samples
+    budget_s = settings["sampling_budget_s"] if budget_s is None else budget_s
+    return samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision")
 
-    Kept apart from the CUDA loop on purpose: one loop with an `if cuda:` would add a branch to every
-    timed call, and the harness must add nothing measurable to what it times.
-    """
+
+def _sample_loop(run, limits, durations, gc_ns, timed):
+    """Returns (count, stopped_by, last result); `durations` and `gc_ns` are preallocated."""
     clock = time.perf_counter_ns
     spent = 0
     count = 0
@@ -60,72 +106,38 @@ def _sample_cpu(run, limits, durations, gc_ns):
         # The previous sample's result is freed here, before the clock starts (cycles it holds by the
         # collection after this sample), not by the assignment below, inside this sample's window.
         result = None
-        started = clock()
-        result = run()
-        elapsed = clock() - started
+        elapsed, result = timed(run, clock)
         durations[count] = elapsed
-        gc_ns[count] = _collect(clock)
+        gc_ns[count] = collect(clock)
         count += 1
         spent += elapsed + gc_ns[count - 1]
-        stopped_by = _stop_reason(count, spent, durations, limits)
+        stopped_by = stop_reason(count, spent, durations, limits)
         if stopped_by is not None:
             return count, stopped_by, result
 
 
-def _sample_cuda(run, limits, durations, gc_ns, device):
-    """CUDA loop: synchronise before starting the clock and after each call, so the sample is the GPU work."""
-    clock = time.perf_counter_ns
-    sync = torch.cuda.synchronize
-    spent = 0
-    count = 0
-    result = None
-    while True:
-        result = None
-        sync(device)
-        started = clock()
-        result = run()
-        sync(device)
-        elapsed = clock() - started
-        durations[count] = elapsed
-        gc_ns[count] = _collect(clock)
-        count += 1
-        spent += elapsed + gc_ns[count - 1]
-        stopped_by = _stop_reason(count, spent, durations, limits)
-        if stopped_by is not None:
-            return count, stopped_by, result
+def timing_facts(device, warmups):
+    """The fields every timing record starts with: how the clock was read and the collector handled."""
+    return {"timer": "perf_counter_ns", "sync": "cuda.synchronize" if is_cuda(device) else "none",
+            "warmups": warmups, "gc": "collect-between-samples"}
 
 
-def sample(run, settings, device):
+def sample(run, settings, device, limits=None):
     """Time `run` up to `samples` times, until `sampling_budget_s` of timed work and collections, or until
-    the median is precise to `precision` (never below `min_samples`).
+    the median is precise to `precision` (never below `min_samples`); `limits` (limits_of) overrides them.
 
     Returns (timing dict for the result, the last call's return value). See the module docstring for the
     garbage collection policy; the collector is re-enabled (and unfrozen) on return, whatever happens.
     """
-    samples, min_samples = settings["samples"], settings["min_samples"]
-    limits = (samples, min_samples, int(settings["sampling_budget_s"] * 1e9), settings.get("precision"))
+    limits = limits or limits_of(settings)
     # Preallocated so the loop only stores an int per sample.
-    durations = [0] * samples
-    gc_ns = [0] * samples
-    was_enabled = gc.isenabled()
-    gc.collect()
-    gc.freeze()
-    gc.disable()
-    try:
-        if is_cuda(device):
-            count, stopped_by, result = _sample_cuda(run, limits, durations, gc_ns, device)
-        else:
-            count, stopped_by, result = _sample_cpu(run, limits, durations, gc_ns)
-    finally:
-        gc.unfreeze()
-        if was_enabled:
-            gc.enable()
+    durations = [0] * limits[0]
+    gc_ns = [0] * limits[0]
+    with collector_paused():
+        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device))
     timing = {
-        "timer": "perf_counter_ns",
-        "sync": "cuda.synchronize" if is_cuda(device) else "none",
-        "warmups": settings["warmups"],
+        **timing_facts(device, settings["warmups"]),
         "samples_ms": [ns / 1e6 for ns in durations[:count]],
-        "gc": "collect-between-samples",
         "gc_ms": [ns / 1e6 for ns in gc_ns[:count]],
         "stopped_by": stopped_by,
     }

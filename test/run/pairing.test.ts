@@ -1,0 +1,91 @@
+// Paired timing in a real run (docs/protocol.md, Pairing): tools of known cost relative to the plain
+// forward, each timed against the raw baseline in its own processes (test/fixtures/runners/paired). The
+// bounds are of ratios of a known construction, wide enough for a loaded two-core machine: the paired
+// ratio of a 5% slowdown is seen here, a timing in milliseconds is never asserted.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadResults } from '../../src/results/load.ts';
+import type { CellResult, Results } from '../../src/results/model.ts';
+import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+
+let results: Results;
+let out: string;
+const cell = (tool: string): CellResult => results.cells.find((c) => c.id === `P/single_module_output/${tool}/resnet18`)!;
+const TOOLS = ['rawclone', 'extra', 'matmul', 'taxed'];
+
+beforeAll(async () => {
+  out = path.join(tmpdir(), 'run');
+  const r = await cli(['run', path.join(FIXTURES, 'specs/pairing.yaml'), '--out', out, '--python', await testPython()], { timeout: 300_000 });
+  expect(r.code, r.stderr).toBe(0);
+  results = loadResults(path.join(out, 'results.json'));
+}, 320_000);
+
+describe('a paired run', () => {
+  it('pairs every tool cell with raw and keeps both sides raw samples, pair by pair, with the order of each pair', () => {
+    for (const tool of TOOLS) {
+      const c = cell(tool);
+      expect(c.status).toBe('ok');
+      expect(c.paired).toMatchObject({ baseline: 'raw', pairs: expect.any(Number) });
+      expect(c.paired!.processes).toHaveLength(3);
+      for (const p of c.paired!.processes) {
+        expect(p.baseline_ms).toHaveLength(c.samples_ms![p.index].length);
+        expect(p.tool_first).toHaveLength(p.baseline_ms.length);
+        // Balanced orders: every two pairs hold one of each.
+        const first = p.tool_first.filter(Boolean).length;
+        expect(Math.abs(first - (p.tool_first.length - first))).toBeLessThanOrEqual(1);
+        expect(p.before_ms.length).toBeGreaterThanOrEqual(2);
+      }
+      expect(c.import_tax!.ci95[0]).toBeLessThanOrEqual(c.import_tax!.ratio);
+    }
+  });
+
+  it("writes each process's order seed into its request, and the same seed into its result", () => {
+    const dir = path.join(out, 'processes', 'P+single_module_output+rawclone+resnet18');
+    const request = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.request.json'), 'utf8'));
+    const result = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.result.json'), 'utf8'));
+    expect(request.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, before: 5 });
+    expect(result.paired.seed).toBe(request.pairing.seed);
+    expect(cell('rawclone').paired!.processes[0].seed).toBe(request.pairing.seed);
+  });
+
+  it("times the raw cell in its row's blocks before the imports: no raw process runs, and its row says where it came from", () => {
+    expect(fs.existsSync(path.join(out, 'processes', 'P+single_module_output+raw+resnet18'))).toBe(false);
+    const raw = cell('raw');
+    expect(raw.status).toBe('ok');
+    expect(raw.baseline_from).toEqual(TOOLS.map((t) => `P/single_module_output/${t}/resnet18`));
+    expect(raw.processes).toBe(12);
+    expect(raw.per_process!.map((p) => p.from)).toEqual(TOOLS.flatMap((t) => Array(3).fill(`P/single_module_output/${t}/resnet18`)));
+    expect(raw.paired ?? null).toBeNull();
+  });
+
+  it('gives a tool that does exactly what raw does a paired ratio of 1, and no import tax', () => {
+    const c = cell('rawclone');
+    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.05);
+    expect(Math.abs(Math.log(c.import_tax!.ratio))).toBeLessThan(0.1);
+  });
+
+  it("finds the known extra work: the forward plus a matrix product costs 1 + the product's own paired ratio", () => {
+    const expected = 1 + cell('matmul').paired!.ratio;
+    expect(cell('matmul').paired!.ratio).toBeGreaterThan(0.05);
+    expect(Math.abs(Math.log(cell('extra').paired!.ratio / expected))).toBeLessThan(0.08);
+  });
+
+  it('finds the import tax of a tool that slows every forward by 25% once imported, and does not let its paired ratio hide it', () => {
+    const c = cell('taxed');
+    // Against a baseline slowed as much as itself, the tool looks free; the tax (baseline after / before) finds it.
+    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.05);
+    expect(c.import_tax!.ratio).toBeGreaterThan(1.15);
+    expect(c.import_tax!.ratio).toBeLessThan(1.4);
+    // The published ratio (every "x raw") carries it.
+    expect(c.paired!.published.tax).toBeCloseTo(c.import_tax!.ratio, 6);
+    expect(c.paired!.published.ratio).toBeGreaterThan(1.15);
+  });
+
+  it('shows the paired ratio and the import tax in the reports', () => {
+    const md = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| x raw \(95% CI\) \|/);
+    expect(md).toContain('## Import tax');
+    expect(md).toMatch(/\| taxed \| resnet18 \| 1\.\d{3}x \(/);
+  });
+});
