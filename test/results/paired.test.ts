@@ -125,11 +125,11 @@ describe('paired fields of a results file, read back', () => {
 
   it('are refused, naming the field, when a file from elsewhere holds something else', () => {
     const hostile: [string, (g: any) => void, RegExp][] = [
-      ['a ratio outside its interval', (g) => { g.paired.ratio = 9; }, /paired: expected a positive ratio inside its ci95/],
-      ['a negative interval', (g) => { g.paired.ci95 = [-1, 2]; }, /paired: expected a positive ratio inside its ci95/],
-      ['a text ratio', (g) => { g.import_tax.ratio = '1.2'; }, /import_tax\.ratio: expected a number/],
-      ['a negative tax applied', (g) => { g.paired.published.tax = -2; }, /published\.tax: expected a positive import tax/],
-      ['samples that are not numbers', (g) => { g.paired.processes[0].baseline_ms = ['x']; }, /processes\[0\]\.baseline_ms\[0\]: expected a number/],
+      ['a ratio outside its interval', (g) => { g.paired.ratio = 9; }, /paired: expected a ratio inside its ci95/],
+      ['a negative interval', (g) => { g.paired.ci95 = [-1, 2]; }, /paired\.ci95\[0\]: expected a positive finite ratio/],
+      ['a text ratio', (g) => { g.import_tax.ratio = '1.2'; }, /import_tax\.ratio: expected a positive finite ratio/],
+      ['a negative tax applied', (g) => { g.paired.published.tax = -2; }, /published\.tax: expected a positive finite ratio/],
+      ['samples that are not numbers', (g) => { g.paired.processes[0].baseline_ms = ['x']; }, /processes\[0\]\.baseline_ms\[0\]: expected a time in milliseconds/],
       ['orders that are not true or false', (g) => { g.paired.processes[1].tool_first = [1]; }, /processes\[1\]\.tool_first\[0\]: expected true or false/],
       ['an unpaired reason that is not text', (g) => { g.unpaired = { why: 1 }; }, /unpaired: expected text or null/],
     ];
