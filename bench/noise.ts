@@ -76,7 +76,7 @@ const PAIRED_RUNNER = path.join(REPO_ROOT, 'test/fixtures/runners/paired');
 
 /**
  * The paired campaign's fixtures on resnet18_cpu's subject and protocol (bench/pairing.sh): raw, the hooks
- * reference, a tool that is exactly raw and one that slows torch 25% on import, on every contract, and the
+ * reference, a tool that is exactly raw and one that slows torch on import (TAX in taxed.py), on every contract, and the
  * forward plus a known matrix product next to that product alone on one (test/fixtures/runners/paired).
  */
 async function writeFixtureSpec(file: string): Promise<void> {

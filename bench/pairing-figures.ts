@@ -211,7 +211,7 @@ function sameVerdicts(a: Results, b: Results) {
   return { same: `${common.length - differ.length}/${common.length}`, differing: differ.map((c) => `${c.id}: ${c.status}/${c.exact} -> ${byId.get(c.id)!.status}/${byId.get(c.id)!.exact}`) };
 }
 
-/** The fixtures run: a tool that is exactly raw, one that slows torch 25% on import, a known extra product. */
+/** The fixtures run: a tool that is exactly raw, one that slows torch on import (TAX in taxed.py), a known extra product. */
 function fixtures(run: Run | null) {
   if (!run) return null;
   const cells = run.results.cells.filter((c) => c.status === 'ok' && c.paired);

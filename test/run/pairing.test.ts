@@ -61,31 +61,33 @@ describe('a paired run', () => {
 
   it('gives a tool that does exactly what raw does a paired ratio of 1, and no import tax', () => {
     const c = cell('rawclone');
-    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.05);
-    expect(Math.abs(Math.log(c.import_tax!.ratio))).toBeLessThan(0.1);
+    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.1);
+    // The tax compares the block before the import with the pairs after it, minutes apart on a shared
+    // machine: the bound is far from the taxed tool's 3x, not a precision claim.
+    expect(Math.abs(Math.log(c.import_tax!.ratio))).toBeLessThan(Math.log(1.5));
   });
 
   it("finds the known extra work: the forward plus a matrix product costs 1 + the product's own paired ratio", () => {
     const expected = 1 + cell('matmul').paired!.ratio;
     expect(cell('matmul').paired!.ratio).toBeGreaterThan(0.05);
-    expect(Math.abs(Math.log(cell('extra').paired!.ratio / expected))).toBeLessThan(0.08);
+    expect(Math.abs(Math.log(cell('extra').paired!.ratio / expected))).toBeLessThan(0.1);
   });
 
-  it('finds the import tax of a tool that slows every forward by 25% once imported, and does not let its paired ratio hide it', () => {
+  it('finds the import tax of a tool that makes every forward three times as long once imported, and does not let its paired ratio hide it', () => {
     const c = cell('taxed');
     // Against a baseline slowed as much as itself, the tool looks free; the tax (baseline after / before) finds it.
-    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.05);
-    expect(c.import_tax!.ratio).toBeGreaterThan(1.15);
-    expect(c.import_tax!.ratio).toBeLessThan(1.4);
+    expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.1);
+    expect(c.import_tax!.ratio).toBeGreaterThan(2);
+    expect(c.import_tax!.ratio).toBeLessThan(4.5);
     // The published ratio (every "x raw") carries it.
     expect(c.paired!.published.tax).toBeCloseTo(c.import_tax!.ratio, 6);
-    expect(c.paired!.published.ratio).toBeGreaterThan(1.15);
+    expect(c.paired!.published.ratio).toBeGreaterThan(2);
   });
 
   it('shows the paired ratio and the import tax in the reports', () => {
     const md = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| x raw \(95% CI\) \|/);
     expect(md).toContain('## Import tax');
-    expect(md).toMatch(/\| taxed \| resnet18 \| 1\.\d{3}x \(/);
+    expect(md).toMatch(/\| taxed \| resnet18 \| [234]\.\d{3}x \(/);
   });
 });
