@@ -10,7 +10,7 @@ import { loadSpec } from '../src/spec/load.ts';
 import { normalise } from '../src/spec/normalise.ts';
 import type { SpecData } from '../src/spec/data.ts';
 import { BUILTIN_RUNNERS, readManifest, REPO_ROOT } from '../src/spec/manifests.ts';
-import { resolveEnv } from '../src/run/environments.ts';
+import { resolveEnv } from '../src/env/build.ts';
 import type { ValidSpec } from '../src/commands/load-or-exit.ts';
 
 /** The spec the bench measures. */

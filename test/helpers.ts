@@ -46,7 +46,7 @@ export function write(dir: string, name: string, content: string | Buffer): stri
 export async function testPython(): Promise<string> {
   if (process.env.BENCHGRID_TEST_PYTHON) return process.env.BENCHGRID_TEST_PYTHON;
   const { loadDeclaredSpec } = await import('../src/spec/valid.ts');
-  const { resolveEnv } = await import('../src/run/environments.ts');
+  const { resolveEnv } = await import('../src/env/build.ts');
   const spec = await loadDeclaredSpec(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
   const env = await resolveEnv(spec.environments.main);
   if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);

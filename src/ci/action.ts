@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { changeMarker } from '../change/render.ts';
 import { EXIT, UserError } from '../errors.ts';
 import { commitOf } from '../source/git.ts';
-import { resolveEnv } from '../run/environments.ts';
+import { resolveEnv } from '../env/build.ts';
 import type { Spec } from '../spec/types.ts';
 import { loadDeclaredSpec } from '../spec/valid.ts';
 import { pullRequestOf, upsertComment } from './github.ts';

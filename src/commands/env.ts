@@ -2,11 +2,11 @@
 // removing the ones no longer needed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listEnvs, type ListedEnv } from '../run/env-list.ts';
-import { cacheDir, MARKER } from '../run/environments.ts';
+import { listEnvs, type ListedEnv } from '../env/list.ts';
+import { cacheDir, MARKER } from '../env/build.ts';
 import { DiskUsage, formatBytes } from '../run/disk.ts';
-import { ensureEnv } from '../run/layered-env.ts';
-import { choosePrune, type CachedEnv } from '../run/prune.ts';
+import { ensureEnv } from '../env/layered.ts';
+import { choosePrune, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
 import { loadDeclaredOrExit } from './load-or-exit.ts';

@@ -14,7 +14,7 @@ import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts
 import { runLocally } from '../run/local.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
-import { checkCuda, interpreters } from '../run/python.ts';
+import { checkCuda, interpreters } from '../env/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
 import { stoppedEarly } from '../run/repeat-gate.ts';

@@ -1,7 +1,7 @@
 // `benchgrid tools [SPEC]`: every adapter (built in, the spec's, and the runner folders of the project in the
 // current directory), its library and installed releases, and the contracts it implements.
 import path from 'node:path';
-import { listEnvs } from '../run/env-list.ts';
+import { listEnvs } from '../env/list.ts';
 import { listTools, type ToolListing } from '../tools/list.ts';
 import { DEFAULT_WIDTH, terminalWidth, wrap } from '../util/width.ts';
 import { loadDeclaredOrExit } from './load-or-exit.ts';

@@ -73,7 +73,7 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
 
 /** The subject probe of a valid spec: builds its environments when missing (as run does), then each subject once. */
 async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<ProbeReport & { summary: string }> {
-  const { interpreters } = await import('../run/python.ts');
+  const { interpreters } = await import('../env/python.ts');
   const { probeSpec, probeSummary } = await import('../run/probe.ts');
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
   const planned = plan.cells.filter((c) => c.status === 'planned');

@@ -16,7 +16,7 @@ import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
 import { validatorFor } from '../spec/schema.ts';
 import type { Spec } from '../spec/types.ts';
 import { cellEnv } from '../wire.ts';
-import { cacheDir } from './environments.ts';
+import { cacheDir } from '../env/build.ts';
 import { requestSubject } from './jobs.ts';
 
 /** One declared site as the probe found it. */

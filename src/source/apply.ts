@@ -45,7 +45,7 @@ function addSourceEnvironment(environments: Record<string, Environment>, baseId:
   if (environments[id]) return id;
   const base = environments[baseId];
   const name = normalisePackage(pkg);
-  // The requirements name the digest, so the cache key (src/run/environments.ts) is the source's.
+  // The requirements name the digest, so the cache key (src/env/build.ts) is the source's.
   const line = `${pkg} @ source:${src.digest}`;
   environments[id] = {
     id, python: base.python, default: false,

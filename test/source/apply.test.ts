@@ -10,7 +10,7 @@ import { run } from '../../src/commands/run.ts';
 import { sourceEnvironmentId, toolsNamed, withSides, withToolSources } from '../../src/source/apply.ts';
 import { prepareSources } from '../../src/source/prepare.ts';
 import type { ResolvedSource } from '../../src/source/resolve.ts';
-import { builtVersion } from '../../src/run/source-env.ts';
+import { builtVersion } from '../../src/env/source.ts';
 import { adapterLookup } from '../../src/spec/manifests.ts';
 import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';

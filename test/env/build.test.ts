@@ -1,7 +1,7 @@
 // Environments: cache keys, and a failed build names the requirement that failed.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failedRequirement, resolveEnv } from '../../src/run/environments.ts';
+import { failedRequirement, resolveEnv } from '../../src/env/build.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
 
 

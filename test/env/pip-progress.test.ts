@@ -1,6 +1,6 @@
 // Environment builds show progress: pip's output read line by line into the package and the time elapsed.
 import { describe, expect, it } from 'vitest';
-import { pipPhase, pipProgress } from '../../src/run/pip-progress.ts';
+import { pipPhase, pipProgress } from '../../src/env/pip-progress.ts';
 
 describe('pipPhase', () => {
   it('names what pip is doing from its lines, and ignores the rest', () => {

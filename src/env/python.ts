@@ -4,8 +4,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
-import { MARKER } from './environments.ts';
-import { ensureEnv } from './layered-env.ts';
+import { MARKER } from './build.ts';
+import { ensureEnv } from './layered.ts';
 import { dict } from '../util/dict.ts';
 
 /**

@@ -9,7 +9,7 @@ import { revisionLabel } from '../source/resolve.ts';
 import { materialise } from '../source/snapshot.ts';
 import type { LayerSource } from '../spec/types.ts';
 import { normalisePackage } from '../spec/versions.ts';
-import type { LayerInstall } from './layered-env.ts';
+import type { LayerInstall } from './layered.ts';
 
 /** How a source layer is installed and what its marker records. */
 export function sourceInstall(src: LayerSource): LayerInstall {

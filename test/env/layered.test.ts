@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { choosePrune } from '../../src/run/prune.ts';
-import { baseConstraints } from '../../src/run/layered-env.ts';
+import { choosePrune } from '../../src/env/prune.ts';
+import { baseConstraints } from '../../src/env/layered.ts';
 import { DiskUsage, formatBytes } from '../../src/run/disk.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 

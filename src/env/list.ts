@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Environment } from '../spec/types.ts';
-import { cacheDir } from './environments.ts';
+import { cacheDir } from './build.ts';
 
 /** One cached build of an environment, as its marker file describes it. */
 export interface CachedBuild {

@@ -13,8 +13,8 @@ import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
-import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './environments.ts';
-import { sourceInstall } from './source-env.ts';
+import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './build.ts';
+import { sourceInstall } from './source.ts';
 
 /** What one layer installs over its base. */
 export interface LayerInstall {

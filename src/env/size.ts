@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Environment } from '../spec/types.ts';
-import { cacheDir } from './environments.ts';
+import { cacheDir } from './build.ts';
 
 /** What an environment's build downloads. */
 export interface DownloadSize {
