@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { loadResults } from '../../src/results/load.ts';
-import { CHROMIUM, chartStats, launchChromium, openReport } from '../../src/report/browser.ts';
+import { CHROMIUM, chartStats, launchChromium, openReport } from '../../scripts/screenshots/browser.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { resolvePage, type ReportInput } from '../../src/report/page.ts';
 import { reportInput } from '../../src/report/run-reports.ts';

@@ -1,15 +1,15 @@
 // Regenerates docs/report-screenshot.png: the seed's HTML report in headless Chromium.
-// Usage: node bin/node-ts.js src/report/screenshot.ts [RESULTS] [--spec SPEC] [--out PNG]
+// Usage: node bin/node-ts.js scripts/screenshots/report.ts [RESULTS] [--spec SPEC] [--out PNG]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../spec/manifests.ts';
-import { loadResults } from '../results/load.ts';
+import { REPO_ROOT } from '../../src/spec/manifests.ts';
+import { loadResults } from '../../src/results/load.ts';
 import { launchChromium, openReport } from './browser.ts';
-import { renderHtml } from './html.ts';
-import { reportInput } from './run-reports.ts';
-import { loadSpecForReport } from './spec.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { reportInput } from '../../src/report/run-reports.ts';
+import { loadSpecForReport } from '../../src/report/spec.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -1,13 +1,13 @@
 // Regenerates docs/history-screenshot.png: a history site in headless Chromium (docs/versions.md).
-// Usage: node bin/node-ts.js src/history/screenshot.ts RESULTS_DIR... [--out PNG] [--axis date|revision|version] [--focus TEXT]
+// Usage: node bin/node-ts.js scripts/screenshots/history.ts RESULTS_DIR... [--out PNG] [--axis date|revision|version] [--focus TEXT]
 // --focus keeps only the cells whose id contains TEXT on the picture (the page itself keeps them all).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { REPO_ROOT } from '../spec/manifests.ts';
-import { launchChromium, openReport } from '../report/browser.ts';
+import { REPO_ROOT } from '../../src/spec/manifests.ts';
+import { launchChromium, openReport } from './browser.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, axis: { type: 'string' }, focus: { type: 'string' } } });
 const out = values.out ?? path.join(REPO_ROOT, 'docs/history-screenshot.png');
