@@ -112,7 +112,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   const facts = contractFacts(manifests);
   if (facts instanceof Error) throw facts;
   const kindFacts = facts[cell.kind];
-  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/contracts.json or its runner's contracts.json`);
+  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`);
   return {
     protocol: WIRE_VERSION,
     spec: { name: spec.name, digest: spec.digest },

@@ -1,4 +1,4 @@
-// Semantic rule: every cell's contract kind has facts (runners/contracts.json) and the parameters they name.
+// Semantic rule: every cell's contract kind has facts (runners/harness/contracts.json) and the parameters they name.
 import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import { contractFacts, type ParamType } from './contracts.ts';
@@ -21,7 +21,7 @@ function paramProblems(spec: Spec, contract: Contract, params: Record<string, Pa
   for (const [name, type] of Object.entries(params)) {
     const value = name === 'site' ? contract.site : contract.params[name];
     const p = name === 'site' ? base : `${base}/params`;
-    if (value === undefined || value === null) out.push(diag('error', 'missing-param', at(p), p, `contract '${contract.id}' (${contract.kind}) needs '${name}', ${TYPE_WORDS[type]}.`, `Add ${name === 'site' ? "'site:'" : `'params: { ${name}: ... }'`} to the contract (runners/contracts.json lists each kind's parameters).`));
+    if (value === undefined || value === null) out.push(diag('error', 'missing-param', at(p), p, `contract '${contract.id}' (${contract.kind}) needs '${name}', ${TYPE_WORDS[type]}.`, `Add ${name === 'site' ? "'site:'" : `'params: { ${name}: ... }'`} to the contract (runners/harness/contracts.json lists each kind's parameters).`));
     else if (!fits(type, value)) out.push(diag('error', 'bad-param', at(p), p, `contract '${contract.id}': '${name}' must be ${TYPE_WORDS[type]} (got ${JSON.stringify(value)}).`));
   }
   return out;
@@ -39,7 +39,7 @@ export const contractKinds = ({ spec, plan, manifests }: RuleInput): Diagnostic[
     seen.add(contract.id);
     const f = facts[contract.kind];
     const p = ptr('contracts', contract.id);
-    if (!f) out.push(diag('error', 'unknown-contract-kind', positionOf(spec.positions, p, spec.file, true), p, `contract kind '${contract.kind}' has no facts in runners/contracts.json or its runner's contracts.json.`, suggestion(contract.kind, Object.keys(facts), 'contract kind')));
+    if (!f) out.push(diag('error', 'unknown-contract-kind', positionOf(spec.positions, p, spec.file, true), p, `contract kind '${contract.kind}' has no facts in runners/harness/contracts.json or its runner's contracts.json.`, suggestion(contract.kind, Object.keys(facts), 'contract kind')));
     else out.push(...paramProblems(spec, contract, f.params));
   }
   return out;

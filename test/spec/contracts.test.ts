@@ -1,4 +1,4 @@
-// Contract facts are data (runners/contracts.json): the spec is checked against them, and the facts agree
+// Contract facts are data (runners/harness/contracts.json): the spec is checked against them, and the facts agree
 // with the schemas, the manifests and the Python side that reads the requests built from them.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,7 @@ groups:
     tools: [hooks]
 `;
 
-describe('runners/contracts.json', () => {
+describe('runners/harness/contracts.json', () => {
   const facts = readContracts(CONTRACTS_FILE);
 
   it('matches schemas/contracts.schema.json and names every contract a built-in adapter implements', () => {
@@ -78,7 +78,7 @@ describe('runners/contracts.json', () => {
   it('is what the Python self-check reads (no second list of contract facts in Python)', () => {
     const harness = fs.readdirSync(path.join(ROOT, 'runners/harness/benchgrid_harness')).filter((f) => f.endsWith('.py')).map((f) => fs.readFileSync(path.join(ROOT, 'runners/harness/benchgrid_harness', f), 'utf8')).join('\n');
     expect(harness).not.toMatch(/same_site_gradient|backward_capture|GRAD_CONTRACTS/);
-    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('runners" / "contracts.json');
+    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('"harness" / "contracts.json');
   });
 });
 

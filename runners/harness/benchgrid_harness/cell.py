@@ -14,7 +14,7 @@ from .subjects import build_subject
 
 def grad_mode(request):
     """A fresh grad-mode context manager: autograd on when the contract needs it (`contract.grad`, from
-    runners/contracts.json), else torch.no_grad()."""
+    runners/harness/contracts.json), else torch.no_grad()."""
     return torch.enable_grad() if request["contract"]["grad"] else torch.no_grad()
 
 

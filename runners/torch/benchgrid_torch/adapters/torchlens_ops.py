@@ -79,7 +79,7 @@ def backward_capture(ctx):
     capture = CaptureOptions(save_grads=True)
 
     def run():
-        # The harness runs this operation with grad enabled (`grad: true` for backward_capture in runners/contracts.json).
+        # The harness runs this operation with grad enabled (`grad: true` for backward_capture in runners/harness/contracts.json).
         trace = tl.trace(model, x, capture=capture)
         trace.log_backward(trace[trace.output_layers[0]].out.sum())
         return trace
