@@ -9,9 +9,9 @@ import type { Launcher } from '../src/run/launcher.ts';
 import { outcomeOf } from '../src/run/outcome.ts';
 import { processEnv } from '../src/run/spawn.ts';
 import { REPO_ROOT } from '../src/spec/manifests.ts';
-import { pythonPathOf } from '../src/run/plan.ts';
+import { pythonPathOf } from '../src/run/run-plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
-import type { ValidSpec } from '../src/commands/load-or-exit.ts';
+import type { ValidSpec } from '../src/commands/load-spec.ts';
 import { median } from './stats.ts';
 
 /** One measured process. */

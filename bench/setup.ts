@@ -11,7 +11,7 @@ import { normalise } from '../src/spec/normalise.ts';
 import type { SpecData } from '../src/spec/data.ts';
 import { BUILTIN_RUNNERS, readManifest, REPO_ROOT } from '../src/spec/manifests.ts';
 import { resolveEnv } from '../src/env/build.ts';
-import type { ValidSpec } from '../src/commands/load-or-exit.ts';
+import type { ValidSpec } from '../src/commands/load-spec.ts';
 
 /** The spec the bench measures. */
 export const SPEC_FILE = path.join(REPO_ROOT, 'specs/resnet18_cpu.yaml');

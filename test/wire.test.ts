@@ -70,7 +70,7 @@ describe("a request's pairing", () => {
   it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
     const { loadSpec } = await import('../src/spec/load.ts');
     const { buildRequest } = await import('../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../src/run/plan.ts');
+    const { effectiveProtocol } = await import('../src/run/run-plan.ts');
     const { validatorFor } = await import('../src/spec/schema.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
     const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { buildRequest, type Job } from '../run/jobs.ts';
-import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/plan.ts';
+import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/run-plan.ts';
 import { HARNESS_DIR } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';

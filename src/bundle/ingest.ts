@@ -9,7 +9,7 @@ import type { Results } from '../results/model.ts';
 import { writeResults } from '../results/write.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import { outcomeOf } from '../run/outcome.ts';
-import { runPlan } from '../run/plan.ts';
+import { runPlan } from '../run/run-plan.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import { coverage, duplicates, environments, exportParameters, specVersions, type ReadBundle, type Sourced } from './checks.ts';
 import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';

@@ -9,7 +9,7 @@ import { ensureEnv } from '../env/layered.ts';
 import { choosePrune, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
-import { loadDeclaredOrExit } from './load-or-exit.ts';
+import { loadDeclaredSpec } from '../spec/valid.ts';
 
 /** Options of `env`. */
 export interface EnvOptions {
@@ -24,7 +24,7 @@ export interface EnvOptions {
 async function collect(files: string[]): Promise<{ environments: Record<string, Environment>; env: Environment }[]> {
   const seen = new Map<string, { environments: Record<string, Environment>; env: Environment }>();
   for (const file of files) {
-    const spec = await loadDeclaredOrExit(file);
+    const spec = await loadDeclaredSpec(file);
     for (const e of Object.values(spec.environments)) {
       const key = JSON.stringify([e.id, e.python, [...e.requirements].sort()]);
       if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e });

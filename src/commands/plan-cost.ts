@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeDuration, planCost, type LastRun, type PlanCost } from '../plan/cost.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import { describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';
 import { readJournal } from '../run/journal.ts';
-import { runPlan } from '../run/plan.ts';
+import { runPlan } from '../run/run-plan.ts';
 import type { Manifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { wrap } from '../util/width.ts';

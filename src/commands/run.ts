@@ -13,7 +13,7 @@ import type { Overrides } from '../run/jobs.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
 import { runLocally } from '../run/local.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
-import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
+import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
 import { checkCuda, interpreters } from '../env/python.ts';
 import { newSeed, type ScheduleKind } from '../run/schedule.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
@@ -21,7 +21,7 @@ import { stoppedEarly } from '../run/repeat-gate.ts';
 import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
 import { recordSources, runSources } from '../source/record.ts';
 import type { Spec } from '../spec/types.ts';
-import { loadOrExit, type ValidSpec } from './load-or-exit.ts';
+import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
@@ -64,7 +64,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const specFile = named.file;
   if (!named.trusted) await loadJournalSpec(specFile, opts.resume!);
   const python = previous ? resumePython(previous, opts.python, opts.resume!) : opts.python;
-  const loaded = await loadOrExit(specFile, true);
+  const loaded = await loadSpecAndWarn(specFile, true);
   checkSameSpec(previous, loaded.spec, specFile);
   const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
   if (prepared.byTool.size > 0 && python) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');

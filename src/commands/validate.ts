@@ -5,7 +5,7 @@ import { checkIndex } from '../spec/index-check.ts';
 import { hasErrors, loadSpec } from '../spec/load.ts';
 import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import type { Spec } from '../spec/types.ts';
 import type { ProbeReport } from '../run/probe.ts';
 import { writeWorkflowCommand } from '../util/terminal.ts';

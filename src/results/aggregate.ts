@@ -1,6 +1,6 @@
 // Pure: the journal's process records of a run -> the results model. The machine's facts come in
 // through RunInfo.host (read by the caller, see host.ts).
-import type { Plan, Cell } from '../plan/plan.ts';
+import type { Plan, Cell } from '../plan/expand.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';

@@ -1,5 +1,5 @@
 // Pure: the list of cell processes a run executes, in order, and the request each one gets.
-import type { Cell, Plan } from '../plan/plan.ts';
+import type { Cell, Plan } from '../plan/expand.ts';
 import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';

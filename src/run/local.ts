@@ -8,7 +8,7 @@ import { execute } from './execute.ts';
 import { buildRequest, type Job } from './jobs.ts';
 import { appendRecord, readJournal } from './journal.ts';
 import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launcher.ts';
-import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
+import { pythonPathOf, runFiles, type RunPlan } from './run-plan.ts';
 import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { repeatGate } from './repeat-gate.ts';

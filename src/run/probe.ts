@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';

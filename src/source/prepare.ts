@@ -2,7 +2,7 @@
 // each source resolved (a resumed run's checked against the digest it started with), applied to the
 // spec (src/source/apply.ts), and the spec planned again.
 import { UserError } from '../errors.ts';
-import { planSpec, type Plan } from '../plan/plan.ts';
+import { planSpec, type Plan } from '../plan/expand.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { SIDES, withSides, withToolSources, type Side, type Sides } from './apply.ts';

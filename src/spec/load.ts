@@ -11,7 +11,7 @@ import { foldFollowOns } from './fold.ts';
 import { readSource } from './source.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Spec } from './types.ts';
-import { planSpec, type Plan } from '../plan/plan.ts';
+import { planSpec, type Plan } from '../plan/expand.ts';
 import { dict } from '../util/dict.ts';
 
 /** A loaded spec with its plan; `spec` is absent when an error-level diagnostic stopped the load. */

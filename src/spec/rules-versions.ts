@@ -4,7 +4,7 @@ import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Manifest } from './manifests.ts';
 import type { Spec } from './types.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import { packageOf } from './versions.ts';
 
 interface Input {

@@ -5,7 +5,7 @@ import { positionOf } from './document.ts';
 import { userRunnerFolders, type Manifest } from './manifests.ts';
 import type { Spec, Subject } from './types.ts';
 import { versionRules } from './rules-versions.ts';
-import { ruleCovers, type Plan } from '../plan/plan.ts';
+import { ruleCovers, type Plan } from '../plan/expand.ts';
 import { contractKinds } from './contract-rules.ts';
 import { fileNames } from './rules-names.ts';
 import { environmentLayers } from './rules-environments.ts';

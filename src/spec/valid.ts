@@ -1,7 +1,7 @@
 // Loading a spec that must be valid: the stages of load.ts / extends.ts, and a UserError carrying every
 // diagnostic when it is not. Printing is left to the caller (commands/) and the CLI's error boundary.
 import { EXIT, UserError } from '../errors.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import { formatDiagnostic, type Diagnostic } from './diagnostics.ts';
 import { loadMerged } from './extends.ts';
 import { loadSpec, type Loaded } from './load.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { beforeSamples, buildJobs, buildRequest, baselineDonors } from '../../src/run/jobs.ts';
-import { effectiveProtocol, pythonPathOf } from '../../src/run/plan.ts';
+import { effectiveProtocol, pythonPathOf } from '../../src/run/run-plan.ts';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { validatorFor } from '../../src/spec/schema.ts';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../src/run/jobs.ts';
-import { runPlan } from '../../src/run/plan.ts';
+import { runPlan } from '../../src/run/run-plan.ts';
 import { roundIndex, schedule } from '../../src/run/schedule.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { FIXTURES } from '../helpers.ts';

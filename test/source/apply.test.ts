@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeCells, isToolCell, sideOf, splitSides, unsided } from '../../src/change/sides.ts';
-import { planSpec } from '../../src/plan/plan.ts';
+import { planSpec } from '../../src/plan/expand.ts';
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { run } from '../../src/commands/run.ts';
 import { sourceEnvironmentId, toolsNamed, withSides, withToolSources } from '../../src/source/apply.ts';

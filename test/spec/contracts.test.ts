@@ -65,7 +65,7 @@ describe('runners/harness/contracts.json', () => {
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
     const { loadSpec } = await import('../../src/spec/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
@@ -100,7 +100,7 @@ describe('validate checks each contract against its facts', () => {
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
     const { loadSpec } = await import('../../src/spec/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
     const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
     const loaded = await loadSpec(good);
     const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;

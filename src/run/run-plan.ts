@@ -3,7 +3,7 @@
 // selection (overrides -> timing settings -> --only / changed cells -> jobs -> schedule) exists once.
 import path from 'node:path';
 import { onlyFilter } from '../plan/only.ts';
-import type { Cell, Plan } from '../plan/plan.ts';
+import type { Cell, Plan } from '../plan/expand.ts';
 import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { aaCells, buildJobs, type Job, type Overrides } from './jobs.ts';

@@ -1,7 +1,7 @@
 // The run plan: selection by globs or by exact cell ids, the A/A cell, the files of a process.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFiles, bundlePythonPath, runFiles, runPlan, type Selection } from '../../src/run/plan.ts';
+import { bundleFiles, bundlePythonPath, runFiles, runPlan, type Selection } from '../../src/run/run-plan.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { FIXTURES } from '../helpers.ts';
 
