@@ -8,7 +8,7 @@ import { buildRequest, type Job } from '../src/run/jobs.ts';
 import type { Launcher } from '../src/run/launcher.ts';
 import { outcomeOf } from '../src/run/outcome.ts';
 import { processEnv } from '../src/run/spawn.ts';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { pythonPathOf } from '../src/run/run-plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
 import type { ValidSpec } from '../src/commands/load-spec.ts';

@@ -9,7 +9,8 @@ import { loadMerged } from '../src/spec/extends.ts';
 import { loadSpec } from '../src/spec/load.ts';
 import { normalise } from '../src/spec/normalise.ts';
 import type { SpecData } from '../src/spec/data.ts';
-import { BUILTIN_RUNNERS, readManifest, REPO_ROOT } from '../src/spec/manifests.ts';
+import { readManifest } from '../src/spec/manifests.ts';
+import { BUILTIN_RUNNERS, REPO_ROOT } from '../src/repository.ts';
 import { resolveEnv } from '../src/env/build.ts';
 import type { ValidSpec } from '../src/commands/load-spec.ts';
 

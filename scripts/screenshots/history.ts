@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { REPO_ROOT } from '../../src/spec/manifests.ts';
+import { REPO_ROOT } from '../../src/repository.ts';
 import { launchChromium, openReport } from './browser.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, axis: { type: 'string' }, focus: { type: 'string' } } });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../../src/spec/manifests.ts';
+import { REPO_ROOT } from '../../src/repository.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { launchChromium, openReport } from './browser.ts';
 import { renderHtml } from '../../src/report/html.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { buildRequest, type Job } from '../run/jobs.ts';
 import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/run-plan.ts';
-import { HARNESS_DIR } from '../spec/manifests.ts';
+import { HARNESS_DIR } from '../repository.ts';
 import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
 import { execute } from './execute.ts';
 import { buildRequest, type Job } from './jobs.ts';
 import { appendRecord, readJournal } from './journal.ts';

@@ -12,7 +12,7 @@ import { EXIT, UserError } from '../errors.ts';
 import type { Plan } from '../plan/expand.ts';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
 import { validatorFor } from '../spec/schema.ts';
 import type { Spec } from '../spec/types.ts';
 import { cellEnv } from '../wire.ts';

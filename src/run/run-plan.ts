@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { onlyFilter } from '../plan/only.ts';
 import type { Cell, Plan } from '../plan/expand.ts';
-import { HARNESS_DIR, type Manifest } from '../spec/manifests.ts';
+import { type Manifest } from '../spec/manifests.ts';
+import { HARNESS_DIR } from '../repository.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import { aaCells, buildJobs, type Job, type Overrides } from './jobs.ts';
 import { schedule, type Schedule } from './schedule.ts';

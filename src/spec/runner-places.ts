@@ -2,7 +2,8 @@
 // allowed directory (issue 15). Checked before any manifest.json is read from them.
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
-import { BUILTIN_RUNNERS, builtinRunnerDirs } from './manifests.ts';
+import { builtinRunnerDirs } from './manifests.ts';
+import { BUILTIN_RUNNERS } from '../repository.ts';
 import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
 import type { Spec } from './types.ts';
 

@@ -10,7 +10,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { processEnv } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../../src/spec/manifests.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../../src/repository.ts';
 import { cli, FIXTURES, ROOT, testPython, tmpdir, write, processesRunning } from '../helpers.ts';
 
 let python: string;
