@@ -10,9 +10,9 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Fixture directory. */
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
 /** The reference data the project grew from (reference/README.md). */
-export const SEEDS = path.join(ROOT, 'reference');
+export const REFERENCE_DIR = path.join(ROOT, 'reference');
 /** The seed's results file. */
-export const SEED_RESULTS = path.join(SEEDS, 'resnet18_gpu.results.json');
+export const PREDECESSOR_RESULTS = path.join(REFERENCE_DIR, 'resnet18_gpu.results.json');
 
 /** Runs `benchgrid ARGS` as a user would, never throwing; returns exit code and output. */
 export async function cli(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}) {

@@ -114,7 +114,7 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   const kindFacts = facts[cell.kind];
   if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`);
   return {
-    protocol: WIRE_VERSION,
+    protocol: WIRE_VERSION, // the wire version: every wire file (request, result, manifest) names it `protocol`
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
     contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJson } from '../../src/results/write.ts';
 import { stableStringify } from '../../src/util/json.ts';
-import { cli, ROOT, SEED_RESULTS, tmpdir } from '../helpers.ts';
+import { cli, ROOT, PREDECESSOR_RESULTS, tmpdir } from '../helpers.ts';
 import { CPU_RUN_FIXTURE, cpuRun } from './fixtures.ts';
 
 const CPU = path.join(ROOT, CPU_RUN_FIXTURE);
@@ -24,7 +24,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('benchgrid compare', () => {
   it('compares the seed with itself: no faster or slower label, exit 0', async () => {
-    const r = await cli(['compare', SEED_RESULTS, SEED_RESULTS]);
+    const r = await cli(['compare', PREDECESSOR_RESULTS, PREDECESSOR_RESULTS]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Speed: 0 slower, 0 faster, 48 within noise, 35 unavailable (of 83 cells)');
     expect(r.stdout).toContain('Environment: no differences recorded.');
@@ -32,7 +32,7 @@ describe('benchgrid compare', () => {
   });
 
   it('compares the seed with a CPU run and names the device difference at the top', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU], { env: { COLUMNS: '200' } });
+    const r = await cli(['compare', PREDECESSOR_RESULTS, CPU], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const top = r.stdout.split('\n').slice(0, 6).join('\n');
     expect(top).toMatch(/Environment differs \(\d+ blocking\)/);
@@ -40,7 +40,7 @@ describe('benchgrid compare', () => {
   });
 
   it('refuses with --strict-env when the environments differ (exit 2, the list on stderr)', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU, '--strict-env']);
+    const r = await cli(['compare', PREDECESSOR_RESULTS, CPU, '--strict-env']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^benchgrid: refusing to compare .* \(--strict-env\): the environments differ:/);
@@ -61,7 +61,7 @@ describe('benchgrid compare', () => {
   });
 
   it('prints the model with --format json, environment first', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU, '--format', 'json']);
+    const r = await cli(['compare', PREDECESSOR_RESULTS, CPU, '--format', 'json']);
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);
     expect(Object.keys(c).slice(0, 3)).toEqual(['format', 'version', 'environment']);

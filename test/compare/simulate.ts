@@ -16,7 +16,7 @@ export interface NoiseModel {
 }
 
 /** The seed protocol (3 processes x 20 samples) with realistic noise: 2% between, 1.5% within. */
-export const SEED_PROTOCOL: NoiseModel = { between: 0.02, within: 0.015, outlierRate: 0.03, outlierMean: 0.3, processes: 3, samples: 20 };
+export const PREDECESSOR_NOISE: NoiseModel = { between: 0.02, within: 0.015, outlierRate: 0.03, outlierMean: 0.3, processes: 3, samples: 20 };
 
 /** A seeded source of normal and exponential variates. */
 export function variates(seed: number) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, FIXTURES, ROOT, SEED_RESULTS, testPython, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS, testPython, tmpdir } from '../helpers.ts';
 
 const SCRIPT = path.join(ROOT, 'scripts/gpu-check.sh');
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
@@ -60,7 +60,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(fs.readdirSync(out).sort()).toEqual(['driver.log', 'gpu-check-run.tar.gz']);
     expect(fs.readFileSync(path.join(out, 'driver.log'), 'utf8')).toMatch(/environment ready: .*benchgrid-gpu-venv/);
 
-    const fin = await check(['finish', out, '--bundle', bundle, '--results', results, '--seed', SEED_RESULTS, '--label', 'dry run']);
+    const fin = await check(['finish', out, '--bundle', bundle, '--results', results, '--seed', PREDECESSOR_RESULTS, '--label', 'dry run']);
     expect(fin.exitCode, fin.stderr).toBe(0);
     const r = loadResults(path.join(results, 'results.json'));
     expect(r.partial).toBe(false);
