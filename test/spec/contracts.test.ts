@@ -116,6 +116,6 @@ describe('validate checks each contract against its facts', () => {
     const file = write(tmpdir(), 'unknown.yaml', SPEC('  steer: { kind: repeated_steerin, site: layer2 }'));
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
+    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/harness\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
   });
 });
