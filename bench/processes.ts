@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../src/repository.ts';
 import { pythonPathOf } from '../src/run/run-plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
 import type { ValidSpec } from '../src/commands/load-spec.ts';
-import { median } from './stats.ts';
+import { median } from '../src/stats/summary.ts';
 
 /** One measured process. */
 export interface ProcessRun {

@@ -2,7 +2,7 @@
 // shared machine a 10% change of one cell sits inside the noise of that cell's three processes, but a
 // tool measured in six cells has six independent looks at it. Pure.
 import jStat from 'jstat';
-import { moderatedLogSpread, pooledSpread, type Pool } from '../run/precision.ts';
+import { moderatedLogSpread, pooledSpread, type Pool } from '../stats/spread.ts';
 import type { CellComparison, CompareMode, SubjectNoise, ToolComparison } from './model.ts';
 import { judgeBand } from './speed.ts';
 

@@ -4,7 +4,7 @@ import type { Plan } from '../plan/expand.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { AANoise } from './model.ts';
 import { pairedProcess } from './paired.ts';
-import { median } from './stats.ts';
+import { median } from '../stats/summary.ts';
 
 /** The A/A cell of a subject: the first cell in plan order with A/A records, found by its cell's subject field. */
 export function aaCellOf(plan: Plan, records: ProcessRecord[], subject: string): string | null {

@@ -1,5 +1,6 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
-import type { PairedFigures, RatioCI } from './paired.ts';
+import type { PairedFigures } from './paired.ts';
+import type { RatioCI } from '../stats/paired.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
@@ -88,7 +89,7 @@ export interface CellResult {
   per_process: ProcessStats[] | null;
   /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough (issue 13). */
   stopped_by?: 'precision' | 'processes' | 'budget' | null;
-  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/run/precision.ts). */
+  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/stats/spread.ts). */
   precision_half_width?: number | null;
   memory: MemoryStats | null;
   /** Version of the tool's library, when it has one; for a source build, its own version with the revision (`2.36.1+git.1a2b3c4`). */

@@ -3,8 +3,8 @@
 // of two sets of processes' medians, marked unpaired with the reason. Pure.
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellResult, Results } from './model.ts';
-import { logInterval, type RatioCI } from './paired.ts';
-import { pooledSpread } from '../run/precision.ts';
+import { logInterval, type RatioCI } from '../stats/paired.ts';
+import { pooledSpread } from '../stats/spread.ts';
 
 /** A cell's ratio to its baseline, how it was obtained, and its interval. */
 export interface Published {

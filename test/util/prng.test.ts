@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnv1a, mulberry32 } from '../../src/compare/random.ts';
+import { fnv1a, mulberry32 } from '../../src/util/prng.ts';
 
 describe('mulberry32', () => {
   // Expected values from a Python transcription of bryc's reference mulberry32 with explicit 32-bit

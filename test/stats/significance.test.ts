@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatio } from '../../src/compare/bootstrap.ts';
-import { mulberry32 } from '../../src/compare/random.ts';
-import { mannWhitney, processTest, studentT, uCounts } from '../../src/compare/stats.ts';
+import { bootstrapRatio } from '../../src/stats/bootstrap.ts';
+import { mulberry32 } from '../../src/util/prng.ts';
+import { mannWhitney, processTest, studentT, uCounts } from '../../src/stats/significance.ts';
 
 // Expected values computed with scipy 1.17.1 (python3 -c "import scipy.stats as st; ..."):
 // st.mannwhitneyu(x, y) with its defaults, st.ttest_ind(y, x) (pooled variance), on the same inputs.

@@ -2,8 +2,8 @@
 // distribution as drawing n samples with replacement and taking their median, at a cost that does not
 // grow with the number of samples.
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatio, resampledMedian } from '../../src/compare/bootstrap.ts';
-import { mulberry32 } from '../../src/compare/random.ts';
+import { bootstrapRatio, resampledMedian } from '../../src/stats/bootstrap.ts';
+import { mulberry32 } from '../../src/util/prng.ts';
 
 /** The median of n draws with replacement, the slow way. */
 function naive(sorted: Float64Array, random: () => number): number {
