@@ -7,6 +7,7 @@ import { EXAMPLES, examples } from './cli-help.ts';
 import { errorObject, jsonRequested, normaliseFormat } from './cli-format.ts';
 import { guardTerminal } from './util/terminal.ts';
 import { keepFileSizeErrors } from './util/files.ts';
+import { THRESHOLD_HELP } from './compare/threshold.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -126,7 +127,7 @@ program
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
   .option('--seed <n>', "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)", seedInt)
-  .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
+  .option('--threshold <pct>', THRESHOLD_HELP)
   .addOption(new Option('--mode <mode>', "which rule decides a label: ratio (each cell relative to its group's raw cell) or absolute").choices(['ratio', 'absolute']).default('ratio'))
   .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or the tool over its cells, is significantly slower by more than this percentage`)
   .option('--only-changed', 'show only cells whose speed label, status or exactness changed')
@@ -169,7 +170,7 @@ program
   .description('An offline site of every cell over runs and tool releases, with the regressions and improvements found (docs/versions.md).')
   .argument('<results-dir...>', 'run directories, results/<spec>/ directories, or results/')
   .requiredOption('--out <dir>', 'where to write index.html and the runs\' reports')
-  .option('--threshold <pct>', "compare's smallest change worth a label, in percent (default 2; A/A noise raises it)")
+  .option('--threshold <pct>', `compare's ${THRESHOLD_HELP}`)
   .addHelpText('after', examples(EXAMPLES.history))
   .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
 
@@ -197,7 +198,7 @@ program
   .option('--json', 'same as --format json')
   .option('--only-changed', 'show only cells whose speed label, status or exactness changed')
   .addOption(new Option('--sort <order>', 'order of the cells: as in the files, by change (largest slowdown first), or by id').choices(['file', 'change', 'id']).default('file'))
-  .option('--threshold <pct>', 'smallest change worth a label, in percent; the A/A noise raises it', '2')
+  .option('--threshold <pct>', THRESHOLD_HELP)
   .addOption(new Option('--mode <mode>', 'which rule decides a label: ratio (each cell relative to its group\'s raw cell in the same run; absolute where it cannot) or absolute (own times, threshold widened by the run shift)').choices(['ratio', 'absolute']).default('ratio'))
   .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
   .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or a tool over its cells, is significantly slower by more than this percentage`)
