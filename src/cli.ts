@@ -8,6 +8,7 @@ import { errorObject, jsonRequested, normaliseFormat } from './cli-format.ts';
 import { guardTerminal } from './util/terminal.ts';
 import { keepFileSizeErrors } from './util/files.ts';
 import { THRESHOLD_HELP } from './compare/threshold.ts';
+import { SCHEDULE_KINDS } from './run/schedule.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -95,7 +96,7 @@ program
   .option('--tool-source <tool=source>', 'install TOOL (a tool id or package) from SOURCE for this run: a directory, git:REV (the current directory\'s repository) or git:REPO@REV (repeatable; docs/ci.md)', repeatable)
   .option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)', positiveInt('--jobs', 1024))
   .addOption(new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork']))
-  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(['interleaved', 'sequential']))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(SCHEDULE_KINDS))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
@@ -147,7 +148,7 @@ program
   .addOption(new Option('--device <device>', 'override the spec\'s device').choices(['cpu', 'cuda']))
   .option('--processes <n>', 'processes per cell (override, recorded in the results)', positiveInt('--processes', 1000))
   .option('--samples <n>', 'timed samples per process (override, recorded in the results)', positiveInt('--samples', 100_000))
-  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(['interleaved', 'sequential']))
+  .addOption(new Option('--schedule <kind>', 'order of the processes: rounds of every cell shuffled with a recorded seed, or each cell\'s processes together (default: the spec\'s protocol.schedule, else interleaved)').choices(SCHEDULE_KINDS))
   .option('--seed <n>', 'seed of the interleaved schedule\'s shuffles (default: a fresh one, recorded in the results)', seedInt)
   .addOption(new Option('--format <format>', 'summary format').choices(['table', 'json']).default('table'))
   .option('--json', 'print a JSON summary on stdout (same as --format json)')

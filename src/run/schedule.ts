@@ -32,7 +32,7 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 }
 
 /** The round of each job: its position among its cell's own processes (time, then memory). */
-function roundsOf(jobs: Job[]): Job[][] {
+export function roundsOf(jobs: Job[]): Job[][] {
   const perCell = new Map<string, Job[]>();
   const aa: Job[] = [];
   for (const job of jobs) {
@@ -61,11 +61,4 @@ export function schedule(jobs: Job[], s: Schedule): Job[] {
   if (s.kind === 'sequential') return [...jobs];
   const random = mulberry32(s.seed);
   return roundsOf(jobs).flatMap((round) => shuffle(round, random));
-}
-
-/** The round each job of an interleaved schedule belongs to, by job key (for tests and reports). */
-export function roundIndex(jobs: Job[]): Map<string, number> {
-  const out = new Map<string, number>();
-  roundsOf(jobs).forEach((round, r) => round.forEach((job) => out.set(job.key, r)));
-  return out;
 }
