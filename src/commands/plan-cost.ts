@@ -2,7 +2,7 @@
 // what they download, and how long it will take (from the spec's last run here).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeDuration, planCost, type LastRun, type PlanCost } from '../plan/cost.ts';
+import { describeDuration, planCost, type LastRun, type PlanCost } from '../run/cost.ts';
 import type { Plan } from '../plan/expand.ts';
 import { describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';

@@ -19,7 +19,7 @@ import { newSeed, type ScheduleKind } from '../run/schedule.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
 import { stoppedEarly } from '../run/repeat-gate.ts';
 import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
-import { recordSources, runSources } from '../source/record.ts';
+import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
 import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';

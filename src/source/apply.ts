@@ -5,7 +5,7 @@
 import { UserError } from '../errors.ts';
 import type { Environment, Spec, Tool } from '../spec/types.ts';
 import { normalisePackage, packageOf, requirementName, versionedToolId } from '../spec/versions.ts';
-import type { ResolvedSource } from './resolve.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 
 /** The sides of bench-change, as they appear in tool ids: TOOL@base, TOOL@head. */
 export const SIDES = ['base', 'head'] as const;

@@ -9,7 +9,7 @@ import type { CellResult, Results } from '../../src/results/model.ts';
 import { run } from '../../src/commands/run.ts';
 import { sourceEnvironmentId, toolsNamed, withSides, withToolSources } from '../../src/source/apply.ts';
 import { prepareSources } from '../../src/source/prepare.ts';
-import type { ResolvedSource } from '../../src/source/resolve.ts';
+import type { ResolvedSource } from '../../src/spec/types.ts';
 import { builtVersion } from '../../src/env/source.ts';
 import { adapterLookup } from '../../src/spec/manifests.ts';
 import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';

@@ -1,8 +1,8 @@
 // Pure: what a run of a plan will cost: its processes by kind, and its wall time estimated from the
 // last run of the same spec on this machine (each process's wall time, by cell and kind, plus what the
 // run spent outside its processes: starting fork servers, probing, writing reports).
-import type { Job } from '../run/jobs.ts';
-import type { ProcessRecord } from '../run/journal.ts';
+import type { Job } from './jobs.ts';
+import type { ProcessRecord } from './journal.ts';
 
 /** The last run of a spec, as the estimate reads it. */
 export interface LastRun {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planCost, describeDuration } from '../../src/plan/cost.ts';
+import { planCost, describeDuration } from '../../src/run/cost.ts';
 import type { Job } from '../../src/run/jobs.ts';
 import type { ProcessRecord } from '../../src/run/journal.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';

@@ -1,8 +1,9 @@
 // What a results file says about tools built from source: each such cell's `tool_source`, and its
 // `tool_version` as the build's own version string with the revision added (`2.36.1+git.1a2b3c4.dirty`),
 // so that reports, compare and history name the build, not the release it came from. Pure.
-import type { CellResult, CellSource, Results } from '../results/model.ts';
-import { sourceVersion, type ResolvedSource } from './resolve.ts';
+import type { CellResult, CellSource, Results } from './model.ts';
+import { sourceVersion } from '../source/resolve.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 
 /** The results with the source of every cell whose tool ran one. */
 export function recordSources(results: Results, byTool: ReadonlyMap<string, ResolvedSource>): Results {
