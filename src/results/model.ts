@@ -1,6 +1,7 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
 import type { PairedFigures } from './paired.ts';
 import type { RatioCI } from '../stats/paired.ts';
+import type { RequiredWork, Witnesses } from '../run/record.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
@@ -39,20 +40,10 @@ export interface MemoryStats {
   cuda_peak_allocated_bytes: (number | null)[];
 }
 
-/** What the harness observed in the untimed witness call of one timing process (docs/contracts.md). */
-export interface Witnesses {
-  /** Calls of the model's final module. */
-  forwards: number;
-  /** Whether the call's backward filled any parameter's `.grad`. */
-  parameter_grads: boolean;
-  /** Bytes held by the tensors the call returned. */
-  result_bytes: number;
-}
-
 /** A cell's work: the contract's requirement, the witnesses per timing process, and the differences in words. */
 export interface CellWork {
   /** null: the contract checks nothing (group B operations). */
-  required: { forwards: number; parameter_grads: boolean } | null;
+  required: RequiredWork;
   witnesses: Witnesses[];
   /** Empty when the work is the contract's: else e.g. "stops at the site", "no parameter gradients". */
   differs: string[];

@@ -1,26 +1,12 @@
 // Paired figures of a cell (docs/protocol.md, "Pairing"): per process, the tool against its baseline timed
 // in alternation after the tool's import (the paired ratio), and the import tax (the baseline after the
 // import over the baseline before it); per cell, each over processes with a 95% interval. Pure.
-import { median } from '../stats/summary.ts';
-import { logInterval, pairEstimate, pairRatios, type RatioCI } from '../stats/paired.ts';
-import { pooledSpread, type Pool } from '../stats/spread.ts';
+import { logInterval, pairRatios, type RatioCI } from '../stats/paired.ts';
+import type { PairedProcess } from '../run/record.ts';
 
-/** What one paired process measured, with the figures derived from it. */
-export interface PairedProcess {
-  /** The process's position in the cell's `samples_ms` (whose list holds the tool's samples of each pair). */
-  index: number;
-  /** The paired ratio (pairEstimate): tool / baseline, both timed in alternation after the import. */
-  ratio: number;
-  /** Import tax: median baseline after the import / median baseline before it. */
-  tax: number;
-  pairs: number;
-  /** Raw data, so that compare and history can recompute: the baseline's samples after the import (parallel
-   * to the cell's samples_ms of this process), the order of each pair, and the block before the import. */
-  seed: number;
-  baseline_ms: number[];
-  tool_first: boolean[];
-  before_ms: number[];
-}
+export type { PairedProcess, PairedRecord } from '../run/record.ts';
+export { pairedProcess } from '../run/record.ts';
+import { pooledSpread, type Pool } from '../stats/spread.ts';
 
 /** The published ratio: the paired ratio, times the cell's import tax where the run shows the tool has one. */
 export interface Published extends RatioCI {
@@ -41,30 +27,6 @@ export interface PairedFigures extends RatioCI {
   baseline: string;
   published: Published;
   processes: PairedProcess[];
-}
-
-/** What a process result holds about pairing (schemas/result.schema.json `paired`). */
-export interface PairedRecord {
-  baseline: string;
-  seed: number;
-  unpaired: string | null;
-  baseline_ms?: number[];
-  baseline_gc_ms?: number[];
-  tool_first?: boolean[];
-  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string };
-}
-
-/** A process's paired figures from its timing and `paired` record; null when it did not pair. */
-export function pairedProcess(index: number, samples: readonly number[], p: PairedRecord | null | undefined): PairedProcess | null {
-  if (!p || p.unpaired !== null || !p.baseline_ms || !p.before) return null;
-  const ratio = pairEstimate(samples, p.baseline_ms);
-  const base = p.before.baseline_ms;
-  if (ratio === null || base.length === 0 || p.baseline_ms.length === 0) return null;
-  const tax = median(p.baseline_ms) / median(base);
-  return {
-    index, ratio, tax, pairs: Math.min(samples.length, p.baseline_ms.length),
-    seed: p.seed, baseline_ms: p.baseline_ms, tool_first: p.tool_first ?? [], before_ms: base,
-  };
 }
 
 /** The run's pools of paired figures: the spread between processes of one cell, typical over the run's cells. */
