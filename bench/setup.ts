@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { loadMerged } from '../src/spec/extends.ts';
-import { loadSpec } from '../src/spec/load.ts';
+import { loadSpec } from '../src/validate/load.ts';
 import { normalise } from '../src/spec/normalise.ts';
 import type { SpecData } from '../src/spec/data.ts';
 import { readManifest } from '../src/spec/manifests.ts';

@@ -68,7 +68,7 @@ print(json.dumps({"version": benchgrid_harness.WIRE_VERSION,
 
 describe("a request's pairing", () => {
   it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
-    const { loadSpec } = await import('../src/spec/load.ts');
+    const { loadSpec } = await import('../src/validate/load.ts');
     const { buildRequest } = await import('../src/run/jobs.ts');
     const { effectiveProtocol } = await import('../src/run/run-plan.ts');
     const { validatorFor } = await import('../src/spec/schema.ts');

@@ -1,5 +1,5 @@
 // What an export cuts bundles from: a valid spec and its run plan (selection, timing settings, schedule).
-import { loadValidSpec } from '../spec/valid.ts';
+import { loadValidSpec } from '../validate/valid.ts';
 import type { Overrides } from '../run/jobs.ts';
 import { runPlan, type RunPlan } from '../run/run-plan.ts';
 import type { ScheduleKind } from '../run/schedule.ts';

@@ -9,7 +9,7 @@ import { ensureEnv } from '../env/layered.ts';
 import { choosePrune, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
-import { loadDeclaredSpec } from '../spec/valid.ts';
+import { loadDeclaredSpec } from '../validate/valid.ts';
 
 /** Options of `env`. */
 export interface EnvOptions {

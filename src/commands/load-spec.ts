@@ -1,7 +1,7 @@
-// Shared by commands that need a valid spec: load it (src/spec/valid.ts throws a UserError carrying the
+// Shared by commands that need a valid spec: load it (src/validate/valid.ts throws a UserError carrying the
 // diagnostics when it is invalid, which cli.ts prints) and print its warnings here, at the edge.
 import { formatDiagnostic } from '../spec/diagnostics.ts';
-import { loadValidSpec, type ValidSpec } from '../spec/valid.ts';
+import { loadValidSpec, type ValidSpec } from '../validate/valid.ts';
 
 export type { ValidSpec };
 

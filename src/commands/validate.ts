@@ -2,7 +2,7 @@
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { checkIndex } from '../spec/index-check.ts';
-import { hasErrors, loadSpec } from '../spec/load.ts';
+import { hasErrors, loadSpec } from '../validate/load.ts';
 import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Plan } from '../plan/expand.ts';

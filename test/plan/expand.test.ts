@@ -1,7 +1,7 @@
 // The planner: stable order, statuses, `--only` globs, and the JSON shape of `benchgrid plan --json`.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { onlyFilter } from '../../src/plan/only.ts';
 import { cli, FIXTURES, ROOT } from '../helpers.ts';
 

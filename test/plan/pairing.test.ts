@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { beforeSamples, buildJobs, buildRequest, baselineDonors } from '../../src/run/jobs.ts';
 import { effectiveProtocol, pythonPathOf } from '../../src/run/run-plan.ts';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
 

@@ -7,7 +7,7 @@ import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
 import type { ProcessRecord } from '../../src/run/journal.ts';
 import type { ProcessResult } from '../../src/run/outcome.ts';
 import type { PairedRecord } from '../../src/results/paired.ts';
-import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
+import { loadValidSpec, type ValidSpec } from '../../src/validate/valid.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
 import { FIXTURES } from '../helpers.ts';
 

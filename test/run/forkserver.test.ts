@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
 import { forkLauncher } from '../../src/run/forkserver.ts';
 import { buildRequest } from '../../src/run/jobs.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { processEnv } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';

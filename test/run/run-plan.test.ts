@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleFiles, bundlePythonPath, runFiles, runPlan, type Selection } from '../../src/run/run-plan.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { FIXTURES } from '../helpers.ts';
 
 async function tiny(selection: Selection, aa_pairs = 1) {

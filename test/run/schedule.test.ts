@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Job } from '../../src/run/jobs.ts';
 import { runPlan } from '../../src/run/run-plan.ts';
 import { roundsOf, schedule } from '../../src/run/schedule.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { FIXTURES } from '../helpers.ts';
 
 /** The round each job of an interleaved schedule belongs to, by job key. */

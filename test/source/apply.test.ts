@@ -12,9 +12,9 @@ import { prepareSources } from '../../src/source/prepare.ts';
 import type { ResolvedSource } from '../../src/spec/types.ts';
 import { builtVersion } from '../../src/env/source.ts';
 import { adapterLookup } from '../../src/spec/manifests.ts';
-import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
+import { loadValidSpec, type ValidSpec } from '../../src/validate/valid.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { HOOKKIT } from './tool-repo.ts';
 
 const SPEC = `benchgrid: 1

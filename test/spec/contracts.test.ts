@@ -63,7 +63,7 @@ describe('runners/harness/contracts.json', () => {
   });
 
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
-    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
     const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
@@ -98,7 +98,7 @@ describe('validate checks each contract against its facts', () => {
   });
 
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
-    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
     const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
     const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));

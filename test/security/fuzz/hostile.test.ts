@@ -28,7 +28,7 @@ import { renderTable } from '../../../src/report/table.ts';
 import { fromJson } from '../../../src/results/load.ts';
 import { formatDiagnostic } from '../../../src/spec/diagnostics.ts';
 import type { Reader } from '../../../src/spec/extends.ts';
-import { loadSpec } from '../../../src/spec/load.ts';
+import { loadSpec } from '../../../src/validate/load.ts';
 import { ROOT, tmpdir, write } from '../../helpers.ts';
 import { tinyResultsJson, TINY_SPEC } from '../../report/tiny-results.ts';
 import { checkHtml, checkMarkdown, checkTerminal } from '../sink-checks.ts';

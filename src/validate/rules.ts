@@ -1,12 +1,12 @@
 // Stage 6 of spec loading: semantic rules, each a small pure function of the resolved spec and its plan.
 import path from 'node:path';
-import { didYouMean, diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
-import { userRunnerFolders, type Manifest } from './manifests.ts';
-import type { Spec, Subject } from './types.ts';
+import { didYouMean, diag, ptr, suggestion, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import { userRunnerFolders, type Manifest } from '../spec/manifests.ts';
+import type { Spec, Subject } from '../spec/types.ts';
 import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/expand.ts';
-import { contractKinds } from './contract-rules.ts';
+import { contractKinds } from './rules-contracts.ts';
 import { fileNames } from './rules-names.ts';
 import { environmentLayers } from './rules-environments.ts';
 

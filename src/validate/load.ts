@@ -1,16 +1,16 @@
 // The staged spec loader: read -> parse YAML -> extends -> schema -> normalise -> rules, in one pass.
-import { loadMerged, type MergedDoc, type Reader } from './extends.ts';
-import { foldUnderSchema, pruneSchemaErrors } from './one-pass.ts';
-import type { SpecData } from './data.ts';
-import { adapterLookup, readManifest, type Manifest } from './manifests.ts';
-import { normalise } from './normalise.ts';
+import { loadMerged, type MergedDoc, type Reader } from '../spec/extends.ts';
+import { foldUnderSchema, pruneSchemaErrors } from '../spec/one-pass.ts';
+import type { SpecData } from '../spec/data.ts';
+import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
+import { normalise } from '../spec/normalise.ts';
 import { checkRules } from './rules.ts';
-import { checkRunnerPlaces } from './runner-places.ts';
-import { checkSchema, isSpecData } from './schema.ts';
-import { foldFollowOns } from './fold.ts';
-import { readSource } from './source.ts';
-import type { Diagnostic } from './diagnostics.ts';
-import type { Spec } from './types.ts';
+import { checkRunnerPlaces } from '../spec/runner-places.ts';
+import { checkSchema, isSpecData } from '../spec/schema.ts';
+import { foldFollowOns } from '../spec/fold.ts';
+import { readSource } from '../spec/source.ts';
+import type { Diagnostic } from '../spec/diagnostics.ts';
+import type { Spec } from '../spec/types.ts';
 import { planSpec, type Plan } from '../plan/expand.ts';
 import { dict } from '../util/dict.ts';
 

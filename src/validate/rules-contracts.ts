@@ -1,8 +1,8 @@
 // Semantic rule: every cell's contract kind has facts (runners/harness/contracts.json) and the parameters they name.
-import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
-import { contractFacts, type ParamType } from './contracts.ts';
-import type { Contract, Spec } from './types.ts';
+import { diag, ptr, suggestion, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import { contractFacts, type ParamType } from '../spec/contracts.ts';
+import type { Contract, Spec } from '../spec/types.ts';
 import type { RuleInput } from './rules.ts';
 
 const TYPE_WORDS: Record<ParamType, string> = { site: 'a site name', numbers: 'a non-empty list of numbers', integer: 'a non-negative integer', number: 'a number' };

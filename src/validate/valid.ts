@@ -2,13 +2,13 @@
 // diagnostic when it is not. Printing is left to the caller (commands/) and the CLI's error boundary.
 import { EXIT, UserError } from '../errors.ts';
 import type { Plan } from '../plan/expand.ts';
-import { formatDiagnostic, type Diagnostic } from './diagnostics.ts';
-import { loadMerged } from './extends.ts';
+import { formatDiagnostic, type Diagnostic } from '../spec/diagnostics.ts';
+import { loadMerged } from '../spec/extends.ts';
 import { loadSpec, type Loaded } from './load.ts';
-import type { Manifest } from './manifests.ts';
-import { normalise } from './normalise.ts';
-import { checkSchema, isSpecData } from './schema.ts';
-import type { Spec } from './types.ts';
+import type { Manifest } from '../spec/manifests.ts';
+import { normalise } from '../spec/normalise.ts';
+import { checkSchema, isSpecData } from '../spec/schema.ts';
+import type { Spec } from '../spec/types.ts';
 
 /** A spec that loaded without errors; its `diagnostics` are warnings only. */
 export type ValidSpec = Loaded & { spec: Spec; plan: Plan; manifests: Record<string, Manifest | Error> };

@@ -1,11 +1,11 @@
 // Semantic rules of the version axis: a versioned tool needs a package, is never a reference, and a reason's
 // version range names a versioned tool. Pure, like the rules of rules.ts (registered there).
-import { diag, ptr, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
-import type { Manifest } from './manifests.ts';
-import type { Spec } from './types.ts';
+import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import type { Manifest } from '../spec/manifests.ts';
+import type { Spec } from '../spec/types.ts';
 import type { Plan } from '../plan/expand.ts';
-import { packageOf } from './versions.ts';
+import { packageOf } from '../spec/versions.ts';
 
 interface Input {
   spec: Spec;

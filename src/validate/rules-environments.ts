@@ -1,8 +1,8 @@
 // Semantic rule: an environment declared `over` another names a declared environment, without a loop, and takes
 // its base's interpreter.
-import { diag, ptr, suggestion, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
-import { baseChain } from './layers.ts';
+import { diag, ptr, suggestion, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import { baseChain } from '../spec/layers.ts';
 import type { RuleInput } from './rules.ts';
 
 /** `over` names another declared environment, the chain of bases ends, and a layer sets no `python` of its own. */

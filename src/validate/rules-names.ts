@@ -2,10 +2,10 @@
 // (`processes/GROUP+contract+tool+subject/` in a run, `requests/...` in a bundle), and a file name has
 // at most 255 bytes on every file system benchgrid runs on. An id past that passed validate and then
 // crashed export and run on ENAMETOOLONG; validate refuses it, at the longest of its names.
-import { diag, ptr, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
+import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
 import type { RuleInput } from './rules.ts';
-import { splitToolId } from './versions.ts';
+import { splitToolId } from '../spec/versions.ts';
 
 /** Longest file name (bytes) on Linux, macOS and Windows file systems. */
 export const MAX_FILE_NAME_BYTES = 255;
