@@ -17,7 +17,7 @@ const program = new Command('benchgrid')
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) })
   .addHelpText('after', `${examples(EXAMPLES.benchgrid)}\n${EXIT_HELP}\n`)
-  // One convention for output formats: --json is --format json (issue 16).
+  // One convention for output formats: --json is --format json.
   .hook('preAction', (_root, command) => normaliseFormat(command));
 
 program

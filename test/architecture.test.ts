@@ -183,6 +183,17 @@ describe('the architecture rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('cites no "issue N" in the comments of src/ and runners/: code says why, history is in git and docs', () => {
+    const py = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) return py(rel);
+      return e.name.endsWith('.py') ? [rel] : [];
+    });
+    const offenders = [...tsFiles('src'), ...py('runners')].flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n')
+      .flatMap((line, i) => (/\bissues? \d+/i.test(line) ? [`${f}:${i + 1}`] : [])));
+    expect(offenders).toEqual([]);
+  });
+
   it('has no cast to `any` or `never` in src/spec, src/run and src/commands', () => {
     const files = ['src/spec', 'src/run', 'src/commands'].flatMap(tsFiles);
     expect(anyOrNeverCasts(files)).toEqual([]);

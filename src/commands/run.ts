@@ -251,7 +251,7 @@ function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boo
 }
 
 /**
- * Forked processes on the CPU, where issue 9 showed them to measure the same as cold ones
+ * Forked processes on the CPU, where they were measured to time the same as cold ones
  * (docs/performance.md); cold on CUDA until the same is shown on a GPU. `--start cold` always works.
  */
 function defaultStart(device: 'cpu' | 'cuda'): 'cold' | 'fork' {

@@ -1,4 +1,4 @@
-// Tool verdicts (issue 13, docs/compare.md "Tools"): did a tool as a whole get faster or slower? On a
+// Tool verdicts (docs/compare.md "Tools"): did a tool as a whole get faster or slower? On a
 // shared machine a 10% change of one cell sits inside the noise of that cell's three processes, but a
 // tool measured in six cells has six independent looks at it. Pure.
 import jStat from 'jstat';

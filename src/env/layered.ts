@@ -1,4 +1,4 @@
-// Environments of one release of a versioned tool (issue 14): a small venv layered over its base environment.
+// Environments of one release of a versioned tool: a small venv layered over its base environment.
 // Its site-packages holds only the pinned release (and anything that release needs that the base lacks);
 // a .pth file adds the base's site-packages behind it, so N releases cost N small layers, not N torches.
 // What the base's spec pins (torch, torchvision, the other tools) is held at its version with a pip

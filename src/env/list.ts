@@ -1,4 +1,4 @@
-// `env list` without starting anything: the cache is read, no interpreter runs (issue 15). Which
+// `env list` without starting anything: the cache is read, no interpreter runs. Which
 // interpreter a name like python3 stands for is only learnt when `env build` or `run` starts it.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // Progress of an environment build from pip's own output: the package being fetched or installed and
-// the time elapsed, a line when it changes (at most one per 2 s) and a heartbeat every 20 s (issue 16).
+// the time elapsed, a line when it changes (at most one per 2 s) and a heartbeat every 20 s.
 import { execa } from 'execa';
 
 /** What pip is doing, read from one line of its output; null for lines that say nothing new. */

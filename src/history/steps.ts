@@ -1,4 +1,4 @@
-// Step detection over a series of medians (issue 14), after the idea of asv's step_detect.py: fit the series
+// Step detection over a series of medians, after the idea of asv's step_detect.py: fit the series
 // with piecewise-constant segments by minimising "distance to each segment's median + a penalty per
 // segment", then call each boundary between segments a step. Pure; the rule is documented in docs/versions.md.
 import { median } from '../stats/summary.ts';

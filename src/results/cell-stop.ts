@@ -1,4 +1,4 @@
-// Why a cell stopped running processes (precision-driven sampling, issue 13), recorded in the results.
+// Why a cell stopped running processes (precision-driven sampling), recorded in the results.
 import type { Protocol } from '../spec/types.ts';
 import type { CellResult } from './model.ts';
 import { poolFor, precisionSettings, processSoFar } from '../run/precision-gate.ts';

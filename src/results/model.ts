@@ -78,7 +78,7 @@ export interface CellResult {
   /** Median of the per-process gc medians (ms): the cost of the garbage one call leaves; null when not recorded. */
   gc_median_ms?: number | null;
   per_process: ProcessStats[] | null;
-  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough (issue 13). */
+  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough. */
   stopped_by?: 'precision' | 'processes' | 'budget' | null;
   /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/stats/spread.ts). */
   precision_half_width?: number | null;

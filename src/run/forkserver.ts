@@ -1,4 +1,4 @@
-// The fork start mode (issue 9): one clean Python parent per environment that has imported torch and
+// The fork start mode: one clean Python parent per environment that has imported torch and
 // torchvision and nothing else (runners/harness/benchgrid_harness/forkserver.py), forking a fresh child
 // for every cell process. The children keep spawnCell's semantics: own process group, allow-listed
 // environment, output to files, a time limit that kills the group, stray grandchildren killed on exit.

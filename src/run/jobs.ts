@@ -26,7 +26,7 @@ export interface Overrides {
 /**
  * The cells whose A/A noise is measured: per group with a reference and per subject with a selected
  * planned cell, the reference tool's cell of the group's first declared contract that is planned. It
- * does not depend on --only (issue 12), so the A/A figures of two runs with different selections are
+ * does not depend on --only, so the A/A figures of two runs with different selections are
  * measured on the same cell; it runs even when --only leaves it out.
  */
 export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {

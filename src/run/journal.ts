@@ -60,7 +60,7 @@ export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 
 /**
  * Reads a journal; a torn last line (the run was killed mid-write) is ignored, and a record of the
- * wrong shape is refused naming its line (schemas/journal.schema.json, issue 15).
+ * wrong shape is refused naming its line (schemas/journal.schema.json).
  */
 export function readJournal(dir: string): { header: JournalHeader | null; records: ProcessRecord[] } {
   const file = containedFile(dir, journalPath(dir));

@@ -1,4 +1,4 @@
-// Precision-driven sampling (issue 13): whether a cell needs another process, as a pure function of the
+// Precision-driven sampling: whether a cell needs another process, as a pure function of the
 // processes it has run. The per-process stop is in the harness (benchgrid_harness/precision.py).
 import { processesHalfWidth, type Pool } from '../stats/spread.ts';
 

@@ -67,7 +67,7 @@ export function runPlan(x: RunPlanInput): RunPlan {
 
 /**
  * File-system-safe name of a cell id, one to one: ids are made of letters, digits, '_', '.' and '-', so
- * '/' becomes '+', which no id holds. ('__' collided: ids may contain '__', issue 15.)
+ * '/' becomes '+', which no id holds. ('__' would collide: ids may contain '__'.)
  */
 export function cellSlug(id: string): string {
   return id.replace(/\//g, '+');

@@ -1,4 +1,4 @@
-// Pure: the order in which a run's processes start (issue 13). Interleaved by default: in rounds, every
+// Pure: the order in which a run's processes start. Interleaved by default: in rounds, every
 // cell runs one process per round in an order shuffled per round from a recorded seed, so drift during a
 // run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
 import type { Job } from './jobs.ts';

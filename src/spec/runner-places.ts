@@ -1,5 +1,5 @@
 // Runners a spec declares: never a built-in's name, and only directories inside the spec's tree or an
-// allowed directory (issue 15). Checked before any manifest.json is read from them.
+// allowed directory. Checked before any manifest.json is read from them.
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import { builtinRunnerDirs } from './manifests.ts';

@@ -162,7 +162,7 @@ function show(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') {
     const cut = v.length > 60 ? v.slice(0, 57) + '...' : v;
-    // Line breaks and control characters are shown escaped: a diagnostic stays one line (issue 15).
+    // Line breaks and control characters are shown escaped: a diagnostic stays one line.
     return /[\u0000-\u001f\u007f-\u009f]/.test(cut) ? JSON.stringify(cut) : `'${cut}'`;
   }
   if (Array.isArray(v)) return 'a list';

@@ -1,4 +1,4 @@
-"""`python -m benchgrid_harness.forkserver`: a clean parent that forks one child per cell process (issue 9).
+"""`python -m benchgrid_harness.forkserver`: a clean parent that forks one child per cell process.
 
 The parent imports torch, torchvision and the harness's own modules, and nothing else: no CUDA
 initialisation, no tool, no model, no tensor operation (which would start torch's thread pools). Each

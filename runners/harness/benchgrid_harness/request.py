@@ -96,7 +96,7 @@ def _problems(request):
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
     problems.extend(_pairing_problems(request))
-    # cell.contract is the spec's contract id, which may differ from the kind it implements (issue 15);
+    # cell.contract is the spec's contract id, which may differ from the kind it implements;
     # what must hold is that the cell's id is made of its parts.
     cell = request.get("cell", {})
     parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]

@@ -90,7 +90,7 @@ def backward_capture(ctx):
 def draw(ctx):
     """`trace.draw` of a full trace (taken in prepare) through Graphviz to a file in tmpdir, not opened."""
     # Graphviz is a system program, not a pip package: a machine without it cannot do this cell, which is
-    # `unsupported` (with the fix), not an `error` of torchlens (issue 16: the README's commands on a bare machine).
+    # `unsupported` (with the fix), not an `error` of torchlens: the README's commands must work on a bare machine.
     if shutil.which("dot") is None:
         ctx.unsupported("torchlens draw renders through Graphviz, and its `dot` executable is not on PATH; "
                         "install Graphviz (apt-get install graphviz, brew install graphviz, or conda install graphviz)")
