@@ -72,7 +72,11 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
  */
 function answerRatio(c: CellResult, base: CellResult, cells: CellResult[]): CellRatio | null {
   const published = base.tool === 'raw' ? publishedRatio(c, cellIndex(cells)) : null;
-  if (published?.paired) return { ratio: published.ratio, low: published.low, high: published.high, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+  if (published?.paired) {
+    // One process gives no interval over processes ([0, null] in the file): the ratio alone, never "(0.00-Infinity)".
+    const bounded = published.low !== null && published.high !== null && published.low > 0 && Number.isFinite(published.high);
+    return { ratio: published.ratio, low: bounded ? published.low : null, high: bounded ? published.high : null, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+  }
   return cellRatio(c, base);
 }
 

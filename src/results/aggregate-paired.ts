@@ -68,7 +68,7 @@ export function lentRecords(cell: Cell, donors: readonly string[], byCell: Map<s
 
 function asBaselineRecord(cell: Cell, r: ProcessRecord, res: ProcessResult, before: NonNullable<NonNullable<ProcessResult['paired']>['before']>): LentRecord {
   const result: ProcessResult = {
-    ...res, cell_id: cell.id, status: 'ok', reason: null, error: null, exact: null, memory: null, work: null, notes: [], paired: null,
+    ...res, cell_id: cell.id, status: 'ok', reason: null, error: null, exact: null, memory: null, work: before.work ?? null, notes: [], paired: null,
     timing: { timer: res.timing?.timer ?? 'perf_counter_ns', sync: res.timing?.sync ?? 'none', warmups: res.timing?.warmups ?? 0, samples_ms: before.baseline_ms, gc: 'collect-between-samples', gc_ms: before.baseline_gc_ms, stopped_by: before.stopped_by as 'samples' | 'budget' | 'precision' },
     phases_s: { before: res.phases_s.before ?? 0 },
   };

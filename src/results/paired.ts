@@ -3,6 +3,7 @@
 // import over the baseline before it); per cell, each over processes with a 95% interval. Pure.
 import jStat from 'jstat';
 import { median } from './stats.ts';
+import type { CellWork, Witnesses } from './model.ts';
 import { moderatedLogSpread, pooledSpread, type Pool } from '../run/precision.ts';
 
 /** What one paired process measured, with the figures derived from it. */
@@ -57,7 +58,8 @@ export interface PairedRecord {
   baseline_ms?: number[];
   baseline_gc_ms?: number[];
   tool_first?: boolean[];
-  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string };
+  /** The block before the import; `work`: the baseline's witness call after it (absent in older results). */
+  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string; work?: { witnesses: Witnesses; required: CellWork['required']; differs: string[] } | null };
 }
 
 /** The ratio of each pair: first / second, index by index (pairs beyond the shorter side dropped). */
