@@ -21,6 +21,7 @@ export interface ScheduleSetting {
 export interface Overrides {
   processes?: number;
   samples?: number;
+  warmups?: number;
   device?: Device;
 }
 
@@ -42,7 +43,7 @@ export interface RunSettings {
 
 /** A timing setting the command line may override: the flag, the protocol key, its bounds (docs/security.md). */
 export interface TimingFlag {
-  key: 'processes' | 'samples';
+  key: 'processes' | 'samples' | 'warmups';
   flag: string;
   /** The smallest value accepted; the largest is the spec schema's maximum for the same key. */
   min: number;
@@ -54,6 +55,7 @@ export interface TimingFlag {
 export const TIMING_FLAGS: readonly TimingFlag[] = [
   { key: 'processes', flag: '--processes <n>', min: 1, max: 1000, help: 'processes per cell (override, recorded in the results)' },
   { key: 'samples', flag: '--samples <n>', min: 1, max: 100_000, help: 'timed samples per process (override, recorded in the results)' },
+  { key: 'warmups', flag: '--warmups <n>', min: 0, max: 10_000, help: 'untimed warm-up calls per process before its samples; 0 for none (override, recorded in the results)' },
 ];
 
 /**
