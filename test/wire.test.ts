@@ -70,12 +70,12 @@ describe("a request's pairing", () => {
   it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
     const { loadSpec } = await import('../src/spec/load.ts');
     const { buildRequest } = await import('../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../src/run/plan.ts');
+    const { runSettings } = await import('../src/settings/settings.ts');
     const { validatorFor } = await import('../src/spec/schema.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
     const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
-    const good = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!, 3);
-    const pairing = good.pairing as Record<string, unknown>;
+    const good = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 3) }, { key: 'k', cell, kind: 'time', index: 0 });
+    const pairing = good.pairing!;
     const variants: [string, unknown][] = [
       ['good', pairing], ['null', null],
       ['no seed', { ...pairing, seed: undefined }], ['negative seed', { ...pairing, seed: -1 }], ['text seed', { ...pairing, seed: '1' }],

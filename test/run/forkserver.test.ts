@@ -136,7 +136,7 @@ describe('the fork launcher', () => {
     const dir = tmpdir();
     const request = path.join(dir, 'm.request.json');
     const protocol = { ...loaded.spec!.protocol, memory_runs: 1 };
-    fs.writeFileSync(request, JSON.stringify(buildRequest(loaded.spec!, { key: 'k', cell, kind: 'memory', index: 0 }, protocol, 'cpu', loaded.manifests!)));
+    fs.writeFileSync(request, JSON.stringify(buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, protocol, device: 'cpu', schedule: { kind: 'sequential', seed: 0 } }, { key: 'k', cell, kind: 'memory', index: 0 })));
     const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
     try {
       // the job says it is a memory process: the launcher does not read the request file to learn it

@@ -65,11 +65,11 @@ describe('runners/contracts.json', () => {
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
     const { loadSpec } = await import('../../src/spec/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
-      const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { contract: { grad: boolean } };
+      const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
       expect(validate(request), `${cell.id}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
       expect(request.contract.grad).toBe(cell.kind === 'same_site_gradient');
     }
@@ -100,11 +100,11 @@ describe('validate checks each contract against its facts', () => {
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
     const { loadSpec } = await import('../../src/spec/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
     const loaded = await loadSpec(good);
     const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;
-    const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { settings: { rtol: number; atol: number } };
+    const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
     expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
     const bad = write(tmpdir(), 'negative.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'));
     const r = await cli(['validate', bad]);
