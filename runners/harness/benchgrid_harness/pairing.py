@@ -129,7 +129,7 @@ def before_block(request, twin):
     share = settings["sampling_budget_s"] * pairing["before"] / (pairing["before"] + 2 * settings["samples"])
     limits = limits_of(settings, samples=pairing["before"], budget_s=share)
     # Two samples at least, whatever min_samples says: the tax needs a median of more than one call.
-    timing, _ = sample(baseline, settings, twin.device, (limits[0], min(limits[1], 2, limits[0]), limits[2], limits[3]))
+    timing, _ = sample(baseline, settings, twin.device, (limits[0], min(2, limits[0]), limits[2], limits[3]))
     return {"baseline_ms": timing["samples_ms"], "baseline_gc_ms": timing["gc_ms"], "stopped_by": timing["stopped_by"]}, baseline
 
 
