@@ -39,7 +39,7 @@ export async function pythonTests({ setup = false } = {}) {
   try {
     got = JSON.parse(fs.readFileSync(counts, 'utf8'));
   } catch {
-    console.error(`harness unit tests: the runner reported no counts (exit ${r.exitCode ?? r.signal}); counted as 1 failed`);
+    console.error(`harness unit tests: the runner reported no counts (${r.exitCode !== undefined ? `exit ${r.exitCode}` : r.shortMessage}); counted as 1 failed`);
     return NOTHING_RAN;
   }
   const result = { passed: got.passed, failed: got.failed, skipped: got.skipped };

@@ -26,6 +26,8 @@ try {
 } catch {
   failed = Math.max(1, failed);
 }
+// vitest failing with no test failed (no test file matched, a crash after the report) is one failure too.
+if (r.exitCode !== 0 && failed === 0) failed = 1;
 // vitest's global setup has built the test environment by now (test/global-setup.ts).
 const py = await pythonTests();
 passed += py.passed;
