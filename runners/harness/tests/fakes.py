@@ -2,9 +2,9 @@
 that load_request accepts (every test changes one field of it to something hostile)."""
 
 import copy
-import json
-import os
-import tempfile
+import gc
+import unittest
+from unittest import mock
 
 from benchgrid_harness import WIRE_VERSION
 
@@ -46,6 +46,31 @@ class FakeClock:
         return run
 
 
+def patch(test, target, name, value=mock.DEFAULT):
+    """`target.name` replaced (by a MagicMock unless `value` is given) for the rest of `test`; returns it."""
+    patcher = mock.patch.object(target, name, value)
+    test.addCleanup(patcher.stop)
+    return patcher.start()
+
+
+def without_full_collections(test):
+    """gc.collect replaced by a mock for the rest of `test`: with torch loaded a full collection takes tenths of
+    a second, and tests of the clock need not pay it (the GC policy's tests keep it real). Returns the mock."""
+    return patch(test, gc, "collect")
+
+
+class CollectorTest(unittest.TestCase):
+    """A test of the GC policy: starts with the collector on and nothing frozen, and leaves it so."""
+
+    def setUp(self):
+        self.assertTrue(gc.isenabled())
+        self.assertEqual(gc.get_freeze_count(), 0)
+
+    def tearDown(self):
+        gc.unfreeze()
+        gc.enable()
+
+
 def settings(**changes):
     """A request's `settings` with sampling limits that a test then narrows."""
     base = {"warmups": 2, "samples": 20, "min_samples": 3, "sampling_budget_s": 100.0, "threads": 1,
@@ -80,11 +105,3 @@ def request(**changes):
     out = copy.deepcopy(_REQUEST)
     out.update(changes)
     return out
-
-
-def write_json(value, text=None):
-    """Path of a temporary file holding `value` as JSON (or `text` as it is); removed with its folder by the caller's tmp."""
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="benchgrid-harness-test-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text if text is not None else json.dumps(value))
-    return path

@@ -12,7 +12,7 @@ from unittest import mock
 import torch
 
 from benchgrid_harness import pairing, timing
-from fakes import MS, Box, FakeClock, request, settings
+from fakes import MS, Box, CollectorTest, FakeClock, patch, request, settings, without_full_collections
 
 CPU = torch.device("cpu")
 TOOL, BASELINE = 0, 1
@@ -50,11 +50,7 @@ class OrdersTest(unittest.TestCase):
 
 class PairLoopTest(unittest.TestCase):
     def setUp(self):
-        # Full collections walk all of torch: replaced here (these tests are about the clock), real in
-        # test_the_collector_is_off_for_both_sides below and in test_timing's GcPolicyTest.
-        patcher = mock.patch.object(timing.gc, "collect")
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        without_full_collections(self)
 
     def pairs(self, tool_ms, baseline_ms, order, lim, clock=None):
         clock = clock or FakeClock()
@@ -127,11 +123,7 @@ class PairLoopTest(unittest.TestCase):
         self.assertEqual(alive_at_pair_start, [0, 0, 0, 0])
 
 
-class PairGcPolicyTest(unittest.TestCase):
-    def tearDown(self):
-        gc.unfreeze()
-        gc.enable()
-
+class PairGcPolicyTest(CollectorTest):
     def test_the_collector_is_off_for_both_sides_and_back_after_an_error(self):
         clock = FakeClock()
         seen = []
@@ -156,13 +148,9 @@ class BudgetShareTest(unittest.TestCase):
 
     def setUp(self):
         self.clock = FakeClock()
-        for name, fake in (("sample", timing.sample), ("sample_pairs", pairing.sample_pairs)):
-            patcher = mock.patch.object(pairing, name, functools.partial(fake, clock=self.clock))
-            patcher.start()
-            self.addCleanup(patcher.stop)
-        patcher = mock.patch.object(timing.gc, "collect")
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        for name, real in (("sample", timing.sample), ("sample_pairs", pairing.sample_pairs)):
+            patch(self, pairing, name, functools.partial(real, clock=self.clock))
+        without_full_collections(self)
 
     def before(self, baseline_ms, before, **changes):
         req = request(settings=settings(**changes),

@@ -9,7 +9,7 @@ from unittest import mock
 import torch
 
 from benchgrid_harness import timing
-from fakes import MS, Box, FakeClock, settings
+from fakes import MS, Box, CollectorTest, FakeClock, settings, without_full_collections
 
 CPU = torch.device("cpu")
 
@@ -60,11 +60,7 @@ class LimitsTest(unittest.TestCase):
 
 class SampleTest(unittest.TestCase):
     def setUp(self):
-        # A full collection walks all of torch (tenths of a second): these tests are about the clock, so the
-        # collector's calls are replaced here and kept real in GcPolicyTest.
-        patcher = mock.patch.object(timing.gc, "collect")
-        self.collect = patcher.start()
-        self.addCleanup(patcher.stop)
+        self.collect = without_full_collections(self)
 
     def test_each_sample_is_the_clock_difference_around_one_call(self):
         clock = FakeClock()
@@ -133,15 +129,7 @@ class SampleTest(unittest.TestCase):
         self.assertEqual(alive_at_each_call, [[], [True], [True, True], [True, True, True]])
 
 
-class GcPolicyTest(unittest.TestCase):
-    def setUp(self):
-        self.assertTrue(gc.isenabled())
-        self.assertEqual(gc.get_freeze_count(), 0)
-
-    def tearDown(self):
-        gc.unfreeze()
-        gc.enable()
-
+class GcPolicyTest(CollectorTest):
     def test_the_collector_is_off_and_what_lived_before_is_frozen_while_sampling(self):
         clock = FakeClock()
         seen = []
@@ -184,9 +172,7 @@ class WarmUpTest(unittest.TestCase):
 
     def test_warm_ups_are_not_samples(self):
         clock = FakeClock()
-        patcher = mock.patch.object(timing.gc, "collect")  # full collections are GcPolicyTest's
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        without_full_collections(self)
         run = clock.call(1)
         timing.warm_up(run, 4, CPU)
         record, _ = timing.sample(run, settings(samples=2, min_samples=2, warmups=4), CPU, clock=clock)
