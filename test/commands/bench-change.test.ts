@@ -10,8 +10,8 @@ import { buildHistory } from '../../src/history/model.ts';
 import { findRuns } from '../../src/history/runs.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { LOCK_FILE, thisHolder } from '../../src/run/lock.ts';
-import { cli, tmpdir } from '../helpers.ts';
-import { commitSlowdown, makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
+import { cli } from '../helpers.ts';
+import { commitSlowdown, sourcedWorkspace } from '../source/tool-repo.ts';
 
 // Lean: three cells of one tool, three processes per side (the fewest a label needs), no raw cells
 // (compare's absolute rule decides, inside one run), a 15% threshold against a 100% slowdown.
@@ -24,10 +24,7 @@ let base: string;
 let slow: string;
 
 beforeAll(async () => {
-  dir = tmpdir();
-  spec = writeSourcedSpec(dir, { protocol: PROTOCOL, raw: false });
-  repo = path.join(dir, 'hookkit');
-  base = await makeToolRepo(repo);
+  ({ dir, spec, repo, commit: base } = await sourcedWorkspace(PROTOCOL));
   slow = await commitSlowdown(repo);
 });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, FIXTURES, ROOT, testPython, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, resnet18Subject, ROOT, testPython, tmpdir, write } from '../helpers.ts';
 
 const SPEC = (runner: string) => `benchgrid: 1
 name: mine
@@ -14,11 +14,7 @@ title: Mine
 device: cpu
 protocol: { warmups: 1, samples: 2, processes: 1, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }
 ${runner}subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 4, batch_size: 2 }
-    sites: { layer2: layer2 }
+${resnet18Subject(', stimuli: 4, batch_size: 2')}
 contracts:
   single_module_output: { site: layer2 }
 tools:

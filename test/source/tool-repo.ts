@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { FIXTURES, ROOT } from '../helpers.ts';
+import { FIXTURES, resnet18Subject, ROOT, tmpdir } from '../helpers.ts';
 
 export const HOOKKIT = path.join(FIXTURES, 'sources/hookkit');
 
@@ -66,11 +66,7 @@ environments:
   main: ${JSON.stringify({ requirements: MAIN })}
 runners: { sourced: runner }
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0 }
-    sites: { layer2: layer2 }
+${resnet18Subject()}
 contracts:
   single_module_output: { site: layer2 }
   matched_retained: { site: layer2 }
@@ -85,4 +81,12 @@ groups:
   const file = path.join(dir, 'sourced.yaml');
   fs.writeFileSync(file, spec);
   return file;
+}
+
+/** A fresh folder holding the sourced spec (without raw) and hookkit committed in `hookkit/` beside it. */
+export async function sourcedWorkspace(protocol: string): Promise<{ dir: string; spec: string; repo: string; commit: string }> {
+  const dir = tmpdir();
+  const spec = writeSourcedSpec(dir, { protocol, raw: false });
+  const repo = path.join(dir, 'hookkit');
+  return { dir, spec, repo, commit: await makeToolRepo(repo) };
 }

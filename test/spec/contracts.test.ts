@@ -6,18 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS_FILE, contractFacts, readContracts } from '../../src/spec/contracts.ts';
 import { builtinRunnerDirs, readManifest } from '../../src/spec/manifests.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
-import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, resnet18Subject, ROOT, tmpdir, write } from '../helpers.ts';
 
 const SPEC = (contracts: string) => `benchgrid: 1
 name: facts
 title: Facts
 device: cpu
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }
-    sites: { layer2: layer2 }
+${resnet18Subject(', stimuli: 2, batch_size: 2')}
 contracts:
 ${contracts}
 tools:
