@@ -76,7 +76,7 @@ describe('a paired run, aggregated', () => {
     const failed: ProcessRecord = { ...record(HOOKS, 0, {}), outcome: { kind: 'failed', status: 'error', reason: 'the process was killed by SIGKILL before writing a result', tail: '' } };
     const raw = aggregate(info([RAW, HOOKS]), [failed]).cells.find((c) => c.id === RAW)!;
     expect(raw.status).toBe('error');
-    expect(raw.reason).toMatch(/none of the 1 paired processes of its row timed the baseline \(first: A\/single_module_output\/hooks\/resnet18: the process was killed/);
+    expect(raw.reason).toMatch(/none of the paired processes of its row timed the baseline \(1 in its row; first: A\/single_module_output\/hooks\/resnet18: the process was killed/);
   });
 
   it('gives the A/A figure of paired ratios next to the unpaired one', () => {

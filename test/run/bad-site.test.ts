@@ -57,7 +57,8 @@ describe('a site that is not in the model', () => {
     const results = loadResults(path.join(out, 'results.json'));
     expect(results.cells.filter((c) => c.status === 'ok').map((c) => c.id).sort()).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/raw/resnet18']);
     const stopped = (results.run?.stopped_early as { cell: string; ran: number; planned: number }[]).sort((a, b) => a.cell.localeCompare(b.cell));
-    expect(stopped.map((x) => [x.cell, x.ran])).toEqual([['A/matched_retained/hooks/resnet18', 1], ['A/matched_retained/raw/resnet18', 1]]);
+    // raw's only process there is its memory process: it ran all it planned, so only hooks stopped early.
+    expect(stopped.map((x) => [x.cell, x.ran])).toEqual([['A/matched_retained/hooks/resnet18', 1]]);
     expect(stopped[0].planned).toBeGreaterThan(1);
     // the cause in full in the summary (the row cuts it), and the exit code's sentence
     expect(r.stderr).toMatch(/- HarnessError: site 'layer9' \(module path 'layer9'\) is not a submodule of the model: ResNet has no\s+attribute `layer9`/);
@@ -68,7 +69,7 @@ describe('a site that is not in the model', () => {
     const out = path.join(tmpdir(), 'run');
     const r = await cli(['run', SPEC, '--out', out, '--python', python, '--no-probe', '--only', 'A/matched_retained/*/*'], { timeout: 300_000 });
     expect(r.code).toBe(EXIT.runFailed);
-    expect(r.stderr).toMatch(/nothing could be measured: of 2 planned cells, 2 failed and 0 declined at run time; the first cause: [^\n]*HarnessError: site 'layer9'/);
+    expect(r.stderr).toMatch(/nothing could be measured: of 2 planned cells, 2 failed and 0 declined at run time; the first cause: HarnessError: site 'layer9'/);
     expect(readJournal(out).records).toHaveLength(2);
   }, 300_000);
 });
