@@ -27,14 +27,15 @@ export async function makeToolRepo(dir: string): Promise<string> {
 }
 
 /**
- * A branch `slow` whose commit makes every call of hookkit spin, after its forward pass, for as long as
- * that forward took: the same work, twice the time, however the machine drifts. Returns the commit id.
+ * A branch `slow` whose commit makes every call of hookkit spin, after its forward pass, for three times
+ * as long as that forward took: the same work, four times the time, however the machine drifts. Returns
+ * the commit id.
  */
 export async function commitSlowdown(repo: string): Promise<string> {
   await git(repo, ['checkout', '-q', '-b', 'slow']);
   const core = path.join(repo, 'hookkit/_core.py');
   const text = fs.readFileSync(core, 'utf8')
-    .replace('"""The hooks themselves."""\n', '"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n')
+    .replace('"""The hooks themselves."""\n', '"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + 3 * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n')
     .replace('    kept = []\n    handle', '    kept = []\n    started = time.perf_counter()\n    handle')
     .replace('    return kept[0], result', '    _settle(started)\n    return kept[0], result')
     .replace('    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()', '    started = time.perf_counter()\n    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()\n        _settle(started)');
