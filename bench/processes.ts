@@ -39,7 +39,7 @@ export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cell
   const job: Job = { key: `${cellId}#${mode}#${round}`, cell, kind: mode, index: round % Math.max(1, protocol.processes) };
   const base = path.join(dir, `${counter++}-${side.replace(/\//g, "-")}`);
   const files = { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, tmp: `${base}.tmp` };
-  fs.writeFileSync(files.request, JSON.stringify(buildRequest(loaded.spec, job, protocol, 'cpu', loaded.manifests), null, 1) + '\n');
+  fs.writeFileSync(files.request, JSON.stringify(buildRequest({ spec: loaded.spec, manifests: loaded.manifests, protocol, device: 'cpu', schedule: { kind: 'sequential', seed: 0 } }, job), null, 1) + '\n');
   fs.mkdirSync(files.tmp, { recursive: true });
   const started = performance.now();
   const proc = launcher.start({

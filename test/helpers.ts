@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { expect } from 'vitest';
+import { loadResults } from '../src/results/load.ts';
+import type { Results } from '../src/results/model.ts';
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +54,29 @@ export async function testPython(): Promise<string> {
   const env = await resolveEnv(spec.environments.main);
   if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);
   return env.python;
+}
+
+/**
+ * `benchgrid run SPEC --out DIR` with the test interpreter into a fresh folder, which must exit 0; the folder
+ * and its results (for the tests that run a fixture spec once in `beforeAll` and read its cells).
+ */
+export async function runSpec(spec: string, timeout: number): Promise<{ out: string; results: Results }> {
+  const out = path.join(tmpdir(), 'run');
+  const r = await cli(['run', spec, '--out', out, '--python', await testPython()], { timeout });
+  expect(r.code, r.stderr).toBe(0);
+  return { out, results: loadResults(path.join(out, 'results.json')) };
+}
+
+/**
+ * A spec's ResNet-18 subject, as the YAML lines under `subjects:`: random weights, 32x32 images, the site
+ * `layer2`; `inputs` adds fields to its inputs (e.g. ', stimuli: 4, batch_size: 2').
+ */
+export function resnet18Subject(inputs = ''): string {
+  return `  resnet18:
+    label: ResNet-18
+    model: { builder: torchvision, name: resnet18, seed: 0 }
+    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0${inputs} }
+    sites: { layer2: layer2 }`;
 }
 
 /** Pids of the processes whose command line is exactly `cmdline` (to prove a killed tree left nothing). */

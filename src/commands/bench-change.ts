@@ -16,6 +16,7 @@ import { checkResumeSources, loadJournalSpec, resumableHeader, resumeSpecFile } 
 import { timestamp } from '../run/run-plan.ts';
 import { writeAtomic } from '../results/write.ts';
 import { splitToolId } from '../spec/versions.ts';
+import type { SettingFlags } from '../settings/settings.ts';
 import { prepareSources, type SourceRequest } from '../source/prepare.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
@@ -24,8 +25,8 @@ import { loadSpecAndWarn } from './load-spec.ts';
 import { exitForRun } from './run-summary.ts';
 import { checkSameSpec, headerOf, measure, type RunOptions } from './run.ts';
 
-/** Options of `bench-change`: which tool and sides, the run's options, and compare's. */
-export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'processes' | 'samples' | 'jobs' | 'start' | 'schedule' | 'seed' | 'probe'>, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
+/** Options of `bench-change`: which tool and sides, the run's options (its settings' flags among them), and compare's. */
+export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'jobs' | 'start' | 'probe'>, SettingFlags, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
   tool?: string;
   base?: string;
   head?: string;

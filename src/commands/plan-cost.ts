@@ -36,7 +36,7 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
 
 /** Everything `plan` says about the cost of running the selection; `sizes: false` asks pip nothing. */
 export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, only: string | undefined, sizes: boolean, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
-  const rp = runPlan({ spec, plan, manifests, overrides: {}, device: spec.device, selection: { only: only ?? null, cells: null }, schedule: { kind: spec.protocol.schedule, seed: 0 } });
+  const rp = runPlan({ spec, plan, manifests, flags: {}, seed: () => 0, selection: { only: only ?? null, cells: null } });
   const cost = planCost(rp.jobs, lastRun(spec));
   const used = new Set(rp.jobs.map((j) => j.cell.environment));
   const envs = Object.values(spec.environments).filter((e) => used.has(e.id));

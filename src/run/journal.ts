@@ -4,7 +4,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { appendLine, containedFile } from '../util/files.ts';
 import { validatorFor, validatorForDef } from '../spec/schema.ts';
-import type { Overrides } from './jobs.ts';
+import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
 import type { SourceRequest } from '../source/prepare.ts';

@@ -38,7 +38,7 @@ async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, lau
 /** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
 function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
   const files = runFiles(o.dir, job);
-  writeAtomic(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests, rp.schedule.seed), null, 1) + '\n');
+  writeAtomic(files.request, JSON.stringify(buildRequest(rp, job), null, 1) + '\n');
   fs.rmSync(files.scratch, { recursive: true, force: true });
   fs.mkdirSync(files.scratch, { recursive: true });
   return {

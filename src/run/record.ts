@@ -43,7 +43,8 @@ export interface PairedRecord {
   baseline_ms?: number[];
   baseline_gc_ms?: number[];
   tool_first?: boolean[];
-  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string };
+  /** The block before the import; `work`: the baseline's witness call after it (absent in older results). */
+  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string; work?: { witnesses: Witnesses; required: RequiredWork; differs: string[] } | null };
 }
 
 

@@ -1,14 +1,15 @@
 // The run plan: what a run, an export or a Slurm submission will execute, with which request, in which
 // files. Pure apart from `timestamp`; `run`, `export`, `ingest` and Slurm all start from here, so the
-// selection (overrides -> timing settings -> --only / changed cells -> jobs -> schedule) exists once.
+// selection (flags -> run settings -> --only / changed cells -> jobs -> schedule) exists once.
 import path from 'node:path';
 import { onlyFilter } from '../plan/only.ts';
 import type { Cell, Plan } from '../plan/expand.ts';
 import { type Manifest } from '../spec/manifests.ts';
 import { HARNESS_DIR } from '../repository.ts';
-import type { Protocol, Spec } from '../spec/types.ts';
-import { aaCells, buildJobs, type Job, type Overrides } from './jobs.ts';
-import { schedule, type Schedule } from './schedule.ts';
+import type { Spec } from '../spec/types.ts';
+import { runSettings, type RunSettings, type SettingFlags } from '../settings/settings.ts';
+import { aaCells, buildJobs, type Job } from './jobs.ts';
+import { schedule } from './schedule.ts';
 
 /** Which cells a run measures: globs (`--only`), or exact cell ids (`--changed-since`), or all. */
 export interface Selection {
@@ -17,36 +18,24 @@ export interface Selection {
   cells: string[] | null;
 }
 
-/** Everything a run plan is made from. */
+/** Everything a run plan is made from: the spec, and the flags of its run (src/settings/settings.ts). */
 export interface RunPlanInput {
   spec: Spec;
   plan: Plan;
   manifests: Record<string, Manifest | Error>;
-  overrides: Overrides;
-  device: 'cpu' | 'cuda';
+  flags: SettingFlags;
+  /** The schedule's seed when the flags give none. */
+  seed: () => number;
   selection: Selection;
-  schedule: Schedule;
 }
 
-/** What will run: the timing settings after overrides, the selected cells, and the jobs in start order. */
-export interface RunPlan extends RunPlanInput {
-  protocol: Protocol;
+/** What will run: the run settings (flags applied), the selected cells, and the jobs in start order. */
+export interface RunPlan extends Omit<RunPlanInput, 'flags' | 'seed'>, RunSettings {
   selected: Set<string>;
   /** Every process of the run, in the order the schedule starts them. */
   jobs: Job[];
   /** Cells with at least one process. */
   cells: number;
-}
-
-/** The timing settings after command-line overrides. */
-export function effectiveProtocol(spec: Spec, o: Overrides): Protocol {
-  const p = { ...spec.protocol };
-  if (o.processes !== undefined) p.processes = o.processes;
-  if (o.samples !== undefined) {
-    p.samples = o.samples;
-    p.min_samples = Math.min(p.min_samples, o.samples);
-  }
-  return p;
 }
 
 /** The ids of the selected cells (an --only glob that matches nothing is a UserError). */
@@ -58,11 +47,11 @@ export function selectCells(plan: Plan, s: Selection): Set<string> {
 }
 
 /** Resolves a run plan. */
-export function runPlan(x: RunPlanInput): RunPlan {
-  const protocol = effectiveProtocol(x.spec, x.overrides);
+export function runPlan({ flags, seed, ...x }: RunPlanInput): RunPlan {
+  const settings = runSettings(x.spec, flags, seed);
   const selected = selectCells(x.plan, x.selection);
-  const jobs = schedule(buildJobs(x.plan, protocol, selected, aaCells(x.spec, x.plan, selected)), x.schedule);
-  return { ...x, protocol, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
+  const jobs = schedule(buildJobs(x.plan, settings.protocol, selected, aaCells(x.spec, x.plan, selected)), settings.schedule);
+  return { ...x, ...settings, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
 }
 
 /**

@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers.ts';
 async function tiny(selection: Selection, aa_pairs = 1) {
   const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
   const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, aa_pairs } };
-  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, overrides: { samples: 2 }, device: 'cpu', selection, schedule: { kind: 'sequential', seed: 0 } });
+  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { samples: 2, schedule: 'sequential', seed: 0 }, seed: () => 0, selection });
 }
 
 const aaCellsOf = (rp: Awaited<ReturnType<typeof tiny>>) => [...new Set(rp.jobs.filter((j) => j.kind === 'aa').map((j) => j.cell.id))];

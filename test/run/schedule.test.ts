@@ -17,7 +17,7 @@ function roundIndex(jobs: Job[]): Map<string, number> {
 async function tinyJobs(kind: 'interleaved' | 'sequential', seed: number, protocol: { processes: number; memory_runs: number; aa_pairs: number }) {
   const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
   const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, ...protocol } };
-  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, overrides: {}, device: 'cpu', selection: { only: null, cells: null }, schedule: { kind, seed } }).jobs;
+  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { schedule: kind, seed }, seed: () => seed, selection: { only: null, cells: null } }).jobs;
 }
 
 /** Splits a start order into rounds: a round ends where a cell would come a second time (A/A pairs aside). */

@@ -6,18 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS_FILE, contractFacts, readContracts } from '../../src/spec/contracts.ts';
 import { builtinRunnerDirs, readManifest } from '../../src/spec/manifests.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
-import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, resnet18Subject, ROOT, tmpdir, write } from '../helpers.ts';
 
 const SPEC = (contracts: string) => `benchgrid: 1
 name: facts
 title: Facts
 device: cpu
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }
-    sites: { layer2: layer2 }
+${resnet18Subject(', stimuli: 2, batch_size: 2')}
 contracts:
 ${contracts}
 tools:
@@ -65,11 +61,11 @@ describe('runners/harness/contracts.json', () => {
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
     const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
-      const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { contract: { grad: boolean } };
+      const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
       expect(validate(request), `${cell.id}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
       expect(request.contract.grad).toBe(cell.kind === 'same_site_gradient');
     }
@@ -100,11 +96,11 @@ describe('validate checks each contract against its facts', () => {
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
     const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/run-plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
     const loaded = await loadSpec(good);
     const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;
-    const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { settings: { rtol: number; atol: number } };
+    const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
     expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
     const bad = write(tmpdir(), 'negative.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'));
     const r = await cli(['validate', bad]);

@@ -57,6 +57,9 @@ def _time(request, ctx, phases, state, twin):
     if paired is not None and paired["unpaired"] is None:
         with phases("before"), grad_mode(request):
             paired["before"], baseline = pairing.before_block(request, twin)
+            # The baseline's own work witness, untimed and before the tool's import: the baseline cell's figures
+            # come from these blocks, so its witness does too.
+            paired["before"]["work"] = _witness(request, twin, baseline)
         # Kept for the result even if the tool then fails: the block is the baseline's own measurement.
         state["paired"] = paired
     run = _prepare_tool(request, ctx, phases, state)
