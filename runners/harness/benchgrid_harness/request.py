@@ -17,6 +17,13 @@ _MAX_WARMUPS = 10_000
 _MAX_THREADS = 1024
 _MAX_BUDGET_S = 86_400
 _MAX_SEED = 2**64 - 1  # torch.manual_seed's range
+# Inputs are generated in full before the first call (subjects.py): one batch of `shape` and a dataset of
+# `stimuli` samples of shape[1:]. 2**31 elements is 8 GiB of float32 per tensor, far past any subject
+# benchgrid measures (ResNet-18's batch is 150,528 elements, GPT-2's 16 tokens), and short of what would
+# take a node down before the process could say why.
+_MAX_DIMS = 8
+_MAX_ELEMENTS = 2**31
+_MAX_STIMULI = 1_000_000
 
 
 def _is_int(value):
@@ -58,11 +65,11 @@ _RULES = [
     ("subject.model.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
     ("subject.model.config", lambda v: isinstance(v, dict), "an object"),
     ("subject.inputs.kind", lambda v: v in ("image", "tokens"), '"image" or "tokens"'),
-    ("subject.inputs.shape", lambda v: isinstance(v, list) and v and all(_is_int(d) and d > 0 for d in v),
-     "a list of positive integers"),
+    ("subject.inputs.shape", lambda v: isinstance(v, list) and 0 < len(v) <= _MAX_DIMS
+     and all(_count(1, _MAX_ELEMENTS)(d) for d in v), f"a list of 1 to {_MAX_DIMS} positive integers"),
     ("subject.inputs.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
-    ("subject.inputs.stimuli", lambda v: _is_int(v) and v > 0, "a positive integer"),
-    ("subject.inputs.batch_size", lambda v: _is_int(v) and v > 0, "a positive integer"),
+    ("subject.inputs.stimuli", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
+    ("subject.inputs.batch_size", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
     ("subject.sites", lambda v: isinstance(v, dict), "an object"),
     ("tool.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("tool.module", lambda v: isinstance(v, str) and v, "a module path"),
@@ -103,6 +110,7 @@ def _problems(request):
                         f"(got {inputs.get('dtype')!r})")
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
+    problems.extend(_size_problems(inputs))
     settings = request["settings"]
     precision = settings.get("precision")
     if precision is not None and not (_is_number(precision) and 0 < precision < 1):
@@ -117,6 +125,20 @@ def _problems(request):
     parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]
     if all(isinstance(p, str) for p in parts) and cell.get("id") != "/".join(parts):
         problems.append(f"cell.id: must be group/contract/tool/subject (got {cell.get('id')!r})")
+    return problems
+
+
+def _size_problems(inputs):
+    """The input batch and the dataset, each at most _MAX_ELEMENTS elements (checked before torch allocates them)."""
+    shape = inputs["shape"]
+    batch = math.prod(shape)
+    dataset = inputs["stimuli"] * math.prod(shape[1:])
+    problems = []
+    if batch > _MAX_ELEMENTS:
+        problems.append(f"subject.inputs.shape: {shape} is {batch:,} elements; at most {_MAX_ELEMENTS:,} (2**31) are generated")
+    if dataset > _MAX_ELEMENTS:
+        problems.append(f"subject.inputs.stimuli: {inputs['stimuli']:,} stimuli of shape {shape[1:]} are {dataset:,} elements; "
+                        f"at most {_MAX_ELEMENTS:,} (2**31) are generated")
     return problems
 
 

@@ -101,9 +101,9 @@ class LoadRequestTest(unittest.TestCase):
             ("subject.model.builder", "timm", '"torchvision"'), ("subject.model.seed", "0", "an integer"),
             ("subject.model.seed", True, "an integer"), ("subject.model.seed", 1.5, "an integer"),
             ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image" or "tokens"'),
-            ("subject.inputs.shape", [], "a list of positive integers"), ("subject.inputs.shape", [1, 0, 3], "a list of positive integers"),
-            ("subject.inputs.shape", [1, "3"], "a list of positive integers"), ("subject.inputs.shape", "1x3", "a list of positive integers"),
-            ("subject.inputs.stimuli", 0, "a positive integer"), ("subject.inputs.batch_size", False, "a positive integer"),
+            ("subject.inputs.shape", [], "a list of 1 to 8 positive integers"), ("subject.inputs.shape", [1, 0, 3], "a list of 1 to 8"),
+            ("subject.inputs.shape", [1, "3"], "a list of 1 to 8"), ("subject.inputs.shape", "1x3", "a list of 1 to 8"),
+            ("subject.inputs.stimuli", 0, "an integer from 1"), ("subject.inputs.batch_size", False, "an integer from 1"),
             ("subject.sites", ["layer1"], "an object"), ("tool.module", "", "a module path"), ("tool.library", "", "a distribution name or null"),
             ("reference", {"tool": "raw"}, "null or {tool, module}"), ("reference", "raw", "null or {tool, module}"),
             ("device", "tpu", '"cpu", "cuda" or "cuda:N"'), ("device", "cuda:x", '"cpu", "cuda" or "cuda:N"'), ("device", "cpu ", '"cpu"'),
@@ -125,6 +125,10 @@ class LoadRequestTest(unittest.TestCase):
             ("settings.min_samples", 10**9, "to 100000"), ("settings.warmups", 10**9, "an integer from 0 to 10000"),
             ("settings.memory_calls", 10**15, "to 100000"), ("settings.threads", 10**6, "an integer from 1 to 1024"),
             ("settings.sampling_budget_s", 1e300, "from 0 to 86400"), ("subject.model.seed", 2**64, "to 2**64 - 1"),
+            ("subject.inputs.shape", [1] * 9, "a list of 1 to 8 positive integers"),
+            ("subject.inputs.shape", [1, 2**31 + 1], "a list of 1 to 8 positive integers"),
+            ("subject.inputs.stimuli", 10**7, "an integer from 1 to 1000000"),
+            ("subject.inputs.batch_size", 10**7, "an integer from 1 to 1000000"),
         ]
         for path, value, expected in cases:
             with self.subTest(path=path, value=value):
@@ -139,6 +143,23 @@ class LoadRequestTest(unittest.TestCase):
         # An integer too long for Python to read is a request that cannot be read, not a crash.
         self.assertRegex(self.problems(text=json.dumps(request()).replace('"samples": 20', '"samples": ' + "9" * 5000))[0],
                          "cannot read request")
+
+    def test_inputs_too_large_to_generate_are_refused_before_torch_allocates_them(self):
+        # Each dimension is in range, but the batch is 2**34 elements (64 GiB of float32).
+        req = request()
+        put(req, "subject.inputs.shape", [1024, 1024, 16384])
+        put(req, "subject.inputs.stimuli", 1)
+        self.assertTrue(any(line.strip().startswith("subject.inputs.shape: [1024, 1024, 16384] is 17,179,869,184 elements")
+                            for line in self.problems(req)), self.problems(req))
+        # A small batch, but a million stimuli of it: the dataset is what would not fit.
+        put(req, "subject.inputs.shape", [1, 3, 224, 224])
+        put(req, "subject.inputs.stimuli", 1_000_000)
+        lines = self.problems(req)
+        self.assertTrue(any(line.strip().startswith("subject.inputs.stimuli: 1,000,000 stimuli of shape [3, 224, 224]") for line in lines), lines)
+        # 2**31 elements exactly is the largest accepted batch and dataset.
+        put(req, "subject.inputs.shape", [2, 2**30])
+        put(req, "subject.inputs.stimuli", 2)
+        self.assertEqual(request_module.load_request(self.write(req))["subject"]["inputs"]["shape"], [2, 2**30])
 
     def test_the_largest_accepted_values_load(self):
         req = request(settings=settings(samples=100_000, min_samples=100_000, warmups=10_000, threads=1024,
