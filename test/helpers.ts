@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { expect } from 'vitest';
 import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
 
@@ -63,6 +62,9 @@ export async function testPython(): Promise<string> {
 export async function runSpec(spec: string, timeout: number): Promise<{ out: string; results: Results }> {
   const out = path.join(tmpdir(), 'run');
   const r = await cli(['run', spec, '--out', out, '--python', await testPython()], { timeout });
+  // vitest is imported here, not at the top: scripts/test-python.mjs loads this module outside vitest for
+  // testPython, and vitest refuses to be imported there.
+  const { expect } = await import('vitest');
   expect(r.code, r.stderr).toBe(0);
   return { out, results: loadResults(path.join(out, 'results.json')) };
 }
