@@ -6,6 +6,7 @@ import { describeDuration, planCost, type LastRun, type PlanCost } from '../run/
 import type { Plan } from '../plan/expand.ts';
 import { describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';
+import { baselineDonors } from '../run/jobs.ts';
 import { readJournal } from '../run/journal.ts';
 import { runPlan } from '../run/run-plan.ts';
 import type { Manifest } from '../spec/manifests.ts';
@@ -37,7 +38,7 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
 /** Everything `plan` says about the cost of running the selection; `sizes: false` asks pip nothing. */
 export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, only: string | undefined, sizes: boolean, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
   const rp = runPlan({ spec, plan, manifests, flags: {}, seed: () => 0, selection: { only: only ?? null, cells: null } });
-  const cost = planCost(rp.jobs, lastRun(spec));
+  const cost = planCost(rp.jobs, lastRun(spec), new Set(baselineDonors(plan, rp.selected).keys()));
   const used = new Set(rp.jobs.map((j) => j.cell.environment));
   const envs = Object.values(spec.environments).filter((e) => used.has(e.id));
   const build: ToBuild[] = [];
@@ -50,9 +51,11 @@ export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, M
 
 /** The cost as text lines no wider than `width`. */
 export function renderCost(c: { cost: PlanCost; build: ToBuild[] }, width: number): string[] {
-  const { processes: p, cells, estimate } = c.cost;
+  const { processes: p, cells, paired_baselines: paired, estimate } = c.cost;
   const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`].filter(Boolean).join(', ');
-  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds}).`];
+  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${paired
+    ? `; ${paired} raw cell${paired === 1 ? ' is' : 's are'} timed inside ${paired === 1 ? 'its' : 'their'} row's paired processes and start${paired === 1 ? 's' : ''} none of ${paired === 1 ? 'its' : 'their'} own`
+    : ''}.`];
   for (const b of c.build) {
     const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
     lines.push(`Environment ${b.environment} is built first (once; cached for later runs): ${what}.`);

@@ -16,7 +16,10 @@ export interface LastRun {
 
 /** The cost of running a plan. */
 export interface PlanCost {
+  /** Cells that start at least one process. */
   cells: number;
+  /** Baseline cells timed inside their row's paired processes (src/run/jobs.ts baselineDonors) and starting none. */
+  paired_baselines: number;
   processes: { time: number; memory: number; aa: number; total: number };
   /** null without a finished earlier run of the spec to learn from. */
   estimate: { seconds: number; from: string; started: string; matched: number } | null;
@@ -24,12 +27,17 @@ export interface PlanCost {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** The cost of `jobs`; the estimate takes each job's wall time from the last run (its cell and kind, else its kind's mean). */
-export function planCost(jobs: readonly Job[], last: LastRun | null): PlanCost {
+/**
+ * The cost of `jobs`; the estimate takes each job's wall time from the last run (its cell and kind, else its
+ * kind's mean). `pairedBaselines` are the ids of the baseline cells timed by their row's processes.
+ */
+export function planCost(jobs: readonly Job[], last: LastRun | null, pairedBaselines: ReadonlySet<string> = new Set()): PlanCost {
   const count = (k: Job['kind']) => jobs.filter((j) => j.kind === k).length;
   const processes = { time: count('time'), memory: count('memory'), aa: count('aa'), total: jobs.length };
-  const cells = new Set(jobs.map((j) => j.cell.id)).size;
-  if (!last || last.records.length === 0 || jobs.length === 0) return { cells, processes, estimate: null };
+  const started = new Set(jobs.map((j) => j.cell.id));
+  const cells = started.size;
+  const paired_baselines = [...pairedBaselines].filter((id) => !started.has(id)).length;
+  if (!last || last.records.length === 0 || jobs.length === 0) return { cells, paired_baselines, processes, estimate: null };
   const byKey = new Map<string, number[]>();
   const byKind = new Map<string, number[]>();
   for (const r of last.records) {
@@ -49,7 +57,7 @@ export function planCost(jobs: readonly Job[], last: LastRun | null): PlanCost {
   const firstStart = Math.min(...last.records.map((r) => Date.parse(r.started)).filter(Number.isFinite));
   const spent = (Date.parse(last.finished) - (Number.isFinite(firstStart) ? firstStart : Date.parse(last.started))) / 1000;
   const overhead = Number.isFinite(spent) ? Math.max(0, spent - last.records.reduce((a, r) => a + r.wall_s, 0) / concurrency) : 0;
-  return { cells, processes, estimate: { seconds: work / concurrency + overhead, from: last.dir, started: last.started, matched } };
+  return { cells, paired_baselines, processes, estimate: { seconds: work / concurrency + overhead, from: last.dir, started: last.started, matched } };
 }
 
 /** `about 19 min` / `about 40 s`. */

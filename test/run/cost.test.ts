@@ -21,7 +21,16 @@ describe('planCost', () => {
     // a: 2 + 2; b: the mean of timing processes (3); a's memory: 10; outside the processes: 20 - 16 = 4
     expect(c.estimate).toEqual({ seconds: 2 + 2 + 3 + 10 + 4, from: 'results/x/1', started: last.started, matched: 3 });
     expect(planCost(jobs, null).estimate).toBeNull();
+    expect(c.cells).toBe(2);
+    expect(c.paired_baselines).toBe(0);
     expect([describeDuration(40), describeDuration(1200), describeDuration(9000)]).toEqual(['about 40 s', 'about 20 min', 'about 2.5 h']);
+  });
+
+  it('counts the baseline cells timed by their row and starting no process of their own, and not one that starts processes', () => {
+    const jobs = [job('A/c/hooks/m', 'time'), job('A/c/raw/m', 'memory'), job('B/c/hooks/m', 'time')];
+    const c = planCost(jobs, null, new Set(['A/c/raw/m', 'A/d/raw/m', 'B/c/raw/m']));
+    // A/c/raw/m has its memory process, so it is among the cells that start processes
+    expect([c.cells, c.paired_baselines]).toEqual([3, 2]);
   });
 });
 
