@@ -130,7 +130,8 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   if (opts.probe !== false && jobs.length > 0) await probeBeforeRun(rp, jobs, pythons, log);
   if (opts.fresh) startJournal(dir, header, spec.data);
   recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);
-  log(`${spec.name}: ${rp.selected.size} cells, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
+  const unsupported = rp.plan.cells.filter((c) => rp.selected.has(c.id) && c.status !== 'planned').length;
+  log(`${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
   const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume }));

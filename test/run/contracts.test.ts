@@ -22,6 +22,10 @@ beforeAll(async () => {
 }, 420_000);
 
 describe('raw, hooks and torchvision fx on the six contracts', () => {
+  it('says in its header line how many of the cells are measured and how many are unsupported', () => {
+    expect(stderr).toMatch(/benchgrid: tiny: 20 cells \(18 measured, 2 unsupported\), \d+ processes \(\d+ to run\) on cpu/);
+  });
+
   it('measures every implemented cell with raw samples', () => {
     for (const contract of CONTRACTS) {
       for (const tool of ['raw', 'hooks']) {
