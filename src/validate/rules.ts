@@ -135,9 +135,25 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
     out.push(...causalLmProblems(spec, s, base));
     if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
     if (s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
+    out.push(...inputSizeProblems(spec, s, base));
   }
   return out;
 };
+
+/** Elements the harness generates at most per input tensor (runners/harness/benchgrid_harness/request.py): 8 GiB of float32. */
+export const MAX_INPUT_ELEMENTS = 2 ** 31;
+
+/** The batch (`shape`) and the dataset (`stimuli` x shape[1:]), each within MAX_INPUT_ELEMENTS, as the harness checks before generating them. */
+function inputSizeProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
+  const prod = (xs: readonly number[]) => xs.reduce((a, x) => a * x, 1);
+  const batch = prod(s.inputs.shape);
+  const dataset = s.inputs.stimuli * prod(s.inputs.shape.slice(1));
+  const n = (x: number) => x.toLocaleString('en-US');
+  const out: Diagnostic[] = [];
+  if (batch > MAX_INPUT_ELEMENTS) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/shape`), `${base}/inputs/shape`, `shape [${s.inputs.shape.join(', ')}] is ${n(batch)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31) per input.`, 'Use a smaller batch or input.'));
+  if (dataset > MAX_INPUT_ELEMENTS) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `${n(s.inputs.stimuli)} stimuli of shape [${s.inputs.shape.slice(1).join(', ')}] are ${n(dataset)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31).`, 'Use fewer stimuli.'));
+  return out;
+}
 
 /** A transformers architecture name, as transformers spells a config's model_type. */
 const ARCHITECTURE = /^[a-z][a-z0-9_-]*$/;

@@ -153,4 +153,15 @@ describe('validate over the command line', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(before);
     expect(fs.existsSync(path.join(dir, 'PWNED'))).toBe(false);
   });
+
+  it('refuses inputs too large to generate (each dimension in range, 2**34 elements in all) at the line of the shape, and a million stimuli at the line of stimuli', async () => {
+    const huge = child('huge-inputs.yaml', 'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1024, 1024, 16384], seed: 0, stimuli: 8, batch_size: 4 }');
+    const r = await cli(['validate', huge], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/huge-inputs\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.shape: shape \[1024, 1024, 16384\] is 17,179,869,184 elements; the harness generates at most 2,147,483,648 \(2\*\*31\) per input\./);
+    const many = child('many-stimuli.yaml', 'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 1000000, batch_size: 4 }');
+    const m = await cli(['validate', many], { cwd: dir });
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/many-stimuli\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.stimuli: 1,000,000 stimuli of shape \[3, 224, 224\] are 150,528,000,000 elements/);
+  });
 });
