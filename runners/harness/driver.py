@@ -6,7 +6,8 @@ Usage: python driver.py [BUNDLE_DIR] [--python PATH] [--env-python ENV=PATH ...]
 `journal.jsonl` it starts a fresh `<python> -m benchgrid_harness --request R --result S` through the
 bundle's harness/benchgrid_harness/launch.py, the module `benchgrid run` starts its processes with (the
 allow-listed environment, time limit and process-tree kill), and appends one journal line with what it
-saw of the process (the fields of src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process from that line and its result file.
+saw of the process (the fields of src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process
+from that line and its result file.
 Resumable: run it again and only the jobs missing from the journal run. Standard library only, Python >= 3.8.
 """
 
@@ -166,9 +167,9 @@ def load_launch(bundle):
 def run_job(launch, bundle, job, python):
     """Runs one cell process with a fresh result file and scratch TMPDIR; returns its exit info."""
     result = os.path.join(bundle, job["result"])
-    command = {"python": python, "argv": ["-m", "benchgrid_harness", "--request", os.path.join(bundle, job["request"]), "--result", result],
-               "cwd": bundle, "pythonpath": [os.path.join(bundle, p) for p in job["pythonpath"]],
-               "threads": job["threads"], "stdout": os.path.join(bundle, job["stdout"]),
+    request = os.path.join(bundle, job["request"])
+    command = {"python": python, "cwd": bundle, "argv": ["-m", "benchgrid_harness", "--request", request, "--result", result],
+               "pythonpath": [os.path.join(bundle, p) for p in job["pythonpath"]], "threads": job["threads"], "stdout": os.path.join(bundle, job["stdout"]),
                "stderr": os.path.join(bundle, job["stderr"]), "cpus": None, "timeout_s": job["timeout_s"],
                "tmpdir": os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp")}
     for path in (result, command["stdout"], command["stderr"], command["tmpdir"]):

@@ -104,8 +104,8 @@ def _status(status):
 
 
 def start_cold(command, parent=None):
-    """Starts `python ARGV` (a cell: `-m benchgrid_harness --request R --result S`) in its own session (so its whole tree can be killed), with
-    the cell environment, its output to the log files, pinned to `cpus` when given. Raises OSError."""
+    """Starts `python ARGV` (a cell: `-m benchgrid_harness --request R --result S`) in its own session (so its
+    whole tree can be killed), with the cell environment, its output to the log files, pinned to `cpus` when given. Raises OSError."""
     env = cell_env(os.environ if parent is None else parent, command["pythonpath"], command["threads"],
                    command.get("tmpdir"))
     cpus = command.get("cpus")
