@@ -2,7 +2,8 @@
 import type { MatrixRun } from './matrix.ts';
 import type { PlanFigure } from './plan10k.ts';
 import type { ProcessRun } from './processes.ts';
-import { median, sum } from './stats.ts';
+import { median } from '../src/stats/summary.ts';
+import { sum } from './stats.ts';
 
 /** One published figure. */
 export interface Figure {

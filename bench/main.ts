@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { forkLauncher } from '../src/run/forkserver.ts';
 import { coldLauncher, type Launcher } from '../src/run/launcher.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { figures } from './figures.ts';
 import { matrixRun, type MatrixRun } from './matrix.ts';
 import { measurePlan, type PlanFigure } from './plan10k.ts';

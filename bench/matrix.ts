@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { readJournal } from '../src/run/journal.ts';
 import { loadResults } from '../src/results/load.ts';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import type { DerivedSpec } from './setup.ts';
 import { sum } from './stats.ts';
 

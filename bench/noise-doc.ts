@@ -2,7 +2,7 @@
 // (what `bench/noise.ts summary` does at the end of a campaign), e.g. after copying a campaign's summary in.
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { newestNoise, noiseSection, spliceNoise } from './noise-section.ts';
 
 const n = newestNoise(path.join(REPO_ROOT, 'bench/results'));

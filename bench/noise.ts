@@ -27,7 +27,7 @@ import { compareResults } from '../src/compare/compute.ts';
 import type { ToolComparison } from '../src/compare/model.ts';
 import { loadResults } from '../src/results/load.ts';
 import type { Results } from '../src/results/model.ts';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { mergedData } from './setup.ts';
 import { runPool } from '../src/results/cell-stop.ts';
 import { noiseSection, spliceNoise } from './noise-section.ts';

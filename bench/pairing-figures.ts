@@ -8,7 +8,7 @@ import { compareResults } from '../src/compare/compute.ts';
 import type { CellResult, Results } from '../src/results/model.ts';
 import { toolTaxes } from '../src/results/published.ts';
 import { runPool } from '../src/results/cell-stop.ts';
-import { moderatedLogSpread, PRIOR_DF, type Pool } from '../src/run/precision.ts';
+import { moderatedLogSpread, PRIOR_DF, type Pool } from '../src/stats/spread.ts';
 import { pairedLabelRates } from '../test/compare/across-runs.simulation.ts';
 import { CAMPAIGN, type PairedNoise, type RunModel } from '../test/compare/simulate-runs.ts';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { loadResults } from '../src/results/load.ts';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { pairedSections, splicePairing } from './pairing-section.ts';
 import { campaignFigures, type Run } from './pairing-figures.ts';
 

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { loadSpec } from '../src/spec/load.ts';
-import { median } from './stats.ts';
+import { loadSpec } from '../src/validate/load.ts';
+import { median } from '../src/stats/summary.ts';
 
 /** What one timing of loadSpec (read, parse, extends, schema, normalise, plan, rules) found. */
 export interface PlanFigure {

@@ -7,11 +7,11 @@ import { buildRequest, type Job } from '../src/run/jobs.ts';
 import type { Launcher } from '../src/run/launcher.ts';
 import { outcomeOf } from '../src/run/outcome.ts';
 import { runOnce } from '../src/run/spawn.ts';
-import { REPO_ROOT } from '../src/spec/manifests.ts';
-import { pythonPathOf } from '../src/run/plan.ts';
+import { REPO_ROOT } from '../src/repository.ts';
+import { pythonPathOf } from '../src/run/run-plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
-import type { ValidSpec } from '../src/commands/load-or-exit.ts';
-import { median } from './stats.ts';
+import type { ValidSpec } from '../src/commands/load-spec.ts';
+import { median } from '../src/stats/summary.ts';
 
 /** One measured process. */
 export interface ProcessRun {
@@ -38,7 +38,7 @@ export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cell
   const job: Job = { key: `${cellId}#${mode}#${round}`, cell, kind: mode, index: round % Math.max(1, protocol.processes) };
   const base = path.join(dir, `${counter++}-${side.replace(/\//g, "-")}`);
   const files = { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, tmp: `${base}.tmp` };
-  fs.writeFileSync(files.request, JSON.stringify(buildRequest(loaded.spec, job, protocol, 'cpu', loaded.manifests), null, 1) + '\n');
+  fs.writeFileSync(files.request, JSON.stringify(buildRequest({ spec: loaded.spec, manifests: loaded.manifests, protocol, device: 'cpu', schedule: { kind: 'sequential', seed: 0 } }, job), null, 1) + '\n');
   fs.mkdirSync(files.tmp, { recursive: true });
   const started = performance.now();
   const proc = launcher.start({

@@ -6,12 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { loadMerged } from '../src/spec/extends.ts';
-import { loadSpec } from '../src/spec/load.ts';
+import { loadSpec } from '../src/validate/load.ts';
 import { normalise } from '../src/spec/normalise.ts';
 import type { SpecData } from '../src/spec/data.ts';
-import { BUILTIN_RUNNERS, readManifest, REPO_ROOT } from '../src/spec/manifests.ts';
-import { resolveEnv } from '../src/run/environments.ts';
-import type { ValidSpec } from '../src/commands/load-or-exit.ts';
+import { readManifest } from '../src/spec/manifests.ts';
+import { BUILTIN_RUNNERS, REPO_ROOT } from '../src/repository.ts';
+import { resolveEnv } from '../src/env/build.ts';
+import type { ValidSpec } from '../src/commands/load-spec.ts';
 
 /** The spec the bench measures. */
 export const SPEC_FILE = path.join(REPO_ROOT, 'specs/resnet18_cpu.yaml');

@@ -1,5 +1,5 @@
 // The output-format convention of every command: `--format table|markdown|json|html`, `--json` as
-// its alias, and on failure with JSON asked for, a JSON error object on stdout (issue 16).
+// its alias, and on failure with JSON asked for, a JSON error object on stdout.
 import { CommanderError, type Command } from 'commander';
 import { EXIT, ExitCode, UserError } from './errors.ts';
 

@@ -1,4 +1,4 @@
-// The examples under each command's --help: what a new user types first (issue 16).
+// The examples under each command's --help: what a new user types first.
 
 /** Example command lines per command, each with what it does. */
 export const EXAMPLES: Record<string, [string, string][]> = {

@@ -4,7 +4,7 @@
  * Exit codes, one per class of outcome, documented in the README and in `benchgrid --help`. A bug is 1
  * because that is also what Node exits with when it crashes outside the boundary; a difference found
  * (`diff --exit-code`, `compare --fail-on-slower`) has its own code so that CI never reads a crash as a
- * regression (issue 16).
+ * regression.
  */
 export const EXIT = {
   ok: 0,

@@ -3,10 +3,11 @@
 // and the environment allow-list of a cell process, which only the harness's launch.py applies (every
 // launcher starts its processes through it). test/wire.test.ts keeps the schemas equal to it.
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { HARNESS_DIR } from './repository.ts';
 
 /** Where the wire facts live; the harness package carries it into bundles. */
-export const WIRE_FILE = fileURLToPath(new URL('../runners/harness/benchgrid_harness/wire.json', import.meta.url));
+export const WIRE_FILE = path.join(HARNESS_DIR, 'benchgrid_harness', 'wire.json');
 
 /** How launch.py builds a cell process's environment. */
 export interface EnvFacts {

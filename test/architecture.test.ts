@@ -1,12 +1,13 @@
-// The architecture rules of issue 17, checked on the source itself: small functions (TypeScript read
-// with the compiler API, Python with its own `ast`), no lower layer importing commands/, and no casts
-// to `any`/`never` where the types carry the design (spec, run, commands).
+// The architecture rules, checked on the source itself: small functions (TypeScript read with the
+// compiler API, Python with its own `ast`), no lower layer importing commands/, no import cycle between
+// the folders of src/, no development dependency in what ships, and no casts to `any`/`never` where the
+// types carry the design (spec, run, commands).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ROOT, testPython, tmpdir } from './helpers.ts';
+import { ROOT, testPython, tmpdir, write } from './helpers.ts';
 
 const MAX_LINES = 80;
 
@@ -65,6 +66,49 @@ function importsOf(sf: ts.SourceFile): string[] {
   });
 }
 
+/** The folder of src/ a file belongs to: its first directory under src/, or the file itself at the top. */
+function folderOf(file: string, src: string): string {
+  const rel = path.relative(src, path.resolve(ROOT, file)).split(path.sep);
+  return rel.length > 1 ? rel[0] : rel[0].replace(/\.ts$/, '');
+}
+
+/** Folder -> folders it imports (relative imports only), each edge with one file that makes it. */
+function folderEdges(files: string[], src = path.join(ROOT, 'src')): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const f of files) {
+    for (const spec of importsOf(parse(f)).filter((s) => s.startsWith('.'))) {
+      const from = folderOf(f, src);
+      const to = folderOf(path.resolve(ROOT, path.dirname(f), spec), src);
+      if (from === to) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${f} imports ${spec}`);
+    }
+  }
+  return edges;
+}
+
+/** Every cycle between folders, as "a -> b -> a (a/x.ts imports ..., b/y.ts imports ...)", one per cycle found by depth-first search. */
+function folderCycles(edges: Map<string, Map<string, string>>): string[] {
+  const out: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string) => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of edges.get(n)?.keys() ?? []) {
+      if (state.get(m) === 'open') {
+        const loop = [...stack.slice(stack.indexOf(m)), m];
+        const why = loop.slice(1).map((b, i) => edges.get(loop[i])!.get(b)!);
+        out.push(`${loop.join(' -> ')} (${why.join('; ')})`);
+      } else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...edges.keys()].sort()) if (!state.has(n)) visit(n);
+  return out;
+}
+
 /** `file:line` of every `x as any`, `x as never`, `<any>x` and `<never>x`. */
 function anyOrNeverCasts(files: string[]): string[] {
   return files.flatMap((file) => {
@@ -114,6 +158,39 @@ describe('the architecture rules', () => {
       .flatMap((f) => importsOf(parse(f))
         .filter((spec) => spec.startsWith('.') && path.resolve(ROOT, path.dirname(f), spec).startsWith(commands + path.sep))
         .map((spec) => `${f} imports ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no import cycle between the folders of src/ (each cycle named with the imports that make it)', () => {
+    expect(folderCycles(folderEdges(tsFiles('src')))).toEqual([]);
+  });
+
+  it('finds a folder cycle in files made for the purpose, and names it', () => {
+    const dir = tmpdir();
+    write(dir, 'src/a/x.ts', "import { y } from '../b/y.ts';\nexport const x = y;\n");
+    write(dir, 'src/b/y.ts', "import type { x } from '../a/x.ts';\nexport const y = 1;\n");
+    write(dir, 'src/c/z.ts', "import { x } from '../a/x.ts';\nexport const z = x;\n");
+    const files = ['src/a/x.ts', 'src/b/y.ts', 'src/c/z.ts'].map((f) => path.join(dir, f));
+    expect(folderCycles(folderEdges(files, path.join(dir, 'src')))).toEqual([`a -> b -> a (${files[0]} imports ../b/y.ts; ${files[1]} imports ../a/x.ts)`]);
+  });
+
+  it('ships no development dependency: nothing in src/ imports a devDependency of package.json', () => {
+    const dev = Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies ?? {});
+    const offenders = tsFiles('src').flatMap((f) => importsOf(parse(f))
+      .filter((spec) => dev.some((d) => spec === d || spec.startsWith(`${d}/`)))
+      .map((spec) => `${f} imports ${spec}`));
+    expect(dev).toContain('playwright-core');
+    expect(offenders).toEqual([]);
+  });
+
+  it('cites no "issue N" in the comments of src/ and runners/: code says why, history is in git and docs', () => {
+    const py = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) return py(rel);
+      return e.name.endsWith('.py') ? [rel] : [];
+    });
+    const offenders = [...tsFiles('src'), ...py('runners')].flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n')
+      .flatMap((line, i) => (/\bissues? \d+/i.test(line) ? [`${f}:${i + 1}`] : [])));
     expect(offenders).toEqual([]);
   });
 

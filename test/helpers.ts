@@ -4,15 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { loadResults } from '../src/results/load.ts';
+import type { Results } from '../src/results/model.ts';
 
 /** The repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Fixture directory. */
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
 /** The reference data the project grew from (reference/README.md). */
-export const SEEDS = path.join(ROOT, 'reference');
+export const REFERENCE_DIR = path.join(ROOT, 'reference');
 /** The seed's results file. */
-export const SEED_RESULTS = path.join(SEEDS, 'resnet18_gpu.results.json');
+export const PREDECESSOR_RESULTS = path.join(REFERENCE_DIR, 'resnet18_gpu.results.json');
 
 /** Runs `benchgrid ARGS` as a user would, never throwing; returns exit code and output. */
 export async function cli(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}) {
@@ -45,12 +47,38 @@ export function write(dir: string, name: string, content: string | Buffer): stri
  */
 export async function testPython(): Promise<string> {
   if (process.env.BENCHGRID_TEST_PYTHON) return process.env.BENCHGRID_TEST_PYTHON;
-  const { loadDeclaredSpec } = await import('../src/spec/valid.ts');
-  const { resolveEnv } = await import('../src/run/environments.ts');
+  const { loadDeclaredSpec } = await import('../src/validate/valid.ts');
+  const { resolveEnv } = await import('../src/env/build.ts');
   const spec = await loadDeclaredSpec(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
   const env = await resolveEnv(spec.environments.main);
   if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);
   return env.python;
+}
+
+/**
+ * `benchgrid run SPEC --out DIR` with the test interpreter into a fresh folder, which must exit 0; the folder
+ * and its results (for the tests that run a fixture spec once in `beforeAll` and read its cells).
+ */
+export async function runSpec(spec: string, timeout: number): Promise<{ out: string; results: Results }> {
+  const out = path.join(tmpdir(), 'run');
+  const r = await cli(['run', spec, '--out', out, '--python', await testPython()], { timeout });
+  // vitest is imported here, not at the top: scripts/test-python.mjs loads this module outside vitest for
+  // testPython, and vitest refuses to be imported there.
+  const { expect } = await import('vitest');
+  expect(r.code, r.stderr).toBe(0);
+  return { out, results: loadResults(path.join(out, 'results.json')) };
+}
+
+/**
+ * A spec's ResNet-18 subject, as the YAML lines under `subjects:`: random weights, 32x32 images, the site
+ * `layer2`; `inputs` adds fields to its inputs (e.g. ', stimuli: 4, batch_size: 2').
+ */
+export function resnet18Subject(inputs = ''): string {
+  return `  resnet18:
+    label: ResNet-18
+    model: { builder: torchvision, name: resnet18, seed: 0 }
+    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0${inputs} }
+    sites: { layer2: layer2 }`;
 }
 
 /** Pids of the processes whose command line is exactly `cmdline` (to prove a killed tree left nothing). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadResults } from '../src/results/load.ts';
-import { ROOT, SEED_RESULTS } from './helpers.ts';
+import { ROOT, PREDECESSOR_RESULTS } from './helpers.ts';
 
 // Built from parts so this file does not name the path it looks for.
 const OUTSIDE = ['..', 'shared'].join('/');
@@ -20,8 +20,8 @@ describe('the repository is self-contained', () => {
   });
 
   it('carries the seed results file as reference data, with a README saying where it comes from', () => {
-    expect(path.relative(ROOT, SEED_RESULTS)).toBe(path.join('reference', 'resnet18_gpu.results.json'));
-    const seed = loadResults(SEED_RESULTS);
+    expect(path.relative(ROOT, PREDECESSOR_RESULTS)).toBe(path.join('reference', 'resnet18_gpu.results.json'));
+    const seed = loadResults(PREDECESSOR_RESULTS);
     expect(seed.cells.length).toBe(83);
     const readme = fs.readFileSync(path.join(ROOT, 'reference/README.md'), 'utf8');
     expect(readme).toMatch(/RTX 2080 Ti/);

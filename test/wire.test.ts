@@ -67,25 +67,21 @@ print(json.dumps({"version": benchgrid_harness.WIRE_VERSION,
   });
 });
 
-describe("a request's pairing", () => {
-  it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
-    const { loadSpec } = await import('../src/spec/load.ts');
-    const { buildRequest } = await import('../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../src/run/plan.ts');
-    const { validatorFor } = await import('../src/spec/schema.ts');
-    const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
-    const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
-    const good = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!, 3);
-    const pairing = good.pairing as Record<string, unknown>;
-    const variants: [string, unknown][] = [
-      ['good', pairing], ['null', null],
-      ['no seed', { ...pairing, seed: undefined }], ['negative seed', { ...pairing, seed: -1 }], ['text seed', { ...pairing, seed: '1' }],
-      ['no block', { ...pairing, before: 0 }], ['no module', { ...pairing, baseline: { tool: 'raw' } }], ['a list', [pairing]],
-    ];
-    const dir = tmpdir();
-    const files = variants.map(([name, p], i) => write(dir, `r${i}.json`, JSON.stringify({ ...good, pairing: p })));
-    const got = (await python(`
-import json, sys
+/** A request as the orchestrator builds it, for a cell of the tiny fixture spec. */
+async function tinyRequest(): Promise<Record<string, unknown>> {
+  const { loadSpec } = await import('../src/validate/load.ts');
+  const { buildRequest } = await import('../src/run/jobs.ts');
+  const { runSettings } = await import('../src/settings/settings.ts');
+  const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
+  const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
+  const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 3) }, { key: 'k', cell, kind: 'time', index: 0 });
+  return request as unknown as Record<string, unknown>;
+}
+
+/** The problem lines the harness's load_request gives for each request file ([] when it loads). */
+async function harnessProblems(files: string[]): Promise<string[][]> {
+  return (await python(`
+import json
 from benchgrid_harness import request
 out = []
 for f in ${JSON.stringify(files)}:
@@ -95,11 +91,47 @@ for f in ${JSON.stringify(files)}:
     except Exception as e:
         out.append([l.strip() for l in str(e).splitlines()[1:]])
 print(json.dumps(out))`)) as string[][];
+}
+
+describe("a request's pairing", () => {
+  it('is checked by the harness as the schema checks it: null or a baseline, a seed and a block size', async () => {
+    const { validatorFor } = await import('../src/spec/schema.ts');
+    const good = await tinyRequest();
+    const pairing = good.pairing as Record<string, unknown>;
+    const variants: [string, unknown][] = [
+      ['good', pairing], ['null', null],
+      ['no seed', { ...pairing, seed: undefined }], ['negative seed', { ...pairing, seed: -1 }], ['text seed', { ...pairing, seed: '1' }],
+      ['no block', { ...pairing, before: 0 }], ['no module', { ...pairing, baseline: { tool: 'raw' } }], ['a list', [pairing]],
+    ];
+    const dir = tmpdir();
+    const files = variants.map(([name, p], i) => write(dir, `r${i}.json`, JSON.stringify({ ...good, pairing: p })));
+    const got = await harnessProblems(files);
     const schema = validatorFor('request.schema.json');
     variants.forEach(([name, p], i) => {
       const ok = name === 'good' || name === 'null';
       expect(schema({ ...good, pairing: p === undefined ? undefined : JSON.parse(JSON.stringify(p)) }), name).toBe(ok);
       expect(got[i].filter((line) => line.startsWith('pairing')), name).toHaveLength(ok ? 0 : 1);
+    });
+  });
+});
+
+describe("a request's settings", () => {
+  it('are bounded by the harness as the schema bounds them, so a hostile count never reaches the timing loop', async () => {
+    const { validatorFor } = await import('../src/spec/schema.ts');
+    const good = await tinyRequest();
+    const settings = good.settings as Record<string, unknown>;
+    const variants: [string, Record<string, unknown>, boolean][] = [
+      ['as built', {}, true], ['the largest counts', { samples: 100_000, min_samples: 100_000, warmups: 10_000, threads: 1024, memory_calls: 100_000, sampling_budget_s: 86_400 }, true],
+      ['samples 100001', { samples: 100_001 }, false], ['samples 1e12', { samples: 1e12 }, false], ['warmups 10001', { warmups: 10_001 }, false],
+      ['threads 1025', { threads: 1025 }, false], ['memory_calls 1e9', { memory_calls: 1e9 }, false], ['a day and a second', { sampling_budget_s: 86_401 }, false],
+    ];
+    const dir = tmpdir();
+    const files = variants.map(([, change], i) => write(dir, `s${i}.json`, JSON.stringify({ ...good, settings: { ...settings, ...change } })));
+    const got = await harnessProblems(files);
+    const schema = validatorFor('request.schema.json');
+    variants.forEach(([name, change, ok], i) => {
+      expect(schema({ ...good, settings: { ...settings, ...change } }), name).toBe(ok);
+      expect(got[i].filter((line) => line.startsWith('settings.')), name).toHaveLength(ok ? 0 : 1);
     });
   });
 });

@@ -76,7 +76,7 @@ def load_bundle(bundle):
 
 def check_inside(bundle, rel, where):
     """A path from bundle.json must name a place inside the bundle: this driver deletes and truncates
-    result and log files, so a hostile manifest must not reach files elsewhere (issue 15)."""
+    result and log files, so a hostile manifest must not reach files elsewhere."""
     if not isinstance(rel, str) or not rel or os.path.isabs(rel) or any(ord(c) < 32 for c in rel):
         raise BundleError(f"{where}: expected a relative path inside the bundle (got {rel!r})")
     root = os.path.realpath(bundle)

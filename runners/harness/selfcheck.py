@@ -24,8 +24,8 @@ FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
 # The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
 sys.path.insert(0, str(REPO / "runners" / "harness"))
 from benchgrid_harness import WIRE, launch  # noqa: E402 - the harness package of this checkout, found above
-# Contract facts come from the one data file TypeScript reads too (runners/contracts.json).
-CONTRACTS = json.loads((REPO / "runners" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
+# Contract facts come from the one data file TypeScript reads too (runners/harness/contracts.json).
+CONTRACTS = json.loads((REPO / "runners" / "harness" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
 A_CONTRACTS = ["single_module_output", "matched_retained", "replacement_edit", "repeated_steering",
                "same_site_gradient", "ordered_dataset_features"]
 HOOKS = {"tool": "hooks", "module": "benchgrid_torch.adapters.hooks"}

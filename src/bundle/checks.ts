@@ -94,7 +94,7 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
 
 /**
  * Journal lines whose cell, kind or index differ from the manifest's job of the same key: an edited
- * journal would otherwise drop its measurements without a word (issue 15).
+ * journal would otherwise drop its measurements without a word.
  */
 function journalDisagrees(b: ReadBundle): string[] {
   const jobs = new Map(b.manifest.jobs.map((j) => [j.key, j]));

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { buildRequest, type Job } from '../run/jobs.ts';
-import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/plan.ts';
-import { HARNESS_DIR } from '../spec/manifests.ts';
+import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/run-plan.ts';
+import type { CellRequest } from '../run/request.ts';
+import { HARNESS_DIR } from '../repository.ts';
 import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
@@ -20,7 +21,7 @@ export interface ExportInput extends RunPlan {
 /** A planned bundle: the manifest and the request of each job, by path inside the bundle. */
 export interface PlannedBundle {
   manifest: BundleManifest;
-  requests: Map<string, Record<string, unknown>>;
+  requests: Map<string, CellRequest>;
 }
 
 /**
@@ -43,10 +44,10 @@ export function shardJobs(jobs: Job[], count: number, cellOrder?: string[]): Job
 /** Pure: the manifest and requests of one shard. */
 export function planBundle(x: ExportInput): PlannedBundle {
   const mine = shardJobs(x.jobs, x.shard.count, x.plan.cells.map((c) => c.id))[x.shard.index];
-  const requests = new Map<string, Record<string, unknown>>();
+  const requests = new Map<string, CellRequest>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);
-    requests.set(files.request, buildRequest(x.spec, job, x.protocol, x.device, x.manifests, x.schedule.seed));
+    requests.set(files.request, buildRequest(x, job));
     return {
       key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, environment: job.cell.environment,
       runner: job.cell.runner, ...files, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,

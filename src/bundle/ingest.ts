@@ -9,7 +9,8 @@ import type { Results } from '../results/model.ts';
 import { writeResults } from '../results/write.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import { outcomeOf } from '../run/outcome.ts';
-import { runPlan } from '../run/plan.ts';
+import { runPlan } from '../run/run-plan.ts';
+import { recordedFlags } from '../settings/settings.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import { coverage, duplicates, environments, exportParameters, specVersions, type ReadBundle, type Sourced } from './checks.ts';
 import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';
@@ -44,9 +45,10 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
 
   const first = bundles[0];
   const { spec, plan, manifests } = loadBundleSpec(first.dir, first.manifest);
-  // Bundles written before the interleaved schedule have none: their jobs ran in sequential order.
-  const schedule = first.manifest.schedule ?? { kind: 'sequential' as const, seed: 0 };
-  const rp = runPlan({ spec, plan, manifests, overrides: first.manifest.overrides, device: first.manifest.device, selection: { only: first.manifest.only, cells: null }, schedule });
+  // The settings the export recorded (bundles written before the interleaved schedule ran sequentially).
+  const flags = recordedFlags(first.manifest.overrides, first.manifest.schedule);
+  const rp = runPlan({ spec, plan, manifests, flags, seed: () => 0, selection: { only: first.manifest.only, cells: null } });
+  const schedule = rp.schedule;
   const { protocol, selected } = rp;
   const expected = rp.jobs.map((j) => j.key);
   const covered = coverage(bundles, expected);

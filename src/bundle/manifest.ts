@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import type { Overrides } from '../run/jobs.ts';
+import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
 import { readJsonFile } from '../util/json-file.ts';

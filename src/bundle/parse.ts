@@ -1,5 +1,5 @@
 // The edge of a bundle that came back from another machine: bundle.json, its journal lines and spec.json
-// are parsed into typed data with limits, and every path is held inside the bundle (issue 15).
+// are parsed into typed data with limits, and every path is held inside the bundle.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv';

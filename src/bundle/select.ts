@@ -1,31 +1,17 @@
-// What an export cuts bundles from: a valid spec and its run plan (selection, timing settings, schedule).
-import { loadValidSpec } from '../spec/valid.ts';
-import type { Overrides } from '../run/jobs.ts';
-import { runPlan, type RunPlan } from '../run/plan.ts';
-import type { ScheduleKind } from '../run/schedule.ts';
+// What an export cuts bundles from: a valid spec and its run plan (selection, run settings, schedule).
+import { loadValidSpec } from '../validate/valid.ts';
+import { runPlan, type RunPlan } from '../run/run-plan.ts';
+import type { SettingFlags } from '../settings/settings.ts';
 
-/** Selection options shared by `export` and `run --executor slurm`. */
-export interface SelectOptions {
+/** Selection options shared by `export` and `run --executor slurm`: --only and the run settings' flags. */
+export interface SelectOptions extends SettingFlags {
   only?: string;
-  device?: 'cpu' | 'cuda';
-  processes?: number;
-  samples?: number;
-  schedule?: ScheduleKind;
-  seed?: number;
 }
 
 /** Loads the spec (a UserError when invalid) and resolves its run plan; the shard is filled in per bundle. */
 export async function exportSelection(specFile: string, o: SelectOptions): Promise<RunPlan & { created: string; processes: number }> {
   const { spec, plan, manifests } = await loadValidSpec(specFile, { quietWarnings: true });
-  const overrides: Overrides = {};
-  if (o.processes !== undefined) overrides.processes = o.processes;
-  if (o.samples !== undefined) overrides.samples = o.samples;
-  if (o.device !== undefined) overrides.device = o.device;
-  const rp = runPlan({
-    spec, plan, manifests, overrides, device: o.device ?? spec.device,
-    selection: { only: o.only ?? null, cells: null },
-    schedule: { kind: o.schedule ?? spec.protocol.schedule, seed: o.seed ?? exportSeed(spec.digest) },
-  });
+  const rp = runPlan({ spec, plan, manifests, flags: o, seed: () => exportSeed(spec.digest), selection: { only: o.only ?? null, cells: null } });
   return { ...rp, created: new Date().toISOString(), processes: rp.jobs.length };
 }
 

@@ -1,7 +1,7 @@
 // The spec and plan of a bundle, rebuilt from its resolved data (spec.json) and its own runner copies:
 // ingest needs no YAML file and no runners of the machine it runs on.
 import path from 'node:path';
-import { planSpec, type Plan } from '../plan/plan.ts';
+import { planSpec, type Plan } from '../plan/expand.ts';
 import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { digestOf, normalise } from '../spec/normalise.ts';
 import type { Spec } from '../spec/types.ts';

@@ -1,7 +1,7 @@
 // bench-change's one run seen as two: the cells of TOOL@base and of TOOL@head, each under the tool's own
 // id, beside the cells both sides share (the group's raw forward, the baseline of compare's ratio mode).
 // compare then matches the sides cell by cell as it matches two runs. Pure.
-import type { Cell, Plan } from '../plan/plan.ts';
+import type { Cell, Plan } from '../plan/expand.ts';
 import { onlyFilter } from '../plan/only.ts';
 import type { CellResult, Results } from '../results/model.ts';
 import { SIDES, type Side } from '../source/apply.ts';

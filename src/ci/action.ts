@@ -5,21 +5,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { changeMarker } from '../change/render.ts';
 import { EXIT, UserError } from '../errors.ts';
 import { commitOf } from '../source/git.ts';
-import { resolveEnv } from '../run/environments.ts';
+import { resolveEnv } from '../env/build.ts';
 import type { Spec } from '../spec/types.ts';
-import { loadDeclaredSpec } from '../spec/valid.ts';
+import { loadDeclaredSpec } from '../validate/valid.ts';
+import { REPO_ROOT } from '../repository.ts';
 import { pullRequestOf, upsertComment } from './github.ts';
 
 /** The environment a step reads. */
 export type StepEnv = Record<string, string | undefined>;
 
-/** This repository (the action's own checkout: `$GITHUB_ACTION_PATH`). */
-export const ACTION_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -31,9 +29,9 @@ function input(env: StepEnv, name: string, fallback = ''): string {
 export function specPath(value: string, workspace: string): string {
   if (value.startsWith('builtin:')) {
     const name = value.slice(8);
-    const file = path.join(ACTION_ROOT, 'specs', `${name}.yaml`);
+    const file = path.join(REPO_ROOT, 'specs', `${name}.yaml`);
     if (!NAME.test(name) || !fs.existsSync(file)) {
-      const known = fs.readdirSync(path.join(ACTION_ROOT, 'specs')).filter((f) => f.endsWith('.yaml')).map((f) => `builtin:${f.slice(0, -5)}`);
+      const known = fs.readdirSync(path.join(REPO_ROOT, 'specs')).filter((f) => f.endsWith('.yaml')).map((f) => `builtin:${f.slice(0, -5)}`);
       throw new UserError(`spec: '${value}' is not one of benchgrid's specs (${known.join(', ')}).`);
     }
     return file;
@@ -99,7 +97,7 @@ export async function bench(env: StepEnv): Promise<Record<string, string>> {
   const args = ['bench-change', spec, '--tool', tool, '--base', `git:${head}@${base}`, '--head', head, '--out', out, '--format', 'markdown', '--fail-on-slower', threshold];
   if (input(env, 'only')) args.push('--only', input(env, 'only'));
   if (input(env, 'processes')) args.push('--processes', input(env, 'processes'));
-  const r = await execa(process.execPath, [path.join(ACTION_ROOT, 'bin/benchgrid.js'), ...args], { cwd: env.GITHUB_WORKSPACE ?? process.cwd(), reject: false, stdin: 'ignore', stderr: ['pipe', 'inherit'], env: { NO_COLOR: '1' } });
+  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), ...args], { cwd: env.GITHUB_WORKSPACE ?? process.cwd(), reject: false, stdin: 'ignore', stderr: ['pipe', 'inherit'], env: { NO_COLOR: '1' } });
   const status = r.exitCode ?? 1;
   // 5: the run finished with cells in error on a side; the comparison of the rest is still the answer.
   const finished = status === 0 || status === 4 || status === EXIT.cellErrors;

@@ -13,19 +13,20 @@ import { viewOf } from '../compare/view.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import type { JournalHeader } from '../run/journal.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeSpecFile } from '../run/resume.ts';
-import { timestamp } from '../run/plan.ts';
+import { timestamp } from '../run/run-plan.ts';
 import { writeAtomic } from '../results/write.ts';
 import { splitToolId } from '../spec/versions.ts';
+import type { SettingFlags } from '../settings/settings.ts';
 import { prepareSources, type SourceRequest } from '../source/prepare.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
 import { compareSettings, type CompareOptions } from './compare.ts';
-import { loadOrExit } from './load-or-exit.ts';
+import { loadSpecAndWarn } from './load-spec.ts';
 import { exitForRun } from './run-summary.ts';
 import { checkSameSpec, headerOf, measure, type RunOptions } from './run.ts';
 
-/** Options of `bench-change`: which tool and sides, the run's options, and compare's. */
-export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'processes' | 'samples' | 'jobs' | 'start' | 'schedule' | 'seed' | 'probe'>, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
+/** Options of `bench-change`: which tool and sides, the run's options (its settings' flags among them), and compare's. */
+export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'jobs' | 'start' | 'probe'>, SettingFlags, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
   tool?: string;
   base?: string;
   head?: string;
@@ -48,7 +49,7 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   if (!specFile) throw new UserError('bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV');
   const change = previous?.change ?? { tool: required(opts.tool, '--tool'), only: opts.only ?? null };
   const settings = compareSettings(opts);
-  const loaded = await loadOrExit(specFile, true);
+  const loaded = await loadSpecAndWarn(specFile, true);
   checkSameSpec(previous, loaded.spec, specFile);
   const requests: SourceRequest[] = previous?.tool_sources ?? [
     { tool: change.tool, side: 'base', source: required(opts.base, '--base'), digest: null },

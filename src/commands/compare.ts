@@ -10,6 +10,7 @@ import type { Results } from '../results/model.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
 import { viewOf, type SortOrder, type ViewOptions } from '../compare/view.ts';
+import { parseThreshold, percent } from '../compare/threshold.ts';
 import { terminalWidth } from '../util/width.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
@@ -69,7 +70,7 @@ export function fewProcesses(r: Results, needed = DEFAULT_SETTINGS.min_processes
 
 /** The settings the options ask for (--mode, --threshold, --fail-on-slower), each checked. */
 export function compareSettings(opts: Pick<CompareOptions, 'mode' | 'threshold' | 'failOnSlower'>): Partial<CompareSettings> {
-  const threshold = percent('--threshold', opts.threshold ?? '2');
+  const threshold = parseThreshold(opts.threshold);
   const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
   return { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower };
 }
@@ -92,13 +93,4 @@ function resolveMode(value: string | undefined): CompareMode {
   const v = value ?? 'ratio';
   if (v === 'ratio' || v === 'absolute') return v;
   throw new UserError(`--mode: expected ratio or absolute (got ${JSON.stringify(v)}).`);
-}
-
-/** A percentage option as a fraction: "2" -> 0.02; rejects anything but a number from 0 to 100. */
-function percent(option: string, value: string): number {
-  const n = Number(value.trim().replace(/%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n >= 100) {
-    throw new UserError(`${option}: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(value)}).`);
-  }
-  return n / 100;
 }

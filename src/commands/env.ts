@@ -2,14 +2,14 @@
 // removing the ones no longer needed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listEnvs, type ListedEnv } from '../run/env-list.ts';
-import { cacheDir, MARKER } from '../run/environments.ts';
+import { listEnvs, type ListedEnv } from '../env/list.ts';
+import { cacheDir, MARKER } from '../env/build.ts';
 import { DiskUsage, formatBytes } from '../run/disk.ts';
-import { ensureEnv } from '../run/layered-env.ts';
-import { choosePrune, type CachedEnv } from '../run/prune.ts';
+import { ensureEnv } from '../env/layered.ts';
+import { choosePrune, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
-import { loadDeclaredOrExit } from './load-or-exit.ts';
+import { loadDeclaredSpec } from '../validate/valid.ts';
 
 /** Options of `env`. */
 export interface EnvOptions {
@@ -24,7 +24,7 @@ export interface EnvOptions {
 async function collect(files: string[]): Promise<{ environments: Record<string, Environment>; env: Environment }[]> {
   const seen = new Map<string, { environments: Record<string, Environment>; env: Environment }>();
   for (const file of files) {
-    const spec = await loadDeclaredOrExit(file);
+    const spec = await loadDeclaredSpec(file);
     for (const e of Object.values(spec.environments)) {
       const key = JSON.stringify([e.id, e.python, [...e.requirements].sort()]);
       if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e });

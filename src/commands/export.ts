@@ -3,19 +3,12 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { planBundle, writeBundle } from '../bundle/export.ts';
 import { parseShard } from '../bundle/manifest.ts';
-import { exportSelection } from '../bundle/select.ts';
-import type { ScheduleKind } from '../run/schedule.ts';
+import { exportSelection, type SelectOptions } from '../bundle/select.ts';
 
-/** Options of `export`. */
-export interface ExportOptions {
+/** Options of `export`: the selection and the run settings' flags (SelectOptions), and where to write. */
+export interface ExportOptions extends SelectOptions {
   out: string;
-  only?: string;
   shard?: string;
-  device?: 'cpu' | 'cuda';
-  processes?: number;
-  samples?: number;
-  schedule?: ScheduleKind;
-  seed?: number;
   json?: boolean;
 }
 

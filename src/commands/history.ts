@@ -2,6 +2,7 @@
 // regressions and improvements found in them (docs/versions.md).
 import path from 'node:path';
 import { UserError } from '../errors.ts';
+import { parseThreshold } from '../compare/threshold.ts';
 import { buildHistory, type RunInput } from '../history/model.ts';
 import { renderHistory } from '../history/render.ts';
 import { specRevision } from '../history/revision.ts';
@@ -29,8 +30,7 @@ function siteReport(out: string, run: RunFound, index: number): string {
 
 /** Finds the runs, builds the history and writes the site. */
 export async function history(dirs: string[], opts: HistoryOptions): Promise<void> {
-  const threshold = opts.threshold === undefined ? 2 : Number(opts.threshold);
-  if (!Number.isFinite(threshold) || threshold < 0) throw new UserError(`--threshold ${opts.threshold}: not a percentage. Give e.g. --threshold 2.`);
+  const threshold = parseThreshold(opts.threshold);
   const { runs, warnings } = findRuns(dirs);
   for (const w of warnings) process.stderr.write(`benchgrid: warning: skipped ${w}\n`);
   if (runs.length === 0) throw new UserError(`no runs (a directory with results.json) under ${dirs.join(', ')}. Run a spec first, or give results/<spec>/.`);
@@ -41,7 +41,7 @@ export async function history(dirs: string[], opts: HistoryOptions): Promise<voi
     const revision = await specRevision(spec?.name ?? '', found.date, spec?.digest ?? null);
     inputs.push({ found, revision, report: siteReport(out, found, i) });
   }
-  const h = buildHistory(inputs, threshold / 100);
+  const h = buildHistory(inputs, threshold);
   const index = path.join(out, 'index.html');
   writeAtomic(index, renderHistory(h));
   if (h.unjudged.cells > 0) process.stderr.write(`benchgrid: warning: ${h.unjudged.cells} measured cell(s) in ${h.unjudged.runs} run(s) ran fewer than ${h.unjudged.needed} processes: no regression or improvement can be found in them. Measure with --processes ${h.unjudged.needed} or more.\n`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { ingestBundles } from '../bundle/ingest.ts';
-import { timestamp } from '../run/plan.ts';
+import { timestamp } from '../run/run-plan.ts';
 
 /** Options of `ingest`. */
 export interface IngestCommandOptions {

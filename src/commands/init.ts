@@ -4,7 +4,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { starterSpec } from '../init/starter.ts';
 import { specSnippet, toolSkeleton } from '../init/tool.ts';
-import { REPO_ROOT } from '../spec/manifests.ts';
+import { REPO_ROOT } from '../repository.ts';
 
 /** Options of `init`. */
 export interface InitOptions {

@@ -2,12 +2,12 @@
 // what they download, and how long it will take (from the spec's last run here).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeDuration, planCost, type LastRun, type PlanCost } from '../plan/cost.ts';
-import type { Plan } from '../plan/plan.ts';
-import { describeSize, downloadSize, type DownloadSize } from '../run/env-size.ts';
-import { listEnvs } from '../run/env-list.ts';
+import { describeDuration, planCost, type LastRun, type PlanCost } from '../run/cost.ts';
+import type { Plan } from '../plan/expand.ts';
+import { describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
+import { listEnvs } from '../env/list.ts';
 import { readJournal } from '../run/journal.ts';
-import { runPlan } from '../run/plan.ts';
+import { runPlan } from '../run/run-plan.ts';
 import type { Manifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { wrap } from '../util/width.ts';
@@ -36,7 +36,7 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
 
 /** Everything `plan` says about the cost of running the selection; `sizes: false` asks pip nothing. */
 export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, only: string | undefined, sizes: boolean, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
-  const rp = runPlan({ spec, plan, manifests, overrides: {}, device: spec.device, selection: { only: only ?? null, cells: null }, schedule: { kind: spec.protocol.schedule, seed: 0 } });
+  const rp = runPlan({ spec, plan, manifests, flags: {}, seed: () => 0, selection: { only: only ?? null, cells: null } });
   const cost = planCost(rp.jobs, lastRun(spec));
   const used = new Set(rp.jobs.map((j) => j.cell.environment));
   const envs = Object.values(spec.environments).filter((e) => used.has(e.id));

@@ -1,7 +1,7 @@
 // `benchgrid plan <spec>`: the expanded matrix as grids, or as JSON.
 import { onlyFilter } from '../plan/only.ts';
 import { renderPlan } from '../plan/render.ts';
-import { loadOrExit } from './load-or-exit.ts';
+import { loadSpecAndWarn } from './load-spec.ts';
 import { costOf, renderCost } from './plan-cost.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
@@ -16,7 +16,7 @@ export interface PlanOptions {
 
 /** Prints the plan of a spec. */
 export async function plan(file: string, opts: PlanOptions): Promise<void> {
-  const { spec, plan, manifests } = await loadOrExit(file, opts.json);
+  const { spec, plan, manifests } = await loadSpecAndWarn(file, opts.json);
   const selected = onlyFilter(opts.only, plan.cells.map((c) => c.id));
   const cost = await costOf(spec, plan, manifests, opts.only, opts.sizes !== false, (s) => process.stderr.write(`benchgrid: ${s}\n`));
   if (opts.json) {

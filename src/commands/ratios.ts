@@ -16,7 +16,7 @@ export interface RatiosOptions {
   out?: string;
 }
 
-/** The tools issue 18 compares across machines: hooks, nnsight, torchvision fx and torchlens's entry points. */
+/** The tools `ratios` compares across machines when --tools is not given: hooks, nnsight, torchvision fx and torchlens's entry points. */
 export const DEFAULT_TOOLS = ['hooks', 'nnsight', 'tv_fx', 'tl_*'];
 
 /** Loads each results file (benchgrid's or the seed's layout) and prints the side-by-side ratio table. */

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
 import { DEFAULT_SETTINGS } from '../compare/compute.ts';
-import { cachedDownloadSize, describeSize } from '../run/env-size.ts';
-import { listEnvs } from '../run/env-list.ts';
-import type { RunPlan } from '../run/plan.ts';
+import { cachedDownloadSize, describeSize } from '../env/size.ts';
+import { listEnvs } from '../env/list.ts';
+import type { RunPlan } from '../run/run-plan.ts';
 import { probeSpec } from '../run/probe.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import type { Spec } from '../spec/types.ts';

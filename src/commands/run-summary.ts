@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
 import type { Results } from '../results/model.ts';
+import { LENT_FAILURE } from '../results/aggregate-paired.ts';
 import { buildSummary, renderSummary } from '../report/summary.ts';
 import { reportInput } from '../report/run-reports.ts';
 import type { Spec } from '../spec/types.ts';
@@ -33,7 +34,9 @@ export function exitForRun(results: Results, plannedCells: Set<string>): void {
   const failed = planned.filter((c) => c.status === 'error');
   if (planned.length > 0 && ok === 0) {
     const declined = planned.length - failed.length;
-    const cause = (failed[0]?.reason ?? planned[0].reason ?? '').split('\n')[0];
+    // A baseline cell that failed because its row's processes did only repeats their cause: name theirs.
+    const first = failed.find((c) => !c.reason?.startsWith(LENT_FAILURE)) ?? failed[0];
+    const cause = (first?.reason ?? planned[0].reason ?? '').split('\n')[0];
     throw new UserError(`nothing could be measured: of ${planned.length} planned cell${planned.length === 1 ? '' : 's'}, ${failed.length} failed and ${declined} declined at run time${cause ? `; the first cause: ${cause}` : ''}. The summary above lists every cause.`, EXIT.runFailed);
   }
   if (failed.length > 0) {

@@ -9,38 +9,33 @@ import { linksUnder, NoSpaceError, writeAtomic } from '../util/files.ts';
 import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
-import type { Overrides } from '../run/jobs.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
 import { runLocally } from '../run/local.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
-import { runPlan, timestamp, type RunPlan } from '../run/plan.ts';
-import { checkCuda, interpreters } from '../run/python.ts';
-import { newSeed, type ScheduleKind } from '../run/schedule.ts';
+import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
+import { checkCuda, interpreters } from '../env/python.ts';
+import { newSeed } from '../run/schedule.ts';
+import { recordedFlags, runSettings, type SettingFlags } from '../settings/settings.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
 import { stoppedEarly } from '../run/repeat-gate.ts';
 import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
-import { recordSources, runSources } from '../source/record.ts';
+import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
-import { loadOrExit, type ValidSpec } from './load-or-exit.ts';
+import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
-/** Options of `run`. */
-export interface RunOptions {
+/** Options of `run`: the run settings' flags (src/settings/settings.ts) and how to run. */
+export interface RunOptions extends SettingFlags {
   out?: string;
   resume?: string;
   only?: string;
-  device?: 'cpu' | 'cuda';
-  processes?: number;
-  samples?: number;
   python?: string;
   json?: boolean;
   changedSince?: string;
   jobs?: number;
   start?: 'cold' | 'fork';
   executor?: 'local' | 'slurm';
-  schedule?: ScheduleKind;
-  seed?: number;
   /** false (--no-probe): skip the subject probe at the start. */
   probe?: boolean;
   /** `--tool-source TOOL=SOURCE`, repeatable. */
@@ -64,7 +59,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const specFile = named.file;
   if (!named.trusted) await loadJournalSpec(specFile, opts.resume!);
   const python = previous ? resumePython(previous, opts.python, opts.resume!) : opts.python;
-  const loaded = await loadOrExit(specFile, true);
+  const loaded = await loadSpecAndWarn(specFile, true);
   checkSameSpec(previous, loaded.spec, specFile);
   const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
   if (prepared.byTool.size > 0 && python) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
@@ -98,11 +93,10 @@ export interface Measurement {
  * The caller decides the exit (exitForRun); an interrupted run throws 130. `command` names the holder.
  */
 export async function measure(loaded: Measured, header: JournalHeader, opts: RunOptions & { fresh: boolean }, command: string): Promise<Measurement> {
+  // The settings the header recorded: a resumed run measures as it started (runSettings, from its flags).
   const rp = runPlan({
-    spec: loaded.spec, plan: loaded.plan, manifests: loaded.manifests, overrides: header.overrides, device: header.device,
+    spec: loaded.spec, plan: loaded.plan, manifests: loaded.manifests, flags: recordedFlags(header.overrides, header.schedule), seed: newSeed,
     selection: { only: header.only, cells: header.cells ?? null },
-    // A journal from before the interleaved schedule resumes in the order it started with.
-    schedule: header.schedule ?? { kind: 'sequential', seed: 0 },
   });
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
   const existed = fs.existsSync(dir);
@@ -197,11 +191,10 @@ async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptio
 
 /** A new journal header from the options; `cells` an exact selection, `sources` the tools built from source. */
 export function headerOf(specFile: string, spec: RunPlan['spec'], opts: RunOptions, x: { cells: string[] | null; sources: SourceRequest[]; change?: JournalHeader['change'] }): JournalHeader {
-  const device = opts.device ?? spec.device;
-  const overrides: Overrides = pick({ processes: opts.processes, samples: opts.samples, device: opts.device });
+  const { device, overrides, schedule } = runSettings(spec, opts, newSeed);
   return {
     type: 'header', v: 1, spec: { name: spec.name, digest: spec.digest, file: path.resolve(specFile) },
-    device, only: x.change ? null : opts.only ?? null, cells: x.cells, schedule: { kind: opts.schedule ?? spec.protocol.schedule, seed: opts.seed ?? newSeed() },
+    device, only: x.change ? null : opts.only ?? null, cells: x.cells, schedule,
     overrides, python: opts.python ?? null, start: opts.start ?? defaultStart(device), jobs: opts.jobs ?? 1, started: new Date().toISOString(),
     ...(x.sources.length > 0 ? { tool_sources: x.sources } : {}),
     ...(x.change ? { change: x.change } : {}),
@@ -251,13 +244,9 @@ function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boo
 }
 
 /**
- * Forked processes on the CPU, where issue 9 showed them to measure the same as cold ones
+ * Forked processes on the CPU, where they were measured to time the same as cold ones
  * (docs/performance.md); cold on CUDA until the same is shown on a GPU. `--start cold` always works.
  */
 function defaultStart(device: 'cpu' | 'cuda'): 'cold' | 'fork' {
   return device === 'cpu' ? 'fork' : 'cold';
-}
-
-function pick<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,10 +1,10 @@
 // `benchgrid tools [SPEC]`: every adapter (built in, the spec's, and the runner folders of the project in the
 // current directory), its library and installed releases, and the contracts it implements.
 import path from 'node:path';
-import { listEnvs } from '../run/env-list.ts';
+import { listEnvs } from '../env/list.ts';
 import { listTools, type ToolListing } from '../tools/list.ts';
 import { DEFAULT_WIDTH, terminalWidth, wrap } from '../util/width.ts';
-import { loadDeclaredOrExit } from './load-or-exit.ts';
+import { loadDeclaredSpec } from '../validate/valid.ts';
 
 /** Options of `tools`. */
 export interface ToolsOptions {
@@ -13,7 +13,7 @@ export interface ToolsOptions {
 
 /** Lists the adapters (with a spec: its own runners too, its pins and which tools it declares on them). */
 export async function tools(specFile: string | undefined, opts: ToolsOptions): Promise<void> {
-  const spec = specFile ? await loadDeclaredOrExit(specFile) : null;
+  const spec = specFile ? await loadDeclaredSpec(specFile) : null;
   const envDirs = spec ? new Set(listEnvs(Object.values(spec.environments)).flatMap((e) => e.builds.map((b) => path.basename(b.dir)))) : null;
   const list = listTools(spec, envDirs);
   if (opts.json) {

@@ -2,10 +2,10 @@
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { checkIndex } from '../spec/index-check.ts';
-import { hasErrors, loadSpec } from '../spec/load.ts';
+import { hasErrors, loadSpec } from '../validate/load.ts';
 import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import type { Spec } from '../spec/types.ts';
 import type { ProbeReport } from '../run/probe.ts';
 import { writeWorkflowCommand } from '../util/terminal.ts';
@@ -73,7 +73,7 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
 
 /** The subject probe of a valid spec: builds its environments when missing (as run does), then each subject once. */
 async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<ProbeReport & { summary: string }> {
-  const { interpreters } = await import('../run/python.ts');
+  const { interpreters } = await import('../env/python.ts');
   const { probeSpec, probeSummary } = await import('../run/probe.ts');
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
   const planned = plan.cells.filter((c) => c.status === 'planned');

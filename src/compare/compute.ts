@@ -8,10 +8,11 @@ import { baselineIn, decide, runShift } from './modes.ts';
 import { compareRelative, relativeSide } from './relative.ts';
 import { compareSpeed, unavailable } from './speed.ts';
 import { compareTools } from './tools.ts';
+import { DEFAULT_THRESHOLD } from './threshold.ts';
 
 /** Defaults of the settings: ratio mode, 2% threshold, 95% interval, 2000 resamples, alpha 0.05, 3 processes. */
 export const DEFAULT_SETTINGS: CompareSettings = {
-  mode: 'ratio', threshold: 0.02, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
+  mode: 'ratio', threshold: DEFAULT_THRESHOLD, confidence: 0.95, alpha: 0.05, resamples: 2000, seed: 0x62656e63, min_processes: 3, fail_on_slower: null,
 };
 
 /**

@@ -6,7 +6,7 @@ import type { CellResult } from '../results/model.ts';
 import { pairedSamples } from '../results/paired.ts';
 import type { SpeedComparison } from './model.ts';
 import { compareSpeed, type SpeedContext } from './speed.ts';
-import { processMedians } from './stats.ts';
+import { processMedians } from '../stats/significance.ts';
 
 /** The tool a cell is divided by when no `raw` cell is in its group: the subject's A/A reference tool. */
 export type BaselineTools = (subject: string) => string | null;

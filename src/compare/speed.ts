@@ -1,11 +1,11 @@
 // The speed rule: one cell's before/after numbers, interval, tests and label (docs/compare.md).
 import { median } from 'simple-statistics';
 import type { CellResult } from '../results/model.ts';
-import { bootstrapRatio } from './bootstrap.ts';
+import { bootstrapRatio } from '../stats/bootstrap.ts';
 import { pValue } from './format.ts';
 import type { Interval, SpeedComparison, SpeedLabel } from './model.ts';
-import { fnv1a, mulberry32 } from './random.ts';
-import { mannWhitney, processMedians, processTest, type TTest } from './stats.ts';
+import { fnv1a, mulberry32 } from '../util/prng.ts';
+import { mannWhitney, processMedians, processTest, type TTest } from '../stats/significance.ts';
 
 /** What the rule needs besides the two cells. */
 export interface SpeedContext {

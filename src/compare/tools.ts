@@ -1,8 +1,8 @@
-// Tool verdicts (issue 13, docs/compare.md "Tools"): did a tool as a whole get faster or slower? On a
+// Tool verdicts (docs/compare.md "Tools"): did a tool as a whole get faster or slower? On a
 // shared machine a 10% change of one cell sits inside the noise of that cell's three processes, but a
 // tool measured in six cells has six independent looks at it. Pure.
 import jStat from 'jstat';
-import { moderatedLogSpread, pooledSpread, type Pool } from '../run/precision.ts';
+import { moderatedLogSpread, pooledSpread, type Pool } from '../stats/spread.ts';
 import type { CellComparison, CompareMode, SubjectNoise, ToolComparison } from './model.ts';
 import { judgeBand } from './speed.ts';
 

@@ -1,6 +1,6 @@
 // The diff itself: a pure function of two resolved specs and their plans, with no I/O.
-import type { Cell, Plan } from '../plan/plan.ts';
-import { cellId } from '../plan/plan.ts';
+import type { Cell, Plan } from '../plan/expand.ts';
+import { cellId } from '../plan/expand.ts';
 import type { Spec } from '../spec/types.ts';
 import { definitionChanges, labelChanges, type Measured } from './definitions.ts';
 import type { CellRef, DiffSummary, PageRelabel, PageRowRef, SideInfo, SpecDiff } from './model.ts';

@@ -1,5 +1,5 @@
 // Definition changes (what cells are measured with) and the cells each invalidates; label changes.
-import type { Cell } from '../plan/plan.ts';
+import type { Cell } from '../plan/expand.ts';
 import type { Spec } from '../spec/types.ts';
 import type { DefinitionChange, DefinitionKind, FieldChange, LabelChange } from './model.ts';
 import { DEFINITION, fieldChanges, formerly, renamed, type RenameMaps } from './renames.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import { loadMerged, type Reader } from '../spec/extends.ts';
-import { hasErrors, loadSpec } from '../spec/load.ts';
+import { hasErrors, loadSpec } from '../validate/load.ts';
 import { readSource } from '../spec/source.ts';
 import { diffSpecs, type DiffSide } from './compute.ts';
 import { changedFiles, existsAt, gitReader, labelAt, relativeToTop, resolveRevision, specsAt, specsNow, type Revision } from './git.ts';

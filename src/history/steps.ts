@@ -1,6 +1,7 @@
-// Step detection over a series of medians (issue 14), after the idea of asv's step_detect.py: fit the series
+// Step detection over a series of medians, after the idea of asv's step_detect.py: fit the series
 // with piecewise-constant segments by minimising "distance to each segment's median + a penalty per
 // segment", then call each boundary between segments a step. Pure; the rule is documented in docs/versions.md.
+import { median } from '../stats/summary.ts';
 
 /** One fitted segment: points [start, end) and their median. */
 export interface Segment {
@@ -25,13 +26,6 @@ export interface StepFit {
   steps: Step[];
   sigma: number;
   gamma: number;
-}
-
-/** The median of numbers (sorted copy). */
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**

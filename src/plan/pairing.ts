@@ -1,7 +1,7 @@
 // Whether a tool cell is timed against a baseline in its own processes (docs/protocol.md, "Pairing"), and
 // if not, why. Pure: the spec and the runners' manifests decide it, so `validate`, `plan`, a run and a
 // bundle all agree.
-import { ruleCovers, type AdapterLookup } from './plan.ts';
+import { ruleCovers, type AdapterLookup } from './expand.ts';
 import type { Spec } from '../spec/types.ts';
 
 /** The tool whose adapter is every paired cell's baseline: the plain forward, nothing attached. */

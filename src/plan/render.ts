@@ -1,7 +1,7 @@
 // Renders a plan as grids (one per group and subject: rows contracts, columns tools) with reason keys.
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrap } from '../util/width.ts';
-import type { Plan } from './plan.ts';
+import type { Plan } from './expand.ts';
 import type { Spec } from '../spec/types.ts';
 import { expandToolList } from '../spec/versions.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';

@@ -1,7 +1,7 @@
 // Pure: each tool's median over the base tool's median on the same group, contract and subject, within
 // each run, and those ratios side by side across runs. Two runs on different machines (the seed's
 // RTX 2080 Ti, an H200) cannot be compared by times; the cost of a tool relative to a plain forward
-// measured in the same run can (issue 18).
+// measured in the same run can.
 import type { CellResult, Results } from '../results/model.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 
@@ -39,7 +39,7 @@ export interface RatioRow {
   beyond: boolean;
 }
 
-/** A cell `ok` in the first run that is not `ok` in the last: each needs a written reason (issue 18). */
+/** A cell `ok` in the first run that is not `ok` in the last: each needs a written reason. */
 export interface LostCell {
   id: string;
   status: CellResult['status'] | 'missing';

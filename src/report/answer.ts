@@ -3,7 +3,7 @@
 // Pure.
 import { cellRatio, type CellRatio } from '../results/cell-ratio.ts';
 import type { CellResult, Results } from '../results/model.ts';
-import { cellIndex, publishedRatio } from '../results/published.ts';
+import { cellIndex, hasInterval, publishedRatio, type CellIndex } from '../results/published.ts';
 import type { Spec } from '../spec/types.ts';
 import { firstLine } from './format.ts';
 
@@ -50,6 +50,8 @@ export function oneLineAnswers(results: Results, spec: Spec | null): AnswerBlock
 /** The first contract of a group and subject whose base cell was measured, as a block; null when none was. */
 function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
   const reference = spec?.groups.find((g) => g.id === cells[0]?.group)?.reference ?? null;
+  // Built once per block: every tool's published ratio looks up its row's raw cell in it.
+  const index = cellIndex(cells);
   for (const contract of new Set(cells.map((c) => c.contract))) {
     const row = cells.filter((c) => c.contract === contract);
     const base = row.find((c) => c.tool === 'raw' && c.status === 'ok') ?? row.find((c) => c.tool === reference && c.status === 'ok');
@@ -58,7 +60,7 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
     return {
       group: base.group, subject: base.subject, contract, label: spec?.contracts[contract]?.label ?? contract, base: base.tool,
       answers: others.map((c) => ({
-        tool: c.tool, cell: c.id, status: c.status, ratio: answerRatio(c, base, cells), exact: c.exact ?? null,
+        tool: c.tool, cell: c.id, status: c.status, ratio: answerRatio(c, base, index), exact: c.exact ?? null,
         work_differs: (c.work?.differs.length ?? 0) > 0, reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
       })),
     };
@@ -70,9 +72,13 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
  * A tool's answer over the row's base: over `raw`, the cell's published paired ratio where it paired (the
  * figure of every "x raw" column, src/results/published.ts); else the ratio of the two cells' medians.
  */
-function answerRatio(c: CellResult, base: CellResult, cells: CellResult[]): CellRatio | null {
-  const published = base.tool === 'raw' ? publishedRatio(c, cellIndex(cells)) : null;
-  if (published?.paired) return { ratio: published.ratio, low: published.low, high: published.high, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+function answerRatio(c: CellResult, base: CellResult, index: CellIndex): CellRatio | null {
+  const published = base.tool === 'raw' ? publishedRatio(c, index) : null;
+  if (published?.paired) {
+    // One process gives no interval over processes: the ratio alone, never "(0.00-Infinity)".
+    const bounded = hasInterval(published) && published.low > 0;
+    return { ratio: published.ratio, low: bounded ? published.low : null, high: bounded ? published.high : null, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+  }
   return cellRatio(c, base);
 }
 

@@ -38,7 +38,7 @@ export function inlineJson(value: unknown): string {
 /**
  * Forbids every network request from the page, and every script but the report's own: each inline
  * script is allowed by its sha256, so markup smuggled in by a results file could not run even if it
- * slipped past escaping (issue 15). Styles stay inline; images only data: URLs.
+ * slipped past escaping. Styles stay inline; images only data: URLs.
  */
 export function cspFor(scripts: string[]): string {
   const hashes = scripts.map((s) => `'sha256-${crypto.createHash('sha256').update(s, 'utf8').digest('base64')}'`);

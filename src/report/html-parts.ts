@@ -99,7 +99,7 @@ export function samplesHtml(c: CellResult): string {
   if (c.per_process) {
     const head = '<tr><th>process</th><th>samples</th><th>median</th><th>min</th><th>max</th><th>IQR</th><th>stopped by</th><th>start</th><th>wall</th></tr>';
     const rows = c.per_process.map((p) =>
-      // Every value is escaped, numbers too: a results file from elsewhere is data, never markup (issue 15).
+      // Every value is escaped, numbers too: a results file from elsewhere is data, never markup.
       [p.index, p.n, formatMs(p.median_ms), formatMs(p.min_ms), formatMs(p.max_ms), formatMs(p.iqr_ms)].map((v) => `<td class="num">${escapeHtml(String(v))}</td>`).join('') +
       `<td>${escapeHtml(String(p.stopped_by))}</td><td>${escapeHtml(String(p.start))}</td><td class="num">${escapeHtml(Number(p.wall_s).toFixed(2))} s</td>`)
       .map((tds) => `<tr>${tds}</tr>`);

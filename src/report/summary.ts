@@ -1,5 +1,5 @@
 // The answer a run ends with: per page row, each tool's median, spread, ratios to raw and to the
-// reference, exactness and work marks, then where the reports are. Pure; `run` prints it (issue 16).
+// reference, exactness and work marks, then where the reports are. Pure; `run` prints it.
 import type { CellResult } from '../results/model.ts';
 import { cellIndex, formatPublished, publishedRatio, ratioTo, sibling, toolTaxes, type ToolTax } from '../results/published.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';

@@ -1,10 +1,10 @@
 // A/A noise of a run (docs/protocol.md, "The A/A cell"): the same reference cell measured in pairs of
 // alternating fresh processes; where they paired, also judged on their paired ratios to raw. Pure.
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { AANoise } from './model.ts';
 import { pairedProcess } from './paired.ts';
-import { median } from './stats.ts';
+import { median } from '../stats/summary.ts';
 
 /** The A/A cell of a subject: the first cell in plan order with A/A records, found by its cell's subject field. */
 export function aaCellOf(plan: Plan, records: ProcessRecord[], subject: string): string | null {

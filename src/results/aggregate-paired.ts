@@ -1,6 +1,6 @@
 // The paired side of aggregation (docs/protocol.md, "Pairing"): each tool cell's paired figures and import
 // tax, why a cell is unpaired, and the baseline cells timed by their row's paired processes. Pure.
-import type { Cell } from '../plan/plan.ts';
+import type { Cell } from '../plan/expand.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
 import type { CellResult } from './model.ts';
@@ -41,6 +41,9 @@ export function withPairedFigures(cells: CellResult[], processes: Map<string, Pa
   });
 }
 
+/** How a baseline cell's failure begins when it only repeats its donors' (their own cells carry the cause). */
+export const LENT_FAILURE = 'none of the paired processes of its row timed the baseline';
+
 /** A donor's record lent to the baseline cell, with the donor cell it came from. */
 export type LentRecord = ProcessRecord & { from?: string };
 
@@ -63,12 +66,12 @@ export function lentRecords(cell: Cell, donors: readonly string[], byCell: Map<s
   if (lent.length > 0) return lent;
   const first = records[0];
   const why = first.outcome.kind === 'failed' ? first.outcome.reason : first.outcome.result.reason ?? first.outcome.result.error?.message ?? first.outcome.result.status;
-  return [{ ...first, cell: cell.id, index: 0, outcome: { kind: 'failed', status: 'error', reason: `none of the ${records.length} paired processes of its row timed the baseline (first: ${first.cell}: ${why})`, tail: '' } }];
+  return [{ ...first, cell: cell.id, index: 0, outcome: { kind: 'failed', status: 'error', reason: `${LENT_FAILURE} (${records.length} in its row; first: ${first.cell}: ${why})`, tail: '' } }];
 }
 
 function asBaselineRecord(cell: Cell, r: ProcessRecord, res: ProcessResult, before: NonNullable<NonNullable<ProcessResult['paired']>['before']>): LentRecord {
   const result: ProcessResult = {
-    ...res, cell_id: cell.id, status: 'ok', reason: null, error: null, exact: null, memory: null, work: null, notes: [], paired: null,
+    ...res, cell_id: cell.id, status: 'ok', reason: null, error: null, exact: null, memory: null, work: before.work ?? null, notes: [], paired: null,
     timing: { timer: res.timing?.timer ?? 'perf_counter_ns', sync: res.timing?.sync ?? 'none', warmups: res.timing?.warmups ?? 0, samples_ms: before.baseline_ms, gc: 'collect-between-samples', gc_ms: before.baseline_gc_ms, stopped_by: before.stopped_by as 'samples' | 'budget' | 'precision' },
     phases_s: { before: res.phases_s.before ?? 0 },
   };

@@ -1,11 +1,11 @@
 // Pure: the journal's process records of a run -> the results model. The machine's facts come in
 // through RunInfo.host (read by the caller, see host.ts).
-import type { Plan, Cell } from '../plan/plan.ts';
+import type { Plan, Cell } from '../plan/expand.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
 import { RESULTS_FORMAT, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
-import { median, summary } from './stats.ts';
+import { median, summary } from '../stats/summary.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';

@@ -1,8 +1,8 @@
 // A cell's speed relative to another cell of the same run (a tool over the raw forward), with its 95%
 // interval: the one figure the end of a run answers with. One small function, so that the figure can
 // change in one place (a paired measurement of tool and baseline would replace the body).
-import { bootstrapRatio } from '../compare/bootstrap.ts';
-import { fnv1a, mulberry32 } from '../compare/random.ts';
+import { bootstrapRatio } from '../stats/bootstrap.ts';
+import { fnv1a, mulberry32 } from '../util/prng.ts';
 import type { CellResult } from './model.ts';
 
 /** `cell` over `base`: the ratio of their medians and the 95% interval of that ratio. */

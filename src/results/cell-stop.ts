@@ -1,8 +1,9 @@
-// Why a cell stopped running processes (precision-driven sampling, issue 13), recorded in the results.
+// Why a cell stopped running processes (precision-driven sampling), recorded in the results.
 import type { Protocol } from '../spec/types.ts';
 import type { CellResult } from './model.ts';
 import { poolFor, precisionSettings, processSoFar } from '../run/precision-gate.ts';
-import { nextProcess, type CellStop, type Pool, type ProcessSoFar } from '../run/precision.ts';
+import { nextProcess, type CellStop, type ProcessSoFar } from '../run/precision.ts';
+import { type Pool } from '../stats/spread.ts';
 
 /**
  * The cell's stop reason and the half-width of its median's (paired: its ratio's) interval, judged on the

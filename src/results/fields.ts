@@ -1,5 +1,5 @@
 // Typed readers for fields of a results file that came from elsewhere: each returns the value with its
-// type or throws a UserError naming the file, the field and what was found (issue 15).
+// type or throws a UserError naming the file, the field and what was found.
 import { UserError } from '../errors.ts';
 import { dict } from '../util/dict.ts';
 

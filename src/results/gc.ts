@@ -1,5 +1,5 @@
 // Garbage-collection cost of a cell: the timed collections the harness runs between samples (docs/protocol.md).
-import { median } from './stats.ts';
+import { median } from '../stats/summary.ts';
 
 /** Per-process gc samples, or null when any process did not record them (results older than the GC policy). */
 export function gcSamples(timings: { gc_ms?: number[] }[]): number[][] | null {

@@ -1,5 +1,7 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
-import type { PairedFigures, RatioCI } from './paired.ts';
+import type { PairedFigures } from './paired.ts';
+import type { RatioCI } from '../stats/paired.ts';
+import type { RequiredWork, Witnesses } from '../run/record.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
@@ -38,20 +40,10 @@ export interface MemoryStats {
   cuda_peak_allocated_bytes: (number | null)[];
 }
 
-/** What the harness observed in the untimed witness call of one timing process (docs/contracts.md). */
-export interface Witnesses {
-  /** Calls of the model's final module. */
-  forwards: number;
-  /** Whether the call's backward filled any parameter's `.grad`. */
-  parameter_grads: boolean;
-  /** Bytes held by the tensors the call returned. */
-  result_bytes: number;
-}
-
 /** A cell's work: the contract's requirement, the witnesses per timing process, and the differences in words. */
 export interface CellWork {
   /** null: the contract checks nothing (group B operations). */
-  required: { forwards: number; parameter_grads: boolean } | null;
+  required: RequiredWork;
   witnesses: Witnesses[];
   /** Empty when the work is the contract's: else e.g. "stops at the site", "no parameter gradients". */
   differs: string[];
@@ -86,9 +78,9 @@ export interface CellResult {
   /** Median of the per-process gc medians (ms): the cost of the garbage one call leaves; null when not recorded. */
   gc_median_ms?: number | null;
   per_process: ProcessStats[] | null;
-  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough (issue 13). */
+  /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough. */
   stopped_by?: 'precision' | 'processes' | 'budget' | null;
-  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/run/precision.ts). */
+  /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/stats/spread.ts). */
   precision_half_width?: number | null;
   memory: MemoryStats | null;
   /** Version of the tool's library, when it has one; for a source build, its own version with the revision (`2.36.1+git.1a2b3c4`). */

@@ -3,7 +3,8 @@
 import { UserError } from '../errors.ts';
 import { bad, boundedList, child, count, list, MAX_PROCESSES, MAX_SAMPLES, optNonNegative, optText, record, text, time, type At } from './fields.ts';
 import type { CellResult } from './model.ts';
-import type { PairedFigures, PairedProcess, RatioCI } from './paired.ts';
+import type { PairedFigures, PairedProcess } from './paired.ts';
+import type { RatioCI } from '../stats/paired.ts';
 
 /** Most pairs a cell can have: every sample of every process paired. */
 const MAX_PAIRS = MAX_PROCESSES * MAX_SAMPLES;

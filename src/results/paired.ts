@@ -1,32 +1,12 @@
 // Paired figures of a cell (docs/protocol.md, "Pairing"): per process, the tool against its baseline timed
 // in alternation after the tool's import (the paired ratio), and the import tax (the baseline after the
 // import over the baseline before it); per cell, each over processes with a 95% interval. Pure.
-import jStat from 'jstat';
-import { median } from './stats.ts';
-import { moderatedLogSpread, pooledSpread, type Pool } from '../run/precision.ts';
+import { logInterval, pairRatios, type RatioCI } from '../stats/paired.ts';
+import type { PairedProcess } from '../run/record.ts';
 
-/** What one paired process measured, with the figures derived from it. */
-export interface PairedProcess {
-  /** The process's position in the cell's `samples_ms` (whose list holds the tool's samples of each pair). */
-  index: number;
-  /** The paired ratio (pairEstimate): tool / baseline, both timed in alternation after the import. */
-  ratio: number;
-  /** Import tax: median baseline after the import / median baseline before it. */
-  tax: number;
-  pairs: number;
-  /** Raw data, so that compare and history can recompute: the baseline's samples after the import (parallel
-   * to the cell's samples_ms of this process), the order of each pair, and the block before the import. */
-  seed: number;
-  baseline_ms: number[];
-  tool_first: boolean[];
-  before_ms: number[];
-}
-
-/** A ratio and its 95% interval. */
-export interface RatioCI {
-  ratio: number;
-  ci95: [number, number];
-}
+export type { PairedProcess, PairedRecord } from '../run/record.ts';
+export { pairedProcess } from '../run/record.ts';
+import { pooledSpread, type Pool } from '../stats/spread.ts';
 
 /** The published ratio: the paired ratio, times the cell's import tax where the run shows the tool has one. */
 export interface Published extends RatioCI {
@@ -47,68 +27,6 @@ export interface PairedFigures extends RatioCI {
   baseline: string;
   published: Published;
   processes: PairedProcess[];
-}
-
-/** What a process result holds about pairing (schemas/result.schema.json `paired`). */
-export interface PairedRecord {
-  baseline: string;
-  seed: number;
-  unpaired: string | null;
-  baseline_ms?: number[];
-  baseline_gc_ms?: number[];
-  tool_first?: boolean[];
-  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string };
-}
-
-/** The ratio of each pair: first / second, index by index (pairs beyond the shorter side dropped). */
-export function pairRatios(first: readonly number[], second: readonly number[]): number[] {
-  const n = Math.min(first.length, second.length);
-  return Array.from({ length: n }, (_, j) => first[j] / second[j]).filter((r) => Number.isFinite(r) && r > 0);
-}
-
-/**
- * The per-process estimator of a paired ratio: the Hodges-Lehmann estimate of the per-pair log ratios
- * (the median of the means of every two of them, each with itself included), as a ratio. A pair's two
- * calls share what moves a process at that moment, so each ratio is already free of it. On this machine
- * (docs/protocol.md, "The estimator") it varied 15% less between processes of one cell than the median of
- * the ratios, as little as their mean, and like the median one slow call cannot move it far (it ignores
- * up to 29% of the pairs).
- */
-export function pairEstimate(first: readonly number[], second: readonly number[]): number | null {
-  const logs = pairRatios(first, second).map(Math.log);
-  if (logs.length === 0) return null;
-  const walsh: number[] = [];
-  for (let i = 0; i < logs.length; i++) for (let j = i; j < logs.length; j++) walsh.push((logs[i] + logs[j]) / 2);
-  return Math.exp(median(walsh));
-}
-
-/** A process's paired figures from its timing and `paired` record; null when it did not pair. */
-export function pairedProcess(index: number, samples: readonly number[], p: PairedRecord | null | undefined): PairedProcess | null {
-  if (!p || p.unpaired !== null || !p.baseline_ms || !p.before) return null;
-  const ratio = pairEstimate(samples, p.baseline_ms);
-  const base = p.before.baseline_ms;
-  if (ratio === null || base.length === 0 || p.baseline_ms.length === 0) return null;
-  const tax = median(p.baseline_ms) / median(base);
-  return {
-    index, ratio, tax, pairs: Math.min(samples.length, p.baseline_ms.length),
-    seed: p.seed, baseline_ms: p.baseline_ms, tool_first: p.tool_first ?? [], before_ms: base,
-  };
-}
-
-/**
- * The 95% interval of the geometric mean of per-process values: Student's t on their logarithms, the
- * variance moderated towards the run's `pool` as the precision rule does (src/run/precision.ts,
- * moderatedLogSpread). Processes are the unit of replication: a process's ratio is free of its offset,
- * but what its pairs shared (the copies' places in memory, the tool's state) varies between processes.
- */
-export function logInterval(values: readonly number[], pool: Pool | null): RatioCI | null {
-  const ok = values.filter((v) => Number.isFinite(v) && v > 0);
-  if (ok.length === 0) return null;
-  const { mean, variance, df } = moderatedLogSpread(ok, pool);
-  const ratio = Math.exp(mean);
-  if (!(df > 0) || !Number.isFinite(variance)) return { ratio, ci95: [0, Infinity] };
-  const h = jStat.studentt.inv(0.975, df) * Math.sqrt(variance / ok.length);
-  return { ratio, ci95: [Math.exp(mean - h), Math.exp(mean + h)] };
 }
 
 /** The run's pools of paired figures: the spread between processes of one cell, typical over the run's cells. */

@@ -3,8 +3,8 @@
 // of two sets of processes' medians, marked unpaired with the reason. Pure.
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellResult, Results } from './model.ts';
-import { logInterval, type RatioCI } from './paired.ts';
-import { pooledSpread } from '../run/precision.ts';
+import { logInterval, type RatioCI } from '../stats/paired.ts';
+import { pooledSpread } from '../stats/spread.ts';
 
 /** A cell's ratio to its baseline, how it was obtained, and its interval. */
 export interface Published {
@@ -114,11 +114,15 @@ export function withToolTax(cells: readonly CellResult[]): CellResult[] {
   });
 }
 
+/** Whether a published ratio has an interval: one paired process has none (its ci95 is [0, null], unbounded). */
+export function hasInterval(p: Published): p is Published & { low: number; high: number } {
+  return p.low !== null && p.high !== null && Number.isFinite(p.high);
+}
+
 /** `1.24x (1.20-1.28)`, or `1.24x unpaired` (the reason is said once, elsewhere). */
 export function formatPublished(p: Published | null): string {
   if (!p) return '';
   if (!p.paired) return `${p.ratio.toFixed(2)}x unpaired`;
-  // One process gives no interval (its ci95 is unbounded).
-  if (p.low === null || p.high === null || !Number.isFinite(p.high)) return `${p.ratio.toFixed(2)}x (1 process)`;
+  if (!hasInterval(p)) return `${p.ratio.toFixed(2)}x (1 process)`;
   return `${p.ratio.toFixed(2)}x (${p.low.toFixed(2)}-${p.high.toFixed(2)})`;
 }

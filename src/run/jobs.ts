@@ -1,11 +1,13 @@
 // Pure: the list of cell processes a run executes, in order, and the request each one gets.
-import type { Cell, Plan } from '../plan/plan.ts';
+import type { Cell, Plan } from '../plan/expand.ts';
 import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
+import type { RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
+import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTokenInputs } from './request.ts';
 
 /** One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise. */
 export interface Job {
@@ -16,17 +18,10 @@ export interface Job {
   index: number;
 }
 
-/** Overrides given on the command line, recorded in the results. */
-export interface Overrides {
-  processes?: number;
-  samples?: number;
-  device?: 'cpu' | 'cuda';
-}
-
 /**
  * The cells whose A/A noise is measured: per group with a reference and per subject with a selected
  * planned cell, the reference tool's cell of the group's first declared contract that is planned. It
- * does not depend on --only (issue 12), so the A/A figures of two runs with different selections are
+ * does not depend on --only, so the A/A figures of two runs with different selections are
  * measured on the same cell; it runs even when --only leaves it out.
  */
 export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {
@@ -89,47 +84,50 @@ export function beforeSamples(protocol: Protocol): number {
   return Math.max(2, protocol.min_samples);
 }
 
+/** What a request is built from: the spec, its runners' manifests and the run settings (a run plan is one). */
+export interface RequestSource extends Pick<RunSettings, 'protocol' | 'device' | 'schedule'> {
+  spec: Spec;
+  manifests: Record<string, Manifest | Error>;
+}
+
 /** The request file of a job (docs/protocol.md): everything the process needs, nothing else. */
-export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: 'cpu' | 'cuda', manifests: Record<string, Manifest | Error>, scheduleSeed = 0): Record<string, unknown> {
+export function buildRequest(x: RequestSource, job: Job): CellRequest {
+  const { spec, protocol, manifests } = x;
   const { cell } = job;
   const contract = spec.contracts[cell.contract];
-  const subject = spec.subjects[cell.subject];
   const lookup = adapterLookup(manifests);
-  const adapterOf = (runner: string, adapter: string) => {
-    const entry = lookup(runner, adapter);
-    if (!entry) throw new Error(`no adapter ${runner}/${adapter}`);
-    return entry;
+  const adapterOf = (id: string): RequestAdapter & { library: string | null } => {
+    const tool = spec.tools[id];
+    const entry = lookup(tool.runner, tool.adapter);
+    if (!entry) throw new Error(`no adapter ${tool.runner}/${tool.adapter}`);
+    return { tool: id, module: entry.module, library: entry.library };
   };
   const tool = spec.tools[cell.tool];
-  const entry = adapterOf(tool.runner, tool.adapter);
-  let reference = null;
-  if (cell.reference !== null) {
-    const ref = spec.tools[cell.reference];
-    reference = { tool: ref.id, module: adapterOf(ref.runner, ref.adapter).module };
-  }
-  const params: Record<string, unknown> = { ...contract.params };
+  const { module, library } = adapterOf(cell.tool);
+  const params: CellRequest['contract']['params'] = { ...contract.params };
   if (contract.site !== null) params.site = contract.site;
   const facts = contractFacts(manifests);
   if (facts instanceof Error) throw facts;
   const kindFacts = facts[cell.kind];
-  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/contracts.json or its runner's contracts.json`);
+  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`);
+  const timed = job.kind !== 'memory';
   return {
-    protocol: WIRE_VERSION,
+    protocol: WIRE_VERSION, // the wire version: every wire file (request, result, manifest) names it `protocol`
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
     contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },
-    subject: requestSubject(subject),
-    tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module: entry.module, library: entry.library },
-    reference: job.kind === 'memory' ? null : reference,
+    subject: requestSubject(spec.subjects[cell.subject]),
+    tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module, library },
+    reference: timed && cell.reference !== null ? adapterName(adapterOf(cell.reference)) : null,
     // The pair orders are drawn from a seed of the run's schedule seed and the process, so a run (or a
     // bundle) rebuilt from its recorded seed pairs the same way.
-    pairing: job.kind === 'memory' || !cell.pairing?.baseline ? null : {
-      baseline: { tool: cell.pairing.baseline, module: adapterOf(spec.tools[cell.pairing.baseline].runner, spec.tools[cell.pairing.baseline].adapter).module },
-      seed: fnv1a(`${scheduleSeed}:${job.key}`),
+    pairing: !timed || !cell.pairing?.baseline ? null : {
+      baseline: adapterName(adapterOf(cell.pairing.baseline)),
+      seed: fnv1a(`${x.schedule.seed}:${job.key}`),
       before: beforeSamples(protocol),
     },
-    device,
-    mode: job.kind === 'memory' ? 'memory' : 'time',
+    device: x.device,
+    mode: timed ? 'time' : 'memory',
     process_index: job.index,
     settings: {
       warmups: protocol.warmups,
@@ -145,8 +143,12 @@ export function buildRequest(spec: Spec, job: Job, protocol: Protocol, device: '
   };
 }
 
+function adapterName(a: RequestAdapter): RequestAdapter {
+  return { tool: a.tool, module: a.module };
+}
+
 /** A subject as requests (and the subject probe, probe.ts) carry it: data only, built by the harness. */
-export function requestSubject(subject: Spec['subjects'][string]): Record<string, unknown> {
+export function requestSubject(subject: Spec['subjects'][string]): RequestSubject {
   return {
     id: subject.id,
     model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
@@ -156,7 +158,9 @@ export function requestSubject(subject: Spec['subjects'][string]): Record<string
 }
 
 /** Inputs as the request schema has them: token inputs carry a vocabulary and are int64, images neither. */
-function requestInputs(inputs: Spec['subjects'][string]['inputs']): Record<string, unknown> {
+function requestInputs(inputs: Spec['subjects'][string]['inputs']): RequestSubject['inputs'] {
   const { vocab, dtype, ...rest } = inputs;
-  return inputs.kind === 'tokens' ? { ...rest, vocab, dtype: 'int64' } : { ...rest, dtype };
+  // The spec's rules require a vocabulary of token inputs and one of the image dtypes of image inputs.
+  if (rest.kind === 'tokens') return { ...rest, kind: 'tokens', vocab: vocab as number, dtype: 'int64' } satisfies RequestTokenInputs;
+  return { ...rest, kind: 'image', dtype: dtype as RequestImageInputs['dtype'] } satisfies RequestImageInputs;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { appendLine, containedFile } from '../util/files.ts';
 import { validatorFor, validatorForDef } from '../spec/schema.ts';
-import type { Overrides } from './jobs.ts';
+import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
 import type { SourceRequest } from '../source/prepare.ts';
@@ -91,7 +91,7 @@ export function lastPerKey<T extends ProcessLine>(records: Array<T | { type: str
 
 /**
  * Reads a journal; a torn last line (the run was killed mid-write) is ignored, and a record of the
- * wrong shape is refused naming its line (schemas/journal.schema.json, issue 15).
+ * wrong shape is refused naming its line (schemas/journal.schema.json).
  */
 export function readJournal(dir: string): { header: JournalHeader | null; records: ProcessRecord[] } {
   const file = containedFile(dir, journalPath(dir));

@@ -51,13 +51,13 @@ export async function coldLauncher(python: string, threads: number): Promise<Lau
 }
 
 /**
- * CPU sets for `jobs` parallel workers: the machine's cores split into equal contiguous slices, so no
- * two workers share a core. Returns [] for one job (no pinning: the process may use any core).
+ * CPU sets for `workers` processes at once (`--jobs`): the machine's cores split into equal contiguous slices, so no
+ * two workers share a core. Returns [] for one worker (no pinning: the process may use any core).
  */
-export function cpuSets(jobs: number, threads: number, cpus = os.cpus().length): number[][] {
-  if (jobs <= 1) return [];
-  const per = Math.floor(cpus / jobs);
-  if (per < 1) throw new Error(`--jobs ${jobs} needs at least ${jobs} CPU cores; this machine has ${cpus}.`);
-  if (per < threads) throw new Error(`--jobs ${jobs} leaves ${per} core(s) per worker, fewer than the protocol's ${threads} torch threads.`);
-  return Array.from({ length: jobs }, (_, i) => Array.from({ length: per }, (_, k) => i * per + k));
+export function cpuSets(workers: number, threads: number, cpus = os.cpus().length): number[][] {
+  if (workers <= 1) return [];
+  const per = Math.floor(cpus / workers);
+  if (per < 1) throw new Error(`--jobs ${workers} needs at least ${workers} CPU cores; this machine has ${cpus}.`);
+  if (per < threads) throw new Error(`--jobs ${workers} leaves ${per} core(s) per worker, fewer than the protocol's ${threads} torch threads.`);
+  return Array.from({ length: workers }, (_, i) => Array.from({ length: per }, (_, k) => i * per + k));
 }

@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { REPO_ROOT } from '../spec/manifests.ts';
+import { REPO_ROOT } from '../repository.ts';
 import { execute } from './execute.ts';
 import { buildRequest, type Job } from './jobs.ts';
 import { appendRecord, readJournal } from './journal.ts';
 import { coldLauncher, cpuSets, type Launcher, type ProcessJob } from './launcher.ts';
-import { pythonPathOf, runFiles, type RunPlan } from './plan.ts';
+import { pythonPathOf, runFiles, type RunPlan } from './run-plan.ts';
 import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { repeatGate } from './repeat-gate.ts';
@@ -37,7 +37,7 @@ async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, lau
 /** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
 function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
   const files = runFiles(o.dir, job);
-  writeAtomic(files.request, JSON.stringify(buildRequest(rp.spec, job, rp.protocol, rp.device, rp.manifests, rp.schedule.seed), null, 1) + '\n');
+  writeAtomic(files.request, JSON.stringify(buildRequest(rp, job), null, 1) + '\n');
   fs.rmSync(files.scratch, { recursive: true, force: true });
   fs.mkdirSync(files.scratch, { recursive: true });
   return {

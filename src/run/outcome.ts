@@ -1,8 +1,7 @@
 // A finished cell process as data: built in one place from what the process did and what it wrote.
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
-import type { CellWork, Witnesses } from '../results/model.ts';
-import type { PairedRecord } from '../results/paired.ts';
+import type { PairedRecord, RequiredWork, Witnesses } from './record.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -30,7 +29,7 @@ export interface ProcessResult {
   environment: Record<string, unknown>;
   phases_s: Record<string, number>;
   /** Work witnesses of the untimed witness call (time mode, from protocol-1 harnesses that record them). */
-  work?: { witnesses: Witnesses; required: CellWork['required']; differs: string[] } | null;
+  work?: { witnesses: Witnesses; required: RequiredWork; differs: string[] } | null;
   notes?: string[];
   /** Paired timing (docs/protocol.md, Pairing): the baseline's samples; absent or null when the process did not pair. */
   paired?: PairedRecord | null;

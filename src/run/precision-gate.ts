@@ -3,9 +3,10 @@
 import type { Protocol } from '../spec/types.ts';
 import type { Job } from './jobs.ts';
 import type { ProcessRecord } from './journal.ts';
-import { judged, nextProcess, pooledSpread, type Pool, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
-import { pairedProcess, type PairedRecord } from '../results/paired.ts';
-import { median } from '../results/stats.ts';
+import { judged, nextProcess, type PrecisionSettings, type ProcessSoFar } from './precision.ts';
+import { pooledSpread, type Pool } from '../stats/spread.ts';
+import { pairedProcess, type PairedRecord } from './record.ts';
+import { median } from '../stats/summary.ts';
 
 /** The decision's settings from a protocol. */
 export function precisionSettings(p: Protocol): PrecisionSettings {

@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan } from '../plan/expand.ts';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../spec/manifests.ts';
+import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
 import { validatorFor } from '../spec/schema.ts';
 import type { Spec } from '../spec/types.ts';
-import { cacheDir } from './environments.ts';
+import { cacheDir } from '../env/build.ts';
 import { requestSubject } from './jobs.ts';
 import { runOnce } from './spawn.ts';
 

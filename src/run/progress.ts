@@ -39,7 +39,7 @@ export function progress(processCells: string[], stream: NodeJS.WriteStream = pr
     // long cell id, never the ETA (a 55-character cell id at 80 columns used to push it off).
     return `[${done}/${total} processes, ${doneCells}/${cells} cells | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}] ${label}`;
   };
-  // One column short of the width: a line that fills the last column wraps on some terminals (issue 16).
+  // One column short of the width: a line that fills the last column wraps on some terminals.
   const oneLine = (s: string) => fitLine(s, (stream.columns || DEFAULT_WIDTH) - 1);
   return {
     start(_cell, label) {

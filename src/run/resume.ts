@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { hasErrors, loadSpec } from '../spec/load.ts';
+import { hasErrors, loadSpec } from '../validate/load.ts';
 import { inside, linksUnder } from '../util/files.ts';
 import { parseSource } from '../source/parse.ts';
 import { readJournal, type JournalHeader } from './journal.ts';

@@ -1,4 +1,4 @@
-// Pure: the order in which a run's processes start (issue 13). Interleaved by default: in rounds, every
+// Pure: the order in which a run's processes start. Interleaved by default: in rounds, every
 // cell runs one process per round in an order shuffled per round from a recorded seed, so drift during a
 // run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
 import type { Job } from './jobs.ts';
@@ -32,7 +32,7 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 }
 
 /** The round of each job: its position among its cell's own processes (time, then memory). */
-function roundsOf(jobs: Job[]): Job[][] {
+export function roundsOf(jobs: Job[]): Job[][] {
   const perCell = new Map<string, Job[]>();
   const aa: Job[] = [];
   for (const job of jobs) {
@@ -61,11 +61,4 @@ export function schedule(jobs: Job[], s: Schedule): Job[] {
   if (s.kind === 'sequential') return [...jobs];
   const random = mulberry32(s.seed);
   return roundsOf(jobs).flatMap((round) => shuffle(round, random));
-}
-
-/** The round each job of an interleaved schedule belongs to, by job key (for tests and reports). */
-export function roundIndex(jobs: Job[]): Map<string, number> {
-  const out = new Map<string, number>();
-  roundsOf(jobs).forEach((round, r) => round.forEach((job) => out.set(job.key, r)));
-  return out;
 }

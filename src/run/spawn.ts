@@ -4,7 +4,7 @@
 // per cell process and reads back the pid and how the process ended (docs/protocol.md, "Launching").
 import readline from 'node:readline';
 import { execa } from 'execa';
-import { HARNESS_DIR } from '../spec/manifests.ts';
+import { HARNESS_DIR } from '../repository.ts';
 import type { Exit } from './outcome.ts';
 
 /** A running process that can be stopped from outside (Ctrl-C). */

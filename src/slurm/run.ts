@@ -5,7 +5,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { planBundle, writeBundle } from '../bundle/export.ts';
 import { exportSelection, type SelectOptions } from '../bundle/select.ts';
-import { timestamp } from '../run/plan.ts';
+import { timestamp } from '../run/run-plan.ts';
 import { finishSlurm } from './finish.ts';
 import { LAYOUT, sbatchScript } from './script.ts';
 import { resolveSlurm, type SlurmCliOptions } from './settings.ts';

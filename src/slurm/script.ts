@@ -57,7 +57,7 @@ export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: str
 
 /**
  * Every value that reaches the script is refused if it could end a line or a word it sits in: a newline
- * in a #SBATCH directive or in the comment would start a line bash runs (issue 15). Values in shell
+ * in a #SBATCH directive or in the comment would start a line bash runs. Values in shell
  * words are quoted besides; the short directive values (partition, time, job name) must also be free of
  * spaces. The shared directory may hold spaces: sbatch reads the rest of its #SBATCH line as the path.
  */

@@ -5,7 +5,7 @@
 import { UserError } from '../errors.ts';
 import type { Environment, Spec, Tool } from '../spec/types.ts';
 import { normalisePackage, packageOf, requirementName, versionedToolId } from '../spec/versions.ts';
-import type { ResolvedSource } from './resolve.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 
 /** The sides of bench-change, as they appear in tool ids: TOOL@base, TOOL@head. */
 export const SIDES = ['base', 'head'] as const;
@@ -45,7 +45,7 @@ function addSourceEnvironment(environments: Record<string, Environment>, baseId:
   if (environments[id]) return id;
   const base = environments[baseId];
   const name = normalisePackage(pkg);
-  // The requirements name the digest, so the cache key (src/run/environments.ts) is the source's.
+  // The requirements name the digest, so the cache key (src/env/build.ts) is the source's.
   const line = `${pkg} @ source:${src.digest}`;
   environments[id] = {
     id, python: base.python, default: false,

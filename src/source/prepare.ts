@@ -2,12 +2,13 @@
 // each source resolved (a resumed run's checked against the digest it started with), applied to the
 // spec (src/source/apply.ts), and the spec planned again.
 import { UserError } from '../errors.ts';
-import { planSpec, type Plan } from '../plan/plan.ts';
+import { planSpec, type Plan } from '../plan/expand.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { SIDES, withSides, withToolSources, type Side, type Sides } from './apply.ts';
 import { parseSource, parseToolSource, sourceText } from './parse.ts';
-import { resolveSource, type ResolvedSource } from './resolve.ts';
+import { resolveSource } from './resolve.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 
 /** One source as a run's journal keeps it: enough to find it again and to check that it did not change. */
 export interface SourceRequest {

@@ -7,32 +7,8 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { commitDate, commitOf, hasFileAt, workTreeTop } from './git.ts';
 import type { SourceArg } from './parse.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 import { digestFiles, gitDirty, gitFiles, walkFiles } from './tree.ts';
-
-/** A source ready to build. */
-export interface ResolvedSource {
-  kind: 'tree' | 'git';
-  /** The source in the words a user types, with absolute paths: `/abs/dir`, `git:/abs/repo@REV`. */
-  text: string;
-  /** The directory the project is in (tree), or the directory the repository was named by (git). */
-  path: string;
-  /** The top of the git work tree, when there is one. */
-  top: string | null;
-  /** The project's directory relative to `top`, '/'-separated ('' at the top). */
-  subdir: string;
-  /** The revision as given (git only). */
-  rev: string | null;
-  /** The commit built, or for a tree in a work tree the commit it is checked out at; null outside git. */
-  commit: string | null;
-  /** The commit's committer date (ISO 8601), to order builds of one release. */
-  committed: string | null;
-  /** A tree whose files differ from its commit (changes or untracked files). */
-  dirty: boolean;
-  /** sha256 the build is cached by. */
-  digest: string;
-  /** The files a tree's build copies (relative to `path`); null for a git revision. */
-  files: string[] | null;
-}
 
 const PROJECT_FILES = ['pyproject.toml', 'setup.py'];
 const notProject = (where: string) => `${where} is not a Python project: it has neither pyproject.toml nor setup.py. Point at the directory pip would install (the one holding pyproject.toml).`;

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { git, gitOrFail } from './git.ts';
-import type { ResolvedSource } from './resolve.ts';
+import type { ResolvedSource } from '../spec/types.ts';
 import { copyFiles } from './tree.ts';
 
 /**

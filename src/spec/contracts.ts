@@ -1,7 +1,8 @@
-// Contract facts as data: runners/contracts.json (and a runner's own contracts.json), read once and checked.
+// Contract facts as data: runners/harness/contracts.json (and a runner's own contracts.json), read once and checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUILTIN_RUNNERS, type Manifest } from './manifests.ts';
+import { type Manifest } from './manifests.ts';
+import { HARNESS_DIR } from '../repository.ts';
 import { validatorFor } from './schema.ts';
 
 /** A parameter's type: a site name, a non-empty list of numbers, a non-negative integer, or a finite number. */
@@ -25,7 +26,7 @@ export interface ContractFacts {
 }
 
 /** The built-in contract data file. */
-export const CONTRACTS_FILE = path.join(BUILTIN_RUNNERS, 'contracts.json');
+export const CONTRACTS_FILE = path.join(HARNESS_DIR, 'contracts.json');
 
 const cache = new Map<string, Record<string, ContractFacts> | Error>();
 

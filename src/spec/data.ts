@@ -29,7 +29,7 @@ export interface EnvironmentData {
   description?: string;
   default?: boolean;
   python?: string;
-  /** Another environment this one is layered over (src/run/layered-env.ts). */
+  /** Another environment this one is layered over (src/env/layered.ts). */
   over?: string;
   requirements: string[];
 }

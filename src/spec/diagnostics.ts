@@ -40,7 +40,7 @@ export function diag(
 
 /**
  * A diagnostic is one line whatever the spec holds: line breaks and control characters in quoted
- * values (a key, a path) are written as escapes, and an overlong quote is cut (issue 15).
+ * values (a key, a path) are written as escapes, and an overlong quote is cut.
  */
 function oneLine(text: string): string {
   const flat = forTerminal(text);

@@ -37,7 +37,7 @@ export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUE
     // earlier one (45,000 keys took 40 s).
     document = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (error) {
-    // The parser recurses per nesting level; a hostile depth overflows its stack (issue 15).
+    // The parser recurses per nesting level; a hostile depth overflows its stack.
     if (!(error instanceof RangeError)) throw error;
     return { diagnostics: [tooDeep(file)] };
   }

@@ -1,6 +1,6 @@
 // Environments declared `over` another: each is a layer holding only its own requirements over its base's
-// packages (src/run/layered-env.ts builds it). Pure; used by normalise. A wrong `over` (unknown, a cycle) is
-// left as an environment of its own here and reported by the environments rule (src/spec/rules-environments.ts).
+// packages (src/env/layered.ts builds it). Pure; used by normalise. A wrong `over` (unknown, a cycle) is
+// left as an environment of its own here and reported by the environments rule (src/validate/rules-environments.ts).
 import type { EnvironmentData } from './data.ts';
 import type { Environment } from './types.ts';
 import { requirementName } from './versions.ts';

@@ -6,7 +6,7 @@ export const MAX_SPEC_DEPTH = 64;
 
 /**
  * Most values a spec may hold once every alias is expanded: the limit is by size, not by alias count,
- * because one alias of a long list costs as much as the list (issue 15).
+ * because one alias of a long list costs as much as the list.
  */
 export const MAX_SPEC_VALUES = 100_000;
 

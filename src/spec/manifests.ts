@@ -1,18 +1,9 @@
 // Runner manifests, read statically: which adapters a runner has and which contracts each implements.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BUILTIN_RUNNERS } from '../repository.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { dict } from '../util/dict.ts';
-
-/** The repository root (where runners/ and schemas/ live). */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Directory of the built-in runners. */
-export const BUILTIN_RUNNERS = path.join(REPO_ROOT, 'runners');
-
-/** The shared Python harness every runner's adapters are executed by. */
-export const HARNESS_DIR = path.join(BUILTIN_RUNNERS, 'harness');
 
 /** One adapter as a manifest declares it. */
 export interface AdapterEntry {

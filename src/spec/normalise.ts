@@ -151,7 +151,7 @@ function groupOf(id: string, g: GroupData): Group {
 }
 
 function pageOf(data: SpecData, subjects: Record<string, Subject>, tools: Record<string, Tool>): PageSection[] {
-  // A function replacer: a title holding `$&` or `$1` is text, not a replacement pattern (issue 15).
+  // A function replacer: a title holding `$&` or `$1` is text, not a replacement pattern.
   const fill = (s: string) => s.replace(/\{title\}/g, () => data.title).replace(/\{name\}/g, () => data.name);
   return (data.page?.sections ?? []).map((sec, si) => ({
     id: fill(sec.id),

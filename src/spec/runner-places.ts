@@ -1,8 +1,9 @@
 // Runners a spec declares: never a built-in's name, and only directories inside the spec's tree or an
-// allowed directory (issue 15). Checked before any manifest.json is read from them.
+// allowed directory. Checked before any manifest.json is read from them.
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
-import { BUILTIN_RUNNERS, builtinRunnerDirs } from './manifests.ts';
+import { builtinRunnerDirs } from './manifests.ts';
+import { BUILTIN_RUNNERS } from '../repository.ts';
 import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
 import type { Spec } from './types.ts';
 

@@ -1,11 +1,11 @@
 // Stage 4 of spec loading: ajv with all errors, each turned into a positioned, human diagnostic.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
 import type { SpecData } from './data.ts';
+import { SCHEMA_DIR } from '../repository.ts';
 import { positionOf, type PosMap } from './document.ts';
 
 // ajv ships CommonJS; under ESM its class is the default export, or that export's `default`.
@@ -18,8 +18,6 @@ function ajvClass(m: unknown): typeof ajv2020.Ajv2020 {
   return cur as typeof ajv2020.Ajv2020;
 }
 
-/** Directory of the JSON Schemas shipped with benchgrid. */
-export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -164,7 +162,7 @@ function show(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') {
     const cut = v.length > 60 ? v.slice(0, 57) + '...' : v;
-    // Line breaks and control characters are shown escaped: a diagnostic stays one line (issue 15).
+    // Line breaks and control characters are shown escaped: a diagnostic stays one line.
     return /[\u0000-\u001f\u007f-\u009f]/.test(cut) ? JSON.stringify(cut) : `'${cut}'`;
   }
   if (Array.isArray(v)) return 'a list';

@@ -1,7 +1,6 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
 import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
-import type { ResolvedSource } from '../source/resolve.ts';
 
 /** Timing protocol of a spec, with defaults applied. */
 export interface Protocol {
@@ -54,6 +53,31 @@ export interface Environment {
    * base's site-packages); null for an environment built on its own.
    */
   layer: { base: string; requirements: string[]; source?: LayerSource } | null;
+}
+
+/** A source ready to build. */
+export interface ResolvedSource {
+  kind: 'tree' | 'git';
+  /** The source in the words a user types, with absolute paths: `/abs/dir`, `git:/abs/repo@REV`. */
+  text: string;
+  /** The directory the project is in (tree), or the directory the repository was named by (git). */
+  path: string;
+  /** The top of the git work tree, when there is one. */
+  top: string | null;
+  /** The project's directory relative to `top`, '/'-separated ('' at the top). */
+  subdir: string;
+  /** The revision as given (git only). */
+  rev: string | null;
+  /** The commit built, or for a tree in a work tree the commit it is checked out at; null outside git. */
+  commit: string | null;
+  /** The commit's committer date (ISO 8601), to order builds of one release. */
+  committed: string | null;
+  /** A tree whose files differ from its commit (changes or untracked files). */
+  dirty: boolean;
+  /** sha256 the build is cached by. */
+  digest: string;
+  /** The files a tree's build copies (relative to `path`); null for a git revision. */
+  files: string[] | null;
 }
 
 /**

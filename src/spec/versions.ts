@@ -51,7 +51,7 @@ export function packageOf(tool: Tool, runners: Record<string, string>): string |
 /**
  * Adds one tool per declared release, and the environment each runs in, to the resolved tools and
  * environments (the declared tool stays, for reasons and diagnostics that name it). A derived
- * environment is built as a layer over its base (src/run/layered-env.ts), so releases share one torch.
+ * environment is built as a layer over its base (src/env/layered.ts), so releases share one torch.
  */
 export function expandVersions(tools: Record<string, Tool>, environments: Record<string, Environment>, runners: Record<string, string>): void {
   for (const t of Object.values(tools)) {

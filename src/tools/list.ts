@@ -3,7 +3,7 @@
 // environments, and the contracts it implements. No interpreter is started.
 import fs from 'node:fs';
 import path from 'node:path';
-import { cacheDir } from '../run/environments.ts';
+import { cacheDir } from '../env/build.ts';
 import { builtinRunnerDirs, projectRunnerFolders, readManifest, userRunnerFolders } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 

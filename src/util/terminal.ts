@@ -1,5 +1,5 @@
 // Text from specs, results and bundles is data: on the way to a terminal its control characters are
-// shown, not obeyed, so a title or a reason cannot clear the screen or set the window title (issue 15).
+// shown, not obeyed, so a title or a reason cannot clear the screen or set the window title.
 // Renderers escape each value (src/util/escape.ts, which also folds its line breaks); this guard at the
 // CLI's boundary is the second line: it shows every control character but benchgrid's own line
 // structure, and in a GitHub Actions job it keeps any line but benchgrid's own workflow commands from

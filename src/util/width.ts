@@ -1,6 +1,6 @@
 // How wide output may be: the terminal's columns (or $COLUMNS), 100 when unknown; and cutting a line to fit.
 
-/** Default width when neither the stream nor $COLUMNS says (issue 16: 100 when unknown). */
+/** Default width when neither the stream nor $COLUMNS says: 100 columns. */
 export const DEFAULT_WIDTH = 100;
 
 /** Columns available on this stream: its own when a TTY, else $COLUMNS, else 100. Never below 40. */

@@ -7,7 +7,7 @@ import { planBundle, shardJobs } from '../../src/bundle/export.ts';
 import { parseShard } from '../../src/bundle/manifest.ts';
 import { exportSelection } from '../../src/bundle/select.ts';
 import { aaCells, buildJobs } from '../../src/run/jobs.ts';
-import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, tmpdir } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 
@@ -90,6 +90,9 @@ describe('benchgrid export', () => {
     const all = fs.readdirSync(out, { recursive: true }).map(String);
     expect(all.filter((f) => f.includes('__pycache__') || f.endsWith('.pyc'))).toEqual([]);
     expect(fs.existsSync(path.join(out, 'harness/selfcheck.py'))).toBe(false);
+    // The harness's unit tests (runners/harness/tests) stay in the repository.
+    expect(fs.existsSync(path.join(ROOT, 'runners/harness/tests/run.py'))).toBe(true);
+    expect(all.filter((f) => /(^|[\\/])tests([\\/]|$)|test_[^/\\]*\.py$/.test(f))).toEqual([]);
   });
 
   it('refuses a directory that already holds something, and a shard with no cell', async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
-import { cli, FIXTURES, ROOT, SEED_RESULTS, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS, tmpdir, write } from '../helpers.ts';
 
 const COMMANDS = ['init', 'validate', 'plan', 'run', 'bench-change', 'report', 'compare', 'diff', 'ratios', 'history', 'env', 'export', 'ingest', 'tools', 'system'];
 
@@ -41,8 +41,8 @@ describe('exit codes, one per class', () => {
 
 describe('--json and --format json', () => {
   it('are the same option: report prints the same JSON either way, diff takes table (and its old name terminal)', async () => {
-    const a = await cli(['report', SEED_RESULTS, '--json']);
-    const b = await cli(['report', SEED_RESULTS, '--format', 'json']);
+    const a = await cli(['report', PREDECESSOR_RESULTS, '--json']);
+    const b = await cli(['report', PREDECESSOR_RESULTS, '--format', 'json']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     const pair = [path.join(FIXTURES, 'diff/rename/old.yaml'), path.join(FIXTURES, 'diff/rename/new.yaml')];
@@ -59,7 +59,7 @@ describe('--json and --format json', () => {
     expect(JSON.parse(plan.stdout).error.diagnostics.length).toBeGreaterThan(0);
     const report = await cli(['report', path.join(tmpdir(), 'none.json'), '--format', 'json']);
     expect(JSON.parse(report.stdout).error).toMatchObject({ exit_code: 2, kind: 'bad_input', message: expect.stringContaining('no such file') });
-    const usage = await cli(['compare', SEED_RESULTS, '--json']);
+    const usage = await cli(['compare', PREDECESSOR_RESULTS, '--json']);
     expect(JSON.parse(usage.stdout).error).toMatchObject({ exit_code: 2, kind: 'bad_input' });
     expect((await cli(['plan', bad])).stdout).toBe('');
     expect(ROOT).toBeTruthy();

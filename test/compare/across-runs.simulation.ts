@@ -2,7 +2,7 @@
 // whole runs, in both modes at once (the absolute verdict does not depend on the mode that decides).
 import { compareResults } from '../../src/compare/compute.ts';
 import type { CompareMode, SpeedLabel } from '../../src/compare/model.ts';
-import { median } from '../../src/results/stats.ts';
+import { median } from '../../src/stats/summary.ts';
 import { variates } from './simulate.ts';
 import { simulateRun, type RunModel } from './simulate-runs.ts';
 

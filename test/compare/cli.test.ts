@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJson } from '../../src/results/write.ts';
 import { stableStringify } from '../../src/util/json.ts';
-import { cli, ROOT, SEED_RESULTS, tmpdir } from '../helpers.ts';
+import { cli, ROOT, PREDECESSOR_RESULTS, tmpdir } from '../helpers.ts';
 import { CPU_RUN_FIXTURE, cpuRun } from './fixtures.ts';
 
 const CPU = path.join(ROOT, CPU_RUN_FIXTURE);
@@ -22,9 +22,24 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** `benchgrid compare ARGS --format json`, which must exit 0: the comparison model. */
+async function compareJson(args: string[]) {
+  const r = await cli(['compare', ...args, '--format', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+/** `benchgrid compare ARGS`, which must refuse with exit 2 and say what is wrong on stderr. */
+async function expectRefused(args: string[], message: string | RegExp) {
+  const r = await cli(['compare', ...args]);
+  expect(r.code).toBe(2);
+  if (typeof message === 'string') expect(r.stderr).toContain(message);
+  else expect(r.stderr).toMatch(message);
+}
+
 describe('benchgrid compare', () => {
   it('compares the seed with itself: no faster or slower label, exit 0', async () => {
-    const r = await cli(['compare', SEED_RESULTS, SEED_RESULTS]);
+    const r = await cli(['compare', PREDECESSOR_RESULTS, PREDECESSOR_RESULTS]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Speed: 0 slower, 0 faster, 48 within noise, 35 unavailable (of 83 cells)');
     expect(r.stdout).toContain('Environment: no differences recorded.');
@@ -32,7 +47,7 @@ describe('benchgrid compare', () => {
   });
 
   it('compares the seed with a CPU run and names the device difference at the top', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU], { env: { COLUMNS: '200' } });
+    const r = await cli(['compare', PREDECESSOR_RESULTS, CPU], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const top = r.stdout.split('\n').slice(0, 6).join('\n');
     expect(top).toMatch(/Environment differs \(\d+ blocking\)/);
@@ -40,7 +55,7 @@ describe('benchgrid compare', () => {
   });
 
   it('refuses with --strict-env when the environments differ (exit 2, the list on stderr)', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU, '--strict-env']);
+    const r = await cli(['compare', PREDECESSOR_RESULTS, CPU, '--strict-env']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^benchgrid: refusing to compare .* \(--strict-env\): the environments differ:/);
@@ -61,9 +76,7 @@ describe('benchgrid compare', () => {
   });
 
   it('prints the model with --format json, environment first', async () => {
-    const r = await cli(['compare', SEED_RESULTS, CPU, '--format', 'json']);
-    expect(r.code).toBe(0);
-    const c = JSON.parse(r.stdout);
+    const c = await compareJson([PREDECESSOR_RESULTS, CPU]);
     expect(Object.keys(c).slice(0, 3)).toEqual(['format', 'version', 'environment']);
     expect(c.environment.differences[0]).toMatchObject({ key: 'device', before: 'cuda', after: 'cpu' });
     expect(c.summary.slower).toBe(3);
@@ -79,31 +92,21 @@ describe('benchgrid compare', () => {
   });
 
   it('takes --mode absolute, and rejects an unknown mode naming the choices', async () => {
-    const r = await cli(['compare', base, slower, '--mode', 'absolute', '--format', 'json']);
-    expect(r.code).toBe(0);
-    const c = JSON.parse(r.stdout);
+    const c = await compareJson([base, slower, '--mode', 'absolute']);
     expect(c.settings.mode).toBe('absolute');
     expect(c.cells.filter((x: { speed: { decided_by?: string } }) => x.speed.decided_by === 'ratio')).toEqual([]);
-    const bad = await cli(['compare', base, slower, '--mode', 'relative']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("'relative' is invalid");
+    await expectRefused([base, slower, '--mode', 'relative'], "'relative' is invalid");
   });
 
   it('rejects a bad --threshold, naming the option and the value', async () => {
-    const r = await cli(['compare', base, slower, '--threshold', 'lots']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got "lots").');
+    await expectRefused([base, slower, '--threshold', 'lots'], '--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got "lots").');
   });
 
   it('rejects an unknown --format', async () => {
-    const r = await cli(['compare', base, slower, '--format', 'html']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--format <format>' argument 'html' is invalid/);
+    await expectRefused([base, slower, '--format', 'html'], /--format <format>' argument 'html' is invalid/);
   });
 
   it('names a missing file', async () => {
-    const r = await cli(['compare', path.join(dir, 'nope.json'), base]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('nope.json: cannot read the results file (no such file)');
+    await expectRefused([path.join(dir, 'nope.json'), base], 'nope.json: cannot read the results file (no such file)');
   });
 });

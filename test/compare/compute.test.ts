@@ -5,7 +5,7 @@ import { compareResults } from '../../src/compare/compute.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { toJson } from '../../src/results/write.ts';
 import { stableStringify } from '../../src/util/json.ts';
-import { ROOT, SEED_RESULTS } from '../helpers.ts';
+import { ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 import { CPU_RUN_FIXTURE, cpuRun } from './fixtures.ts';
 
 const FILES = { before: 'before.json', after: 'after.json' };
@@ -13,8 +13,8 @@ const labels = (c: ReturnType<typeof compareResults>) => Object.fromEntries(c.ce
 
 describe('compareResults', () => {
   it('gives the seed compared with itself no faster or slower label, by the range rule', () => {
-    const seed = loadResults(SEED_RESULTS);
-    const c = compareResults(seed, seed, FILES);
+    const predecessor = loadResults(PREDECESSOR_RESULTS);
+    const c = compareResults(predecessor, predecessor, FILES);
     expect(c.summary).toMatchObject({ cells: 83, faster: 0, slower: 0, within_noise: 48, unavailable: 35, range_rule: 48, status_changes: 0, exactness_changes: 0 });
     expect(c.environment).toEqual({ differences: [], blocking: 0 });
     // The seed's A/A noise (5.03% over 2 pairs) raises the 2% threshold.
@@ -39,7 +39,7 @@ describe('compareResults', () => {
   });
 
   it('lists status, reason and exactness changes, withholds the label of a worse cell, and matches cells by id', () => {
-    const c = compareResults(loadResults(SEED_RESULTS), cpuRun(), FILES);
+    const c = compareResults(loadResults(PREDECESSOR_RESULTS), cpuRun(), FILES);
     const byId = new Map(c.cells.map((x) => [x.id, x]));
     expect(c.cells.filter((x) => x.status_changed).map((x) => x.id)).toEqual([
       'A/single_module_output/tl_extract_dataset/resnet18', 'A/single_module_output/thingsvision/resnet18',

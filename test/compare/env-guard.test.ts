@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { environmentDifferences } from '../../src/compare/env-guard.ts';
 import { loadResults } from '../../src/results/load.ts';
-import { SEED_RESULTS } from '../helpers.ts';
+import { PREDECESSOR_RESULTS } from '../helpers.ts';
 import { cpuRun } from './fixtures.ts';
 
 describe('environmentDifferences', () => {
   it('finds nothing between a file and itself', () => {
-    const seed = loadResults(SEED_RESULTS);
-    expect(environmentDifferences(seed, seed)).toEqual([]);
+    const predecessor = loadResults(PREDECESSOR_RESULTS);
+    expect(environmentDifferences(predecessor, predecessor)).toEqual([]);
   });
 
   it('names the device, GPU and versions between the seed (cuda) and a CPU run, blocking first', () => {
-    const d = environmentDifferences(loadResults(SEED_RESULTS), cpuRun());
+    const d = environmentDifferences(loadResults(PREDECESSOR_RESULTS), cpuRun());
     const byKey = new Map(d.map((x) => [x.key, x]));
     expect(byKey.get('device')).toMatchObject({ before: 'cuda', after: 'cpu', blocking: true, recorded: 'both', subjects: null });
     expect(byKey.get('gpu')).toMatchObject({ before: 'NVIDIA GeForce RTX 2080 Ti', after: null, blocking: true });
@@ -22,7 +22,7 @@ describe('environmentDifferences', () => {
   });
 
   it('lists a fact recorded on one side only as a note, never blocking', () => {
-    const d = environmentDifferences(loadResults(SEED_RESULTS), cpuRun());
+    const d = environmentDifferences(loadResults(PREDECESSOR_RESULTS), cpuRun());
     expect(d.find((x) => x.key === 'cpu')).toMatchObject({ before: null, after: 'AMD EPYC 7763 64-Core Processor', recorded: 'after', blocking: false });
     expect(d.find((x) => x.key === 'load_average_1m')).toMatchObject({ recorded: 'before', blocking: false });
   });

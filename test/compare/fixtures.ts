@@ -1,6 +1,6 @@
 // Hand-built runs for the compare tests: a small CPU run of the seed's subject, in benchgrid's layout.
 import type { CellResult, Results } from '../../src/results/model.ts';
-import { measuredCell, resultsOf, SEED_PROTOCOL, simulateSamples, subjectMeta, variates } from './simulate.ts';
+import { measuredCell, resultsOf, PREDECESSOR_NOISE, simulateSamples, subjectMeta, variates } from './simulate.ts';
 
 /** Where the committed copy of `cpuRun()` lives (kept equal to it by a test). */
 export const CPU_RUN_FIXTURE = 'test/fixtures/compare/cpu-run.results.json';
@@ -30,7 +30,7 @@ export function cpuRun(opts: CpuRunOptions = {}): Results {
   const v = variates(opts.seed ?? 7);
   const scale = opts.scale ?? 1;
   const toolScale = (id: string) => opts.toolScale?.[id.split('/')[2]] ?? 1;
-  const ok = (id: string, ms: number, extra: Partial<CellResult> = {}) => measuredCell(id, simulateSamples(v, ms * scale * toolScale(id), SEED_PROTOCOL), extra);
+  const ok = (id: string, ms: number, extra: Partial<CellResult> = {}) => measuredCell(id, simulateSamples(v, ms * scale * toolScale(id), PREDECESSOR_NOISE), extra);
   const cells: CellResult[] = [
     ok('A/single_module_output/raw/resnet18', 12.0),
     ok('A/single_module_output/hooks/resnet18', 12.1),

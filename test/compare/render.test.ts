@@ -3,13 +3,13 @@ import { compareResults } from '../../src/compare/compute.ts';
 import { renderMarkdown } from '../../src/compare/render-markdown.ts';
 import { renderTable } from '../../src/compare/render-table.ts';
 import { loadResults } from '../../src/results/load.ts';
-import { SEED_RESULTS } from '../helpers.ts';
+import { PREDECESSOR_RESULTS } from '../helpers.ts';
 import { cpuRun } from './fixtures.ts';
 
-const seedVsCpu = () => compareResults(loadResults(SEED_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
+const predecessorVsCpu = () => compareResults(loadResults(PREDECESSOR_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
 
 describe('renderTable', () => {
-  const text = renderTable(seedVsCpu(), false, 300);
+  const text = renderTable(predecessorVsCpu(), false, 300);
 
   it('starts with the runs and the environment differences, before any timing', () => {
     const lines = text.split('\n');
@@ -37,7 +37,7 @@ describe('renderTable', () => {
 });
 
 describe('renderMarkdown', () => {
-  const md = renderMarkdown(seedVsCpu());
+  const md = renderMarkdown(predecessorVsCpu());
 
   it('opens with the summary and a warning listing the environment differences before the table', () => {
     expect(md.split('\n').slice(0, 2)).toEqual(['<!-- benchgrid:compare -->', '### benchgrid compare: 3 slower, 0 faster, 1 within noise, 80 unavailable (of 84 cells, 77 of them in one file only)']);
@@ -55,7 +55,7 @@ describe('renderMarkdown', () => {
   });
 
   it('escapes pipes inside cells', () => {
-    const c = seedVsCpu();
+    const c = predecessorVsCpu();
     c.cells[0].speed = { ...c.cells[0].speed, label: 'unavailable', why: 'a | b' };
     expect(renderMarkdown(c)).toContain('- (a) a \\| b');
   });

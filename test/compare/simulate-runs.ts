@@ -2,7 +2,7 @@
 // processes, between rounds of the interleaved schedule (a slow minute), and between runs. Parameters
 // and how they were estimated: docs/compare.md, "What the simulation shows".
 import type { CellResult, Results } from '../../src/results/model.ts';
-import { median } from '../../src/results/stats.ts';
+import { median } from '../../src/stats/summary.ts';
 import { pairedFigures, pairedPools, pairedProcess } from '../../src/results/paired.ts';
 import { measuredCell, resultsOf, subjectMeta, variates } from './simulate.ts';
 

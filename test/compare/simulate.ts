@@ -1,5 +1,6 @@
 // Synthetic results at the seed protocol, for testing the speed rule by simulation instead of timing.
-import { mulberry32 } from '../../src/compare/random.ts';
+import { mulberry32 } from '../../src/util/prng.ts';
+import { median, summary } from '../../src/stats/summary.ts';
 import type { CellResult, ProcessStats, Results, SubjectMeta } from '../../src/results/model.ts';
 
 /** The noise model: process-level lognormal offsets, within-process lognormal noise, rare slow outliers. */
@@ -16,7 +17,7 @@ export interface NoiseModel {
 }
 
 /** The seed protocol (3 processes x 20 samples) with realistic noise: 2% between, 1.5% within. */
-export const SEED_PROTOCOL: NoiseModel = { between: 0.02, within: 0.015, outlierRate: 0.03, outlierMean: 0.3, processes: 3, samples: 20 };
+export const PREDECESSOR_NOISE: NoiseModel = { between: 0.02, within: 0.015, outlierRate: 0.03, outlierMean: 0.3, processes: 3, samples: 20 };
 
 /** A seeded source of normal and exponential variates. */
 export function variates(seed: number) {
@@ -54,7 +55,7 @@ export function measuredCell(id: string, samples: number[][] | null, overrides: 
   return {
     id, group, contract, tool, subject,
     status: 'ok', statuses: ['ok'], reason: null,
-    median_ms: per ? quantile(medians, 0.5) : null,
+    median_ms: per ? median(medians) : null,
     min_ms: per ? Math.min(...medians) : null,
     max_ms: per ? Math.max(...medians) : null,
     processes: samples?.length ?? null,
@@ -90,16 +91,10 @@ export function resultsOf(cells: CellResult[], meta: SubjectMeta | null = subjec
 }
 
 function processStats(index: number, s: number[]): ProcessStats {
+  const stats = summary(s);
   return {
-    index, median_ms: quantile(s, 0.5), min_ms: Math.min(...s), max_ms: Math.max(...s),
-    iqr_ms: quantile(s, 0.75) - quantile(s, 0.25), n: s.length, stopped_by: 'samples',
+    index, median_ms: stats.median, min_ms: stats.min, max_ms: stats.max,
+    iqr_ms: stats.iqr, n: stats.n, stopped_by: 'samples',
     phases_s: {}, wall_s: 0, cpus: null, start: 'cold',
   };
-}
-
-function quantile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const i = (s.length - 1) * p;
-  const lo = Math.floor(i);
-  return s[lo] + (i - lo) * ((s[Math.ceil(i)] ?? s[lo]) - s[lo]);
 }

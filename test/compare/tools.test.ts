@@ -32,6 +32,13 @@ function campaign(before: string, after: string, settings: Partial<CompareSettin
   return compareResults(load(before), load(after), { before, after }, settings);
 }
 
+/** The probe's tool verdict in a campaign comparison, which must be slower by its ratio to raw. */
+function slowerProbe(c: ReturnType<typeof campaign>) {
+  const probe = c.tools!.find((t) => t.tool === 'probe')!;
+  expect(probe).toMatchObject({ label: 'slower', mode: 'ratio' });
+  return probe;
+}
+
 /** Six tools whose cells scatter by about 3% around no change: the comparison's pool. */
 function quietTools(): CellComparison[] {
   const wobble = [0.97, 1.03, 1.0, 0.985, 1.015, 1.02];
@@ -81,8 +88,7 @@ describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with
   const c = campaign('i1', 'i2-probe-slowed');
 
   it('labels the probe slower as a tool, although most of its cells alone are within noise', () => {
-    const probe = c.tools!.find((t) => t.tool === 'probe')!;
-    expect(probe).toMatchObject({ label: 'slower', mode: 'ratio' });
+    const probe = slowerProbe(c);
     expect(probe.cells).toHaveLength(6);
     expect(probe.interval!.low).toBeGreaterThan(1.02);
     const cellLabels = c.cells.filter((x) => x.tool === 'probe').map((x) => x.speed.label);
@@ -139,8 +145,7 @@ describe('tool verdicts on two runs measured after the rule was written (I3, the
   const c = campaign('i3', 'i4-probe-slowed');
 
   it('labels the probe slower as a tool while none of its cells is labelled on its own', () => {
-    const probe = c.tools!.find((t) => t.tool === 'probe')!;
-    expect(probe).toMatchObject({ label: 'slower', mode: 'ratio' });
+    const probe = slowerProbe(c);
     expect(probe.ratio).toBeGreaterThan(1.05);
     expect(c.cells.filter((x) => x.tool === 'probe').map((x) => x.speed.label)).not.toContain('slower');
   });

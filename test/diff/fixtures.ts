@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { expect } from 'vitest';
 import { diffSpecs } from '../../src/diff/compute.ts';
 import type { DiffSummary, SpecDiff } from '../../src/diff/model.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
 
 /** Directory of the fixture pairs: <case>/old.yaml and <case>/new.yaml. */

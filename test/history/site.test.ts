@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM, chartStats, launchChromium, openReport } from '../../src/report/browser.ts';
+import { CHROMIUM, chartStats, launchChromium, openReport } from '../../scripts/screenshots/browser.ts';
 import { cli, tmpdir } from '../helpers.ts';
 import { stepped, writeRuns } from '../fixtures/history/runs.ts';
 

@@ -1,6 +1,7 @@
 // Step detection: finds a planted step where it is, and nothing in noise, constants or a lone outlier.
 import { describe, expect, it } from 'vitest';
-import { detectSteps, fitSegments, median, noiseOf } from '../../src/history/steps.ts';
+import { detectSteps, fitSegments, noiseOf } from '../../src/history/steps.ts';
+import { median } from '../../src/stats/summary.ts';
 import { series } from '../fixtures/history/series.ts';
 
 describe('step detection', () => {

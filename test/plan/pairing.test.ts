@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { beforeSamples, buildJobs, buildRequest, baselineDonors } from '../../src/run/jobs.ts';
-import { effectiveProtocol, pythonPathOf } from '../../src/run/plan.ts';
+import { pythonPathOf } from '../../src/run/run-plan.ts';
+import { runSettings } from '../../src/settings/settings.ts';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
 
@@ -69,7 +70,7 @@ describe('pairing in the spec, hostile values', () => {
 describe('the jobs and requests of a paired run', () => {
   it('runs no timing process for a raw cell its row pairs with, and still its memory processes', async () => {
     const { loaded } = await load(tiny);
-    const protocol = { ...effectiveProtocol(loaded.spec!, {}), memory_runs: 1 };
+    const protocol = { ...runSettings(loaded.spec!, {}, () => 0).protocol, memory_runs: 1 };
     const selected = new Set(loaded.plan!.cells.map((c) => c.id));
     const jobs = buildJobs(loaded.plan!, protocol, selected, []);
     const raw = jobs.filter((j) => j.cell.id === 'A/single_module_output/raw/resnet18');
@@ -83,9 +84,9 @@ describe('the jobs and requests of a paired run', () => {
   it("writes the baseline, a per-process seed and the block's size into a paired request, which the schema accepts", async () => {
     const { loaded } = await load(tiny);
     const spec = loaded.spec!;
-    const protocol = effectiveProtocol(spec, {});
+    const { protocol } = runSettings(spec, {}, () => 0);
     const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/tv_fx/resnet18')!;
-    const request = (index: number, kind: 'time' | 'memory', seed: number) => buildRequest(spec, { key: `${cell.id}#${kind}#${index}`, cell, kind, index }, protocol, 'cpu', loaded.manifests!, seed);
+    const request = (index: number, kind: 'time' | 'memory', seed: number) => buildRequest({ spec, manifests: loaded.manifests!, ...runSettings(spec, {}, () => seed) }, { key: `${cell.id}#${kind}#${index}`, cell, kind, index });
     const r0 = request(0, 'time', 1) as { pairing: { baseline: { tool: string; module: string }; seed: number; before: number } };
     expect(r0.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, before: beforeSamples(protocol) });
     expect(validatorFor('request.schema.json')(r0)).toBe(true);

@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.ts';
-import { ROOT, SEED_RESULTS } from '../helpers.ts';
+import { loadSpec } from '../../src/validate/load.ts';
+import { ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 
-const seed = JSON.parse(fs.readFileSync(SEED_RESULTS, 'utf8'));
+const seed = JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8'));
 const seedCells: Record<string, { statuses: string[]; reason?: string }> = seed.resnet18.groups;
 
 /**

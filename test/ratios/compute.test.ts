@@ -5,9 +5,9 @@ import { lostCells, ratioIn, ratioTable, toolWanted } from '../../src/ratios/com
 import { lostLines, renderRatioMarkdown, renderRatioTable, valueText } from '../../src/ratios/render.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, SEED_RESULTS, tmpdir, write } from '../helpers.ts';
+import { cli, PREDECESSOR_RESULTS, tmpdir, write } from '../helpers.ts';
 
-const seed = () => loadResults(SEED_RESULTS);
+const seed = () => loadResults(PREDECESSOR_RESULTS);
 const cellOf = (r: Results, id: string): CellResult => r.cells.find((c) => c.id === id)!;
 
 /** The seed with every median of one tool scaled: another "machine" where only that tool's cost moved. */
@@ -110,19 +110,19 @@ describe('benchgrid ratios', () => {
   it('prints the seed against another run and refuses a bad option with exit 2', async () => {
     const dir = tmpdir();
     const other = write(dir, 'other.json', JSON.stringify(loadRawSeed()));
-    const ok = await cli(['ratios', SEED_RESULTS, other, '--label', 'seed', '--label', 'again', '--format', 'json']);
+    const ok = await cli(['ratios', PREDECESSOR_RESULTS, other, '--label', 'seed', '--label', 'again', '--format', 'json']);
     expect(ok.code).toBe(0);
     const table = JSON.parse(ok.stdout);
     expect(table.rows.every((r: { change: number | null }) => r.change === null || Math.abs(r.change) < 1e-12)).toBe(true);
-    const bad = await cli(['ratios', SEED_RESULTS, '--tolerance', 'lots']);
+    const bad = await cli(['ratios', PREDECESSOR_RESULTS, '--tolerance', 'lots']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--tolerance: expected a percentage/);
-    const none = await cli(['ratios', SEED_RESULTS, '--base', 'no_such_tool']);
+    const none = await cli(['ratios', PREDECESSOR_RESULTS, '--base', 'no_such_tool']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no tool has a no_such_tool cell/);
   });
 });
 
 function loadRawSeed(): unknown {
-  return JSON.parse(fs.readFileSync(SEED_RESULTS, 'utf8'));
+  return JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8'));
 }

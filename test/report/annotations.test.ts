@@ -7,7 +7,7 @@ import { loadResults } from '../../src/results/load.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { renderTable } from '../../src/report/table.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { tmpdir, write } from '../helpers.ts';
 import { TINY_SPEC, tinyResultsJson } from './tiny-results.ts';
 

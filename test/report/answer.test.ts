@@ -8,7 +8,7 @@ import { answerLine, oneLineAnswers } from '../../src/report/answer.ts';
 import { renderStability, stabilityOf, UNSTABLE_AA } from '../../src/report/stability.ts';
 import { buildSummary, renderSummary } from '../../src/report/summary.ts';
 import { reportInput } from '../../src/report/run-reports.ts';
-import { SEED_RESULTS, tmpdir } from '../helpers.ts';
+import { PREDECESSOR_RESULTS, tmpdir } from '../helpers.ts';
 import { tinyResultsJson, writeTinyResults } from './tiny-results.ts';
 import type { Results } from '../../src/results/model.ts';
 
@@ -35,7 +35,7 @@ describe('the one-line answer', () => {
   });
 
   it('has no interval on the seed, whose file keeps no raw samples, and says failed cells failed', () => {
-    const seed = loadResults(SEED_RESULTS);
+    const seed = loadResults(PREDECESSOR_RESULTS);
     const lines = oneLineAnswers(seed, null).flatMap((b) => b.answers.map((a) => answerLine(a, b.base)));
     expect(lines.find((l) => l.startsWith('nnsight:'))).toMatch(/^nnsight: \d\.\d\dx raw, bit$/);
     const failed = oneLineAnswers({ ...seed, cells: seed.cells.map((c) => (c.tool === 'nnsight' ? { ...c, status: 'error' as const, reason: 'boom' } : c)) }, null);

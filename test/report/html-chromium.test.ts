@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { loadResults } from '../../src/results/load.ts';
-import { CHROMIUM, chartStats, launchChromium, openReport } from '../../src/report/browser.ts';
+import { CHROMIUM, chartStats, launchChromium, openReport } from '../../scripts/screenshots/browser.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { resolvePage, type ReportInput } from '../../src/report/page.ts';
 import { reportInput } from '../../src/report/run-reports.ts';
 import { loadSpecForReport } from '../../src/report/spec.ts';
-import { SEED_RESULTS, tmpdir } from '../helpers.ts';
+import { PREDECESSOR_RESULTS, tmpdir } from '../helpers.ts';
 import { TINY_SPEC, writeTinyResults } from './tiny-results.ts';
 
 const haveChromium = fs.existsSync(CHROMIUM);
@@ -48,7 +48,7 @@ describe.skipIf(!haveChromium)(`the HTML report in headless Chromium${haveChromi
   }
 
   it('draws every chart of the seed (log scale across decades) with no console errors and no requests', async () => {
-    const input = reportInput(loadResults(SEED_RESULTS), null);
+    const input = reportInput(loadResults(PREDECESSOR_RESULTS), null);
     const { charts, expected, facts, opened } = await check('seed', input);
     expect(expected).toBe(2);
     expect(charts.map((c) => ({ id: c.id, chart: c.chart, scale: c.scale }))).toEqual([

@@ -8,10 +8,10 @@ import { resolvePage } from '../../src/report/page.ts';
 import { reportInput } from '../../src/report/run-reports.ts';
 import { loadSpecForReport } from '../../src/report/spec.ts';
 import { renderTable } from '../../src/report/table.ts';
-import { ROOT, SEED_RESULTS, cli } from '../helpers.ts';
+import { ROOT, PREDECESSOR_RESULTS, cli } from '../helpers.ts';
 
 const SPEC = path.join(ROOT, 'specs/resnet18_gpu.yaml');
-const seed = JSON.parse(fs.readFileSync(SEED_RESULTS, 'utf8')) as { page_rows: { section: string; text: string }[] };
+const seed = JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8')) as { page_rows: { section: string; text: string }[] };
 
 /** Table rows of a markdown page by the `## heading` they sit under (header and separator rows left out). */
 function rowsByHeading(markdown: string): Map<string, string[]> {
@@ -30,7 +30,7 @@ function rowsByHeading(markdown: string): Map<string, string[]> {
 
 describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   it("`report --format markdown` reproduces all 29 of the seed's page_rows, in order, under their section headings", async () => {
-    const r = await cli(['report', SEED_RESULTS, '--spec', SPEC, '--format', 'markdown']);
+    const r = await cli(['report', PREDECESSOR_RESULTS, '--spec', SPEC, '--format', 'markdown']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const spec = await loadSpecForReport(SPEC);
@@ -45,7 +45,7 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   });
 
   it('lists every cell that is not on the page in the appendix, with its status and reason', async () => {
-    const results = loadResults(SEED_RESULTS);
+    const results = loadResults(PREDECESSOR_RESULTS);
     const input = reportInput(results, await loadSpecForReport(SPEC));
     const page = resolvePage(input);
     const onPage = new Set(page.sections.flatMap((s) => s.entries.map((e) => e.cell)));
@@ -59,7 +59,7 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   });
 
   it('says how it was measured: protocol, host, versions and A/A noise', async () => {
-    const md = renderMarkdown(reportInput(loadResults(SEED_RESULTS), await loadSpecForReport(SPEC)));
+    const md = renderMarkdown(reportInput(loadResults(PREDECESSOR_RESULTS), await loadSpecForReport(SPEC)));
     const how = md.slice(md.indexOf('## How it was measured'));
     expect(how).toContain('Each cell ran in 3 fresh Python processes');
     expect(how).toContain('NVIDIA GeForce RTX 2080 Ti');
@@ -68,24 +68,24 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   });
 
   it('without --spec renders a generic page with one table per group and subject, every cell in file order', async () => {
-    const r = await cli(['report', SEED_RESULTS, '--format', 'markdown']);
+    const r = await cli(['report', PREDECESSOR_RESULTS, '--format', 'markdown']);
     expect(r.code).toBe(0);
     const byHeading = rowsByHeading(r.stdout);
     expect([...byHeading.keys()].filter((h) => h !== 'How it was measured')).toEqual(['A / resnet18', 'B / resnet18']);
-    const results = loadResults(SEED_RESULTS);
+    const results = loadResults(PREDECESSOR_RESULTS);
     expect(byHeading.get('A / resnet18')).toHaveLength(results.cells.filter((c) => c.group === 'A').length);
     expect(byHeading.get('A / resnet18')![0]).toBe('| single_module_output, n=3 processes | raw | 2.30 ms (2.29 ms to 2.34 ms) |');
     expect(byHeading.get('A / resnet18')).toContain('| single_module_output | tl_bind | not run: a bound edit records nothing; it serves edit contracts only |');
   });
 
   it('`--format json` prints the loader\'s normalised model', async () => {
-    const r = await cli(['report', SEED_RESULTS, '--format', 'json']);
+    const r = await cli(['report', PREDECESSOR_RESULTS, '--format', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(loadResults(SEED_RESULTS))));
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(loadResults(PREDECESSOR_RESULTS))));
   });
 
   it('draws the terminal grid without colour under NO_COLOR, even with FORCE_COLOR set', async () => {
-    const r = await cli(['report', SEED_RESULTS, '--spec', SPEC], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    const r = await cli(['report', PREDECESSOR_RESULTS, '--spec', SPEC], { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/\x1b\[/);
     expect(r.stdout).toContain('A: peer matrix / ResNet-18: 37 ok, 1 failed, 34 not run');
@@ -98,14 +98,14 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
   });
 
   it('colours the grid only when asked to', async () => {
-    const input = reportInput(loadResults(SEED_RESULTS), null);
+    const input = reportInput(loadResults(PREDECESSOR_RESULTS), null);
     expect(renderTable(input, true)).toMatch(/\x1b\[32m2\.30 ms\x1b\[39m/);
     expect(renderTable(input, false)).not.toMatch(/\x1b\[/);
   });
 
   it('orders the grid by the cell ids in the file when there is no spec', () => {
     // Wide enough for every tool's name in one grid.
-    const out = renderTable(reportInput(loadResults(SEED_RESULTS), null), false, 300);
+    const out = renderTable(reportInput(loadResults(PREDECESSOR_RESULTS), null), false, 300);
     expect(out).toContain('A / resnet18: 37 ok, 1 failed, 34 not run');
     expect(out).toMatch(/│ +│ raw +│ hooks +│ nnsight +│ tl_trace_sparse +│ tl_record +│ tl_extract +│ tl_bind +│/);
     expect(out.indexOf('│ raw_forward ')).toBeLessThan(out.indexOf('│ hooks_all_modules '));

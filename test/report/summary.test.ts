@@ -7,14 +7,14 @@ import { reportInput } from '../../src/report/run-reports.ts';
 import { loadSpecForReport } from '../../src/report/spec.ts';
 import { buildSummary, renderSummary, type Summary } from '../../src/report/summary.ts';
 import type { Spec } from '../../src/spec/types.ts';
-import { ROOT, SEED_RESULTS } from '../helpers.ts';
+import { ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 
 let results: Results;
 let spec: Spec;
 let summary: Summary;
 
 beforeAll(async () => {
-  results = loadResults(SEED_RESULTS);
+  results = loadResults(PREDECESSOR_RESULTS);
   spec = await loadSpecForReport(path.join(ROOT, 'specs/resnet18_gpu.yaml'));
   summary = buildSummary(reportInput(results, spec), ['results/x/report.html', 'results/x/report.md']);
 });

@@ -1,33 +1,23 @@
 // aggregate() of paired processes without torch: hand-made records of the tiny spec's plan, where hooks and
 // tv_fx pair with raw (docs/protocol.md, Pairing): their paired figures, the raw cell timed by their blocks
 // before the import, the reasons of unpaired cells, and the paired A/A figure.
-import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
 import type { ProcessRecord } from '../../src/run/journal.ts';
 import type { ProcessResult } from '../../src/run/outcome.ts';
 import type { PairedRecord } from '../../src/results/paired.ts';
-import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
-import { FIXTURES } from '../helpers.ts';
+import { loadTiny, tinyRun } from './tiny-run.ts';
 
 const RAW = 'A/single_module_output/raw/resnet18';
 const HOOKS = 'A/single_module_output/hooks/resnet18';
 const FX = 'A/single_module_output/tv_fx/resnet18';
 const REF = 'B/raw_forward/reference/resnet18';
 
-let tiny: ValidSpec;
-beforeAll(async () => {
-  tiny = await loadValidSpec(path.join(FIXTURES, 'specs/tiny.yaml'), { quietWarnings: true });
-});
+const tiny = await loadTiny();
 
-function info(cells: string[]): RunInfo {
-  return {
-    spec: tiny.spec, plan: tiny.plan, selected: new Set(cells), protocol: { ...tiny.spec.protocol, processes: 2 },
-    device: 'cpu', partial: false, run: { start: 'fork' }, measuredOn: '2026-12-01',
-    host: { cpus: 2, cpuModel: 'Test CPU', hostname: 'h', platform: 'linux', release: '6.1', loadAverage1m: 1 },
-  };
-}
+const HOST = { cpus: 2, cpuModel: 'Test CPU', hostname: 'h', platform: 'linux', release: '6.1', loadAverage1m: 1 };
+const info = (cells: string[]): RunInfo => tinyRun(tiny, cells, 2, { run: { start: 'fork' }, measuredOn: '2026-12-01', host: HOST });
 
 /** A paired process: the tool's samples, the baseline's beside them, and the baseline's block before the import. */
 function paired(cell: string, index: number, tool: number[], baseline: number[], before: number[], kind: ProcessRecord['kind'] = 'time'): ProcessRecord {
@@ -86,7 +76,7 @@ describe('a paired run, aggregated', () => {
     const failed: ProcessRecord = { ...record(HOOKS, 0, {}), outcome: { kind: 'failed', status: 'error', reason: 'the process was killed by SIGKILL before writing a result', tail: '' } };
     const raw = aggregate(info([RAW, HOOKS]), [failed]).cells.find((c) => c.id === RAW)!;
     expect(raw.status).toBe('error');
-    expect(raw.reason).toMatch(/none of the 1 paired processes of its row timed the baseline \(first: A\/single_module_output\/hooks\/resnet18: the process was killed/);
+    expect(raw.reason).toMatch(/none of the paired processes of its row timed the baseline \(1 in its row; first: A\/single_module_output\/hooks\/resnet18: the process was killed/);
   });
 
   it('gives the A/A figure of paired ratios next to the unpaired one', () => {

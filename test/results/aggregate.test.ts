@@ -1,31 +1,21 @@
 // aggregate() without torch: hand-made process records of a real (tiny) spec's plan in, the results
 // model out, every expected number computed by hand in the comments.
-import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
 import type { HostFacts } from '../../src/results/host.ts';
 import type { ProcessRecord } from '../../src/run/journal.ts';
 import type { ProcessResult } from '../../src/run/outcome.ts';
-import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
-import { FIXTURES } from '../helpers.ts';
+import { loadTiny, tinyRun } from './tiny-run.ts';
 
 const HOST: HostFacts = { cpus: 4, cpuModel: 'Test CPU', hostname: 'testhost', platform: 'linux', release: '6.1', loadAverage1m: 0.5 };
 const FX = 'A/single_module_output/tv_fx/resnet18';
 const HOOKS = 'A/single_module_output/hooks/resnet18';
 const UNSUPPORTED = 'A/replacement_edit/tv_fx/resnet18';
 
-let tiny: ValidSpec;
-beforeAll(async () => {
-  tiny = await loadValidSpec(path.join(FIXTURES, 'specs/tiny.yaml'), { quietWarnings: true });
-});
+const tiny = await loadTiny();
 
-function info(cells: string[], processes: number): RunInfo {
-  return {
-    spec: tiny.spec, plan: tiny.plan, selected: new Set(cells), protocol: { ...tiny.spec.protocol, processes },
-    device: 'cpu', partial: false, run: { start: 'cold' }, measuredOn: '2026-11-30', host: HOST,
-  };
-}
+const info = (cells: string[], processes: number): RunInfo => tinyRun(tiny, cells, processes, { run: { start: 'cold' }, measuredOn: '2026-11-30', host: HOST });
 
 type Extra = Partial<Pick<ProcessResult, 'status' | 'reason' | 'exact' | 'memory' | 'error'>>;
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromJson, loadResults } from '../../src/results/load.ts';
 import { toJson } from '../../src/results/write.ts';
-import { SEED_RESULTS, tmpdir, write } from '../helpers.ts';
+import { PREDECESSOR_RESULTS, tmpdir, write } from '../helpers.ts';
 
 describe('loading results', () => {
-  const seed = loadResults(SEED_RESULTS);
-  const raw = JSON.parse(fs.readFileSync(SEED_RESULTS, 'utf8'));
+  const seed = loadResults(PREDECESSOR_RESULTS);
+  const raw = JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8'));
 
   it("reads the seed's file as an old format, with all 83 cells", () => {
     expect(seed.origin).toBe('seed');

@@ -2,8 +2,9 @@
 // and the cell's interval over processes moderated towards the run's pool.
 import jStat from 'jstat';
 import { describe, expect, it } from 'vitest';
-import { logInterval, pairedFigures, pairedPools, pairedProcess, pairedSamples, pairEstimate, pairRatios, type PairedRecord } from '../../src/results/paired.ts';
-import { PRIOR_DF, pooledSpread } from '../../src/run/precision.ts';
+import { pairedFigures, pairedPools, pairedProcess, pairedSamples, type PairedRecord } from '../../src/results/paired.ts';
+import { logInterval, pairEstimate, pairRatios } from '../../src/stats/paired.ts';
+import { PRIOR_DF, pooledSpread } from '../../src/stats/spread.ts';
 import { fromJson } from '../../src/results/load.ts';
 import { toJson } from '../../src/results/write.ts';
 import { measuredCell, resultsOf } from '../compare/simulate.ts';

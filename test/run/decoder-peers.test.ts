@@ -84,10 +84,7 @@ describe.skipIf(!process.env.BENCHGRID_SLOW_TESTS)('the decoder matrix on tiny m
     expect(all.length).toBeGreaterThan(250);
     expect(all.filter((r) => r.status === 'error').map((r) => `${r.cell_id}: ${r.error?.type}: ${r.error?.message}`)).toEqual([]);
     const compared = all.filter((r) => r.status === 'ok' && r.exact !== null);
-    // nnterp's two-invoke patching (nnsight's documented pattern, which nnsight's own row matches bit for bit) gives
-    // another logit difference than forward hooks on every architecture: a finding, recorded as a mismatch.
-    expect(compared.filter((r) => !exactly(r.exact!.verdict)).map((r) => `${r.cell_id}: ${r.exact!.verdict}`).sort()).toEqual(
-      SUBJECTS.map((s) => `M/activation_patching/nnterp/${s}: mismatch`).sort());
+    expect(compared.filter((r) => !exactly(r.exact!.verdict)).map((r) => `${r.cell_id}: ${r.exact!.verdict}`)).toEqual([]);
     expect(all.filter((r) => r.status === 'ok' && !r.work).map((r) => r.cell_id)).toEqual([]);
   });
 
@@ -110,7 +107,7 @@ describe.skipIf(!process.env.BENCHGRID_SLOW_TESTS)('the decoder matrix on tiny m
   it('runs the mechanistic-interpretability workloads with every peer on the three architectures', () => {
     const expected: Record<string, string[]> = {
       residual_cache: ['transformers', 'nnsight', 'nnterp', 'pyvene', 'transformer_lens'],
-      activation_patching: ['nnsight', 'pyvene', 'transformer_lens'],
+      activation_patching: ['nnsight', 'nnterp', 'pyvene', 'transformer_lens'],
       steered_generation: ['nnsight', 'pyvene', 'transformer_lens'],
       sae_encode: ['nnsight', 'pyvene', 'transformer_lens', 'sae_lens'],
       generated_token_attribution: ['transformers', 'nnsight', 'transformer_lens', 'captum', 'inseq'],

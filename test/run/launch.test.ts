@@ -6,7 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startLauncher, runOnce, type LaunchCommand } from '../../src/run/spawn.ts';
-import { HARNESS_DIR } from '../../src/spec/manifests.ts';
+import { HARNESS_DIR } from '../../src/repository.ts';
 import { processesRunning, testPython, tmpdir } from '../helpers.ts';
 
 let python: string;

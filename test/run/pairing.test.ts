@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResults } from '../../src/results/load.ts';
 import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { FIXTURES, runSpec } from '../helpers.ts';
 
 let results: Results;
 let out: string;
@@ -15,10 +14,7 @@ const cell = (tool: string): CellResult => results.cells.find((c) => c.id === `P
 const TOOLS = ['rawclone', 'extra', 'matmul', 'taxed'];
 
 beforeAll(async () => {
-  out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', path.join(FIXTURES, 'specs/pairing.yaml'), '--out', out, '--python', await testPython()], { timeout: 300_000 });
-  expect(r.code, r.stderr).toBe(0);
-  results = loadResults(path.join(out, 'results.json'));
+  ({ out, results } = await runSpec(path.join(FIXTURES, 'specs/pairing.yaml'), 300_000));
 }, 320_000);
 
 describe('a paired run', () => {

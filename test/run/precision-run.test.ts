@@ -2,18 +2,14 @@
 // cell runs more processes only where its process medians disagree (protocol.precision, issue 13).
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { FIXTURES, runSpec } from '../helpers.ts';
 
 let results: Results;
 const cell = (tool: string) => results.cells.find((c) => c.id === `P/single_module_output/${tool}/resnet18`)!;
 
 beforeAll(async () => {
-  const out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', path.join(FIXTURES, 'specs/precision.yaml'), '--out', out, '--python', await testPython()], { timeout: 300_000 });
-  expect(r.code, r.stderr).toBe(0);
-  results = loadResults(path.join(out, 'results.json'));
+  ({ results } = await runSpec(path.join(FIXTURES, 'specs/precision.yaml'), 300_000));
 }, 320_000);
 
 describe('a run with protocol.precision 0.2', () => {

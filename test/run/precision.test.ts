@@ -3,11 +3,31 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { medianHalfWidth, nextProcess, pooledSpread, PRIOR_DF, processesHalfWidth, type PrecisionSettings } from '../../src/run/precision.ts';
+import { nextProcess, type PrecisionSettings } from '../../src/run/precision.ts';
+import { pooledSpread, PRIOR_DF, processesHalfWidth } from '../../src/stats/spread.ts';
 import { ROOT } from '../helpers.ts';
 
 const SETTINGS: PrecisionSettings = { precision: 0.01, processes: 8, min_processes: 3, budget_s: 60 };
 const proc = (median_ms: number, timed_s = 1) => ({ median_ms, timed_s });
+
+/**
+ * Relative half-width of the distribution-free 95% interval of the median of `values`: the order
+ * statistics j = floor(n/2 - 0.98 sqrt(n)) and k = ceil(n/2 + 1 + 0.98 sqrt(n)) (1-based); infinite
+ * below 6 values, where the interval would be the whole range or wider. The harness's per-process stop
+ * uses the same rule; benchgrid itself never needs it in TypeScript, so it lives here as the reference
+ * the Python rule is checked against.
+ */
+function medianHalfWidth(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 6) return Infinity;
+  const s = [...values].sort((a, b) => a - b);
+  const spread = 0.98 * Math.sqrt(n);
+  const low = Math.max(1, Math.floor(n / 2 - spread));
+  const high = Math.min(n, Math.ceil(n / 2 + 1 + spread));
+  const mid = Math.floor(n / 2);
+  const med = n % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return med > 0 ? (s[high - 1] - s[low - 1]) / 2 / med : Infinity;
+}
 
 describe('medianHalfWidth', () => {
   it('is infinite below 6 values: the interval would be the whole range', () => {

@@ -2,15 +2,22 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../src/run/jobs.ts';
-import { runPlan } from '../../src/run/plan.ts';
-import { roundIndex, schedule } from '../../src/run/schedule.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { runPlan } from '../../src/run/run-plan.ts';
+import { roundsOf, schedule } from '../../src/run/schedule.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { FIXTURES } from '../helpers.ts';
+
+/** The round each job of an interleaved schedule belongs to, by job key. */
+function roundIndex(jobs: Job[]): Map<string, number> {
+  const out = new Map<string, number>();
+  roundsOf(jobs).forEach((round, r) => round.forEach((job) => out.set(job.key, r)));
+  return out;
+}
 
 async function tinyJobs(kind: 'interleaved' | 'sequential', seed: number, protocol: { processes: number; memory_runs: number; aa_pairs: number }) {
   const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
   const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, ...protocol } };
-  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, overrides: {}, device: 'cpu', selection: { only: null, cells: null }, schedule: { kind, seed } }).jobs;
+  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { schedule: kind, seed }, seed: () => seed, selection: { only: null, cells: null } }).jobs;
 }
 
 /** Splits a start order into rounds: a round ends where a cell would come a second time (A/A pairs aside). */

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import { readJournal } from '../../src/run/journal.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
-import { git, makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
+import { git, sourcedWorkspace } from '../source/tool-repo.ts';
 
 const PROTOCOL = '{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
 const ONLY = 'A/single_module_output/*/*';
@@ -18,10 +18,7 @@ let repo: string;
 let commit: string;
 
 beforeAll(async () => {
-  dir = tmpdir();
-  spec = writeSourcedSpec(dir, { protocol: PROTOCOL, raw: false });
-  repo = path.join(dir, 'hookkit');
-  commit = await makeToolRepo(repo);
+  ({ dir, spec, repo, commit } = await sourcedWorkspace(PROTOCOL));
 });
 
 describe('run --tool-source', () => {

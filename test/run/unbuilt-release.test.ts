@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, ROOT, tmpdir, write } from '../helpers.ts';
+import { cli, resnet18Subject, ROOT, tmpdir, write } from '../helpers.ts';
 
 // The project's main environment, so that the run finds it built (.ci/run builds it) and only the
 // release layer has to be built.
@@ -19,11 +19,7 @@ protocol: { warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_c
 environments:
   main: ${JSON.stringify({ requirements: main.requirements })}
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0 }
-    sites: { layer2: layer2 }
+${resnet18Subject()}
 contracts:
   single_module_output: { site: layer2 }
 tools:

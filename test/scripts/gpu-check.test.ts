@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, FIXTURES, ROOT, SEED_RESULTS, testPython, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS, testPython, tmpdir } from '../helpers.ts';
 
 const SCRIPT = path.join(ROOT, 'scripts/gpu-check.sh');
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
@@ -49,7 +49,8 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const wheelhouse = json(path.join(bundle, 'wheelhouse/wheelhouse.json'));
     // raw and hooks import no tool library: nothing to carry, nothing even to look up.
     expect(wheelhouse).toMatchObject({ carried: {}, spares: {}, present: {}, requirements: [], bytes: 0 });
-    expect(requests(bundle).map((r: { device: string }) => r.device)).toEqual(['cpu', 'cpu']);
+    // One process: hooks's, which also times raw (paired); raw has no process of its own.
+    expect(requests(bundle).map((r: { device: string; tool: { id: string } }) => [r.tool.id, r.device])).toEqual([['hooks', 'cpu']]);
 
     // One wheel the base lacks, needing torch: pip must install it offline and find torch in the base.
     await execa('python3', ['-c', PROBE_WHEEL, path.join(bundle, 'wheelhouse')]);
@@ -60,7 +61,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(fs.readdirSync(out).sort()).toEqual(['driver.log', 'gpu-check-run.tar.gz']);
     expect(fs.readFileSync(path.join(out, 'driver.log'), 'utf8')).toMatch(/environment ready: .*benchgrid-gpu-venv/);
 
-    const fin = await check(['finish', out, '--bundle', bundle, '--results', results, '--seed', SEED_RESULTS, '--label', 'dry run']);
+    const fin = await check(['finish', out, '--bundle', bundle, '--results', results, '--seed', PREDECESSOR_RESULTS, '--label', 'dry run']);
     expect(fin.exitCode, fin.stderr).toBe(0);
     const r = loadResults(path.join(results, 'results.json'));
     expect(r.partial).toBe(false);
@@ -73,8 +74,12 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const hooks = r.cells[1].median_ms!;
     const table = fs.readFileSync(path.join(results, 'ratios.md'), 'utf8');
     expect(table.split('\n')[0]).toMatch(/^\| group \| contract \| tool \/ raw \| seed \(NVIDIA GeForce RTX 2080 Ti\) \| dry run \(/);
-    expect(table).toContain(`| A | single_module_output | hooks | 1.01 (0.99-1.01) | ${(hooks / raw).toFixed(2)} (`);
-  });
+    // hooks paired with raw in its process: the table gives its published paired ratio, not the medians' ratio.
+    expect(r.cells[1].paired).toBeTruthy();
+    expect(table).toContain(`| A | single_module_output | hooks | 1.01 (0.99-1.01) | ${r.cells[1].paired!.published.ratio.toFixed(2)}`);
+    expect(raw).toBeGreaterThan(0);
+    expect(hooks).toBeGreaterThan(0);
+  }, 600_000);
 
   it('keeps device cuda in every request, and a process on a machine without CUDA records the cell as unsupported', async () => {
     const bundle = path.join(work, 'cuda', 'bundle');
@@ -90,7 +95,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const result = json(path.join(bundle, job.result));
     expect(result.status).toBe('unsupported');
     expect(result.reason).toMatch(/CUDA is not available in this process/);
-  });
+  }, 600_000);
 
   it('refuses bad input with exit 2 and says what to do', async () => {
     const noBundle = await check(['there', '--bundle', path.join(work, 'nothing')]);
@@ -114,8 +119,10 @@ describe('the check spec (specs/resnet18_gpu_check.yaml)', () => {
     expect(m.device).toBe('cuda');
     const cells = new Set(m.jobs.map((j: { cell: string }) => j.cell));
     expect(cells.size).toBe(56);
-    // 2 timing processes and 1 memory process per cell, and 1 A/A pair per group with a reference.
-    expect(m.jobs.length).toBe(56 * 3 + 2);
+    // 2 timing processes per cell but raw's (its 6 cells are timed in their rows' paired processes), 1 memory
+    // process per cell, and 1 A/A pair per group with a reference.
+    expect(m.jobs.filter((j: { kind: string }) => j.kind === 'time').length).toBe((56 - 6) * 2);
+    expect(m.jobs.length).toBe((56 - 6) * 2 + 56 + 2);
     const first = json(path.join(dir, m.jobs[0].request));
     expect(first.device).toBe('cuda');
     expect(first.settings).toMatchObject({ warmups: 1, samples: 10, min_samples: 3 });

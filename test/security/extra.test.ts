@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromJson, loadResults } from '../../src/results/load.ts';
 import { renderPlan } from '../../src/plan/render.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { parseJsonText } from '../../src/util/json-file.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';

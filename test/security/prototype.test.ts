@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromJson } from '../../src/results/load.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { cli, ROOT, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';
 

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { cellSlug } from '../../src/run/plan.ts';
+import { cellSlug } from '../../src/run/run-plan.ts';
 import { sbatchScript } from '../../src/slurm/script.ts';
 import { resolveSlurm } from '../../src/slurm/settings.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { cli, FIXTURES, testPython, tmpdir, write } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');

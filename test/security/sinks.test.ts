@@ -29,7 +29,7 @@ import { fromJson } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { annotation } from '../../src/spec/annotations.ts';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import type { Spec } from '../../src/spec/types.ts';
 import { forAnnotation, forHtml, forMarkdown, forMarkdownCode, forTerminal } from '../../src/util/escape.ts';
 import { noWorkflowCommands } from '../../src/util/terminal.ts';

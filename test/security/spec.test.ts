@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { FIXTURES, cli, tmpdir, write } from '../helpers.ts';
 
 let dir: string;

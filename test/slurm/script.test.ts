@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sbatchScript, shellQuote } from '../../src/slurm/script.ts';
 import { resolveSlurm } from '../../src/slurm/settings.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import type { Spec } from '../../src/spec/types.ts';
 import { FIXTURES } from '../helpers.ts';
 

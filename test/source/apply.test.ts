@@ -4,17 +4,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeCells, isToolCell, sideOf, splitSides, unsided } from '../../src/change/sides.ts';
-import { planSpec } from '../../src/plan/plan.ts';
+import { planSpec } from '../../src/plan/expand.ts';
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { run } from '../../src/commands/run.ts';
 import { sourceEnvironmentId, toolsNamed, withSides, withToolSources } from '../../src/source/apply.ts';
 import { prepareSources } from '../../src/source/prepare.ts';
-import type { ResolvedSource } from '../../src/source/resolve.ts';
-import { builtVersion } from '../../src/run/source-env.ts';
+import type { ResolvedSource } from '../../src/spec/types.ts';
+import { builtVersion } from '../../src/env/source.ts';
 import { adapterLookup } from '../../src/spec/manifests.ts';
-import { loadValidSpec, type ValidSpec } from '../../src/spec/valid.ts';
+import { loadValidSpec, type ValidSpec } from '../../src/validate/valid.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { HOOKKIT } from './tool-repo.ts';
 
 const SPEC = `benchgrid: 1

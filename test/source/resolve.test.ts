@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveSource, sourceVersion, type ResolvedSource } from '../../src/source/resolve.ts';
+import { resolveSource, sourceVersion } from '../../src/source/resolve.ts';
+import type { ResolvedSource } from '../../src/spec/types.ts';
 import { materialise } from '../../src/source/snapshot.ts';
 import { tmpdir, write } from '../helpers.ts';
 import { commitSlowdown, git, HOOKKIT, makeToolRepo } from './tool-repo.ts';

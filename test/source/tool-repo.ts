@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { FIXTURES, ROOT } from '../helpers.ts';
+import { FIXTURES, resnet18Subject, ROOT, tmpdir } from '../helpers.ts';
 
 export const HOOKKIT = path.join(FIXTURES, 'sources/hookkit');
 
@@ -27,14 +27,15 @@ export async function makeToolRepo(dir: string): Promise<string> {
 }
 
 /**
- * A branch `slow` whose commit makes every call of hookkit spin, after its forward pass, for as long as
- * that forward took: the same work, twice the time, however the machine drifts. Returns the commit id.
+ * A branch `slow` whose commit makes every call of hookkit spin, after its forward pass, for three times
+ * as long as that forward took: the same work, four times the time, however the machine drifts. Returns
+ * the commit id.
  */
 export async function commitSlowdown(repo: string): Promise<string> {
   await git(repo, ['checkout', '-q', '-b', 'slow']);
   const core = path.join(repo, 'hookkit/_core.py');
   const text = fs.readFileSync(core, 'utf8')
-    .replace('"""The hooks themselves."""\n', '"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n')
+    .replace('"""The hooks themselves."""\n', '"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + 3 * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n')
     .replace('    kept = []\n    handle', '    kept = []\n    started = time.perf_counter()\n    handle')
     .replace('    return kept[0], result', '    _settle(started)\n    return kept[0], result')
     .replace('    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()', '    started = time.perf_counter()\n    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()\n        _settle(started)');
@@ -66,11 +67,7 @@ environments:
   main: ${JSON.stringify({ requirements: MAIN })}
 runners: { sourced: runner }
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0 }
-    sites: { layer2: layer2 }
+${resnet18Subject()}
 contracts:
   single_module_output: { site: layer2 }
   matched_retained: { site: layer2 }
@@ -85,4 +82,12 @@ groups:
   const file = path.join(dir, 'sourced.yaml');
   fs.writeFileSync(file, spec);
   return file;
+}
+
+/** A fresh folder holding the sourced spec (without raw) and hookkit committed in `hookkit/` beside it. */
+export async function sourcedWorkspace(protocol: string): Promise<{ dir: string; spec: string; repo: string; commit: string }> {
+  const dir = tmpdir();
+  const spec = writeSourcedSpec(dir, { protocol, raw: false });
+  const repo = path.join(dir, 'hookkit');
+  return { dir, spec, repo, commit: await makeToolRepo(repo) };
 }

@@ -1,4 +1,4 @@
-// Contract facts are data (runners/contracts.json): the spec is checked against them, and the facts agree
+// Contract facts are data (runners/harness/contracts.json): the spec is checked against them, and the facts agree
 // with the schemas, the manifests and the Python side that reads the requests built from them.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,18 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS_FILE, contractFacts, readContracts } from '../../src/spec/contracts.ts';
 import { builtinRunnerDirs, readManifest } from '../../src/spec/manifests.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
-import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
+import { cli, FIXTURES, resnet18Subject, ROOT, tmpdir, write } from '../helpers.ts';
 
 const SPEC = (contracts: string) => `benchgrid: 1
 name: facts
 title: Facts
 device: cpu
 subjects:
-  resnet18:
-    label: ResNet-18
-    model: { builder: torchvision, name: resnet18, seed: 0 }
-    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }
-    sites: { layer2: layer2 }
+${resnet18Subject(', stimuli: 2, batch_size: 2')}
 contracts:
 ${contracts}
 tools:
@@ -30,7 +26,7 @@ groups:
     tools: [hooks]
 `;
 
-describe('runners/contracts.json', () => {
+describe('runners/harness/contracts.json', () => {
   const facts = readContracts(CONTRACTS_FILE);
 
   it('matches schemas/contracts.schema.json and names every contract a built-in adapter implements', () => {
@@ -63,13 +59,13 @@ describe('runners/contracts.json', () => {
   });
 
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
-    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
-      const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { contract: { grad: boolean } };
+      const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
       expect(validate(request), `${cell.id}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
       expect(request.contract.grad).toBe(cell.kind === 'same_site_gradient');
     }
@@ -78,7 +74,7 @@ describe('runners/contracts.json', () => {
   it('is what the Python self-check reads (no second list of contract facts in Python)', () => {
     const harness = fs.readdirSync(path.join(ROOT, 'runners/harness/benchgrid_harness')).filter((f) => f.endsWith('.py')).map((f) => fs.readFileSync(path.join(ROOT, 'runners/harness/benchgrid_harness', f), 'utf8')).join('\n');
     expect(harness).not.toMatch(/same_site_gradient|backward_capture|GRAD_CONTRACTS/);
-    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('runners" / "contracts.json');
+    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('"harness" / "contracts.json');
   });
 });
 
@@ -98,13 +94,13 @@ describe('validate checks each contract against its facts', () => {
   });
 
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
-    const { loadSpec } = await import('../../src/spec/load.ts');
+    const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
-    const { effectiveProtocol } = await import('../../src/run/plan.ts');
+    const { runSettings } = await import('../../src/settings/settings.ts');
     const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
     const loaded = await loadSpec(good);
     const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;
-    const request = buildRequest(loaded.spec!, { key: 'k', cell, kind: 'time', index: 0 }, effectiveProtocol(loaded.spec!, {}), 'cpu', loaded.manifests!) as { settings: { rtol: number; atol: number } };
+    const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
     expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
     const bad = write(tmpdir(), 'negative.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'));
     const r = await cli(['validate', bad]);
@@ -116,6 +112,6 @@ describe('validate checks each contract against its facts', () => {
     const file = write(tmpdir(), 'unknown.yaml', SPEC('  steer: { kind: repeated_steerin, site: layer2 }'));
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
+    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/harness\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
   });
 });

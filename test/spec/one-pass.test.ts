@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
 
 const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^# yaml-language-server.*\n/, '');

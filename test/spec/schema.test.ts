@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { formatDiagnostic } from '../../src/spec/diagnostics.ts';
 import { FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
 

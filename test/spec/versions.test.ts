@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.ts';
+import { loadSpec } from '../../src/validate/load.ts';
 import { compareVersions, satisfies } from '../../src/spec/version-range.ts';
 import { pinRequirement, splitToolId } from '../../src/spec/versions.ts';
 import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, FIXTURES, ROOT, SEED_RESULTS } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 import { fitTable } from '../../src/util/fit-table.ts';
 import { fitLine, terminalWidth, wrapLine } from '../../src/util/width.ts';
 
@@ -17,8 +17,8 @@ describe.each([80, 100])('at %i columns', (width) => {
   it('plan, report and compare print no line wider than the terminal', async () => {
     const runs = await Promise.all([
       cli(['plan', path.join(ROOT, 'specs/resnet18_cpu.yaml')], { env }),
-      cli(['report', SEED_RESULTS, '--spec', path.join(ROOT, 'specs/resnet18_gpu.yaml')], { env }),
-      cli(['compare', SEED_RESULTS, CPU], { env }),
+      cli(['report', PREDECESSOR_RESULTS, '--spec', path.join(ROOT, 'specs/resnet18_gpu.yaml')], { env }),
+      cli(['compare', PREDECESSOR_RESULTS, CPU], { env }),
     ]);
     for (const r of runs) {
       expect(r.code).toBe(0);

@@ -55,7 +55,7 @@ def main(argv=None):
         outcome = {"status": "error", "error": error_object(exc), "paired": state["paired"]}
     if state["cell_id"] is None:
         # The request did not load: name the result as well as the broken file allows. A request that
-        # loads is read once, by load_request (issue 17).
+        # loads is read once, by load_request.
         state.update(zip(("cell_id", "process_index", "mode"), peek(args.request)))
     result = build(outcome, state["cell_id"], state["process_index"], state["mode"], versions(state["library"]),
                    environment(state["device"]), dict(phases.seconds))

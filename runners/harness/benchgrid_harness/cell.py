@@ -14,7 +14,7 @@ from .subjects import build_subject
 
 def grad_mode(request):
     """A fresh grad-mode context manager: autograd on when the contract needs it (`contract.grad`, from
-    runners/contracts.json), else torch.no_grad()."""
+    runners/harness/contracts.json), else torch.no_grad()."""
     return torch.enable_grad() if request["contract"]["grad"] else torch.no_grad()
 
 
@@ -57,6 +57,9 @@ def _time(request, ctx, phases, state, twin):
     if paired is not None and paired["unpaired"] is None:
         with phases("before"), grad_mode(request):
             paired["before"], baseline = pairing.before_block(request, twin)
+            # The baseline's own work witness, untimed and before the tool's import: the baseline cell's figures
+            # come from these blocks, so its witness does too.
+            paired["before"]["work"] = _witness(request, twin, baseline)
         # Kept for the result even if the tool then fails: the block is the baseline's own measurement.
         state["paired"] = paired
     run = _prepare_tool(request, ctx, phases, state)

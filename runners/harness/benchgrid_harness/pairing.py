@@ -85,10 +85,9 @@ def orders(rng, count):
     return out[:count]
 
 
-def _pair_loop(calls, order, limits, out, timed):
+def _pair_loop(calls, order, limits, out, timed, clock):
     """Returns (count, stopped_by, the first side's last result); `out` holds the preallocated lists
     (ns per side, gc ns per side, ratio of the two per pair)."""
-    clock = time.perf_counter_ns
     ns, gc_ns, ratios = out
     spent = 0
     count = 0
@@ -108,14 +107,14 @@ def _pair_loop(calls, order, limits, out, timed):
             return count, stopped_by, results[0]
 
 
-def sample_pairs(calls, order, limits, device):
+def sample_pairs(calls, order, limits, device, clock=time.perf_counter_ns):
     """Time the two `calls` in alternation, pair j in `order[j]`, until the limits (timing.stop_reason; the
     precision rule judges the per-pair ratios). Returns (count, stopped_by, ms per side, gc ms per side,
-    first side's last result)."""
+    first side's last result). `clock` as in timing.sample."""
     size = limits[0]
     out = ([[0] * size, [0] * size], [[0] * size, [0] * size], [0.0] * size)
     with collector_paused():
-        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device))
+        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock)
     to_ms = lambda values: [v / 1e6 for v in values[:count]]  # noqa: E731
     return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last
 
@@ -130,7 +129,7 @@ def before_block(request, twin):
     share = settings["sampling_budget_s"] * pairing["before"] / (pairing["before"] + 2 * settings["samples"])
     limits = limits_of(settings, samples=pairing["before"], budget_s=share)
     # Two samples at least, whatever min_samples says: the tax needs a median of more than one call.
-    timing, _ = sample(baseline, settings, twin.device, (limits[0], min(limits[1], 2, limits[0]), limits[2], limits[3]))
+    timing, _ = sample(baseline, settings, twin.device, (limits[0], min(2, limits[0]), limits[2], limits[3]))
     return {"baseline_ms": timing["samples_ms"], "baseline_gc_ms": timing["gc_ms"], "stopped_by": timing["stopped_by"]}, baseline
 
 

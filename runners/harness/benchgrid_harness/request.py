@@ -1,6 +1,7 @@
 """Load a request file and check the parts the harness relies on (schemas/request.schema.json is the full contract)."""
 
 import json
+import math
 import re
 
 from . import WIRE_VERSION
@@ -9,6 +10,20 @@ from .errors import RequestError
 _DEVICE = re.compile(r"^(cpu|cuda(:[0-9]+)?)$")
 _IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 _FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
+# Upper bounds of what the harness allocates or loops over, as the spec's schema bounds them (a request
+# file is hostile until checked: samples of 10**12 would preallocate terabytes before the first call).
+_MAX_CALLS = 100_000
+_MAX_WARMUPS = 10_000
+_MAX_THREADS = 1024
+_MAX_BUDGET_S = 86_400
+_MAX_SEED = 2**64 - 1  # torch.manual_seed's range
+# Inputs are generated in full before the first call (subjects.py): one batch of `shape` and a dataset of
+# `stimuli` samples of shape[1:]. 2**31 elements is 8 GiB of float32 per tensor, far past any subject
+# benchgrid measures (ResNet-18's batch is 150,528 elements, GPT-2's 16 tokens), and short of what would
+# take a node down before the process could say why.
+_MAX_DIMS = 8
+_MAX_ELEMENTS = 2**31
+_MAX_STIMULI = 1_000_000
 
 
 def _is_int(value):
@@ -16,7 +31,13 @@ def _is_int(value):
 
 
 def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite int or float (JSON's 1e999 loads as infinity, NaN as nan: neither is a setting)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _count(low, high):
+    """The test of an integer setting within [low, high]."""
+    return lambda v: _is_int(v) and low <= v <= high
 
 
 def _get(data, path):
@@ -30,25 +51,25 @@ def _get(data, path):
 
 # (dotted path, test, what was expected): one row per field the harness reads.
 _RULES = [
-    ("protocol", lambda v: v == WIRE_VERSION, f"{WIRE_VERSION}"),
+    ("protocol", lambda v: _is_int(v) and v == WIRE_VERSION, f"{WIRE_VERSION}"),
     ("cell.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("contract.kind", lambda v: isinstance(v, str) and _IDENTIFIER.match(v), "a lower_snake_case name"),
     ("contract.params", lambda v: isinstance(v, dict), "an object"),
-    ("contract.grad", lambda v: isinstance(v, bool), "true or false (runners/contracts.json)"),
+    ("contract.grad", lambda v: isinstance(v, bool), "true or false (runners/harness/contracts.json)"),
     ("contract.work", lambda v: v is None or (isinstance(v, dict) and "forwards" in v and "parameter_grads" in v),
-     "null or {forwards, parameter_grads} (runners/contracts.json)"),
+     "null or {forwards, parameter_grads} (runners/harness/contracts.json)"),
     ("subject.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("subject.model.builder", lambda v: v in ("torchvision", "gpt2", "transformers"),
      '"torchvision", "gpt2" or "transformers"'),
     ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
-    ("subject.model.seed", _is_int, "an integer"),
+    ("subject.model.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
     ("subject.model.config", lambda v: isinstance(v, dict), "an object"),
     ("subject.inputs.kind", lambda v: v in ("image", "tokens"), '"image" or "tokens"'),
-    ("subject.inputs.shape", lambda v: isinstance(v, list) and v and all(_is_int(d) and d > 0 for d in v),
-     "a list of positive integers"),
-    ("subject.inputs.seed", _is_int, "an integer"),
-    ("subject.inputs.stimuli", lambda v: _is_int(v) and v > 0, "a positive integer"),
-    ("subject.inputs.batch_size", lambda v: _is_int(v) and v > 0, "a positive integer"),
+    ("subject.inputs.shape", lambda v: isinstance(v, list) and 0 < len(v) <= _MAX_DIMS
+     and all(_count(1, _MAX_ELEMENTS)(d) for d in v), f"a list of 1 to {_MAX_DIMS} positive integers"),
+    ("subject.inputs.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
+    ("subject.inputs.stimuli", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
+    ("subject.inputs.batch_size", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
     ("subject.sites", lambda v: isinstance(v, dict), "an object"),
     ("tool.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("tool.module", lambda v: isinstance(v, str) and v, "a module path"),
@@ -58,14 +79,15 @@ _RULES = [
     ("device", lambda v: isinstance(v, str) and _DEVICE.match(v), '"cpu", "cuda" or "cuda:N"'),
     ("mode", lambda v: v in ("time", "memory"), '"time" or "memory"'),
     ("process_index", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
-    ("settings.warmups", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
-    ("settings.samples", lambda v: _is_int(v) and v >= 1, "a positive integer"),
-    ("settings.min_samples", lambda v: _is_int(v) and v >= 1, "a positive integer"),
-    ("settings.sampling_budget_s", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
-    ("settings.threads", lambda v: _is_int(v) and v >= 1, "a positive integer"),
-    ("settings.rtol", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
-    ("settings.atol", lambda v: _is_number(v) and v >= 0, "a non-negative number"),
-    ("settings.memory_calls", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    ("settings.warmups", _count(0, _MAX_WARMUPS), f"an integer from 0 to {_MAX_WARMUPS}"),
+    ("settings.samples", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
+    ("settings.min_samples", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
+    ("settings.sampling_budget_s", lambda v: _is_number(v) and 0 <= v <= _MAX_BUDGET_S,
+     f"a number of seconds from 0 to {_MAX_BUDGET_S}"),
+    ("settings.threads", _count(1, _MAX_THREADS), f"an integer from 1 to {_MAX_THREADS}"),
+    ("settings.rtol", lambda v: _is_number(v) and v >= 0, "a non-negative finite number"),
+    ("settings.atol", lambda v: _is_number(v) and v >= 0, "a non-negative finite number"),
+    ("settings.memory_calls", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
 ]
 
 
@@ -88,6 +110,7 @@ def _problems(request):
                         f"(got {inputs.get('dtype')!r})")
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
+    problems.extend(_size_problems(inputs))
     settings = request["settings"]
     precision = settings.get("precision")
     if precision is not None and not (_is_number(precision) and 0 < precision < 1):
@@ -96,7 +119,7 @@ def _problems(request):
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")
     problems.extend(_pairing_problems(request))
-    # cell.contract is the spec's contract id, which may differ from the kind it implements (issue 15);
+    # cell.contract is the spec's contract id, which may differ from the kind it implements;
     # what must hold is that the cell's id is made of its parts.
     cell = request.get("cell", {})
     parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]
@@ -105,17 +128,31 @@ def _problems(request):
     return problems
 
 
+def _size_problems(inputs):
+    """The input batch and the dataset, each at most _MAX_ELEMENTS elements (checked before torch allocates them)."""
+    shape = inputs["shape"]
+    batch = math.prod(shape)
+    dataset = inputs["stimuli"] * math.prod(shape[1:])
+    problems = []
+    if batch > _MAX_ELEMENTS:
+        problems.append(f"subject.inputs.shape: {shape} is {batch:,} elements; at most {_MAX_ELEMENTS:,} (2**31) are generated")
+    if dataset > _MAX_ELEMENTS:
+        problems.append(f"subject.inputs.stimuli: {inputs['stimuli']:,} stimuli of shape {shape[1:]} are {dataset:,} elements; "
+                        f"at most {_MAX_ELEMENTS:,} (2**31) are generated")
+    return problems
+
+
 def _pairing_problems(request):
     """`pairing` is absent or null (the process does not pair) or names its baseline, seed and before-block size."""
     pairing = request.get("pairing")
     if pairing is None:
         return []
-    expected = 'null or {"baseline": {"tool", "module"}, "seed": integer >= 0, "before": integer >= 1}'
+    expected = f'null or {{"baseline": {{"tool", "module"}}, "seed": integer >= 0, "before": integer from 1 to {_MAX_CALLS}}}'
     baseline = pairing.get("baseline") if isinstance(pairing, dict) else None
     good = (isinstance(baseline, dict) and isinstance(baseline.get("tool"), str) and baseline["tool"]
             and isinstance(baseline.get("module"), str) and baseline["module"]
             and _is_int(pairing.get("seed")) and pairing["seed"] >= 0
-            and _is_int(pairing.get("before")) and pairing["before"] >= 1)
+            and _count(1, _MAX_CALLS)(pairing.get("before")))
     return [] if good else [f"pairing: expected {expected} (got {json.dumps(pairing)[:80]})"]
 
 

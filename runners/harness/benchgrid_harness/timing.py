@@ -96,9 +96,8 @@ def limits_of(settings, samples=None, budget_s=None):
     return samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision")
 
 
-def _sample_loop(run, limits, durations, gc_ns, timed):
+def _sample_loop(run, limits, durations, gc_ns, timed, clock):
     """Returns (count, stopped_by, last result); `durations` and `gc_ns` are preallocated."""
-    clock = time.perf_counter_ns
     spent = 0
     count = 0
     result = None
@@ -122,9 +121,10 @@ def timing_facts(device, warmups):
             "warmups": warmups, "gc": "collect-between-samples"}
 
 
-def sample(run, settings, device, limits=None):
+def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
     """Time `run` up to `samples` times, until `sampling_budget_s` of timed work and collections, or until
     the median is precise to `precision` (never below `min_samples`); `limits` (limits_of) overrides them.
+    `clock` returns nanoseconds: perf_counter_ns, or the unit tests' fake clock (read in the same places).
 
     Returns (timing dict for the result, the last call's return value). See the module docstring for the
     garbage collection policy; the collector is re-enabled (and unfrozen) on return, whatever happens.
@@ -134,7 +134,7 @@ def sample(run, settings, device, limits=None):
     durations = [0] * limits[0]
     gc_ns = [0] * limits[0]
     with collector_paused():
-        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device))
+        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device), clock)
     timing = {
         **timing_facts(device, settings["warmups"]),
         "samples_ms": [ns / 1e6 for ns in durations[:count]],

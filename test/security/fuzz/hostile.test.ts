@@ -28,7 +28,7 @@ import { renderTable } from '../../../src/report/table.ts';
 import { fromJson } from '../../../src/results/load.ts';
 import { formatDiagnostic } from '../../../src/spec/diagnostics.ts';
 import type { Reader } from '../../../src/spec/extends.ts';
-import { loadSpec } from '../../../src/spec/load.ts';
+import { loadSpec } from '../../../src/validate/load.ts';
 import { ROOT, tmpdir, write } from '../../helpers.ts';
 import { tinyResultsJson, TINY_SPEC } from '../../report/tiny-results.ts';
 import { checkHtml, checkMarkdown, checkTerminal } from '../sink-checks.ts';
@@ -134,13 +134,18 @@ describe('fuzz: hostile results files', () => {
     }
   });
 
+  /** A copy of the base results with each edit's value set at one of its fields of `type` (the edit's index, wrapped). */
+  function edited(type: 'string' | 'number', edits: [number, unknown][]): unknown {
+    const raw = structuredClone(base);
+    const mine = places(raw, type);
+    for (const [at, value] of edits) setAt(...(mine[at % mine.length] as [Record<string, unknown>, string]), value);
+    return raw;
+  }
+
   it('500 results files with hostile text in random string fields, at every sink', async () => {
-    const all = places(base, 'string');
     const samples = fc.sample(fc.array(fc.tuple(fc.nat(), hostileText), { minLength: 1, maxLength: 4 }), { seed: FUZZ_SEED, numRuns: 500 });
     for (const [i, edits] of samples.entries()) {
-      const raw = structuredClone(base);
-      const mine = places(raw, 'string');
-      for (const [at, text] of edits) setAt(...(mine[at % all.length] as [Record<string, unknown>, string]), text);
+      const raw = edited('string', edits);
       const what = `hostile text #${i}: ${JSON.stringify(edits)}`;
       const results = await bounded(what, () => fromJson(raw, 'fuzz.json'));
       if (results && i % 5 === 0) await bounded(what, () => renderAll(results, what));
@@ -152,9 +157,7 @@ describe('fuzz: hostile results files', () => {
     const samples = fc.sample(fc.array(fc.tuple(fc.nat(), fc.constantFrom(...EXTREME)), { minLength: 1, maxLength: 3 }), { seed: FUZZ_SEED, numRuns: 500 });
     let accepted = 0;
     for (const [i, edits] of samples.entries()) {
-      const raw = structuredClone(base);
-      const mine = places(raw, 'number');
-      for (const [at, v] of edits) setAt(...(mine[at % mine.length] as [Record<string, unknown>, string]), v);
+      const raw = edited('number', edits);
       const what = `extreme numbers #${i}: ${JSON.stringify(edits)}`;
       const results = await bounded(what, () => fromJson(raw, 'fuzz.json'));
       if (!results) continue;

@@ -16,7 +16,7 @@ import { renderTable } from '../../../src/report/table.ts';
 import { fromJson } from '../../../src/results/load.ts';
 import { toJson } from '../../../src/results/write.ts';
 import type { Reader } from '../../../src/spec/extends.ts';
-import { loadSpec } from '../../../src/spec/load.ts';
+import { loadSpec } from '../../../src/validate/load.ts';
 import { cli, FIXTURES, tmpdir } from '../../helpers.ts';
 import { tinyResultsJson } from '../../report/tiny-results.ts';
 import { applyEdits, edits, FUZZ_SEED } from './mutate.ts';

@@ -206,13 +206,20 @@ def attention_pattern(ctx):
 
 def activation_patching(ctx):
     """Two invokes in one trace (nnsight's patching pattern, which nnterp's docs follow), the clean layer output at
-    the position handed over with `tracer.barrier(2)`; both invokes run as one batched forward."""
+    the position handed over with `tracer.barrier(2)`; both invokes run as one batched forward.
+
+    Each invoke gets what nnterp's tokenizer hands its users for a prompt: the token ids with their attention mask.
+    nnsight 0.7's `LanguageModel._batch` (nnterp's) fills a missing mask with ones for the first invoke only; a later
+    invoke given bare token ids gets an all-zero mask row, so the corrupted input's every key would be masked out
+    and its logits would be another forward's. With the mask given, the batched forward is the two forwards'
+    arithmetic (nnsight 0.8 fills every invoke's missing mask with ones)."""
     model, site = _prepared(ctx)
-    clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
+    clean, corrupted, position = _tokenized(ctx.inputs), _tokenized(ctx.corrupted), int(ctx.params["position"])
     ctx.note("nnterp (nnsight) runs the clean and the corrupted invoke as one forward of twice the batch")
     ctx.note("under nnsight 0.7, model.logits read inside the corrupted invoke holds both invokes' rows; the "
              "corrupted rows (the second half) are the result")
-    rows = slice(clean.shape[0], clean.shape[0] + corrupted.shape[0])
+    batch = ctx.inputs.shape[0]
+    rows = slice(batch, batch + ctx.corrupted.shape[0])
 
     def run():
         with model.trace() as tracer:
@@ -224,11 +231,16 @@ def activation_patching(ctx):
                 barrier()
                 site.get()[:, position] = kept
                 logits = model.logits.save()
-        if logits.shape[0] != corrupted.shape[0]:
+        if logits.shape[0] != ctx.corrupted.shape[0]:
             logits = logits[rows]
         return decoders.logit_difference(logits, ctx.params)
 
     return run
+
+
+def _tokenized(ids):
+    """Token ids as a tokenizer returns a batch of unpadded prompts: `input_ids` and an all-ones `attention_mask`."""
+    return {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
 
 
 def steered_generation(ctx):

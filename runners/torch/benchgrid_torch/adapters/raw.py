@@ -16,14 +16,8 @@ def single_module_output(ctx):
     return run
 
 
-def matched_retained(ctx):
-    """One forward pass."""
-    return single_module_output(ctx)
-
-
-def replacement_edit(ctx):
-    """One forward pass, unedited."""
-    return single_module_output(ctx)
+# Reading and keeping two tensors, or editing one: one forward pass, nothing read, kept or edited.
+matched_retained = replacement_edit = single_module_output
 
 
 def repeated_steering(ctx):
@@ -72,33 +66,17 @@ def _forward_and_input_gradient(ctx):
     return run
 
 
-def grad_cam(ctx):
-    """A forward and a backward to the input, nothing attached."""
-    return _forward_and_input_gradient(ctx)
-
-
-def lrp_epsilon(ctx):
-    """A forward and a backward to the input, nothing attached."""
-    return _forward_and_input_gradient(ctx)
+# Grad-CAM and LRP-epsilon: a forward and a backward to the input, nothing attached.
+grad_cam = lrp_epsilon = _forward_and_input_gradient
 
 
 # Decoder contracts: the floor of each is the model's own forwards with nothing attached.
 
 
-def residual_cache(ctx):
-    """One forward pass."""
-    return single_module_output(ctx)
-
-
-def attention_pattern(ctx):
-    """One forward pass with the subject's own attention implementation (SDPA unless the spec says otherwise):
-    the figure the eager attention of every tool in this row is measured against."""
-    return single_module_output(ctx)
-
-
-def sae_encode(ctx):
-    """One forward pass."""
-    return single_module_output(ctx)
+# The residual stream, an attention pattern, a sparse autoencoder's encoding: one forward pass. The attention
+# pattern's floor runs the subject's own attention implementation (SDPA unless the spec says otherwise): the figure
+# the eager attention of every tool in that row is measured against.
+residual_cache = attention_pattern = sae_encode = single_module_output
 
 
 def activation_patching(ctx):

@@ -1,15 +1,9 @@
 """Group B's reference operations: what a plain forward and hooking every module cost."""
 
+from benchgrid_torch.adapters.raw import single_module_output
 
-
-def raw_forward(ctx):
-    """One plain forward pass."""
-    model, x = ctx.model, ctx.inputs
-
-    def run():
-        return model(x)
-
-    return run
+# One plain forward pass: the raw tool's.
+raw_forward = single_module_output
 
 
 def hooks_all_modules(ctx):

@@ -79,7 +79,7 @@ def backward_capture(ctx):
     capture = CaptureOptions(save_grads=True)
 
     def run():
-        # The harness runs this operation with grad enabled (`grad: true` for backward_capture in runners/contracts.json).
+        # The harness runs this operation with grad enabled (`grad: true` for backward_capture in runners/harness/contracts.json).
         trace = tl.trace(model, x, capture=capture)
         trace.log_backward(trace[trace.output_layers[0]].out.sum())
         return trace
@@ -90,7 +90,7 @@ def backward_capture(ctx):
 def draw(ctx):
     """`trace.draw` of a full trace (taken in prepare) through Graphviz to a file in tmpdir, not opened."""
     # Graphviz is a system program, not a pip package: a machine without it cannot do this cell, which is
-    # `unsupported` (with the fix), not an `error` of torchlens (issue 16: the README's commands on a bare machine).
+    # `unsupported` (with the fix), not an `error` of torchlens: the README's commands must work on a bare machine.
     if shutil.which("dot") is None:
         ctx.unsupported("torchlens draw renders through Graphviz, and its `dot` executable is not on PATH; "
                         "install Graphviz (apt-get install graphviz, brew install graphviz, or conda install graphviz)")

@@ -14,62 +14,54 @@ def _logits_selector(model, x):
     return tl.module(output_op.output_of_modules[0])
 
 
+def _saved(trace, selector):
+    """The output a trace saved at `selector` (the first site it matched)."""
+    return trace.find_sites(selector).first().out
+
+
+def _selectors(ctx):
+    """(model, inputs, the site's module selector, the logits' selector) for a contract that reads the logits."""
+    return ctx.model, ctx.inputs, tl.module(ctx.site), _logits_selector(ctx.model, ctx.inputs)
+
+
 def single_module_output(ctx):
     """The site's output from a trace of the whole forward, saving only the site."""
     model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
-
-    def run():
-        trace = tl.trace(model, x, save=site)
-        return trace.find_sites(site).first().out
-
-    return run
+    return lambda: _saved(tl.trace(model, x, save=site), site)
 
 
 def site_output_stopped(ctx):
     """The site's output; `halt=` ends the forward once the site has run."""
     model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
-
-    def run():
-        trace = tl.trace(model, x, save=site, halt=site)
-        return trace.find_sites(site).first().out
-
-    return run
+    return lambda: _saved(tl.trace(model, x, save=site, halt=site), site)
 
 
 def matched_retained(ctx):
     """(site output, logits) from one trace saving exactly those two ops."""
-    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
-    logits = _logits_selector(model, x)
+    model, x, site, logits = _selectors(ctx)
 
     def run():
         trace = tl.trace(model, x, save=site | logits)
-        return trace.find_sites(site).first().out, trace.find_sites(logits).first().out
+        return _saved(trace, site), _saved(trace, logits)
 
     return run
 
 
 def replacement_edit(ctx):
     """Logits of a trace whose `intervene=` spec zero-ablates the site."""
-    model, x = ctx.model, ctx.inputs
-    logits = _logits_selector(model, x)
-    spec = tl.when(tl.module(ctx.site), tl.zero_ablate())
-
-    def run():
-        trace = tl.trace(model, x, save=logits, intervene=spec)
-        return trace.find_sites(logits).first().out
-
-    return run
+    model, x, site, logits = _selectors(ctx)
+    spec = tl.when(site, tl.zero_ablate())
+    return lambda: _saved(tl.trace(model, x, save=logits, intervene=spec), logits)
 
 
 def repeated_steering(ctx):
     """Stacked logits, one trace per strength s steering the site by s * direction."""
-    model, x, site = ctx.model, ctx.inputs, tl.module(ctx.site)
-    logits = _logits_selector(model, x)
+    model, x, site, logits = _selectors(ctx)
     specs = [tl.when(site, tl.steer(ctx.direction, magnitude=s)) for s in ctx.strengths]
 
     def run():
         traces = [tl.trace(model, x, save=logits, intervene=spec) for spec in specs]
-        return torch.stack([trace.find_sites(logits).first().out for trace in traces])
+        return torch.stack([_saved(trace, logits) for trace in traces])
 
     return run
 
@@ -77,7 +69,7 @@ def repeated_steering(ctx):
 def _site_gradient_trace(model, x, save, capture, logits, site, target):
     """One trace saving `save`, a full backward from logits[:, target].sum(), and the site's saved gradient."""
     trace = tl.trace(model, x, save=save, capture=capture)
-    trace.log_backward(trace.find_sites(logits).first().out[:, target].sum())
+    trace.log_backward(_saved(trace, logits)[:, target].sum())
     return trace.find_sites(site).first().grad
 
 
@@ -91,8 +83,8 @@ def same_site_gradient(ctx):
     save_grads=tl.module("1") gives 0 grads at "1", 1 with inplace=False or save_grads=True. There the adapter
     falls back to `save_grads=True` (every op's gradient saved) and says so in the cell's note.
     """
-    model, x, site, target = ctx.model, ctx.inputs, tl.module(ctx.site), ctx.target
-    logits = _logits_selector(model, x)
+    model, x, site, logits = _selectors(ctx)
+    target = ctx.target
     capture = CaptureOptions(save_grads=site)
     if _site_gradient_trace(model, x, site | logits, capture, logits, site, target) is None:
         capture = CaptureOptions(save_grads=True)
@@ -111,6 +103,6 @@ def ordered_dataset_features(ctx):
 
     def run():
         traces = [tl.trace(model, batch, save=site) for batch in batches]
-        return torch.cat([trace.find_sites(site).first().out for trace in traces])
+        return torch.cat([_saved(trace, site) for trace in traces])
 
     return run

@@ -1,0 +1,63 @@
+// What a cell process's result file holds beyond its timing, as the run reads it: the work witnesses of its
+// untimed call, and its paired record with the figures derived from it (what the precision gate judges and
+// results aggregate).
+import { pairEstimate } from '../stats/paired.ts';
+import { median } from '../stats/summary.ts';
+
+/** What the harness observed in the untimed witness call of one timing process (docs/contracts.md). */
+export interface Witnesses {
+  /** Calls of the model's final module. */
+  forwards: number;
+  /** Whether the call's backward filled any parameter's `.grad`. */
+  parameter_grads: boolean;
+  /** Bytes held by the tensors the call returned. */
+  result_bytes: number;
+}
+
+/** The work a contract requires (runners/harness/contracts.json); null: the contract checks nothing (group B operations). */
+export type RequiredWork = { forwards: number; parameter_grads: boolean } | null;
+
+/** What one paired process measured, with the figures derived from it. */
+export interface PairedProcess {
+  /** The process's position in the cell's `samples_ms` (whose list holds the tool's samples of each pair). */
+  index: number;
+  /** The paired ratio (pairEstimate): tool / baseline, both timed in alternation after the import. */
+  ratio: number;
+  /** Import tax: median baseline after the import / median baseline before it. */
+  tax: number;
+  pairs: number;
+  /** Raw data, so that compare and history can recompute: the baseline's samples after the import (parallel
+   * to the cell's samples_ms of this process), the order of each pair, and the block before the import. */
+  seed: number;
+  baseline_ms: number[];
+  tool_first: boolean[];
+  before_ms: number[];
+}
+
+
+/** What a process result holds about pairing (schemas/result.schema.json `paired`). */
+export interface PairedRecord {
+  baseline: string;
+  seed: number;
+  unpaired: string | null;
+  baseline_ms?: number[];
+  baseline_gc_ms?: number[];
+  tool_first?: boolean[];
+  /** The block before the import; `work`: the baseline's witness call after it (absent in older results). */
+  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string; work?: { witnesses: Witnesses; required: RequiredWork; differs: string[] } | null };
+}
+
+
+/** A process's paired figures from its timing and `paired` record; null when it did not pair. */
+export function pairedProcess(index: number, samples: readonly number[], p: PairedRecord | null | undefined): PairedProcess | null {
+  if (!p || p.unpaired !== null || !p.baseline_ms || !p.before) return null;
+  const ratio = pairEstimate(samples, p.baseline_ms);
+  const base = p.before.baseline_ms;
+  if (ratio === null || base.length === 0 || p.baseline_ms.length === 0) return null;
+  const tax = median(p.baseline_ms) / median(base);
+  return {
+    index, ratio, tax, pairs: Math.min(samples.length, p.baseline_ms.length),
+    seed: p.seed, baseline_ms: p.baseline_ms, tool_first: p.tool_first ?? [], before_ms: base,
+  };
+}
+

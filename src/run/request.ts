@@ -1,0 +1,134 @@
+// The request file of a cell process, the wire format's main document: the shape
+// schemas/request.schema.json accepts, key for key (optional where the schema does not require it).
+// test/run/request-types.test.ts fails when this file and the schema differ. buildRequest (jobs.ts) makes it.
+
+/** A request file. */
+export interface CellRequest {
+  /** The wire version (src/wire.ts). */
+  protocol: number;
+  spec: RequestSpec;
+  cell: RequestCell;
+  contract: RequestContract;
+  subject: RequestSubject;
+  tool: RequestTool;
+  /** Null when the group has no reference, the tool is the reference, or the tool is not comparable. */
+  reference: RequestAdapter | null;
+  /** The baseline this timing process also times in alternation (docs/protocol.md, Pairing); null or absent: none. */
+  pairing?: RequestPairing | null;
+  device: 'cpu' | 'cuda' | `cuda:${number}`;
+  mode: 'time' | 'memory';
+  process_index: number;
+  settings: RequestSettings;
+}
+
+/** The spec a request was built from. */
+export interface RequestSpec {
+  name: string;
+  digest: string;
+}
+
+/** The cell's id and its coordinates. */
+export interface RequestCell {
+  id: string;
+  group: string;
+  contract: string;
+  tool: string;
+  subject: string;
+}
+
+/** The contract's kind, parameters and facts (runners/harness/contracts.json). */
+export interface RequestContract {
+  kind: string;
+  params: RequestParams;
+  grad: boolean;
+  work: RequestWork | null;
+}
+
+/** The parameters a contract kind declares; a runner's own kinds may declare others. */
+export interface RequestParams {
+  site?: string;
+  strengths?: number[];
+  direction_seed?: number;
+  target?: number;
+  [param: string]: unknown;
+}
+
+/** The work the witnesses must see. */
+export interface RequestWork {
+  forwards: number | 'strengths' | 'batches';
+  parameter_grads: boolean;
+}
+
+/** A subject as data: the harness builds it. */
+export interface RequestSubject {
+  id: string;
+  model: RequestModel;
+  inputs: RequestImageInputs | RequestTokenInputs;
+  sites: Record<string, string>;
+}
+
+/** How the harness builds the model (random weights from `seed`). */
+export interface RequestModel {
+  builder: 'torchvision' | 'gpt2' | 'transformers';
+  name: string;
+  seed: number;
+  config: Record<string, unknown>;
+}
+
+/** Image inputs. */
+export interface RequestImageInputs {
+  kind: 'image';
+  shape: number[];
+  dtype: 'float32' | 'float64' | 'float16' | 'bfloat16';
+  seed: number;
+  stimuli: number;
+  batch_size: number;
+}
+
+/** Token inputs (decoders): a vocabulary, always int64. */
+export interface RequestTokenInputs {
+  kind: 'tokens';
+  shape: number[];
+  dtype?: 'int64';
+  vocab: number;
+  seed: number;
+  stimuli: number;
+  batch_size: number;
+}
+
+/** The tool's adapter, and the library whose version is recorded (null for plain torch). */
+export interface RequestTool {
+  id: string;
+  runner: string;
+  adapter: string;
+  module: string;
+  library: string | null;
+}
+
+/** A tool by its id and adapter module: the reference, or pairing's baseline. */
+export interface RequestAdapter {
+  tool: string;
+  module: string;
+}
+
+/** What a paired timing process times besides its tool. */
+export interface RequestPairing {
+  baseline: RequestAdapter;
+  /** Seed of the order inside each pair. */
+  seed: number;
+  /** Baseline samples timed before the tool's import. */
+  before: number;
+}
+
+/** The timing settings of this process (src/settings/settings.ts, after the command line's overrides). */
+export interface RequestSettings {
+  warmups: number;
+  samples: number;
+  min_samples: number;
+  sampling_budget_s: number;
+  threads: number;
+  rtol: number;
+  atol: number;
+  precision?: number | null;
+  memory_calls: number;
+}

@@ -1,0 +1,91 @@
+// The effective run settings: one function (runSettings) makes them from a spec's timing settings and the
+// command line's flags, as hyperfine's Options::from_cli_arguments does. `run`, `bench-change`, `export`,
+// `run --executor slurm`, `ingest` and `plan`'s cost estimate all call it, so an override is applied,
+// bounded and recorded in one place. The timing flags are declared here once (TIMING_FLAGS): the command
+// line registers them from this list (src/cli-options.ts) and runSettings applies them from it.
+import type { Protocol, Spec } from '../spec/types.ts';
+
+/** A device a run measures on. */
+export type Device = 'cpu' | 'cuda';
+
+/** How a run orders its processes: the kind, and the seed of the interleaved schedule's shuffles. */
+export interface ScheduleSetting {
+  kind: Protocol['schedule'];
+  seed: number;
+}
+
+/**
+ * The command line's overrides of a spec's settings, recorded as given in the journal header, the bundle
+ * manifest (schemas/journal.schema.json, schemas/bundle.schema.json) and the results' `run.overrides`.
+ */
+export interface Overrides {
+  processes?: number;
+  samples?: number;
+  warmups?: number;
+  device?: Device;
+}
+
+/** Every flag that changes the run settings: the overrides, and the schedule's kind and seed. */
+export interface SettingFlags extends Overrides {
+  schedule?: Protocol['schedule'];
+  seed?: number;
+}
+
+/** The settings a run measures with, after the flags. */
+export interface RunSettings {
+  device: Device;
+  /** The spec's timing settings with the overrides applied. */
+  protocol: Protocol;
+  schedule: ScheduleSetting;
+  /** The overrides that were given (only those), as they are recorded. */
+  overrides: Overrides;
+}
+
+/** A timing setting the command line may override: the flag, the protocol key, its bounds (docs/security.md). */
+export interface TimingFlag {
+  key: 'processes' | 'samples' | 'warmups';
+  flag: string;
+  /** The smallest value accepted; the largest is the spec schema's maximum for the same key. */
+  min: number;
+  max: number;
+  help: string;
+}
+
+/** The timing overrides, in the order `--help` lists them. Their maxima are the spec schema's. */
+export const TIMING_FLAGS: readonly TimingFlag[] = [
+  { key: 'processes', flag: '--processes <n>', min: 1, max: 1000, help: 'processes per cell (override, recorded in the results)' },
+  { key: 'samples', flag: '--samples <n>', min: 1, max: 100_000, help: 'timed samples per process (override, recorded in the results)' },
+  { key: 'warmups', flag: '--warmups <n>', min: 0, max: 10_000, help: 'untimed warm-up calls per process before its samples; 0 for none (override, recorded in the results)' },
+];
+
+/**
+ * The settings of a run from its spec and flags. `seed` gives the schedule's seed when no --seed was given
+ * (a fresh one for a new run, the spec digest's for an export). A resumed run or an ingested bundle passes
+ * the flags it recorded, so it measures with the settings it started with.
+ */
+export function runSettings(spec: Spec, flags: SettingFlags, seed: () => number): RunSettings {
+  const protocol: Protocol = { ...spec.protocol };
+  const overrides: Overrides = {};
+  for (const { key } of TIMING_FLAGS) {
+    const value = flags[key];
+    if (value === undefined) continue;
+    protocol[key] = value;
+    overrides[key] = value;
+  }
+  // Fewer samples than the spec's minimum: the minimum follows, as the harness requires min_samples <= samples.
+  protocol.min_samples = Math.min(protocol.min_samples, protocol.samples);
+  if (flags.device !== undefined) overrides.device = flags.device;
+  return {
+    device: flags.device ?? spec.device,
+    protocol,
+    schedule: { kind: flags.schedule ?? spec.protocol.schedule, seed: flags.seed ?? seed() },
+    overrides,
+  };
+}
+
+/** The flags a run recorded (journal header or bundle manifest), to rebuild its settings with runSettings. */
+export function recordedFlags(overrides: Overrides, schedule: ScheduleSetting | undefined): SettingFlags {
+  // Journals and bundles written before the interleaved schedule resume in the order they started with.
+  const s = schedule ?? { kind: 'sequential', seed: 0 };
+  return { ...overrides, schedule: s.kind, seed: s.seed };
+}

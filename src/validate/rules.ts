@@ -1,0 +1,295 @@
+// Stage 6 of spec loading: semantic rules, each a small pure function of the resolved spec and its plan.
+import path from 'node:path';
+import { didYouMean, diag, ptr, suggestion, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import { userRunnerFolders, type Manifest } from '../spec/manifests.ts';
+import type { Spec, Subject } from '../spec/types.ts';
+import { versionRules } from './rules-versions.ts';
+import { ruleCovers, type Plan } from '../plan/expand.ts';
+import { contractKinds } from './rules-contracts.ts';
+import { fileNames } from './rules-names.ts';
+import { environmentLayers } from './rules-environments.ts';
+
+/** What every rule gets. */
+export interface RuleInput {
+  spec: Spec;
+  manifests: Record<string, Manifest | Error>;
+  plan: Plan;
+}
+
+type Rule = (input: RuleInput) => Diagnostic[];
+
+const at = (spec: Spec, pointer: string, key = false) => positionOf(spec.positions, pointer, spec.file, key);
+
+function unknownRef(spec: Spec, pointer: string, word: string, known: string[], noun: string): Diagnostic {
+  return diag('error', `unknown-${noun}`, at(spec, pointer), pointer, `unknown ${noun} '${word}'.`, suggestion(word, known, noun));
+}
+
+/**
+ * The hint of an unknown tool: a declared tool it may be a typo of; else the adapter of that name
+ * (declare it under `tools:`); else every adapter there is and how to add one. A group naming
+ * `torchlens` used to hear only of the spec's declared tools though the adapter exists.
+ */
+export function toolHint(word: string, declared: string[], manifests: RuleInput['manifests']): string {
+  const typo = didYouMean(word, declared);
+  if (typo) return `Did you mean '${typo}'?`;
+  const adapters = Object.values(manifests).flatMap((m) => (m instanceof Error ? [] : Object.keys(m.adapters).map((a) => ({ runner: m.runner, adapter: a }))));
+  const same = adapters.find((a) => a.adapter === word);
+  if (same) return `Runner '${same.runner}' has an adapter '${word}': declare it under tools: as \`${word}: { label: ... }\`${same.runner === 'torch' ? '' : ` with runner: ${same.runner}`}.`;
+  const list = [...new Set(adapters.map((a) => a.adapter))];
+  return `Tools are declared under tools: (declared here: ${declared.join(', ') || 'none'}); adapters available: ${list.join(', ')} (\`benchgrid tools\` lists their contracts). To add your own: docs/adding-a-tool.md.`;
+}
+
+/** Groups name only declared subjects, contracts, tools and reference tools; no duplicates in lists. */
+const groupReferences: Rule = ({ spec, manifests }) => {
+  const out: Diagnostic[] = [];
+  const subjects = Object.keys(spec.subjects);
+  const contracts = Object.keys(spec.contracts);
+  const tools = Object.keys(spec.tools);
+  for (const g of spec.groups) {
+    const base = ptr('groups', g.id);
+    const checkList = (list: string[], key: string, known: string[], noun: string) => {
+      const seen = new Set<string>();
+      const declared = new Set(known); // a set: a group may list thousands of names
+      list.forEach((x, i) => {
+        const p = `${base}/${key}/${i}`;
+        if (!declared.has(x)) out.push(noun === 'tool' ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests)) : unknownRef(spec, p, x, known, noun));
+        if (seen.has(x)) out.push(diag('error', 'duplicate', at(spec, p), p, `'${x}' is listed twice.`, 'Remove one.'));
+        seen.add(x);
+      });
+    };
+    checkList(g.subjects, 'subjects', subjects, 'subject');
+    const isProduct = !spec.written.has(ptr('groups', g.id, 'cells'));
+    if (isProduct) {
+      checkList(g.contracts, 'contracts', contracts, 'contract');
+      checkList(g.tools, 'tools', tools, 'tool');
+    } else {
+      for (const { contract, tools: ts } of g.cells) {
+        const p = base + ptr('cells', contract);
+        if (!contracts.includes(contract)) out.push(diag('error', 'unknown-contract', at(spec, p, true), p, `unknown contract '${contract}'.`, suggestion(contract, contracts, 'contract')));
+        checkList(ts, `cells/${contract.replace(/~/g, '~0').replace(/\//g, '~1')}`, tools, 'tool');
+      }
+    }
+    if (g.reference !== null && !g.tools.includes(g.reference)) {
+      const p = `${base}/reference`;
+      out.push(diag('error', 'unknown-reference', at(spec, p), p, `reference tool '${g.reference}' is not one of this group's tools.`, suggestion(g.reference, g.tools, 'tool')));
+    }
+  }
+  return out;
+};
+
+/** Tools name existing runners, adapters and environments. */
+const toolReferences: Rule = ({ spec, manifests }) => {
+  const out: Diagnostic[] = [];
+  const envs = Object.keys(spec.environments);
+  for (const t of Object.values(spec.tools)) {
+    if (t.version !== null) continue; // one release of a versioned tool: checked as the declared tool
+    const base = ptr('tools', t.id);
+    const m = manifests[t.runner];
+    if (!m) {
+      const p = spec.written.has(`${base}/runner`) ? `${base}/runner` : base;
+      const folder = userRunnerFolders()[t.runner];
+      const hint = folder ? `${folder} is a runner folder of yours: declare it in the spec, \`runners: { ${t.runner}: ${path.relative(path.dirname(spec.file), folder).split(path.sep).join('/')} }\` (docs/adding-a-tool.md).` : suggestion(t.runner, Object.keys(manifests), 'runner');
+      out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, hint));
+    } else if (m instanceof Error) {
+      out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
+    } else if (!m.adapters[t.adapter]) {
+      const p = spec.written.has(`${base}/adapter`) ? `${base}/adapter` : base;
+      const typo = didYouMean(t.adapter, Object.keys(m.adapters));
+      out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, typo ? `Did you mean '${typo}'?` : `Its adapters: ${Object.keys(m.adapters).join(', ')}. To add one: docs/adding-a-tool.md (\`benchgrid init --tool ${t.adapter}\` writes a runner to start from).`));
+    }
+    if (envs.length > 0 && !envs.includes(t.environment)) {
+      const p = `${base}/environment`;
+      out.push(unknownRef(spec, p, t.environment, envs, 'environment'));
+    }
+  }
+  return out;
+};
+
+/** At most one default environment. */
+const environments: Rule = ({ spec }) => {
+  const defaults = Object.values(spec.environments).filter((e) => spec.data.environments?.[e.id]?.default === true);
+  if (defaults.length <= 1) return [];
+  const p = ptr('environments', defaults[1].id, 'default');
+  return [diag('error', 'two-defaults', at(spec, p), p, `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`, 'Keep one.')];
+};
+
+/** Every planned cell's contract site exists in its subject; subjects are complete for their builder. */
+const sitesAndSubjects: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const cell of plan.cells) {
+    if (cell.status !== 'planned') continue;
+    const site = spec.contracts[cell.contract]?.site;
+    const subject = spec.subjects[cell.subject];
+    if (!site || !subject || subject.sites[site] !== undefined) continue;
+    const key = `${cell.contract}/${cell.subject}`;
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const p = ptr('contracts', cell.contract, 'site');
+    out.push(diag('error', 'unknown-site', at(spec, p), p, `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`, suggestion(site, Object.keys(subject.sites), 'site')));
+  }
+  for (const s of Object.values(spec.subjects)) {
+    const base = ptr('subjects', s.id);
+    if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
+    out.push(...causalLmProblems(spec, s, base));
+    if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
+    if (s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
+  }
+  return out;
+};
+
+/** A transformers architecture name, as transformers spells a config's model_type. */
+const ARCHITECTURE = /^[a-z][a-z0-9_-]*$/;
+
+/** A transformers subject names its architecture, and its tokens fit the config's vocabulary. */
+function causalLmProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
+  if (s.model.builder === 'torchvision') return [];
+  const out: Diagnostic[] = [];
+  const name = s.model.name;
+  if (s.model.builder === 'transformers' && (!name || !ARCHITECTURE.test(name))) {
+    const p = `${base}/model${name ? '/name' : ''}`;
+    out.push(diag('error', name ? 'bad-value' : 'missing-key', at(spec, p), p, name ? `'${name}' is not a transformers architecture name (a config model_type such as gpt2, llama or gpt_neox).` : `a transformers model needs 'name', its architecture (gpt2, llama, gpt_neox, ...).`));
+  }
+  const size = s.model.config.vocab_size;
+  if (s.inputs.kind === 'tokens' && typeof size === 'number' && s.inputs.vocab !== null && s.inputs.vocab > size) {
+    const p = `${base}/inputs/vocab`;
+    out.push(diag('error', 'bad-value', at(spec, p), p, `token ids are drawn from [0, ${s.inputs.vocab}), but the model's vocab_size is ${size}.`, `Set inputs.vocab to at most ${size}.`));
+  }
+  return out;
+}
+
+/** Reasons: known names, non-empty text, at least one cell, no cell reasoned twice, stale reasons warned. */
+const reasons: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const g of spec.groups) {
+    const cellsOf = plan.cells.filter((c) => c.group === g.id);
+    g.unsupported.forEach((r, i) => {
+      const unknown = unknownNames(spec, g, r);
+      out.push(...unknown);
+      if (r.reason.trim() === '') out.push(diag('error', 'empty-reason', at(spec, `${r.pointer}/reason`), `${r.pointer}/reason`, 'the reason is empty.', 'Say in words why these cells are not run.'));
+      const covered = cellsOf.filter((c) => ruleCovers(r, c.contract, c.tool, c.subject));
+      if (covered.length === 0 && unknown.length === 0) out.push(diag('error', 'reason-names-no-cell', at(spec, r.pointer), r.pointer, 'this reason names no existing cell of the group.', 'Check its tools/contracts/subjects, or remove it.'));
+      const mine = covered.filter((c) => c.rule === i);
+      const stolen = covered.filter((c) => c.rule !== null && c.rule !== i);
+      if (stolen.length > 0) {
+        const first = g.unsupported[stolen[0].rule!];
+        out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
+      }
+      const stale = mine.filter((c) => c.implemented);
+      // A reason limited to releases says what the manifest cannot know (which releases have the API).
+      if (stale.length > 0 && !r.policy && r.versions === null) {
+        const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
+        out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
+      }
+    });
+  }
+  return out;
+};
+
+/** A reason's or unpaired rule's tools, contracts and subjects that are not in its group. */
+function unknownNames(spec: Spec, g: Spec['groups'][number], r: Spec['groups'][number]['unsupported'][number], what = 'reason'): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', g.subjects, 'subject']];
+  for (const [key, known, noun] of dims) {
+    (r[key] ?? []).forEach((x, k) => {
+      if (known.includes(x)) return;
+      const q = `${r.pointer}/${key}/${k}`;
+      // A name the spec no longer declares at all is the root cause of every place that names it
+      // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
+      const declared = Object.keys(noun === 'tool' ? spec.tools : noun === 'contract' ? spec.contracts : spec.subjects);
+      if (!declared.includes(x)) out.push(diag('error', `unknown-${noun}`, at(spec, q), q, `unknown ${noun} '${x}': this ${what} names it, but the spec does not declare it.`, suggestion(x, known, noun)));
+      else out.push(diag('error', 'reason-unknown-name', at(spec, q), q, `this ${what} names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
+    });
+  }
+  return out;
+}
+
+/**
+ * `unpaired` rules (docs/protocol.md, Pairing): known names, and at least one planned cell that would
+ * otherwise be paired; a rule that covers only cells without a baseline changes nothing, so it is said.
+ */
+const unpairedRules: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const g of spec.groups) {
+    g.unpaired.forEach((r) => {
+      const unknown = unknownNames(spec, g, r, 'unpaired rule');
+      out.push(...unknown);
+      if (unknown.length > 0) return;
+      const covered = plan.cells.filter((c) => c.group === g.id && c.pairing !== null && ruleCovers(r, c.contract, c.tool, c.subject));
+      if (covered.length === 0) out.push(diag('error', 'unpaired-names-no-cell', at(spec, r.pointer), r.pointer, 'this unpaired rule names no tool cell of the group.', "Check its tools/contracts/subjects (the raw tool's own cells are never paired), or remove it."));
+      else if (!covered.some((c) => c.pairing?.unpaired === r.reason)) out.push(diag('warning', 'unpaired-rule-unused', at(spec, r.pointer), r.pointer, 'every cell this rule names is unpaired for another reason already.', 'Remove the rule.'));
+    });
+  }
+  return out;
+};
+
+/** Every cell is implemented by its adapter or given a reason. */
+const coverage: Rule = ({ spec, plan }) => {
+  const out: Diagnostic[] = [];
+  for (const c of plan.cells) {
+    if (c.implemented || c.rule !== null) continue;
+    if (!spec.tools[c.tool]) continue; // reported as an unknown tool
+    const p = ptr('groups', c.group);
+    out.push(diag('error', 'unreasoned-cell', at(spec, p, true), p, `cell ${c.id} is neither implemented (adapter '${c.adapter}' of runner '${c.runner}' has no '${c.kind}') nor given a reason.`, `Add it to the group's 'unsupported' list with a reason, or implement ${c.kind} in the adapter.`));
+  }
+  return out;
+};
+
+/** Page rows name declared contracts: one error per row naming one the spec lacks, not one per entry. */
+function pageContracts(spec: Spec): { out: Diagnostic[]; undeclared: Set<string> } {
+  const out: Diagnostic[] = [];
+  const undeclared = new Set<string>();
+  (spec.data.page?.sections ?? []).forEach((sec, si) => sec.rows.forEach((row, ri) => {
+    const named: [string | undefined, string][] = [[row.contract, ptr('page', 'sections', si, 'rows', ri, 'contract')], ...row.entries.map((e, ei): [string | undefined, string] => [e.contract, ptr('page', 'sections', si, 'rows', ri, 'entries', ei, 'contract')])];
+    for (const [c, p] of named) {
+      if (c === undefined || spec.contracts[c]) continue;
+      undeclared.add(c);
+      out.push(diag('error', 'unknown-contract', at(spec, p), p, `unknown contract '${c}' in this page row.`, suggestion(c, Object.keys(spec.contracts), 'contract')));
+    }
+  }));
+  return { out, undeclared };
+}
+
+/** Page entries name cells of the plan, once each. */
+const page: Rule = ({ spec, plan }) => {
+  const { out, undeclared } = pageContracts(spec);
+  const ids = plan.cells.map((c) => c.id);
+  const known = new Set(ids);
+  const seen = new Set<string>();
+  for (const sec of spec.page) for (const row of sec.rows) for (const e of row.entries) {
+    if (undeclared.has(e.cell.split('/')[1])) continue;
+    if (!known.has(e.cell)) out.push(diag('error', 'unknown-cell', at(spec, e.pointer), e.pointer, `page entry names cell '${e.cell}', which the plan does not have.`, suggestion(e.cell, ids, 'cell')));
+    else if (seen.has(e.cell)) out.push(diag('warning', 'duplicate-page-entry', at(spec, e.pointer), e.pointer, `cell '${e.cell}' is already on the page.`));
+    seen.add(e.cell);
+  }
+  return out;
+};
+
+/** Protocol values that contradict each other. */
+const protocol: Rule = ({ spec }) => {
+  const p = spec.protocol;
+  const out: Diagnostic[] = [];
+  if (p.min_samples > p.samples) {
+    const q = '/protocol/min_samples';
+    out.push(diag('error', 'bad-value', at(spec, q), q, `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`));
+  }
+  if (p.precision !== null && p.min_processes > p.processes) {
+    const q = '/protocol/min_processes';
+    out.push(diag('error', 'bad-value', at(spec, q), q, `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`, 'Lower min_processes or raise processes.'));
+  }
+  return out;
+};
+
+/** The rules, in the order their diagnostics are reported. */
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+
+/** Runs every rule. */
+export function checkRules(input: RuleInput): Diagnostic[] {
+  return RULES.flatMap((rule) => rule(input));
+}
+
+function fmtPos(spec: Spec, pointer: string): string {
+  const p = positionOf(spec.positions, pointer, spec.file);
+  return `line ${p.line}`;
+}

@@ -1,0 +1,56 @@
+// Environments: cache keys, and a failed build names the requirement that failed.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { failedRequirement, resolveEnv } from '../../src/env/build.ts';
+import { cli, tmpdir, write } from '../helpers.ts';
+
+
+/** A one-cell spec whose only environment, `env`, installs `requirement`. */
+function envSpec(dir: string, env: string, requirement: string): string {
+  return write(dir, `${env}-env.yaml`, `benchgrid: 1
+name: ${env}env
+title: Environment ${env}
+device: cpu
+environments:
+  ${env}: { requirements: ["${requirement}"] }
+subjects:
+  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
+contracts: { raw_forward: {} }
+tools: { reference: { label: ref } }
+groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
+`);
+}
+
+describe('environments', () => {
+  it('key the cache by interpreter and requirements, in any order', async () => {
+    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null });
+    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true, layer: null });
+    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true, layer: null });
+    expect(a.dir).toBe(b.dir);
+    expect(a.dir).not.toBe(c.dir);
+    expect(path.basename(a.dir)).toMatch(/^main-[0-9a-f]{16}$/);
+  });
+
+  it("names the requirement pip could not install", () => {
+    const out = 'ERROR: Could not find a version that satisfies the requirement torch==0.0.1 (from versions: 2.0.0)\nERROR: No matching distribution found for torch==0.0.1';
+    expect(failedRequirement(out, ['torch==0.0.1'])).toMatch(/^pip could not install 'torch==0\.0\.1'/);
+  });
+
+  it('a failed build is one clear message naming the requirement, and leaves nothing half-built', async () => {
+    const dir = tmpdir();
+    const spec = envSpec(dir, 'broken', 'torch==0.0.0.1');
+    const cache = path.join(dir, 'cache');
+    const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/building environment 'broken' failed: pip could not install 'torch==0\.0\.0\.1'/);
+    const list = await cli(['env', 'list', spec, '--json'], { env: { BENCHGRID_CACHE: cache } });
+    expect(JSON.parse(list.stdout)[0].built).toBe(false);
+  }, 300_000);
+  it('shows the build progress on stderr: the package pip is collecting and the time elapsed', async () => {
+    const dir = tmpdir();
+    const spec = envSpec(dir, 'small', 'six==1.16.0');
+    const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 300_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/environment 'small': collecting six==1\.16\.0 \(\d+:\d\d elapsed\)/);
+  }, 300_000);
+});
