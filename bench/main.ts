@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { forkLauncher } from '../src/run/forkserver.ts';
 import { coldLauncher, type Launcher } from '../src/run/launcher.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../src/repository.ts';
+import { REPO_ROOT } from '../src/repository.ts';
 import { figures } from './figures.ts';
 import { matrixRun, type MatrixRun } from './matrix.ts';
 import { measurePlan, type PlanFigure } from './plan10k.ts';
@@ -53,14 +53,14 @@ if (!args['skip-processes']) {
   const { loaded } = defaults;
   const protocol = loaded.spec.protocol;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-bench-proc-'));
-  const cold = coldLauncher();
+  const cold = await coldLauncher(python, protocol.threads);
   const t0 = performance.now();
   // memoryCold off: the memory figure compares a forked child's peak RSS with a cold process's.
-  const fork: Launcher = await forkLauncher(python, [HARNESS_DIR], protocol.threads, { memoryCold: false });
+  const fork: Launcher = await forkLauncher(python, protocol.threads, { memoryCold: false });
   serverReadyS = (performance.now() - t0) / 1000;
   const sides: Record<string, (round: number) => Promise<ProcessRun>> = {
     'raw/cold': (r) => harnessProcess(loaded, protocol, RAW, cold, python, dir, 'raw/cold', r),
-    hand: (r) => handProcess(loaded, protocol, python, 'hand', r),
+    hand: (r) => handProcess(loaded, protocol, python, dir, 'hand', r),
     'raw/fork': (r) => harnessProcess(loaded, protocol, RAW, fork, python, dir, 'raw/fork', r),
     'hooks/cold': (r) => harnessProcess(loaded, protocol, HOOKS, cold, python, dir, 'hooks/cold', r),
     'hooks/fork': (r) => harnessProcess(loaded, protocol, HOOKS, fork, python, dir, 'hooks/fork', r),
@@ -84,6 +84,7 @@ if (!args['skip-processes']) {
     }
   } finally {
     await fork.close();
+    await cold.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,11 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { execa } from 'execa';
 import { buildRequest, type Job } from '../src/run/jobs.ts';
 import type { Launcher } from '../src/run/launcher.ts';
 import { outcomeOf } from '../src/run/outcome.ts';
-import { processEnv } from '../src/run/spawn.ts';
+import { runOnce } from '../src/run/spawn.ts';
 import { REPO_ROOT } from '../src/repository.ts';
 import { pythonPathOf } from '../src/run/run-plan.ts';
 import type { Protocol } from '../src/spec/types.ts';
@@ -44,7 +43,7 @@ export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cell
   const started = performance.now();
   const proc = launcher.start({
     mode, python, request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
-    env: { ...processEnv(pythonPathOf(loaded.spec, cell), protocol.threads), TMPDIR: files.tmp },
+    pythonPath: pythonPathOf(loaded.spec, cell), threads: protocol.threads, tmpdir: files.tmp,
     cwd: REPO_ROOT,
     timeoutS: protocol.timeout_s,
   });
@@ -70,12 +69,17 @@ export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cell
 }
 
 /** The hand-written loop (bench/handloop.py) on the raw cell's subject, with the protocol's warm-ups and samples. */
-export async function handProcess(loaded: ValidSpec, protocol: Protocol, python: string, side: string, round: number): Promise<ProcessRun> {
+export async function handProcess(loaded: ValidSpec, protocol: Protocol, python: string, dir: string, side: string, round: number): Promise<ProcessRun> {
   const subject = loaded.spec.subjects.resnet18;
   const started = performance.now();
-  const r = await execa(python, [path.join(REPO_ROOT, 'bench/handloop.py'), JSON.stringify(subject.inputs.shape), String(protocol.warmups), String(protocol.samples), String(protocol.threads), String(subject.model.seed), String(subject.inputs.seed)], {
-    env: processEnv([], protocol.threads), extendEnv: false, cwd: REPO_ROOT, stdin: 'ignore',
+  // Through the cold launcher, as a cell process starts (the environment, the time limit); its stdout is the answer.
+  const stdout = path.join(dir, `${counter++}-${side}.stdout.log`);
+  const exit = await runOnce(python, {
+    argv: [path.join(REPO_ROOT, 'bench/handloop.py'), JSON.stringify(subject.inputs.shape), String(protocol.warmups), String(protocol.samples), String(protocol.threads), String(subject.model.seed), String(subject.inputs.seed)],
+    cwd: REPO_ROOT, pythonpath: [], threads: protocol.threads, tmpdir: null, stdout, stderr: `${stdout}.err`, cpus: null, timeout_s: protocol.timeout_s,
   });
+  if (exit.exitCode !== 0) throw new Error(`bench: the hand-written loop failed (${exit.spawnError ?? exit.signal ?? `exit ${exit.exitCode}`}): ${exit.stderrTail}`);
+  const r = { stdout: fs.readFileSync(stdout, 'utf8') };
   const wall = (performance.now() - started) / 1000;
   const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { samples_ms: number[]; imports_s: number; build_s: number; work_s: number };
   return {

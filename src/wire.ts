@@ -1,6 +1,7 @@
 // The runner wire format's facts, read from the one data file the Python harness reads too
 // (runners/harness/benchgrid_harness/wire.json): the version of request, result and manifest files,
-// and the environment allow-list of a cell process. test/wire.test.ts keeps the schemas equal to it.
+// and the environment allow-list of a cell process, which only the harness's launch.py applies (every
+// launcher starts its processes through it). test/wire.test.ts keeps the schemas equal to it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { HARNESS_DIR } from './repository.ts';
@@ -8,7 +9,7 @@ import { HARNESS_DIR } from './repository.ts';
 /** Where the wire facts live; the harness package carries it into bundles. */
 export const WIRE_FILE = path.join(HARNESS_DIR, 'benchgrid_harness', 'wire.json');
 
-/** How a launcher builds a cell process's environment. */
+/** How launch.py builds a cell process's environment. */
 export interface EnvFacts {
   /** Variables passed through from the parent; everything else is dropped (pyperf does the same). */
   pass: string[];
@@ -42,13 +43,3 @@ export const WIRE: WireFacts = parseWireFacts(fs.readFileSync(WIRE_FILE, 'utf8')
 
 /** Version of the request, result and runner-manifest files (their `protocol` field). */
 export const WIRE_VERSION = WIRE.wire_version;
-
-/** The environment of a cell process: the allow-listed parent variables, the fixed ones, the threads. */
-export function cellEnv(parent: NodeJS.ProcessEnv, pythonPath: string[], threads: number): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of WIRE.env.pass) if (parent[k] !== undefined) env[k] = parent[k];
-  env.PYTHONPATH = pythonPath.join(':');
-  Object.assign(env, WIRE.env.set);
-  for (const k of WIRE.env.threads) env[k] = String(threads);
-  return env;
-}

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { readManifest } from '../src/spec/manifests.ts';
-import { WIRE, WIRE_VERSION, cellEnv } from '../src/wire.ts';
+import { WIRE, WIRE_VERSION } from '../src/wire.ts';
+import { runOnce } from '../src/run/spawn.ts';
 import { FIXTURES, ROOT, testPython, tmpdir, write } from './helpers.ts';
 
 const HARNESS = path.join(ROOT, 'runners/harness');
@@ -141,22 +142,42 @@ describe('the cell environment', () => {
   for (const k of WIRE.env.pass) parent[k] = `value-of-${k}`;
   Object.assign(parent, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/' });
 
-  it('passes only the allow-list through, and sets the fixed variables and the threads', () => {
-    const env = cellEnv(parent, ['/h', '/r'], 3);
-    expect(Object.keys(env).sort()).toEqual([...WIRE.env.pass, ...Object.keys(WIRE.env.set), ...WIRE.env.threads, 'PYTHONPATH'].sort());
+  it('passes only the allow-list through, and sets the fixed variables, the threads and TMPDIR', async () => {
+    const env = (await python(`
+import json, os
+from benchgrid_harness import launch
+print(json.dumps(launch.cell_env(os.environ, ["/h", "/r"], 3, "/s")))`, parent)) as Record<string, string>;
+    expect(Object.keys(env).sort()).toEqual([...new Set([...WIRE.env.pass, ...Object.keys(WIRE.env.set), ...WIRE.env.threads, 'PYTHONPATH', 'TMPDIR'])].sort());
     expect(env.PYTHONPATH).toBe('/h:/r');
     expect(env.OMP_NUM_THREADS).toBe('3');
     expect(env.HF_HUB_OFFLINE).toBe('1');
+    expect(env.TMPDIR).toBe('/s');
     expect(env.PYTHONSTARTUP).toBeUndefined();
+    expect(env.BENCHGRID_NOT_PASSED).toBeUndefined();
   });
 
-  it('is built the same by driver.py and selfcheck.py as by `benchgrid run`', async () => {
-    const got = (await python(`
-import json, driver, selfcheck, benchgrid_harness
-print(json.dumps({"driver": driver.process_env(driver.load_wire("${ROOT}/runners"), "/b", {"threads": 1, "pythonpath": ["h"]}, "/s"),
-                  "selfcheck": selfcheck.cell_env(["/b/h"], "/s")}))`, parent)) as Record<string, Record<string, string>>;
-    const expected = { ...cellEnv(parent, ['/b/h'], 1), TMPDIR: '/s' };
-    expect(got.driver).toEqual(expected);
-    expect(got.selfcheck).toEqual(expected);
+  it('is applied in one place: launch.py, which the driver, the fork server and selfcheck.py call', () => {
+    const sources = [...fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }).map((f) => path.join('src', String(f))),
+      ...fs.readdirSync(path.join(ROOT, 'runners'), { recursive: true }).map((f) => path.join('runners', String(f)))]
+      .filter((f) => /\.(ts|py)$/.test(f));
+    const applying = sources.filter((f) => /WIRE\.env\.pass|\["env"\]\["pass"\]|\['env'\]\['pass'\]/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(applying).toEqual(['runners/harness/benchgrid_harness/launch.py']);
+    for (const f of ['runners/harness/driver.py', 'runners/harness/benchgrid_harness/forkserver.py', 'runners/harness/selfcheck.py']) {
+      expect(fs.readFileSync(path.join(ROOT, f), 'utf8'), f).toMatch(/launch\.(run|cell_env|serve)\(/);
+    }
+  });
+
+  it('reaches a cell process started by the cold launcher: no other variable of the caller does', async () => {
+    const dir = tmpdir();
+    const out = path.join(dir, 'env.json');
+    const exit = await runOnce(await testPython(), {
+      argv: ['-c', `import json, os; open(${JSON.stringify(out)}, "w").write(json.dumps(dict(os.environ)))`], cwd: dir, pythonpath: [HARNESS],
+      threads: 2, tmpdir: dir, stdout: path.join(dir, 'o.log'), stderr: path.join(dir, 'e.log'), cpus: null, timeout_s: 60,
+    });
+    expect(exit.exitCode, exit.stderrTail).toBe(0);
+    const env = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, string>;
+    const allowed = new Set([...WIRE.env.pass, ...Object.keys(WIRE.env.set), ...WIRE.env.threads, 'PYTHONPATH', 'TMPDIR', 'LC_CTYPE']);
+    expect(Object.keys(env).filter((k) => !allowed.has(k))).toEqual([]);
+    expect(env).toMatchObject({ PYTHONPATH: HARNESS, OMP_NUM_THREADS: '2', TMPDIR: dir, PYTHONHASHSEED: '0' });
   });
 });

@@ -3,10 +3,11 @@
 Usage: python driver.py [BUNDLE_DIR] [--python PATH] [--env-python ENV=PATH ...]
 
 `benchgrid export` copies this file into a bundle as `driver.py`. For each job of `bundle.json` not yet in
-`journal.jsonl` it starts a fresh `<python> -m benchgrid_harness --request R --result S` in its own session,
-with the same allow-listed environment, time limit and process-tree kill as `benchgrid run`
-(src/run/spawn.ts), and appends one journal line with what it saw of the process (the fields of
-src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process from that line and its result file.
+`journal.jsonl` it starts a fresh `<python> -m benchgrid_harness --request R --result S` through the
+bundle's harness/benchgrid_harness/launch.py, the module `benchgrid run` starts its processes with (the
+allow-listed environment, time limit and process-tree kill), and appends one journal line with what it
+saw of the process (the fields of src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process
+from that line and its result file.
 Resumable: run it again and only the jobs missing from the journal run. Standard library only, Python >= 3.8.
 """
 
@@ -24,10 +25,6 @@ import time
 
 BUNDLE_FORMAT = 1
 TAIL_BYTES = 4000
-
-# Where the bundle carries the wire facts (runners/harness/benchgrid_harness/wire.json): the cell
-# environment's allow-list that `benchgrid run` uses too (src/wire.ts; test/wire.test.ts compares them).
-WIRE_FILE = os.path.join("harness", "benchgrid_harness", "wire.json")
 
 
 class BundleError(Exception):
@@ -154,91 +151,37 @@ def driver_record(manifest, interpreters):
             "slurm": slurm_info()}
 
 
-def load_wire(bundle):
-    """The wire facts the bundle's harness carries."""
-    path = os.path.join(bundle, WIRE_FILE)
+def load_launch(bundle):
+    """The bundle's harness/benchgrid_harness/launch.py: how every cell process starts, here as in `benchgrid run`."""
+    harness = os.path.join(bundle, "harness")
+    if not os.path.isfile(os.path.join(harness, "benchgrid_harness", "launch.py")):
+        raise BundleError(f"{harness}: no benchgrid_harness/launch.py; export the bundle again with this benchgrid")
+    sys.path.insert(0, harness)
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as exc:
-        raise BundleError(f"cannot read {path}: {exc.strerror}; export the bundle again with this benchgrid")
-    except ValueError as exc:
-        raise BundleError(f"{path} is not valid JSON ({exc}); export the bundle again")
+        from benchgrid_harness import launch
+    except (ImportError, ValueError, OSError) as exc:
+        raise BundleError(f"{harness}: the harness cannot be loaded ({exc}); export the bundle again")
+    return launch
 
 
-def process_env(wire, bundle, job, scratch):
-    """The cell process's environment, as src/wire.ts cellEnv builds it (plus its own scratch TMPDIR)."""
-    env = {k: os.environ[k] for k in wire["env"]["pass"] if k in os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(os.path.join(bundle, p) for p in job["pythonpath"])
-    env.update(wire["env"]["set"])
-    env.update({k: str(job["threads"]) for k in wire["env"]["threads"]})
-    env["TMPDIR"] = scratch
-    return env
-
-
-def tail(path):
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - TAIL_BYTES))
-            return f.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def kill_group(pid):
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is already gone
-
-
-def run_job(wire, bundle, job, python):
-    """Start one cell process, wait for it (killing its tree at the time limit), and return its exit info."""
-    request = os.path.join(bundle, job["request"])
+def run_job(launch, bundle, job, python):
+    """Runs one cell process with a fresh result file and scratch TMPDIR; returns its exit info."""
     result = os.path.join(bundle, job["result"])
-    stdout, stderr = os.path.join(bundle, job["stdout"]), os.path.join(bundle, job["stderr"])
-    scratch = os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp")
-    for path in (result, stdout, stderr, scratch):
+    request = os.path.join(bundle, job["request"])
+    command = {"python": python, "cwd": bundle, "argv": ["-m", "benchgrid_harness", "--request", request, "--result", result],
+               "pythonpath": [os.path.join(bundle, p) for p in job["pythonpath"]], "threads": job["threads"], "stdout": os.path.join(bundle, job["stdout"]),
+               "stderr": os.path.join(bundle, job["stderr"]), "cpus": None, "timeout_s": job["timeout_s"],
+               "tmpdir": os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp")}
+    for path in (result, command["stdout"], command["stderr"], command["tmpdir"]):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(result):
         os.unlink(result)
-    shutil.rmtree(scratch, ignore_errors=True)
-    os.makedirs(scratch)
-    timeout_s = job["timeout_s"]
-    exit_info = {"exitCode": None, "signal": None, "timedOut": False, "timeoutS": timeout_s, "spawnError": None}
+    shutil.rmtree(command["tmpdir"], ignore_errors=True)
+    os.makedirs(command["tmpdir"])
     try:
-        with open(stdout, "wb") as out, open(stderr, "wb") as err:
-            try:
-                proc = subprocess.Popen([python, "-m", "benchgrid_harness", "--request", request, "--result", result],
-                                        env=process_env(wire, bundle, job, scratch), cwd=bundle, stdin=subprocess.DEVNULL,
-                                        stdout=out, stderr=err, start_new_session=True)
-            except OSError as exc:
-                exit_info["spawnError"] = f"{python}: {exc.strerror or exc}"
-                proc = None
-            if proc is not None:
-                try:
-                    code = proc.wait(timeout=timeout_s)
-                except subprocess.TimeoutExpired:
-                    exit_info["timedOut"] = True
-                    kill_group(proc.pid)
-                    code = proc.wait()
-                except BaseException:
-                    kill_group(proc.pid)
-                    proc.wait()
-                    raise
-                # Whatever the cell left running (a tool's worker, a stray child) goes with it.
-                kill_group(proc.pid)
-                if code < 0:
-                    exit_info["signal"] = signal.Signals(-code).name
-                else:
-                    exit_info["exitCode"] = code
+        return launch.run(command)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    exit_info["stderrTail"] = tail(stderr)
-    exit_info["stdoutTail"] = tail(stdout)
-    return exit_info
+        shutil.rmtree(command["tmpdir"], ignore_errors=True)
 
 
 def interpreters_for(manifest, args):
@@ -381,7 +324,7 @@ def main(argv=None):
     setup = None
     try:
         manifest = load_bundle(bundle)
-        wire = load_wire(bundle)
+        launch = load_launch(bundle)
         interpreters = interpreters_for(manifest, args)
         if args.setup_env:
             interpreters, setup = set_up_interpreters(bundle, args, interpreters)
@@ -409,7 +352,7 @@ def main(argv=None):
                       "started; run the driver again to finish them", file=sys.stderr, flush=True)
                 return 0
             started, clock = now_iso(), time.monotonic()
-            exit_info = run_job(wire, bundle, job, interpreters[job["environment"]])
+            exit_info = run_job(launch, bundle, job, interpreters[job["environment"]])
             wall = round(time.monotonic() - clock, 3)
             append(journal, {"type": "process", "key": job["key"], "cell": job["cell"], "kind": job["kind"],
                              "index": job["index"], "started": started, "wall_s": wall, "cpus": pinned_cpus(),

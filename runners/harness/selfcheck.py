@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 TORCH_RUNNER = REPO / "runners" / "torch"
 FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
 # The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
-WIRE = json.loads((REPO / "runners" / "harness" / "benchgrid_harness" / "wire.json").read_text(encoding="utf-8"))
+sys.path.insert(0, str(REPO / "runners" / "harness"))
+from benchgrid_harness import WIRE, launch  # noqa: E402 - the harness package of this checkout, found above
 # Contract facts come from the one data file TypeScript reads too (runners/harness/contracts.json).
 CONTRACTS = json.loads((REPO / "runners" / "harness" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
 A_CONTRACTS = ["single_module_output", "matched_retained", "replacement_edit", "repeated_steering",
@@ -124,13 +125,8 @@ def group_gone(pgid, wait_s=5.0):
 
 
 def cell_env(paths, scratch):
-    """The cell process's environment, as src/wire.ts cellEnv builds it (one thread, its own TMPDIR)."""
-    env = {k: os.environ[k] for k in WIRE["env"]["pass"] if k in os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    env.update(WIRE["env"]["set"])
-    env.update({k: "1" for k in WIRE["env"]["threads"]})
-    env["TMPDIR"] = str(scratch)
-    return env
+    """The cell process's environment, as every launcher builds it (launch.py; one thread, its own TMPDIR)."""
+    return launch.cell_env(os.environ, paths, 1, str(scratch))
 
 
 def run_cell(python, workdir, index, case, check_result):

@@ -6,7 +6,8 @@ import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from '../run/schedule.ts';
 import type { Exit } from '../run/outcome.ts';
 import { readJsonFile } from '../util/json-file.ts';
-import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest, readJournalText } from './parse.ts';
+import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest } from './parse.ts';
+import { journalLines, lastPerKey, type ProcessLine } from '../run/journal.ts';
 import { containedFile } from '../util/files.ts';
 
 /** Version of bundle.json; runners/harness/driver.py checks it. */
@@ -73,15 +74,7 @@ export interface DriverRecord {
 }
 
 /** The driver's record of one finished process; `exit` has the fields of `Exit`, with null for absent. */
-export interface DriverProcess {
-  type: 'process';
-  key: string;
-  cell: string;
-  kind: 'time' | 'memory' | 'aa';
-  index: number;
-  started: string;
-  wall_s: number;
-  cpus: number[] | null;
+export interface DriverProcess extends ProcessLine {
   start: 'cold';
   exit: { [K in keyof Exit]: Exit[K] | null };
 }
@@ -99,16 +92,8 @@ export function readManifestFile(dir: string): BundleManifest {
 /** The driver's journal: its sessions and the last record of each process (a torn line is ignored). */
 export function readDriverJournal(dir: string): { drivers: DriverRecord[]; processes: DriverProcess[] } {
   const file = containedFile(dir, path.join(dir, 'journal.jsonl'));
-  const drivers: DriverRecord[] = [];
-  const processes = new Map<string, DriverProcess>();
-  readJournalText(file).split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    const rec = parseJournalLine(line, file, i + 1);
-    if (rec === undefined) return;
-    if (rec.type === 'driver') drivers.push(rec);
-    else processes.set(rec.key, rec);
-  });
-  return { drivers, processes: [...processes.values()] };
+  const lines = journalLines(file, (line, n) => parseJournalLine(line, file, n));
+  return { drivers: lines.filter((r): r is DriverRecord => r.type === 'driver'), processes: lastPerKey<DriverProcess>(lines) };
 }
 
 /** The driver's exit info as the `Exit` that outcomeOf classifies (null -> undefined). */

@@ -15,8 +15,6 @@ import type { BundleManifest, DriverProcess, DriverRecord } from './manifest.ts'
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 /** Largest spec.json read; specs are at most 2 MB as YAML. */
 export const MAX_BUNDLE_SPEC_BYTES = 8 * 1024 * 1024;
-/** Largest journal.jsonl read. */
-export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 
 const SCHEMA = 'bundle.schema.json';
 
@@ -84,14 +82,6 @@ export function parseJournalLine(line: string, file: string, lineNo: number): Dr
   const validate = validatorForDef(SCHEMA, type === 'driver' ? 'driverRecord' : 'processRecord');
   if (!validate(rec)) throw new UserError(`${file}:${lineNo}: not a journal record the driver wrote: ${describe(validate.errors ?? [])}. Run driver.py again on a fresh copy of the bundle.`);
   return rec as DriverRecord | DriverProcess; // accepted by the schema of its type just above
-}
-
-/** Reads the journal text with the size limit ('' when there is none). */
-export function readJournalText(file: string): string {
-  if (!fs.existsSync(file)) return '';
-  const size = fs.statSync(file).size;
-  if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);
-  return fs.readFileSync(file, 'utf8');
 }
 
 /** Reads a bundle's spec.json and checks it against the spec schema. */

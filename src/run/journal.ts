@@ -31,8 +31,12 @@ export interface JournalHeader {
   change?: { tool: string; only: string | null };
 }
 
-/** One finished process. */
-export interface ProcessRecord {
+/**
+ * What every journal line about one finished process says, in a run's journal and in a bundle driver's
+ * (src/bundle/manifest.ts `DriverProcess`): the same job key, cell, kind and index as the plan's jobs, so
+ * resume and ingest find the processes still to run the same way.
+ */
+export interface ProcessLine {
   type: 'process';
   key: string;
   cell: string;
@@ -42,6 +46,10 @@ export interface ProcessRecord {
   wall_s: number;
   cpus: number[] | null;
   start: 'cold' | 'fork';
+}
+
+/** One finished process of a run, classified (the driver's lines carry the exit instead; ingest classifies). */
+export interface ProcessRecord extends ProcessLine {
   outcome: Outcome;
 }
 
@@ -59,33 +67,53 @@ export function appendRecord(dir: string, record: JournalHeader | ProcessRecord)
 export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 
 /**
+ * The records of a journal file, a run's or a bundle driver's, in order: blank lines are skipped, the size
+ * is bounded, and `parse` turns one line into a record (undefined: not one, e.g. a torn last line).
+ */
+export function journalLines<T>(file: string, parse: (line: string, lineNo: number) => T | undefined): T[] {
+  if (!fs.existsSync(file)) return [];
+  const size = fs.statSync(file).size;
+  if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);
+  const out: T[] = [];
+  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    const rec = line.trim() ? parse(line, i + 1) : undefined;
+    if (rec !== undefined) out.push(rec);
+  });
+  return out;
+}
+
+/** The last record of each process key (a process rerun after a resume replaces its earlier line). */
+export function lastPerKey<T extends ProcessLine>(records: Array<T | { type: string }>): T[] {
+  const byKey = new Map<string, T>();
+  for (const r of records) if (r.type === 'process') byKey.set((r as T).key, r as T);
+  return [...byKey.values()];
+}
+
+/**
  * Reads a journal; a torn last line (the run was killed mid-write) is ignored, and a record of the
  * wrong shape is refused naming its line (schemas/journal.schema.json).
  */
 export function readJournal(dir: string): { header: JournalHeader | null; records: ProcessRecord[] } {
   const file = containedFile(dir, journalPath(dir));
-  if (!fs.existsSync(file)) return { header: null, records: [] };
-  const size = fs.statSync(file).size;
-  if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);
-  let header: JournalHeader | null = null;
-  const records = new Map<string, ProcessRecord>();
-  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let rec: unknown;
-    try {
-      rec = JSON.parse(line);
-    } catch {
-      return;
-    }
-    const type = rec !== null && typeof rec === 'object' ? (rec as { type?: unknown }).type : undefined;
-    if (type !== 'header' && type !== 'process') return;
-    const validate = validatorForDef('journal.schema.json', type);
-    const fine = validate(rec) && (type === 'header' || resultIsValid(rec as ProcessRecord));
-    if (!fine) throw new UserError(`${file}:${i + 1}: not a journal record benchgrid wrote (${validate.errors?.[0] ? `${validate.errors[0].instancePath || '(record)'} ${validate.errors[0].message}` : 'its result fails schemas/result.schema.json'}). Start a new run instead of resuming this one.`);
-    if (type === 'header') header ??= rec as JournalHeader; // checked by the schema just above
-    else records.set((rec as ProcessRecord).key, rec as ProcessRecord);
-  });
-  return { header, records: [...records.values()] };
+  const lines = journalLines(file, (line, n) => parseRunLine(line, file, n));
+  const header = lines.find((r): r is JournalHeader => r.type === 'header') ?? null;
+  return { header, records: lastPerKey<ProcessRecord>(lines) };
+}
+
+/** One line of a run's journal, checked against schemas/journal.schema.json; undefined for a torn line or another type. */
+function parseRunLine(line: string, file: string, n: number): JournalHeader | ProcessRecord | undefined {
+  let rec: unknown;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const type = rec !== null && typeof rec === 'object' ? (rec as { type?: unknown }).type : undefined;
+  if (type !== 'header' && type !== 'process') return undefined;
+  const validate = validatorForDef('journal.schema.json', type);
+  const fine = validate(rec) && (type === 'header' || resultIsValid(rec as ProcessRecord));
+  if (!fine) throw new UserError(`${file}:${n}: not a journal record benchgrid wrote (${validate.errors?.[0] ? `${validate.errors[0].instancePath || '(record)'} ${validate.errors[0].message}` : 'its result fails schemas/result.schema.json'}). Start a new run instead of resuming this one.`);
+  return rec as JournalHeader | ProcessRecord; // checked by the schema just above
 }
 
 function resultIsValid(rec: ProcessRecord): boolean {

@@ -1,7 +1,8 @@
-// How a cell process starts: a cold interpreter (execa), or a fork of a clean parent (forkserver.ts).
-// Both take the job as data (mode, request, result, logs): nothing is parsed back from a command line.
+// How a cell process starts: a cold interpreter, or a fork of a clean parent (forkserver.ts). Both go
+// through the harness's launcher (spawn.ts, launch.py), which the bundle driver uses too, and take the job
+// as data (mode, request, result, logs): nothing is parsed back from a command line.
 import os from 'node:os';
-import { spawnCell, type Running, type SpawnSpec } from './spawn.ts';
+import { startLauncher, type LaunchCommand, type Running } from './spawn.ts';
 
 /** One cell process to start, as the executor knows it. */
 export interface ProcessJob {
@@ -13,7 +14,11 @@ export interface ProcessJob {
   result: string;
   stdout: string;
   stderr: string;
-  env: Record<string, string>;
+  /** Directories on the process's PYTHONPATH (the harness, the runners). */
+  pythonPath: string[];
+  threads: number;
+  /** The process's own TMPDIR. */
+  tmpdir: string;
   cwd: string;
   timeoutS: number;
   /** CPU cores to pin to, when given. */
@@ -27,22 +32,22 @@ export interface Launcher {
   close(): Promise<void>;
 }
 
-/** The harness's own arguments: the request and where to write the result. */
-export function harnessArgs(job: ProcessJob): string[] {
-  return ['--request', job.request, '--result', job.result];
-}
-
-/** The cold command line of a job: `python -m benchgrid_harness --request R --result S`. */
-export function coldSpawn(job: ProcessJob): SpawnSpec {
+/** A job as the launcher's command: `python -m benchgrid_harness --request R --result S`, started `start`. */
+export function commandOf(job: ProcessJob, start: 'cold' | 'fork'): LaunchCommand {
   return {
-    command: job.python, args: ['-m', 'benchgrid_harness', ...harnessArgs(job)], env: job.env, cwd: job.cwd,
-    timeoutS: job.timeoutS, stdoutFile: job.stdout, stderrFile: job.stderr, cpus: job.cpus,
+    start, python: job.python, argv: ['-m', 'benchgrid_harness', '--request', job.request, '--result', job.result], cwd: job.cwd,
+    pythonpath: job.pythonPath, threads: job.threads, tmpdir: job.tmpdir, stdout: job.stdout, stderr: job.stderr,
+    cpus: job.cpus ?? null, timeout_s: job.timeoutS,
   };
 }
 
-/** A fresh interpreter per process: the reference way, always available. */
-export function coldLauncher(): Launcher {
-  return { mode: 'cold', start: (job) => ({ ...spawnCell(coldSpawn(job)), start: 'cold' }), close: async () => {} };
+/**
+ * A fresh interpreter per process: the reference way, always available. A launcher that cannot start
+ * (no such interpreter) is no error here: each of its processes is recorded as a spawn error.
+ */
+export async function coldLauncher(python: string, threads: number): Promise<Launcher> {
+  const launcher = await startLauncher(python, 'benchgrid_harness.launch', threads, false);
+  return { mode: 'cold', start: (job) => launcher.run(commandOf(job, 'cold')), close: () => launcher.close() };
 }
 
 /**

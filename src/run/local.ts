@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
+import { REPO_ROOT } from '../repository.ts';
 import { execute } from './execute.ts';
 import { buildRequest, type Job } from './jobs.ts';
 import { appendRecord, readJournal } from './journal.ts';
@@ -12,7 +12,6 @@ import { pythonPathOf, runFiles, type RunPlan } from './run-plan.ts';
 import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { repeatGate } from './repeat-gate.ts';
-import { processEnv } from './spawn.ts';
 import { failedForSpace } from './disk.ts';
 import { noSpaceError, writeAtomic } from '../util/files.ts';
 
@@ -31,7 +30,7 @@ export interface LocalOptions {
 /** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
 async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, launchers: Map<string, Launcher>): Promise<void> {
   for (const name of new Set(jobs.map((j) => j.cell.environment))) {
-    launchers.set(name, o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], [HARNESS_DIR], threads) : coldLauncher());
+    launchers.set(name, o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], threads) : await coldLauncher(o.pythons[name], threads));
   }
 }
 
@@ -44,7 +43,7 @@ function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
   return {
     mode: job.kind === 'memory' ? 'memory' : 'time', python: o.pythons[job.cell.environment],
     request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
-    env: { ...processEnv(pythonPathOf(rp.spec, job.cell), rp.protocol.threads), TMPDIR: files.scratch },
+    pythonPath: pythonPathOf(rp.spec, job.cell), threads: rp.protocol.threads, tmpdir: files.scratch,
     cwd: REPO_ROOT, timeoutS: rp.protocol.timeout_s,
   };
 }

@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import type { Plan } from '../plan/expand.ts';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
@@ -15,9 +14,9 @@ import { positionOf } from '../spec/document.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
 import { validatorFor } from '../spec/schema.ts';
 import type { Spec } from '../spec/types.ts';
-import { cellEnv } from '../wire.ts';
 import { cacheDir } from '../env/build.ts';
 import { requestSubject } from './jobs.ts';
+import { runOnce } from './spawn.ts';
 
 /** One declared site as the probe found it. */
 export interface ProbedSite {
@@ -78,13 +77,14 @@ export async function runProbe(spec: Spec, subjects: string[], python: string, e
     const req = path.join(dir, 'probe.request.json');
     const res = path.join(dir, 'probe.result.json');
     fs.writeFileSync(req, JSON.stringify(request));
-    const r = await execa(python, ['-m', 'benchgrid_harness.probe', '--request', req, '--result', res], {
-      env: { ...cellEnv(process.env, [HARNESS_DIR], 1), TMPDIR: dir }, extendEnv: false, cwd: REPO_ROOT, reject: false, timeout: 600_000, stdin: 'ignore',
+    const r = await runOnce(python, {
+      argv: ['-m', 'benchgrid_harness.probe', '--request', req, '--result', res], cwd: REPO_ROOT, pythonpath: [HARNESS_DIR], threads: 1,
+      tmpdir: dir, stdout: path.join(dir, 'probe.stdout.log'), stderr: path.join(dir, 'probe.stderr.log'), cpus: null, timeout_s: 600,
     });
     const result = readResult(res);
     if (!result) {
-      const tail = `${r.stderr ?? ''}`.trim().split('\n').slice(-3).join(' / ');
-      throw new UserError(`the subject probe could not run in environment ${env} (${python}): ${r.timedOut ? 'it timed out' : `exit ${r.exitCode}`}${tail ? `: ${tail}` : ''}.`, EXIT.runFailed);
+      const tail = (r.spawnError ?? r.stderrTail).trim().split('\n').slice(-3).join(' / ');
+      throw new UserError(`the subject probe could not run in environment ${env} (${python}): ${r.timedOut ? 'it timed out' : r.spawnError ? 'it could not start' : r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`}${tail ? `: ${tail}` : ''}.`, EXIT.runFailed);
     }
     if (result.error) throw new UserError(`the subject probe could not run in environment ${env} (${python}): ${result.error}`, EXIT.runFailed);
     if (key) writeCached(key, result);

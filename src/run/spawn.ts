@@ -1,27 +1,11 @@
-// Starts one cell process: an explicit argument list (never a shell), an allow-listed environment,
-// output to log files (never parsed), and a time limit that kills the whole process tree.
-import fs from 'node:fs';
+// Starts cell processes through the harness's launcher (runners/harness/benchgrid_harness/launch.py): the
+// one implementation of a cell process's environment (wire.json's allow-list), time limit and tree kill,
+// which the bundle driver runs too. One launcher process per environment; Node sends it one command line
+// per cell process and reads back the pid and how the process ended (docs/protocol.md, "Launching").
+import readline from 'node:readline';
 import { execa } from 'execa';
+import { HARNESS_DIR } from '../repository.ts';
 import type { Exit } from './outcome.ts';
-import { cellEnv } from '../wire.ts';
-
-/** The environment of a cell process (the allow-list is in wire.json, shared with the Python launchers). */
-export function processEnv(pythonPath: string[], threads: number): Record<string, string> {
-  return cellEnv(process.env, pythonPath, threads);
-}
-
-/** What to start. */
-export interface SpawnSpec {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  timeoutS: number;
-  stdoutFile: string;
-  stderrFile: string;
-  /** CPU cores to pin to with taskset, when given. */
-  cpus?: number[];
-}
 
 /** A running process that can be stopped from outside (Ctrl-C). */
 export interface Running {
@@ -31,68 +15,163 @@ export interface Running {
   start?: 'cold' | 'fork';
 }
 
-const TAIL_BYTES = 4000;
-
-/** Starts the process in its own process group, so a time-out or Ctrl-C kills its children too. */
-export function spawnCell(s: SpawnSpec): Running {
-  let timedOut = false;
-  let command = s.command;
-  let args = s.args;
-  if (s.cpus && s.cpus.length > 0) {
-    args = ['-c', s.cpus.join(','), command, ...args];
-    command = 'taskset';
-  }
-  const child = execa(command, args, {
-    env: s.env,
-    extendEnv: false,
-    cwd: s.cwd,
-    detached: true,
-    stdin: 'ignore',
-    stdout: { file: s.stdoutFile },
-    stderr: { file: s.stderrFile },
-    reject: false,
-    cleanup: true,
-  });
-  const killTree = () => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // the group is already gone
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killTree();
-  }, s.timeoutS * 1000);
-  const done = child.then((r) => {
-    clearTimeout(timer);
-    // Whatever the cell left running (a tool's worker, a stray child) goes with it.
-    killTree();
-    const spawnError = r.failed && r.exitCode === undefined && !r.signal ? (r.originalMessage || r.shortMessage) : undefined;
-    return {
-      exitCode: r.exitCode,
-      signal: r.signal,
-      timedOut,
-      timeoutS: s.timeoutS,
-      spawnError: timedOut ? undefined : spawnError,
-      stderrTail: tail(s.stderrFile),
-      stdoutTail: tail(s.stdoutFile),
-    };
-  });
-  return { done, kill: killTree };
+/** One cell process as launch.py starts it (its command line format). */
+export interface LaunchCommand {
+  start: 'cold' | 'fork';
+  python: string;
+  /** The arguments after `python`; a cell's are `-m benchgrid_harness --request R --result S` (the only ones forked). */
+  argv: string[];
+  cwd: string;
+  /** Directories on the process's PYTHONPATH. */
+  pythonpath: string[];
+  threads: number;
+  /** The process's own TMPDIR. */
+  tmpdir: string | null;
+  stdout: string;
+  stderr: string;
+  cpus: number[] | null;
+  timeout_s: number;
 }
 
-/** The last bytes of a log file ('' when it cannot be read): the tail kept for error reports. */
-export function tail(file: string): string {
+/** A launcher process: where commands go. */
+export interface LauncherProcess {
+  run(command: LaunchCommand): Running;
+  /** Ends the launcher; it kills what still runs. */
+  close(): Promise<void>;
+}
+
+/** `benchgrid_harness.launch` starts cold processes only; `benchgrid_harness.forkserver` forks too. */
+export type LauncherModule = 'benchgrid_harness.launch' | 'benchgrid_harness.forkserver';
+
+type WireExit = { [K in keyof Exit]: Exit[K] | null };
+type Message = { ready: true } | { id: number; pid: number; exit?: undefined } | { id: number; exit: WireExit } | { id: number; error: string };
+
+interface Waiting {
+  onPid: (pid: number) => void;
+  onExit: (exit: Exit) => void;
+  onLost: (why: string) => void;
+}
+
+/** How long a launcher may take to be ready (the fork server imports torch; a loaded machine is slow). */
+const READY_TIMEOUT_MS = 300_000;
+/** How long close() waits for the launcher to end by itself before killing it. */
+const CLOSE_TIMEOUT_MS = 10_000;
+const STDERR_KEEP = 4000;
+
+/** The launcher's exit info as `Exit` (null -> undefined). */
+function exitOf(e: WireExit): Exit {
+  return {
+    exitCode: e.exitCode ?? undefined, signal: e.signal ?? undefined, timedOut: e.timedOut === true, timeoutS: e.timeoutS ?? 0,
+    spawnError: e.spawnError ?? undefined, stderrTail: e.stderrTail ?? '', stdoutTail: e.stdoutTail ?? '',
+  };
+}
+
+/** Routes one line of the launcher's stdout to the process it is about; `onReady` for the ready line. */
+function route(line: string, waiting: Map<number, Waiting>, onReady: () => void): void {
+  let message: Message;
   try {
-    const size = fs.statSync(file).size;
-    const fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
-    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
-    fs.closeSync(fd);
-    return buf.toString('utf8');
+    message = JSON.parse(line) as Message;
   } catch {
-    return '';
+    return; // not ours: the launcher prints nothing else, but a library might
+  }
+  if ('ready' in message) return onReady();
+  const w = waiting.get(message.id);
+  if (!w) return;
+  if ('error' in message) {
+    waiting.delete(message.id);
+    w.onLost(message.error);
+  } else if (message.exit) {
+    waiting.delete(message.id);
+    w.onExit(exitOf(message.exit));
+  } else {
+    w.onPid(message.pid);
+  }
+}
+
+/**
+ * Starts a launcher with `python` and waits until it is ready. A launcher that cannot start is returned
+ * dead (every process then ends as a spawn error naming why) unless `mustStart`, when it throws.
+ * The launcher runs with `-E` from the harness directory, so nothing of the caller's PYTHON* variables
+ * shapes it; the cell processes' environment is launch.py's to build.
+ */
+export async function startLauncher(python: string, module: LauncherModule, threads: number, mustStart: boolean): Promise<LauncherProcess> {
+  const what = module === 'benchgrid_harness.forkserver' ? 'fork server' : 'launcher';
+  const proc = execa(python, ['-E', '-m', module, '--threads', String(threads)], {
+    cwd: HARNESS_DIR, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, cleanup: true,
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString('utf8')).slice(-STDERR_KEEP);
+  });
+  // A write to a launcher that just died must not crash the orchestrator; the exit handler reports it.
+  proc.stdin!.on('error', () => {});
+  const waiting = new Map<number, Waiting>();
+  let dead: string | null = null;
+  let id = 1;
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready after ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) => route(line, waiting, () => {
+      clearTimeout(timer);
+      resolve();
+    }));
+    void proc.then((r) => {
+      clearTimeout(timer);
+      const how = r.exitCode === undefined && !r.signal ? (r.originalMessage || r.shortMessage) : r.signal ?? `code ${r.exitCode}`;
+      dead = `the ${what} (${python}) exited (${how})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`;
+      reject(new Error(dead));
+      for (const w of waiting.values()) w.onLost(dead);
+      waiting.clear();
+    });
+  });
+  try {
+    await ready;
+  } catch (error) {
+    proc.kill('SIGKILL');
+    if (mustStart) throw error;
+  }
+  const send = (message: object) => {
+    if (!dead) proc.stdin!.write(JSON.stringify(message) + '\n');
+  };
+  const run = (command: LaunchCommand): Running => {
+    const n = id++;
+    let pid: number | undefined;
+    const done = new Promise<Exit>((resolve) => {
+      const lost = (why: string) => {
+        // The launcher died under its process: nothing else will kill that process's group now.
+        if (pid !== undefined) killGroup(pid);
+        resolve({ exitCode: undefined, signal: undefined, timedOut: false, timeoutS: command.timeout_s, spawnError: why, stderrTail: '', stdoutTail: '' });
+      };
+      if (dead) return lost(dead);
+      waiting.set(n, { onPid: (p) => { pid = p; }, onExit: resolve, onLost: lost });
+      send({ id: n, ...command });
+    });
+    return { done, kill: () => send({ id: n, kill: true }), start: command.start };
+  };
+  const close = async () => {
+    if (dead) return;
+    proc.stdin!.end();
+    const timer = setTimeout(() => proc.kill('SIGKILL'), CLOSE_TIMEOUT_MS);
+    await proc;
+    clearTimeout(timer);
+  };
+  return { run, close };
+}
+
+/** SIGKILL to a process group, only for a launcher that died under its processes. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Runs one process (a probe, a baseline) through a cold launcher of `python`; resolves once it has ended. */
+export async function runOnce(python: string, command: Omit<LaunchCommand, 'start' | 'python'>): Promise<Exit> {
+  const launcher = await startLauncher(python, 'benchgrid_harness.launch', command.threads, false);
+  try {
+    return await launcher.run({ ...command, start: 'cold', python }).done;
+  } finally {
+    await launcher.close();
   }
 }

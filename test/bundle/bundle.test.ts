@@ -50,6 +50,24 @@ function copy(dir: string): string {
   return to;
 }
 
+/**
+ * Fields of a result that a clock or a memory gauge produced, and how each process started (the run's
+ * default on the CPU forks, the driver starts cold; checked on its own): nothing else may depend on where
+ * a cell ran.
+ */
+const TIMINGS = new Set(['median_ms', 'min_ms', 'max_ms', 'iqr_ms', 'n', 'stopped_by', 'gc_median_ms', 'phases_s', 'wall_s', 'samples_ms', 'gc_ms',
+  'samples_per_process', 'precision_half_width', 'memory', 'paired', 'import_tax', 'start']);
+
+/** A cell with its timings left out, at every depth (per process too). */
+function withoutTimings(value: unknown): Record<string, unknown> {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !TIMINGS.has(k)).map(([k, x]) => [k, strip(x)]));
+  };
+  return strip(value) as Record<string, unknown>;
+}
+
 const summary = (r: Results) => r.cells.map((c) => ({ id: c.id, status: c.status, statuses: c.statuses, exact: c.exact, reason: c.reason, processes: c.processes })).sort((a, b) => a.id.localeCompare(b.id));
 
 beforeAll(async () => {
@@ -116,6 +134,30 @@ describe('a bundle run by its driver without Node', () => {
     expect(fs.existsSync(path.join(r.out, 'report.md'))).toBe(true);
     expect(fs.existsSync(path.join(r.out, 'report.html'))).toBe(true);
   }, 120_000);
+});
+
+describe('one engine: a local run and a bundle run of the same cells', () => {
+  it('differ only in their timings: statuses, exactness, witnesses, versions, ids and process counts are equal', () => {
+    expect(viaBundle, 'the merge test above ingests the bundles').toBeDefined();
+    const byId = (r: Results) => [...r.cells].sort((a, b) => a.id.localeCompare(b.id));
+    const local = byId(viaRun).map(withoutTimings);
+    const bundled = byId(viaBundle).map(withoutTimings);
+    expect(bundled).toEqual(local);
+    // What is compared is there: every measured cell kept its processes, witnesses, verdict and versions.
+    const measured = local.filter((c) => c.status === 'ok') as Array<Record<string, unknown> & { per_process: unknown[]; work: { witnesses: unknown[] } | null }>;
+    expect(measured.length).toBeGreaterThanOrEqual(3);
+    for (const c of measured) {
+      expect(c.per_process.length, String(c.id)).toBeGreaterThan(0);
+      expect(c.runtime, String(c.id)).toMatchObject({ torch: expect.any(String), python: expect.any(String) });
+    }
+    expect(measured.some((c) => (c.work?.witnesses.length ?? 0) > 0 && c.exact === 'bit')).toBe(true);
+    const starts = (r: Results) => new Set(r.cells.flatMap((c) => c.per_process ?? []).map((p) => p.start));
+    expect(starts(viaBundle)).toEqual(new Set(['cold']));
+    expect(starts(viaRun)).toEqual(new Set([viaRun.run?.start]));
+    // The paired figures are timings; which baseline each cell was paired with is not.
+    const baselines = (r: Results) => byId(r).map((c) => [c.id, c.paired?.baseline ?? null, c.unpaired ?? null]);
+    expect(baselines(viaBundle)).toEqual(baselines(viaRun));
+  });
 });
 
 describe('ingest refuses what must not merge, and lists it', () => {

@@ -4,9 +4,8 @@
 // so that transformers and each tool are imported once, and each request still goes through the harness's entry point.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellEnv } from '../../src/wire.ts';
+import { runOnce } from '../../src/run/spawn.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 
@@ -64,9 +63,12 @@ describe.skipIf(!process.env.BENCHGRID_SLOW_TESTS)('the decoder matrix on tiny m
       // The bundle's driver makes each result's folder before it starts a cell; the harness writes into it.
       for (const j of jobs) fs.mkdirSync(path.dirname(path.join(bundle, j.result)), { recursive: true });
       // The allow-listed environment of every cell process (hubs offline, one thread), as `benchgrid run` builds it.
-      const env = cellEnv(process.env, dirs, 1);
-      const r = await execa(pythons[name], [path.join(FIXTURES, 'decoders/in_one_process.py'), ...dirs, '--', ...pairs], { env, extendEnv: false, cwd: bundle, reject: false, timeout: 1_200_000 });
-      expect(r.exitCode, `${name}: ${r.stderr.slice(-3000)}`).toBe(0);
+      const log = path.join(bundle, `${name}.log`);
+      const r = await runOnce(pythons[name], {
+        argv: [path.join(FIXTURES, 'decoders/in_one_process.py'), ...dirs, '--', ...pairs], cwd: bundle, pythonpath: dirs, threads: 1,
+        tmpdir: null, stdout: log, stderr: `${log}.err`, cpus: null, timeout_s: 1200,
+      });
+      expect(r.exitCode, `${name}: ${r.spawnError ?? r.stderrTail.slice(-3000)}`).toBe(0);
       const validate = validatorFor('result.schema.json');
       for (const j of jobs) {
         const result = JSON.parse(fs.readFileSync(path.join(bundle, j.result), 'utf8')) as Result;

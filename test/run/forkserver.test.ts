@@ -7,7 +7,7 @@ import { EXIT } from '../../src/errors.ts';
 import { forkLauncher } from '../../src/run/forkserver.ts';
 import { buildRequest } from '../../src/run/jobs.ts';
 import { loadSpec } from '../../src/validate/load.ts';
-import { processEnv } from '../../src/run/spawn.ts';
+import { runOnce } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../../src/repository.ts';
@@ -103,15 +103,16 @@ describe('isolation between forked cells', () => {
   }, 600_000);
 
   it('the checker does see the patches when both run in one process (the test can fail)', async () => {
-    const { execa } = await import('execa');
-    const r = await execa(python, ['-c', [
+    const out = path.join(tmpdir(), 'leak.out');
+    const r = await runOnce(python, { argv: ['-c', [
       'import torch, torchvision',
       'from leak_adapters import patcher, checker',
       'assert checker.leaks() == [], checker.leaks()',
       'patcher.patch(torchvision.models.resnet18().eval(), torch.randn(1, 3, 32, 32))',
       'print(len(checker.leaks()))',
-    ].join('\n')], { env: { ...processEnv([path.join(FIXTURES, 'runners/leak')], 1) }, extendEnv: false });
-    expect(Number(r.stdout.trim().split('\n').pop())).toBeGreaterThanOrEqual(2);
+    ].join('\n')], cwd: REPO_ROOT, pythonpath: [path.join(FIXTURES, 'runners/leak')], threads: 1, tmpdir: null, stdout: out, stderr: `${out}.err`, cpus: null, timeout_s: 120 });
+    expect(r.exitCode, r.stderrTail).toBe(0);
+    expect(Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop())).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });
 
@@ -137,12 +138,12 @@ describe('the fork launcher', () => {
     const request = path.join(dir, 'm.request.json');
     const protocol = { ...loaded.spec!.protocol, memory_runs: 1 };
     fs.writeFileSync(request, JSON.stringify(buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, protocol, device: 'cpu', schedule: { kind: 'sequential', seed: 0 } }, { key: 'k', cell, kind: 'memory', index: 0 })));
-    const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
+    const launcher = await forkLauncher(python, 1);
     try {
       // the job says it is a memory process: the launcher does not read the request file to learn it
       const proc = launcher.start({
         mode: 'memory', python, request, result: path.join(dir, 'm.result.json'),
-        env: processEnv([HARNESS_DIR, path.join(ROOT, 'runners/torch')], 1),
+        pythonPath: [HARNESS_DIR, path.join(ROOT, 'runners/torch')], threads: 1, tmpdir: dir,
         cwd: REPO_ROOT,
         timeoutS: 300,
         stdout: path.join(dir, 'm.stdout.log'),
@@ -161,14 +162,14 @@ describe('the fork launcher', () => {
   }, 300_000);
 
   it('resolves running and later processes as spawn failures when the fork server dies', async () => {
-    const launcher = await forkLauncher(python, [HARNESS_DIR], 1);
+    const launcher = await forkLauncher(python, 1);
     const dir = tmpdir();
     const spawnSpec = (name: string) => ({
       mode: 'time' as const,
       python,
       request: path.join(dir, `${name}.request.json`),
       result: path.join(dir, `${name}.result.json`),
-      env: processEnv([HARNESS_DIR], 1),
+      pythonPath: [HARNESS_DIR], threads: 1, tmpdir: dir,
       cwd: REPO_ROOT,
       timeoutS: 300,
       stdout: path.join(dir, `${name}.stdout.log`),
