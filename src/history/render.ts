@@ -1,7 +1,7 @@
 // The history site's index.html: one self-contained page (Chart.js and the data inlined, the report's CSP,
 // no network). Pure given the chart library's text.
 import { escapeHtml } from '../report/format.ts';
-import { CSS, chartLibrary, cspFor, inlineJson, inlineScript } from '../report/html-assets.ts';
+import { CSS, chartLibrary, documentHead, inlineJson, inlineScript } from '../report/html-assets.ts';
 import { HISTORY_SCRIPT } from './app-script.ts';
 import type { Finding, History } from './model.ts';
 
@@ -48,14 +48,7 @@ function seriesHtml(h: History): string {
 export function renderHistory(h: History, chartLib: string = chartLibrary()): string {
   // The report's policy: no request at all, and only these two scripts run (allowed by their hashes).
   const scripts = [inlineScript(chartLib), inlineScript(HISTORY_SCRIPT)];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
-<title>benchgrid history</title>
-<style>${CSS}
+  return `${documentHead('benchgrid history', scripts)}${CSS}
 tr.regression td:first-child { color: var(--bad); font-weight: 600; } tr.improvement td:first-child { color: var(--ok); font-weight: 600; }
 label.axis { font-weight: 600; margin-right: 6px; }</style>
 </head>

@@ -45,6 +45,22 @@ export function cspFor(scripts: string[]): string {
   return `default-src 'none'; script-src ${hashes.join(' ')}; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
 }
 
+/**
+ * The start of a page up to its open <style>: the doctype, the charset, the viewport and the policy that
+ * lets only `scripts` run. `title` is HTML already (escaped by the caller). The caller writes the
+ * stylesheet and closes the element, so a page can add rules of its own after CSS.
+ */
+export function documentHead(title: string, scripts: string[]): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
+<title>${title}</title>
+<style>`;
+}
+
 /** The report's stylesheet. */
 export const CSS = `
 :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --bg2: #f6f8fa; }

@@ -1,7 +1,7 @@
 // The HTML report: one self-contained file (Chart.js inlined, data as JSON, no network) from the results model.
 import { cellRange, escapeHtml, exactText, firstLine } from './format.ts';
 import { buildGrids } from './grid.ts';
-import { APP_SCRIPT, CSS, chartLibrary, cspFor, inlineJson, inlineScript } from './html-assets.ts';
+import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, protocolText } from './measured.ts';
 import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
@@ -27,14 +27,7 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
     .map(([id, text]) => `<a href="#${id}">${text}</a>`)
     .join('');
   const scripts = [inlineScript(chartLib), inlineScript(APP_SCRIPT)];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${cspFor(scripts)}">
-<title>${escapeHtml(title)} | benchgrid report</title>
-<style>${CSS}</style>
+  return `${documentHead(`${escapeHtml(title)} | benchgrid report`, scripts)}${CSS}</style>
 </head>
 <body>
 <header>

@@ -28,11 +28,16 @@ export function taskIds(jobField: string, jobId: string): number[] {
 
 /** `squeue --array --noheader --format=%i|%T|%r` -> task -> state and reason. */
 export function parseSqueue(text: string, jobId: string): Map<number, TaskInfo> {
+  return byTask(text, jobId, (state, reason) => ({ state: state.trim(), reason: reason && reason.trim() !== 'None' ? reason.trim() : null, exitCode: null }));
+}
+
+/** Each `id|state|third` line of a Slurm listing, as the tasks of `jobId` it names -> what `info` makes of it. */
+function byTask(text: string, jobId: string, info: (state: string, third: string | undefined) => TaskInfo): Map<number, TaskInfo> {
   const out = new Map<number, TaskInfo>();
   for (const line of text.split('\n')) {
-    const [id, state, reason] = line.split('|');
+    const [id, state, third] = line.split('|');
     if (!id || !state) continue;
-    for (const t of taskIds(id, jobId)) out.set(t, { state: state.trim(), reason: reason && reason.trim() !== 'None' ? reason.trim() : null, exitCode: null });
+    for (const t of taskIds(id, jobId)) out.set(t, info(state, third));
   }
   return out;
 }
@@ -42,13 +47,7 @@ export function parseSqueue(text: string, jobId: string): Map<number, TaskInfo> 
  * (123_4.batch) are skipped; "CANCELLED by 0" is CANCELLED.
  */
 export function parseSacct(text: string, jobId: string): Map<number, TaskInfo> {
-  const out = new Map<number, TaskInfo>();
-  for (const line of text.split('\n')) {
-    const [id, state, exitCode] = line.split('|');
-    if (!id || !state) continue;
-    for (const t of taskIds(id, jobId)) out.set(t, { state: state.trim().split(/\s+/)[0], reason: null, exitCode: exitCode?.trim() || null });
-  }
-  return out;
+  return byTask(text, jobId, (state, exitCode) => ({ state: state.trim().split(/\s+/)[0], reason: null, exitCode: exitCode?.trim() || null }));
 }
 
 /** The job's tasks in the queue, including those that finished within the last MinJobAge seconds. */
