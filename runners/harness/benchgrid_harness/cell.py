@@ -70,7 +70,7 @@ def _time(request, ctx, phases, state, twin):
             measured, last = timing.sample(run, settings, ctx.device)
         else:
             spent = (sum(paired["before"]["baseline_ms"]) + sum(paired["before"]["baseline_gc_ms"])) / 1e3
-            measured, after, last = pairing.timed_pairs(request, run, baseline, ctx.device, pairing.new_rng(request), spent)
+            measured, after, last = timing.timed_pairs(request, run, baseline, ctx.device, pairing.new_rng(request), spent)
             paired.update(after)
     exact = None
     if reference is not None:

@@ -18,22 +18,21 @@ The budget (`sampling_budget_s`) covers 3 and 5 together: the block before gets 
 
 Inside each pair the order is drawn from the request's seed, balanced in every two pairs (one of each
 order, which first drawn by a seeded coin), so that an even number of pairs has as many of each order and
-neither side always runs on what the other left in the caches. The GC policy of timing.py holds for both
-sides: the collector is off while sampling, one timed collection follows every call off the clock, and a
-pair's results are dropped before the next pair's first clock starts.
+neither side always runs on what the other left in the caches. The pairs themselves are timed by
+timing.py (`timed_pairs`, beside the unpaired loop), under the same GC policy for both sides: the collector
+is off while sampling, one timed collection follows every call off the clock, and a pair's results are
+dropped before the next pair's first clock starts.
 """
 
 import dataclasses
 import random
-import time
 
 import torch
 
 from . import adapters
 from .context import resolve_site
-from .device import synchronize
 from .subjects import build_subject
-from .timing import call_timer, collect, collector_paused, limits_of, sample, stop_reason, timing_facts, warm_up
+from .timing import limits_of, sample, warm_up
 
 
 def _differences(a, b):
@@ -74,51 +73,6 @@ def baseline_function(request):
     return adapters.contract_function(module, request["contract"]["kind"], f"baseline {baseline['tool']}", False)
 
 
-def orders(rng, count):
-    """`count` pair orders, (0, 1) or (1, 0): each two consecutive pairs hold one of each, which first by a coin."""
-    out = []
-    while len(out) < count:
-        block = [(0, 1), (1, 0)]
-        if rng.random() < 0.5:
-            block.reverse()
-        out.extend(block)
-    return out[:count]
-
-
-def _pair_loop(calls, order, limits, out, timed, clock):
-    """Returns (count, stopped_by, the first side's last result); `out` holds the preallocated lists
-    (ns per side, gc ns per side, ratio of the two per pair)."""
-    ns, gc_ns, ratios = out
-    spent = 0
-    count = 0
-    results = [None, None]
-    while True:
-        # The previous pair's results are freed here, before this pair's first clock starts.
-        results = [None, None]
-        for side in order[count]:
-            elapsed, results[side] = timed(calls[side], clock)
-            ns[side][count] = elapsed
-            gc_ns[side][count] = collect(clock)
-            spent += elapsed + gc_ns[side][count]
-        ratios[count] = ns[0][count] / ns[1][count] if ns[1][count] else float("inf")
-        count += 1
-        stopped_by = stop_reason(count, spent, ratios, limits)
-        if stopped_by is not None:
-            return count, stopped_by, results[0]
-
-
-def sample_pairs(calls, order, limits, device, clock=time.perf_counter_ns):
-    """Time the two `calls` in alternation, pair j in `order[j]`, until the limits (timing.stop_reason; the
-    precision rule judges the per-pair ratios). Returns (count, stopped_by, ms per side, gc ms per side,
-    first side's last result). `clock` as in timing.sample."""
-    size = limits[0]
-    out = ([[0] * size, [0] * size], [[0] * size, [0] * size], [0.0] * size)
-    with collector_paused():
-        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock)
-    to_ms = lambda values: [v / 1e6 for v in values[:count]]  # noqa: E731
-    return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last
-
-
 def before_block(request, twin):
     """The baseline alone before the tool's import, on its own copy: one warm-up call, then up to `before`
     samples within the block's share of the budget (its share of all the calls the process times), never
@@ -131,18 +85,6 @@ def before_block(request, twin):
     # Two samples at least, whatever min_samples says: the tax needs a median of more than one call.
     timing, _ = sample(baseline, settings, twin.device, (limits[0], min(2, limits[0]), limits[2], limits[3]))
     return {"baseline_ms": timing["samples_ms"], "baseline_gc_ms": timing["gc_ms"], "stopped_by": timing["stopped_by"]}, baseline
-
-
-def timed_pairs(request, run, baseline, device, rng, spent_s):
-    """The tool against its baseline, after the import, within what is left of the budget once the block
-    before it spent `spent_s`: (timing record of the tool, `paired` fields, the tool's last result)."""
-    settings = request["settings"]
-    limits = limits_of(settings, budget_s=max(0.0, settings["sampling_budget_s"] - spent_s))
-    order = orders(rng, limits[0])
-    count, stopped_by, ms, gc_ms, last = sample_pairs((run, baseline), order, limits, device)
-    timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by}
-    paired = {"baseline_ms": ms[1], "baseline_gc_ms": gc_ms[1], "tool_first": [o == (0, 1) for o in order[:count]]}
-    return timing, paired, last
 
 
 def new_rng(request):

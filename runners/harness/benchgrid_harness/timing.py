@@ -6,7 +6,8 @@ tool's long-lived state) out of the collector's reach, so later collections walk
 created. While sampling the automatic collector is disabled; after each sample one full `gc.collect()`
 runs outside the clock, timed on its own and recorded as that sample's `gc_ms`, and the sample's result is
 dropped before the next clock starts: the cost of the garbage the tool made is measured, but never lands
-at random in a sample. Paired timing (pairing.py) applies the same policy to both sides of every pair.
+at random in a sample. The paired loop (`timed_pairs`: a tool and its baseline alternated pair by pair,
+docs/protocol.md "Pairing"; what is paired is pairing.py's) applies the same policy to both sides of every pair.
 """
 
 import gc
@@ -142,3 +143,60 @@ def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
         "stopped_by": stopped_by,
     }
     return timing, result
+
+
+def orders(rng, count):
+    """`count` pair orders, (0, 1) or (1, 0): each two consecutive pairs hold one of each, which first by a coin."""
+    out = []
+    while len(out) < count:
+        block = [(0, 1), (1, 0)]
+        if rng.random() < 0.5:
+            block.reverse()
+        out.extend(block)
+    return out[:count]
+
+
+def _pair_loop(calls, order, limits, out, timed, clock):
+    """Returns (count, stopped_by, the first side's last result); `out` holds the preallocated lists
+    (ns per side, gc ns per side, ratio of the two per pair)."""
+    ns, gc_ns, ratios = out
+    spent = 0
+    count = 0
+    results = [None, None]
+    while True:
+        # The previous pair's results are freed here, before this pair's first clock starts.
+        results = [None, None]
+        for side in order[count]:
+            elapsed, results[side] = timed(calls[side], clock)
+            ns[side][count] = elapsed
+            gc_ns[side][count] = collect(clock)
+            spent += elapsed + gc_ns[side][count]
+        ratios[count] = ns[0][count] / ns[1][count] if ns[1][count] else float("inf")
+        count += 1
+        stopped_by = stop_reason(count, spent, ratios, limits)
+        if stopped_by is not None:
+            return count, stopped_by, results[0]
+
+
+def sample_pairs(calls, order, limits, device, clock=time.perf_counter_ns):
+    """Time the two `calls` in alternation, pair j in `order[j]`, until the limits (timing.stop_reason; the
+    precision rule judges the per-pair ratios). Returns (count, stopped_by, ms per side, gc ms per side,
+    first side's last result). `clock` as in timing.sample."""
+    size = limits[0]
+    out = ([[0] * size, [0] * size], [[0] * size, [0] * size], [0.0] * size)
+    with collector_paused():
+        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock)
+    to_ms = lambda values: [v / 1e6 for v in values[:count]]  # noqa: E731
+    return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last
+
+
+def timed_pairs(request, run, baseline, device, rng, spent_s):
+    """The tool against its baseline, after the import, within what is left of the budget once the block
+    before it spent `spent_s`: (timing record of the tool, `paired` fields, the tool's last result)."""
+    settings = request["settings"]
+    limits = limits_of(settings, budget_s=max(0.0, settings["sampling_budget_s"] - spent_s))
+    order = orders(rng, limits[0])
+    count, stopped_by, ms, gc_ms, last = sample_pairs((run, baseline), order, limits, device)
+    timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by}
+    paired = {"baseline_ms": ms[1], "baseline_gc_ms": gc_ms[1], "tool_first": [o == (0, 1) for o in order[:count]]}
+    return timing, paired, last

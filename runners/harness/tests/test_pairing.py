@@ -1,5 +1,6 @@
-"""pairing.py in-process with a fake clock: the pair orders, the pair loop (what it times, when it stops,
-whose result it returns), and how the block before the import and the pairs after it share the budget."""
+"""Paired timing in-process with a fake clock: the pair orders and the pair loop (timing.py: what it times, when
+it stops, whose result it returns), and how the block before the import (pairing.py) and the pairs after it
+share the budget."""
 
 import functools
 import gc
@@ -25,27 +26,27 @@ def limits(samples=20, min_samples=1, budget_ms=10**6, precision=None):
 class OrdersTest(unittest.TestCase):
     def test_every_two_consecutive_pairs_hold_one_of_each_order(self):
         for seed in range(20):
-            drawn = pairing.orders(random.Random(seed), 40)
+            drawn = timing.orders(random.Random(seed), 40)
             self.assertEqual(len(drawn), 40)
             for j in range(0, 40, 2):
                 self.assertEqual(sorted(drawn[j:j + 2]), [(0, 1), (1, 0)], f"seed {seed}, pairs {j} and {j + 1}")
 
     def test_an_odd_count_is_the_balanced_sequence_cut_short(self):
-        self.assertEqual(pairing.orders(random.Random(5), 7), pairing.orders(random.Random(5), 8)[:7])
-        self.assertEqual(pairing.orders(random.Random(5), 0), [])
+        self.assertEqual(timing.orders(random.Random(5), 7), timing.orders(random.Random(5), 8)[:7])
+        self.assertEqual(timing.orders(random.Random(5), 0), [])
 
     def test_which_order_comes_first_in_a_block_is_a_seeded_coin(self):
-        firsts = [pairing.orders(random.Random(seed), 2)[0] for seed in range(40)]
+        firsts = [timing.orders(random.Random(seed), 2)[0] for seed in range(40)]
         self.assertIn((0, 1), firsts)
         self.assertIn((1, 0), firsts)
 
     def test_the_same_seed_draws_the_same_orders_and_another_seed_other_orders(self):
         req = request(pairing={"baseline": {"tool": "raw", "module": "benchgrid_torch.raw"}, "seed": 3894069229, "before": 3})
-        first = pairing.orders(pairing.new_rng(req), 30)
-        self.assertEqual(pairing.orders(pairing.new_rng(req), 30), first)
-        self.assertEqual(first, pairing.orders(random.Random(3894069229), 30))
+        first = timing.orders(pairing.new_rng(req), 30)
+        self.assertEqual(timing.orders(pairing.new_rng(req), 30), first)
+        self.assertEqual(first, timing.orders(random.Random(3894069229), 30))
         req["pairing"]["seed"] += 1
-        self.assertNotEqual(pairing.orders(pairing.new_rng(req), 30), first)
+        self.assertNotEqual(timing.orders(pairing.new_rng(req), 30), first)
 
 
 class PairLoopTest(unittest.TestCase):
@@ -55,7 +56,7 @@ class PairLoopTest(unittest.TestCase):
     def pairs(self, tool_ms, baseline_ms, order, lim, clock=None):
         clock = clock or FakeClock()
         calls = (clock.call(tool_ms, name="tool"), clock.call(baseline_ms, name="baseline"))
-        return pairing.sample_pairs(calls, order, lim, CPU, clock=clock), clock
+        return timing.sample_pairs(calls, order, lim, CPU, clock=clock), clock
 
     def test_each_pair_runs_in_its_drawn_order_and_each_side_keeps_its_own_samples(self):
         order = [(0, 1), (1, 0), (1, 0), (0, 1)]
@@ -101,7 +102,7 @@ class PairLoopTest(unittest.TestCase):
                 return f"{name} {made[name]}"
             return clock.call(1, result=result, name=name)
 
-        out = pairing.sample_pairs((side("tool"), side("baseline")), [(1, 0), (0, 1)], limits(samples=2), CPU, clock=clock)
+        out = timing.sample_pairs((side("tool"), side("baseline")), [(1, 0), (0, 1)], limits(samples=2), CPU, clock=clock)
         self.assertEqual(out[4], "tool 2")
 
     def test_a_pairs_results_are_freed_before_the_next_pairs_first_clock(self):
@@ -119,7 +120,7 @@ class PairLoopTest(unittest.TestCase):
                 return box
             return run
 
-        pairing.sample_pairs((call(True), call(False)), [(0, 1)] * 4, limits(samples=4, min_samples=4), CPU, clock=clock)
+        timing.sample_pairs((call(True), call(False)), [(0, 1)] * 4, limits(samples=4, min_samples=4), CPU, clock=clock)
         self.assertEqual(alive_at_pair_start, [0, 0, 0, 0])
 
 
@@ -136,10 +137,10 @@ class PairGcPolicyTest(CollectorTest):
             seen.append(gc.isenabled())
             raise RuntimeError("baseline failed")
 
-        pairing.sample_pairs((tool, tool), [(0, 1)] * 2, limits(samples=2), CPU, clock=clock)
+        timing.sample_pairs((tool, tool), [(0, 1)] * 2, limits(samples=2), CPU, clock=clock)
         self.assertEqual((seen, gc.isenabled(), gc.get_freeze_count()), ([False] * 4, True, 0))
         with self.assertRaisesRegex(RuntimeError, "baseline failed"):
-            pairing.sample_pairs((tool, failing_baseline), [(0, 1)] * 2, limits(samples=2), CPU, clock=clock)
+            timing.sample_pairs((tool, failing_baseline), [(0, 1)] * 2, limits(samples=2), CPU, clock=clock)
         self.assertEqual((gc.isenabled(), gc.get_freeze_count()), (True, 0))
 
 
@@ -148,8 +149,9 @@ class BudgetShareTest(unittest.TestCase):
 
     def setUp(self):
         self.clock = FakeClock()
-        for name, real in (("sample", timing.sample), ("sample_pairs", pairing.sample_pairs)):
-            patch(self, pairing, name, functools.partial(real, clock=self.clock))
+        # The block before is timed by pairing.py's `sample`, the pairs by timing.py's `sample_pairs`.
+        for module, name, real in ((pairing, "sample", timing.sample), (timing, "sample_pairs", timing.sample_pairs)):
+            patch(self, module, name, functools.partial(real, clock=self.clock))
         without_full_collections(self)
 
     def before(self, baseline_ms, before, **changes):
@@ -179,17 +181,17 @@ class BudgetShareTest(unittest.TestCase):
     def test_the_pairs_get_what_the_block_before_left_and_record_who_ran_first(self):
         req = request(settings=settings(samples=20, min_samples=1, sampling_budget_s=1.0))
         run, baseline = self.clock.call(20, name="tool"), self.clock.call(10, name="baseline")
-        timing_record, paired, _ = pairing.timed_pairs(req, run, baseline, CPU, random.Random(7), spent_s=0.7)
+        timing_record, paired, _ = timing.timed_pairs(req, run, baseline, CPU, random.Random(7), spent_s=0.7)
         # 300 ms left at 30 ms a pair: 10 pairs reach it, the 11th passes it.
         self.assertEqual(timing_record["samples_ms"], [20.0] * 11)
         self.assertEqual(timing_record["stopped_by"], "budget")
         self.assertEqual(paired["baseline_ms"], [10.0] * 11)
-        expected = pairing.orders(random.Random(7), 20)[:11]
+        expected = timing.orders(random.Random(7), 20)[:11]
         self.assertEqual(paired["tool_first"], [o == (0, 1) for o in expected])
 
     def test_pairs_after_a_block_that_spent_the_whole_budget_still_take_min_samples(self):
         req = request(settings=settings(samples=20, min_samples=4, sampling_budget_s=1.0))
-        timing_record, paired, _ = pairing.timed_pairs(req, self.clock.call(1), self.clock.call(1), CPU, random.Random(1), spent_s=5.0)
+        timing_record, paired, _ = timing.timed_pairs(req, self.clock.call(1), self.clock.call(1), CPU, random.Random(1), spent_s=5.0)
         self.assertEqual((len(timing_record["samples_ms"]), len(paired["tool_first"]), timing_record["stopped_by"]), (4, 4, "budget"))
 
 
