@@ -16,7 +16,7 @@ const HARNESS = path.join(ROOT, 'runners/harness');
 const WRITE_RESULTS = `
 import random, sys, torch
 from torch import nn
-from benchgrid_harness import exactness, memory, pairing, result, timing, witnesses
+from benchgrid_harness import exactness, memory, result, timing, witnesses
 from benchgrid_harness.environment import environment, versions
 from benchgrid_harness.phases import Phases, process_age_s
 
@@ -33,7 +33,7 @@ with torch.no_grad(), phases("timed"):
     measured, last = timing.sample(run, settings, cpu)
     exact = exactness.compare(exactness.to_cpu(last), exactness.to_cpu(run()), "raw", 1e-5, 1e-6)
     before, _ = timing.sample(run, settings, cpu, timing.limits_of(settings, samples=3))
-    paired_timing, after, _ = pairing.timed_pairs({"settings": settings}, run, run, cpu, random.Random(3), 0.0)
+    paired_timing, after, _ = timing.timed_pairs({"settings": settings}, run, run, cpu, random.Random(3), 0.0)
 seen, _ = witnesses.observe(run, model, witnesses.find_final_module(model, x), torch.no_grad(), cpu)
 work = {"witnesses": seen, "required": witnesses.required(work_needed, None), "differs": witnesses.differences(seen, work_needed, None)}
 paired = {"baseline": "raw", "seed": 3, "unpaired": None, **after,
