@@ -53,9 +53,10 @@ export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, M
 export function renderCost(c: { cost: PlanCost; build: ToBuild[] }, width: number): string[] {
   const { processes: p, cells, paired_baselines: paired, estimate } = c.cost;
   const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`].filter(Boolean).join(', ');
-  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${paired
-    ? `; ${paired} raw cell${paired === 1 ? ' is' : 's are'} timed inside ${paired === 1 ? 'its' : 'their'} row's paired processes and start${paired === 1 ? 's' : ''} none of ${paired === 1 ? 'its' : 'their'} own`
-    : ''}.`];
+  const baselines = paired === 0 ? ''
+    : paired === 1 ? "; 1 raw cell is timed inside its row's paired processes and starts none of its own"
+      : `; ${paired} raw cells are timed inside their row's paired processes and start none of their own`;
+  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${baselines}.`];
   for (const b of c.build) {
     const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
     lines.push(`Environment ${b.environment} is built first (once; cached for later runs): ${what}.`);

@@ -141,7 +141,7 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
 };
 
 /** Elements the harness generates at most per input tensor (runners/harness/benchgrid_harness/request.py): 8 GiB of float32. */
-export const MAX_INPUT_ELEMENTS = 2 ** 31;
+const MAX_INPUT_ELEMENTS = 2 ** 31;
 
 /** The batch (`shape`) and the dataset (`stimuli` x shape[1:]), each within MAX_INPUT_ELEMENTS, as the harness checks before generating them. */
 function inputSizeProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
