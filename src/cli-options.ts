@@ -8,11 +8,29 @@ import { TIMING_FLAGS } from './settings/settings.ts';
 
 const SCHEDULE_HELP = "order of the processes: rounds of every cell shuffled with a recorded seed, or each cell's processes together (default: the spec's protocol.schedule, else interleaved)";
 
+/**
+ * An option whose value commander stores under `key` instead of the camel-cased flag: `--memory-runs`
+ * lands in `opts.memory_runs`, the protocol's and the recorded overrides' spelling (commander reads an
+ * option's attribute name only through attributeName()).
+ */
+class KeyedOption extends Option {
+  readonly storedAs: string;
+
+  constructor(flags: string, description: string, key: string) {
+    super(flags, description);
+    this.storedAs = key;
+  }
+
+  override attributeName(): string {
+    return this.storedAs;
+  }
+}
+
 /** Every shared option, by name; a name may stand for several options (timing). */
 const SHARED = {
   only: () => [new Option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*' or 'A/*/{raw,hooks}/*' (docs/spec.md#selecting-cells)")],
   device: () => [new Option('--device <device>', "override the spec's device").choices(['cpu', 'cuda'])],
-  timing: () => TIMING_FLAGS.map((f) => new Option(f.flag, f.help).argParser(boundedInt(f.flag.split(' ')[0], f.min, f.max))),
+  timing: () => TIMING_FLAGS.map((f) => new KeyedOption(f.flag, f.help, f.key).argParser(boundedInt(f.flag.split(' ')[0], f.min, f.max))),
   schedule: () => [new Option('--schedule <kind>', SCHEDULE_HELP).choices(SCHEDULE_KINDS)],
   seed: () => [new Option('--seed <n>', "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)").argParser(seedInt)],
   jobs: () => [new Option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)').argParser(boundedInt('--jobs', 1, 1024))],

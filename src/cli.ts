@@ -47,7 +47,7 @@ addFormat(validate, ['table', 'json'], 'output format (table: diagnostics on std
 
 const plan = command('plan', 'Expand a spec into cells: which run, which are unsupported and why.')
   .argument('<spec>', 'spec file');
-addFormat(addShared(plan, ['only']), ['table', 'json'], 'output format', 'print the plan as JSON (same as --format json)')
+addFormat(addShared(plan, ['only', 'timing']), ['table', 'json'], 'output format', 'print the plan as JSON (same as --format json)')
   .option('--no-sizes', 'do not ask pip what the environments still to build would download (it needs the package index; the answer is cached)')
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 

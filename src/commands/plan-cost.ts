@@ -10,6 +10,7 @@ import { baselineDonors } from '../run/jobs.ts';
 import { readJournal } from '../run/journal.ts';
 import { runPlan } from '../run/run-plan.ts';
 import type { Manifest } from '../spec/manifests.ts';
+import type { SettingFlags } from '../settings/settings.ts';
 import type { Spec } from '../spec/types.ts';
 import { wrap } from '../util/width.ts';
 
@@ -35,15 +36,18 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
   }
 }
 
-/** Everything `plan` says about the cost of running the selection; `sizes: false` asks pip nothing. */
-export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, only: string | undefined, sizes: boolean, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
-  const rp = runPlan({ spec, plan, manifests, flags: {}, seed: () => 0, selection: { only: only ?? null, cells: null } });
+/**
+ * Everything `plan` says about the cost of running the selection with the timing flags a run would be
+ * given (`--processes 1 --memory-runs 0`); `sizes: false` asks pip nothing.
+ */
+export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, x: { only?: string; flags: SettingFlags; sizes: boolean }, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
+  const rp = runPlan({ spec, plan, manifests, flags: x.flags, seed: () => 0, selection: { only: x.only ?? null, cells: null } });
   const cost = planCost(rp.jobs, lastRun(spec), new Set(baselineDonors(plan, rp.selected).keys()));
   const used = new Set(rp.jobs.map((j) => j.cell.environment));
   const envs = Object.values(spec.environments).filter((e) => used.has(e.id));
   const build: ToBuild[] = [];
   for (const { env } of listEnvs(envs).filter((e) => e.builds.length === 0)) {
-    const download = env.layer || !sizes ? null : await downloadSize(env, log);
+    const download = env.layer || !x.sizes ? null : await downloadSize(env, log);
     build.push({ environment: env.id, requirements: env.requirements.length, layer_over: env.layer?.base ?? null, download });
   }
   return { cost, build };

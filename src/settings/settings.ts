@@ -22,6 +22,8 @@ export interface Overrides {
   processes?: number;
   samples?: number;
   warmups?: number;
+  memory_runs?: number;
+  aa_pairs?: number;
   device?: Device;
 }
 
@@ -41,9 +43,13 @@ export interface RunSettings {
   overrides: Overrides;
 }
 
-/** A timing setting the command line may override: the flag, the protocol key, its bounds (docs/security.md). */
+/**
+ * A timing setting the command line may override: the flag, the protocol key, its bounds (docs/security.md).
+ * The parsed value is stored under the protocol key itself (`memory_runs`, not commander's `memoryRuns`),
+ * so the flags, the recorded overrides and the protocol share one spelling.
+ */
 export interface TimingFlag {
-  key: 'processes' | 'samples' | 'warmups';
+  key: 'processes' | 'samples' | 'warmups' | 'memory_runs' | 'aa_pairs';
   flag: string;
   /** The smallest value accepted; the largest is the spec schema's maximum for the same key. */
   min: number;
@@ -56,6 +62,8 @@ export const TIMING_FLAGS: readonly TimingFlag[] = [
   { key: 'processes', flag: '--processes <n>', min: 1, max: 1000, help: 'processes per cell (override, recorded in the results)' },
   { key: 'samples', flag: '--samples <n>', min: 1, max: 100_000, help: 'timed samples per process (override, recorded in the results)' },
   { key: 'warmups', flag: '--warmups <n>', min: 0, max: 10_000, help: 'untimed warm-up calls per process before its samples; 0 for none (override, recorded in the results)' },
+  { key: 'memory_runs', flag: '--memory-runs <n>', min: 0, max: 100, help: 'processes per cell that measure peak memory; 0 for none (override, recorded in the results)' },
+  { key: 'aa_pairs', flag: '--aa-pairs <n>', min: 0, max: 100, help: "A/A pairs of the reference cell, which measure the run's own noise; 0 for none (override, recorded in the results)" },
 ];
 
 /**

@@ -4,17 +4,55 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 const RAW = 'A/single_module_output/raw/*';
 
 describe('the timing overrides', () => {
-  it('are offered alike by run, bench-change and export', async () => {
-    for (const command of ['run', 'bench-change', 'export']) {
+  it('are offered alike by run, bench-change, export and plan', async () => {
+    for (const command of ['run', 'bench-change', 'export', 'plan']) {
       const help = (await cli([command, '--help'])).stdout;
-      for (const flag of ['--processes <n>', '--samples <n>', '--warmups <n>']) expect(help, `${command} ${flag}`).toContain(flag);
+      for (const flag of ['--processes <n>', '--samples <n>', '--warmups <n>', '--memory-runs <n>', '--aa-pairs <n>']) expect(help, `${command} ${flag}`).toContain(flag);
     }
+  }, 60_000);
+});
+
+describe('--memory-runs and --aa-pairs', () => {
+  const RESNET = path.join(ROOT, 'specs/resnet18_cpu.yaml');
+  const processes = async (...flags: string[]) => {
+    const r = await cli(['plan', RESNET, '--no-sizes', '--json', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout).cost.processes;
+  };
+
+  it("let plan count the processes of a quick look: no memory process and no A/A pair, the spec's timing processes", async () => {
+    const spec = await processes();
+    expect(spec.memory).toBeGreaterThan(0);
+    expect(spec.aa).toBeGreaterThan(0);
+    const quick = await processes('--memory-runs', '0', '--aa-pairs', '0');
+    expect(quick).toMatchObject({ time: spec.time, memory: 0, aa: 0, total: spec.time });
+    // One A/A pair is two processes; two memory processes per cell double the spec's one.
+    expect(await processes('--aa-pairs', '1', '--memory-runs', '2')).toMatchObject({ aa: 2, memory: 2 * spec.memory });
+  }, 60_000);
+
+  it("are bounded like the spec's keys (0 to 100) and refused before anything is written", async () => {
+    const out = path.join(tmpdir(), 'never');
+    const r = await cli(['export', TINY, '--out', out, '--aa-pairs', '101']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--aa-pairs may be at most 100 \(got '101'\)/)]);
+    const m = await cli(['run', TINY, '--out', out, '--memory-runs', '-1']);
+    expect([m.code, m.stderr]).toEqual([2, expect.stringMatching(/--memory-runs must be a non-negative integer \(got '-1'\)/)]);
+    expect(fs.existsSync(out)).toBe(false);
+  }, 60_000);
+
+  it("go into an export's jobs and its manifest's overrides under the protocol's own keys", async () => {
+    const bundle = path.join(tmpdir(), 'bundle');
+    const spec = path.join(FIXTURES, 'specs/compare-real.yaml');
+    expect((await cli(['export', spec, '--out', bundle, '--aa-pairs', '0', '--memory-runs', '1'])).code).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(bundle, 'bundle.json'), 'utf8'));
+    expect(manifest.overrides).toEqual({ aa_pairs: 0, memory_runs: 1 });
+    const kinds = new Set(manifest.jobs.map((j: { request: string }) => JSON.parse(fs.readFileSync(path.join(bundle, j.request), 'utf8')).mode));
+    expect(kinds).toEqual(new Set(['time', 'memory']));
   }, 60_000);
 });
 
@@ -65,10 +103,10 @@ describe('--warmups 0', () => {
   it('runs the cell with no warm-up call, records the override, and a --resume keeps it', async () => {
     const out = path.join(tmpdir(), 'run');
     const python = await testPython();
-    const r = await cli(['run', TINY, '--only', RAW, '--processes', '1', '--samples', '2', '--warmups', '0', '--no-probe', '--python', python, '--out', out], { timeout: 400_000 });
+    const r = await cli(['run', TINY, '--only', RAW, '--processes', '1', '--samples', '2', '--warmups', '0', '--aa-pairs', '0', '--no-probe', '--python', python, '--out', out], { timeout: 400_000 });
     expect(r.code, r.stderr).toBe(0);
     const results = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
-    expect(results.run.overrides).toEqual({ processes: 1, samples: 2, warmups: 0 });
+    expect(results.run.overrides).toEqual({ processes: 1, samples: 2, warmups: 0, aa_pairs: 0 });
     const cellDir = path.join(out, 'processes', 'A+single_module_output+raw+resnet18');
     const result = JSON.parse(fs.readFileSync(path.join(cellDir, 'time-0.result.json'), 'utf8'));
     expect(result.status).toBe('ok');
@@ -76,6 +114,6 @@ describe('--warmups 0', () => {
     // The journal's header (schemas/journal.schema.json) holds the override; resuming reads it back.
     const resumed = await cli(['run', '--resume', out, '--python', python], { timeout: 400_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).run.overrides).toEqual({ processes: 1, samples: 2, warmups: 0 });
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).run.overrides).toEqual({ processes: 1, samples: 2, warmups: 0, aa_pairs: 0 });
   }, 600_000);
 });

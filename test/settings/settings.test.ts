@@ -28,6 +28,14 @@ describe('runSettings', () => {
     expect(spec.protocol.warmups).not.toBe(0);
   });
 
+  it('applies --memory-runs and --aa-pairs under the protocol keys they override, and records them so', async () => {
+    const spec = await tiny();
+    const s = runSettings(spec, { memory_runs: 3, aa_pairs: 5 }, () => 0);
+    expect(s.protocol).toEqual({ ...spec.protocol, memory_runs: 3, aa_pairs: 5 });
+    expect(s.overrides).toEqual({ memory_runs: 3, aa_pairs: 5 });
+    expect(runSettings(spec, recordedFlags(s.overrides, s.schedule), () => 1).protocol).toEqual(s.protocol);
+  });
+
   it('takes --device, --schedule and --seed; the seed function only when no --seed is given', async () => {
     const spec = await tiny();
     const never = () => {
