@@ -168,13 +168,19 @@ addFormat(ratios, ['table', 'markdown', 'json'], 'output format')
   .option('--out <file>', 'write the table to a file instead of stdout')
   .action(async (files: string[], opts) => (await import('./commands/ratios.ts')).ratios(files, opts));
 
+let droppingClosedPipe = false;
+
 /**
  * A reader that closes stdout early (`benchgrid run --help | head`, quitting a pager) gets no more output,
  * and the command goes on: a run keeps measuring and writing its files. Without this, Node's unhandled EPIPE
  * ended the process with a stack trace.
  */
 function dropOutputToClosedPipe(): void {
-  if (process.stdout.listenerCount('error') > 0) return;
+  // Installed once per process (main runs many times in tests). Not "when stdout has no error listener":
+  // under tsx's loader (a checkout whose dist/ is stale) stdout has a pipe's own listener, which removes
+  // itself on the first error and re-emits it, unhandled.
+  if (droppingClosedPipe) return;
+  droppingClosedPipe = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     process.stdout.write = (() => true) as typeof process.stdout.write;
