@@ -1,4 +1,4 @@
-// The "Environments across releases" section of docs/performance.md (issue 14): measured once by hand with
+// The "Environments across releases" section of docs/performance.md: measured once by hand with
 // bench/measure-environments.sh and `benchgrid env list specs/versions_cpu.yaml`, kept here so that
 // regenerating the file with `npm run bench` does not drop it.
 

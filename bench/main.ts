@@ -1,4 +1,4 @@
-// `npm run bench`: benchgrid's own performance (issue 9). Prints one table, writes
+// `npm run bench`: benchgrid's own performance. Prints one table, writes
 // bench/results/<date>.json and regenerates docs/performance.md.
 //   npm run bench -- [--rounds N] [--matrix-rounds N] [--python PATH] [--skip-matrix] [--skip-processes]
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The "Noise" section of docs/performance.md (issue 13): rendered from the newest
+// The "Noise" section of docs/performance.md: rendered from the newest
 // bench/results/noise-<date>.json that bench/noise.sh wrote, so that regenerating the file with
 // `npm run bench` keeps it, and its figures are the file's, never typed by hand.
 import fs from 'node:fs';
@@ -49,7 +49,7 @@ export function noiseSection(s: NoiseSummary, file: string): string[] {
   const il = s.real_aa.interleaved;
   const sq = s.real_aa.sequential;
   const lines = [
-    '## Noise: schedule, real A/A, precision (issue 13)',
+    '## Noise: schedule, real A/A, precision',
     '',
     `Measured by \`bench/noise.sh\` (${Math.round(s.runs.reduce((a, r) => a + r.wall_s, 0) / 60)} minutes of runs; raw figures in \`${file}\`) on this ${s.machine.cores}-core machine with nothing else running: ${s.runs.length} runs of \`specs/resnet18_cpu.yaml\` at its default protocol plus one \`probe\` tool in group A, in this order (sides alternating${s.runs.length > 5 ? '; the campaign is the first five, the runs after them were added later with `bench/noise.ts run` to test the tool verdicts on runs they were not designed on' : ''}):`,
     '',

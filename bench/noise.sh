@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's acceptance campaign (about 100 minutes; run it on a quiet machine, nothing else running):
+# The noise campaign (about 100 minutes; run it on a quiet machine, nothing else running):
 # five runs of specs/resnet18_cpu.yaml (plus a probe tool, see bench/noise.ts), sides alternating, then the
 # summary in bench/results/noise-<date>.json.
 #   I1  interleaved, probe = the hooks reference again

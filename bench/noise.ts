@@ -1,4 +1,4 @@
-// The acceptance figures of issue 13 that need long runs on a quiet machine: not run by `npm run bench`
+// The noise figures that need long runs on a quiet machine: not run by `npm run bench`
 // (about 100 minutes of CPU) and worthless while the machine is shared. bench/noise.sh runs the whole
 // campaign; this file has its three steps.
 //   node bin/node-ts.js bench/noise.ts run DIR NAME [--schedule interleaved|sequential] [--probe copy|slowed10|slowed5]

@@ -1,4 +1,4 @@
-// The acceptance figures of paired measurement (issue 23), computed from the campaign's saved runs
+// The figures of paired measurement, computed from the campaign's saved runs
 // (bench/pairing.sh): widths, real A/A, sensitivity, bias, import taxes, processes for 1%, wall time.
 import fs from 'node:fs';
 import path from 'node:path';

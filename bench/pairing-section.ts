@@ -37,7 +37,7 @@ type Load = { median: number | null; max: number | null };
 interface Wall { run: string; wall_s: number; load: Load; processes?: number; total_s?: number }
 interface Tax { tool: string; ratio: number; low: number; high: number; cells: number; processes: number }
 
-const BEGIN = '## Pairing: paired ratios, import tax, real A/A (issue 23)';
+const BEGIN = '## Pairing: paired ratios, import tax, real A/A';
 const pct = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(d)}%`);
 const min = (s: number) => `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');

@@ -17,7 +17,7 @@ import type { ValidSpec } from '../src/commands/load-spec.ts';
 /** The spec the bench measures. */
 export const SPEC_FILE = path.join(REPO_ROOT, 'specs/resnet18_cpu.yaml');
 
-/** The subset used while resnet18_cpu does not validate (issue 9's brief names it). */
+/** The subset used while resnet18_cpu does not validate (the benchmark's brief names it). */
 export const SUBSET_TOOLS = ['raw', 'hooks', 'tv_fx', 'reference'];
 
 /** A spec written for the bench, and whether it is the whole matrix or a subset. */

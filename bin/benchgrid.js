@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The installed entry point. It runs the JavaScript that `npm ci` built into dist/ (the `prepare`
-// script), so the CLI starts without transpiling (issue 16); when dist/ is missing or older than a
+// script), so the CLI starts without transpiling; when dist/ is missing or older than a
 // source file (a checkout being edited), it runs the TypeScript sources through tsx's loader instead.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU check of issue 18 in three steps (docs/gpu.md):
+# The GPU check in three steps (docs/gpu.md):
 #   prepare  here, with Node: export the check's spec as a bundle with a wheelhouse of what the GPU machine lacks
 #   there    on the GPU machine, Python only: build the environment from the wheelhouse, run every cell, pack the run
 #   finish   here: unpack what came back, `benchgrid ingest`, and the ratio table beside the seed's

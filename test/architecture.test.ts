@@ -183,13 +183,16 @@ describe('the architecture rules', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('cites no "issue N" in the comments of src/ and runners/: code says why, history is in git and docs', () => {
-    const py = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+  it('cites no "issue N" in src/, runners/, bench/, scripts/ and bin/: code says why, history is in git and docs', () => {
+    const ending = (dir: string, ends: string[]): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) return py(rel);
-      return e.name.endsWith('.py') ? [rel] : [];
+      if (e.isDirectory()) return ending(rel, ends);
+      return ends.some((x) => e.name.endsWith(x)) ? [rel] : [];
     });
-    const offenders = [...tsFiles('src'), ...py('runners')].flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n')
+    const code = ['.ts', '.py', '.sh', '.js', '.mjs'];
+    const files = [...tsFiles('src'), ...['runners', 'bench', 'scripts', 'bin'].flatMap((d) => ending(d, code))];
+    expect(files).toContain('scripts/gpu-check.sh');
+    const offenders = files.flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n')
       .flatMap((line, i) => (/\bissues? \d+/i.test(line) ? [`${f}:${i + 1}`] : [])));
     expect(offenders).toEqual([]);
   });
