@@ -26,6 +26,18 @@ export function cellRange(c: CellResult): string | null {
   return formatRange(c.median_ms, c.min_ms ?? c.median_ms, c.max_ms ?? c.median_ms) + gc;
 }
 
+/**
+ * A page row's exactness column: `bit-exact`, `close (max abs diff 2.2e-7)`, `mismatch (max abs diff 0.17)`,
+ * `not compared` (the reference tool, raw, a contract without a comparable result); empty where the cell
+ * has no measured result.
+ */
+export function exactnessCell(c: CellResult | null): string {
+  if (!c || c.status !== 'ok' || c.exact === undefined) return '';
+  if (c.exact === null) return 'not compared';
+  if (c.exact === 'bit' || c.max_abs_diff === null) return exactText(c.exact);
+  return `${c.exact} (max abs diff ${Number(c.max_abs_diff.toPrecision(2))})`;
+}
+
 /** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch. */
 export function exactMark(v: Verdict | undefined): string {
   return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'mismatch' ? '!' : '';

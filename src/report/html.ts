@@ -1,5 +1,5 @@
 // The HTML report: one self-contained file (Chart.js inlined, data as JSON, no network) from the results model.
-import { cellRange, escapeHtml, exactText, firstLine } from './format.ts';
+import { cellRange, escapeHtml, exactnessCell, exactText, firstLine } from './format.ts';
 import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
@@ -68,13 +68,13 @@ function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix
     ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
 <p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
     : '<p class="muted">Nothing in this section was measured.</p>';
-  const ratioTd = (text: string) => (ratios ? `<td class="num">${escapeHtml(text)}</td>` : '');
+  const ratioTds = (e: PageSectionView['entries'][number]) => (ratios ? `<td class="num">${escapeHtml(e.ratioText)}</td><td>${escapeHtml(exactnessCell(e.result))}</td>` : '');
   const rows = section.entries
-    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTd(e.ratioText)}</tr>`)
+    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTds(e)}</tr>`)
     .join('\n');
   const head = page.fromSpec ? 'Workload' : 'Contract';
   const unpaired = ratios ? unpairedSentence(section.entries) : '';
-  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
+  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th><th>Exactness</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
 }
 
 /** The import tax table, per tool and subject; nothing for files without paired timing. */

@@ -1,6 +1,6 @@
 // The markdown results page: the spec's page rows in the seed's words, an appendix, how it was measured. Pure.
 import { cellAnnotations } from '../results/annotations.ts';
-import { cellRange, exactText, firstLine, mdCell } from './format.ts';
+import { cellRange, exactnessCell, exactText, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
 import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
@@ -18,9 +18,10 @@ export function renderMarkdown(input: ReportInput): string {
   for (const section of page.sections) {
     out.push(`## ${mdCell(section.title)}`, '');
     const first = page.fromSpec ? 'Workload' : 'Contract';
-    // The seed's file keeps its own page layout, row for row; every other file adds the ratio to raw.
-    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- |' : '| --- | --- | --- |');
-    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} |` : e.text);
+    // The seed's file keeps its own page layout, row for row; every other file adds the ratio to raw and
+    // the exactness against the group's reference, so a page says both how fast and whether it is the same result.
+    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Exactness |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- | --- |' : '| --- | --- | --- |');
+    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(exactnessCell(e.result))} |` : e.text);
     out.push('');
     const unpaired = ratios ? unpairedSentence(section.entries) : '';
     if (unpaired) out.push(mdCell(unpaired), '');
