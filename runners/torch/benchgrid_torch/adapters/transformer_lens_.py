@@ -247,12 +247,23 @@ def steered_generation(ctx):
     def steer(activation, hook):
         return activation + add
 
-    def run():
+    def generate(use_past_kv_cache=True):
         with bridge.hooks(fwd_hooks=[(hook_name, steer)]):
             return bridge.generate(x, max_new_tokens=decoders.NEW_TOKENS, do_sample=False, stop_at_eos=False,
-                                   verbose=False)
+                                   verbose=False, use_past_kv_cache=use_past_kv_cache)
 
-    return run
+    # Untimed, before the samples: the timed call is the idiom (the KV cache on, generate's default), and where
+    # its tokens are not those of the same generation without the cache, the result says from which new token
+    # on. With transformer-lens 4.3.0 and transformers 5.24 that is the case on the Llama architecture from the
+    # second new token (the uncached tokens are transformers' own there; GPT-2 and GPT-NeoX agree), so that
+    # cell's mismatch is reported with its cause (docs/results/decoders_cpu.md).
+    cached, uncached = generate(), generate(use_past_kv_cache=False)
+    if not torch.equal(cached, uncached):
+        parted = int((cached != uncached).any(dim=0).nonzero()[0]) - x.shape[1] + 1
+        ctx.note(f"bridge.generate's tokens with its KV cache (the default, timed here) part from those with "
+                 f"use_past_kv_cache=False at new token {parted} of {decoders.NEW_TOKENS}")
+
+    return generate
 
 
 def sae_encode(ctx):
