@@ -3,12 +3,12 @@ import { onlyFilter } from '../plan/only.ts';
 import { renderPlan } from '../plan/render.ts';
 import { loadSpecAndWarn } from './load-spec.ts';
 import { costOf, renderCost } from './plan-cost.ts';
-import type { SettingFlags } from '../settings/settings.ts';
+import { TIMING_FLAGS, type SettingFlags, type TimingFlag } from '../settings/settings.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
 
 /** Options of `plan`: the timing flags are run's, so the cost printed is that of the run they describe. */
-export interface PlanOptions extends Pick<SettingFlags, 'processes' | 'samples' | 'warmups' | 'memory_runs' | 'aa_pairs'> {
+export interface PlanOptions extends Pick<SettingFlags, TimingFlag['key']> {
   only?: string;
   json?: boolean;
   /** false (--no-sizes): do not ask pip what the environments still to build download. */
@@ -19,7 +19,7 @@ export interface PlanOptions extends Pick<SettingFlags, 'processes' | 'samples' 
 export async function plan(file: string, opts: PlanOptions): Promise<void> {
   const { spec, plan, manifests } = await loadSpecAndWarn(file, opts.json);
   const selected = onlyFilter(opts.only, plan.cells.map((c) => c.id));
-  const flags = { processes: opts.processes, samples: opts.samples, warmups: opts.warmups, memory_runs: opts.memory_runs, aa_pairs: opts.aa_pairs };
+  const flags: SettingFlags = Object.fromEntries(TIMING_FLAGS.map((f) => [f.key, opts[f.key]]));
   const cost = await costOf(spec, plan, manifests, { only: opts.only, flags, sizes: opts.sizes !== false }, (s) => process.stderr.write(`benchgrid: ${s}\n`));
   if (opts.json) {
     const cells = plan.cells.filter((c) => selected(c.id)).map((c) => ({
