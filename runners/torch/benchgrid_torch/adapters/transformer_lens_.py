@@ -256,7 +256,7 @@ def steered_generation(ctx):
     # its tokens are not those of the same generation without the cache, the result says from which new token
     # on. With transformer-lens 4.3.0 and transformers 5.24 that is the case on the Llama architecture from the
     # second new token (the uncached tokens are transformers' own there; GPT-2 and GPT-NeoX agree), so that
-    # cell's mismatch is reported with its cause (docs/results/decoders_cpu.md).
+    # cell's mismatch is reported with its cause (docs/contracts.md, Decoder contracts).
     cached, uncached = generate(), generate(use_past_kv_cache=False)
     if not torch.equal(cached, uncached):
         parted = int((cached != uncached).any(dim=0).nonzero()[0]) - x.shape[1] + 1
