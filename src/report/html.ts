@@ -3,7 +3,7 @@ import { cellRange, escapeHtml, exactnessCell, exactText, firstLine } from './fo
 import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
-import { aaText, hostText, protocolText } from './measured.ts';
+import { aaText, hostText, notMeasuredText, protocolText } from './measured.ts';
 import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
 import { showsRatios, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
 
@@ -104,8 +104,14 @@ function measuredHtml({ results, spec }: ReportInput): string[] {
   if (results.run) measured.push(`<h3>Run</h3>${kvTable(results.run)}`);
   for (const [subject, s] of Object.entries(results.subjects)) {
     if (!s.meta) continue;
+    const heading = `<h3>${escapeHtml(spec?.subjects[subject]?.label ?? subject)}</h3>`;
+    const none = notMeasuredText(results, subject);
+    if (none) {
+      measured.push(`${heading}\n<p>${escapeHtml(none)}</p>`);
+      continue;
+    }
     const aa = aaText(s.meta);
-    measured.push(`<h3>${escapeHtml(spec?.subjects[subject]?.label ?? subject)}</h3>
+    measured.push(`${heading}
 <p>${inlineMd(protocolText(s.meta.protocol))}</p>
 <p><strong>A/A noise.</strong> ${aa ? inlineMd(aa.replace(/^A\/A noise: the/, 'The')) : 'Not measured.'}</p>
 <h4>Protocol</h4>${kvTable(s.meta.protocol)}

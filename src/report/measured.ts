@@ -19,16 +19,34 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
   const unpaired = noPairingSentence(results);
   if (unpaired) head.push(unpaired);
   if (head.length) out.push(head.join(' '));
+  const several = Object.keys(results.subjects).length > 1;
   for (const [subject, s] of Object.entries(results.subjects)) {
     if (!s.meta) continue;
+    const label = several ? `**${sink.text(subject)}.** ` : '';
+    const none = notMeasuredText(results, subject);
+    if (none) {
+      out.push(`${label}${none}`);
+      continue;
+    }
     const parts = [protocolText(s.meta.protocol)];
     const versions = versionsText({ ...results.versions, ...s.meta.versions });
     if (versions) parts.push(`Versions: ${sink.text(versions)}.`);
     const aa = aaText(s.meta, sink);
     if (aa) parts.push(aa);
-    out.push(`${Object.keys(results.subjects).length > 1 ? `**${sink.text(subject)}.** ` : ''}${parts.filter(Boolean).join(' ')}`);
+    out.push(`${label}${parts.filter(Boolean).join(' ')}`);
   }
   return out;
+}
+
+/**
+ * For a subject every cell of which is unsupported (the 1B Llama of decoders_cpu.yaml, reasoned out on the CPU),
+ * the sentence that says so; '' otherwise. No process ran for it, so describing a protocol would claim
+ * measurements that were never taken.
+ */
+export function notMeasuredText(results: Results, subject: string): string {
+  const cells = results.cells.filter((c) => c.subject === subject);
+  if (cells.length === 0 || cells.some((c) => c.status !== 'unsupported')) return '';
+  return `Not measured: all ${cells.length} of its cells are unsupported (reasons in the table).`;
 }
 
 /** The protocol in one sentence, from the keys benchgrid and the seed both write. */
@@ -38,7 +56,8 @@ export function protocolText(p: Record<string, unknown>): string {
   const bits: string[] = [];
   if (processes !== null) bits.push(`Each cell ran in ${processes} fresh Python process${processes === 1 ? '' : 'es'}`);
   const calls: string[] = [];
-  if (n('warmups') !== null) calls.push(`${n('warmups')} warm-up calls`);
+  const warmups = n('warmups');
+  if (warmups !== null) calls.push(`${warmups} warm-up call${warmups === 1 ? '' : 's'}`);
   if (n('samples') !== null) calls.push(`then up to ${n('samples')} timed calls${n('min_samples') !== null ? ` (at least ${n('min_samples')})` : ''}`);
   if (n('budget_s_per_cell') !== null) calls.push(`within ${n('budget_s_per_cell')} s of timed work per cell`);
   if (calls.length) bits.push(`${bits.length ? ', each making ' : 'Each process made '}${calls.join(', ')}`);
