@@ -127,7 +127,10 @@ function entryView(
   }
   const text = `| ${mdCell(label)} | ${mdCell(toolLabel)} | ${mdCell(value)} |`;
   const ratio = c ? publishedRatio(c, cells) : null;
-  const ratioText = kind === 'measured' && c?.tool === BASELINE_TOOL ? 'baseline' : formatPublished(ratio);
+  // A measured tool cell with no ratio at all has no raw cell to be timed against (the spec reasons raw out
+  // of the contract): the column says so rather than staying blank, and the note under the table says why.
+  const noBaseline = kind === 'measured' && c?.tool !== BASELINE_TOOL && !ratio && c?.unpaired;
+  const ratioText = kind === 'measured' && c?.tool === BASELINE_TOOL ? 'baseline' : noBaseline ? 'no baseline' : formatPublished(ratio);
   return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText };
 }
 

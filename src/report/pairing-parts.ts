@@ -16,11 +16,22 @@ export function unpairedReasons(entries: readonly PageEntryView[]): { reason: st
   return [...out].map(([reason, count]) => ({ reason, count }));
 }
 
-/** The sentence under a table: why its unpaired ratios are unpaired; '' when none is. */
+/** Each distinct reason why measured entries have no ratio to raw at all (no baseline cell), with counts. */
+export function noBaselineReasons(entries: readonly PageEntryView[]): { reason: string; count: number }[] {
+  const out = new Map<string, number>();
+  for (const e of entries) if (e.ratioText === 'no baseline' && e.result?.unpaired) out.set(e.result.unpaired, (out.get(e.result.unpaired) ?? 0) + 1);
+  return [...out].map(([reason, count]) => ({ reason, count }));
+}
+
+/** The sentences under a table: why its unpaired ratios are unpaired, and why some rows have none; '' when neither. */
 export function unpairedSentence(entries: readonly PageEntryView[]): string {
+  const list = (rs: { reason: string; count: number }[]) => rs.map((r) => `${r.reason} (${r.count})`).join('; ');
+  const out: string[] = [];
   const reasons = unpairedReasons(entries);
-  if (reasons.length === 0) return '';
-  return `Unpaired ratios (the ratio of two sets of processes' medians, not timed together): ${reasons.map((r) => `${r.reason} (${r.count})`).join('; ')}.`;
+  if (reasons.length) out.push(`Unpaired ratios (the ratio of two sets of processes' medians, not timed together): ${list(reasons)}.`);
+  const none = noBaselineReasons(entries);
+  if (none.length) out.push(`No ratio to raw: ${list(none)}.`);
+  return out.join(' ');
 }
 
 /** One row per tool and subject of the import tax table: tool, subject, tax with its interval, cells and processes. */
