@@ -35,7 +35,18 @@ export function exactnessCell(c: CellResult | null): string {
   if (!c || c.status !== 'ok' || c.exact === undefined) return '';
   if (c.exact === null) return 'not compared';
   if (c.exact === 'bit' || c.max_abs_diff === null) return exactText(c.exact);
-  return `${c.exact} (max abs diff ${Number(c.max_abs_diff.toPrecision(2))})`;
+  return `${c.exact} (max abs diff ${formatDiff(c.max_abs_diff)})`;
+}
+
+/**
+ * A difference in two significant figures, small ones always in exponent form: JavaScript's own number
+ * printing switches at 1e-6, which put `0.0000023` beside `5.8e-7` in one column. Whole numbers (token ids
+ * apart) are shown whole.
+ */
+export function formatDiff(d: number): string {
+  if (d === 0 || Number.isInteger(d)) return String(d);
+  if (Math.abs(d) < 1e-3) return d.toExponential(1);
+  return String(Number(d.toPrecision(2)));
 }
 
 /** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch. */

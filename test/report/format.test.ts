@@ -40,6 +40,9 @@ describe('marks and text', () => {
     expect(exactnessCell(cell({ exact: 'bit', max_abs_diff: 0 }))).toBe('bit-exact');
     expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2351741790771484e-7 }))).toBe('close (max abs diff 2.2e-7)');
     expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 0.17287975549697876 }))).toBe('mismatch (max abs diff 0.17)');
+    // Between 1e-6 and 1e-3 JavaScript would print 0.0000023; one column keeps one form. Token ids stay whole.
+    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2649765014648438e-6 }))).toBe('close (max abs diff 2.3e-6)');
+    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 17292 }))).toBe('mismatch (max abs diff 17292)');
     expect(exactnessCell(cell({ exact: null }))).toBe('not compared');
     expect(exactnessCell(cell({ exact: undefined }))).toBe('');
     expect(exactnessCell(cell({ status: 'unsupported' }))).toBe('');
