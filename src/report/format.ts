@@ -44,7 +44,7 @@ export function exactnessCell(c: CellResult | null): string {
  * apart) are shown whole.
  */
 export function formatDiff(d: number): string {
-  if (d === 0 || Number.isInteger(d)) return String(d);
+  if (Number.isInteger(d)) return String(d);
   if (Math.abs(d) < 1e-3) return d.toExponential(1);
   return String(Number(d.toPrecision(2)));
 }

@@ -33,8 +33,10 @@ export interface PageEntryView {
   text: string;
   /** The cost over the plain forward (src/results/published.ts); null where there is none. */
   ratio: Published | null;
-  /** `1.24x (1.20-1.28)`, `1.24x unpaired`, `baseline` for the raw cell itself, or empty. */
+  /** `1.24x (1.20-1.28)`, `1.24x unpaired`, `baseline` for the raw cell itself, `no baseline`, or empty. */
   ratioText: string;
+  /** Why a measured tool cell has no ratio at all (no raw cell to be timed against); null otherwise. */
+  noBaseline: string | null;
   /** The cell, when the results have it. */
   result: CellResult | null;
 }
@@ -127,11 +129,12 @@ function entryView(
   }
   const text = `| ${mdCell(label)} | ${mdCell(toolLabel)} | ${mdCell(value)} |`;
   const ratio = c ? publishedRatio(c, cells) : null;
+  const baseline = kind === 'measured' && c?.tool === BASELINE_TOOL;
   // A measured tool cell with no ratio at all has no raw cell to be timed against (the spec reasons raw out
   // of the contract): the column says so rather than staying blank, and the note under the table says why.
-  const noBaseline = kind === 'measured' && c?.tool !== BASELINE_TOOL && !ratio && c?.unpaired;
-  const ratioText = kind === 'measured' && c?.tool === BASELINE_TOOL ? 'baseline' : noBaseline ? 'no baseline' : formatPublished(ratio);
-  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText };
+  const noBaseline = kind === 'measured' && !baseline && !ratio ? (c?.unpaired ?? null) : null;
+  const ratioText = baseline ? 'baseline' : noBaseline ? 'no baseline' : formatPublished(ratio);
+  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText, noBaseline };
 }
 
 /** The first `explain` text whose `match` occurs in the cell's reason, else the reason's first line. */

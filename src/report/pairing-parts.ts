@@ -9,18 +9,24 @@ export function showsRatios(results: Results): boolean {
   return results.origin !== 'seed';
 }
 
+/** Each distinct reason `reasonOf` gives for entries (null: the entry has none), with how many it covers, in order. */
+function countReasons(entries: readonly PageEntryView[], reasonOf: (e: PageEntryView) => string | null): { reason: string; count: number }[] {
+  const out = new Map<string, number>();
+  for (const e of entries) {
+    const reason = reasonOf(e);
+    if (reason) out.set(reason, (out.get(reason) ?? 0) + 1);
+  }
+  return [...out].map(([reason, count]) => ({ reason, count }));
+}
+
 /** Each distinct reason why entries' ratios are unpaired, with how many entries it covers, in order. */
 export function unpairedReasons(entries: readonly PageEntryView[]): { reason: string; count: number }[] {
-  const out = new Map<string, number>();
-  for (const e of entries) if (e.kind === 'measured' && e.ratio && !e.ratio.paired && e.ratio.why) out.set(e.ratio.why, (out.get(e.ratio.why) ?? 0) + 1);
-  return [...out].map(([reason, count]) => ({ reason, count }));
+  return countReasons(entries, (e) => (e.kind === 'measured' && e.ratio && !e.ratio.paired ? e.ratio.why : null));
 }
 
 /** Each distinct reason why measured entries have no ratio to raw at all (no baseline cell), with counts. */
 export function noBaselineReasons(entries: readonly PageEntryView[]): { reason: string; count: number }[] {
-  const out = new Map<string, number>();
-  for (const e of entries) if (e.ratioText === 'no baseline' && e.result?.unpaired) out.set(e.result.unpaired, (out.get(e.result.unpaired) ?? 0) + 1);
-  return [...out].map(([reason, count]) => ({ reason, count }));
+  return countReasons(entries, (e) => e.noBaseline);
 }
 
 /** The sentences under a table: why its unpaired ratios are unpaired, and why some rows have none; '' when neither. */
