@@ -9,6 +9,14 @@ export type Outcome =
   | { kind: 'failed'; status: 'error'; reason: string; tail: string };
 
 /** A result file that passed schemas/result.schema.json. */
+/** Cores other work kept busy and cores stolen during a process's timed phase, its wall time, the machine's CPUs. */
+export interface ProcessLoad {
+  others_busy: number;
+  steal: number;
+  seconds: number;
+  cpus: number | null;
+}
+
 export interface ProcessResult {
   protocol: number;
   cell_id: string;
@@ -22,6 +30,8 @@ export interface ProcessResult {
     /** The timed collection after each sample (absent in results written before the GC policy). */
     gc?: string; gc_ms?: number[];
     stopped_by: 'samples' | 'budget' | 'precision';
+    /** What the rest of the machine did during the timed phase (benchgrid_harness/machine.py); absent in older results. */
+    load?: ProcessLoad | null;
   } | null;
   exact: { verdict: 'bit' | 'close' | 'mismatch' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number } | null;
   memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;

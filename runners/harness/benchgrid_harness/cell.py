@@ -6,6 +6,7 @@ import tempfile
 import torch
 
 from . import adapters, exactness, memory, pairing, timing, witnesses
+from .machine import LoadProbe
 from .context import make_context
 from .device import resolve_device, synchronize
 from .errors import HarnessError, Unsupported
@@ -66,12 +67,15 @@ def _time(request, ctx, phases, state, twin):
     with phases("warmup"), grad_mode(request):
         timing.warm_up(run, settings["warmups"], ctx.device)
     with phases("timed"), grad_mode(request):
+        # What the rest of the machine did meanwhile, read before the first clock and after the last.
+        probe = LoadProbe().start()
         if baseline is None:
             measured, last = timing.sample(run, settings, ctx.device)
         else:
             spent = (sum(paired["before"]["baseline_ms"]) + sum(paired["before"]["baseline_gc_ms"])) / 1e3
             measured, after, last = timing.timed_pairs(request, run, baseline, ctx.device, pairing.new_rng(request), spent)
             paired.update(after)
+        measured["load"] = probe.stop()
     exact = None
     if reference is not None:
         with phases("check"):

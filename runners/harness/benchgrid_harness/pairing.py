@@ -10,7 +10,9 @@ A process that pairs runs, in this order:
    weights twice makes the process unpaired, with the reason, rather than compare different models.
 2. `reference`: as in every process, before any tool is imported.
 3. `before`: the baseline alone on its copy, against torch as the harness left it, before the tool's
-   import: one warm-up call, then its samples (the `raw` cell's own figures come from these blocks).
+   import: as many warm-up calls as the tool gets (at least one), then as many samples as the pairs (the
+   `raw` cell's own figures come from these blocks), so that the import tax compares a warm baseline
+   with a warm baseline; the row's control processes then say what "later in the process" alone does.
 4. the tool's import and prepare, then `warmup`: the tool's warm-up calls, as in an unpaired process.
 5. `timed`: pairs of (tool, baseline). The import tax is then the baseline after / before the import.
 The budget (`sampling_budget_s`) covers 3 and 5 together: the block before gets its share of the calls
@@ -74,12 +76,13 @@ def baseline_function(request):
 
 
 def before_block(request, twin):
-    """The baseline alone before the tool's import, on its own copy: one warm-up call, then up to `before`
-    samples within the block's share of the budget (its share of all the calls the process times), never
-    fewer than two. Returns (the result's `before` object, the baseline's callable)."""
+    """The baseline alone before the tool's import, on its own copy: the tool's number of warm-up calls (at
+    least one: the first call after the build is often a cold outlier), then up to `before` samples within
+    the block's share of the budget (its share of all the calls the process times), never fewer than two.
+    Returns (the result's `before` object, the baseline's callable)."""
     settings, pairing = request["settings"], request["pairing"]
     baseline = baseline_function(request)(twin)
-    warm_up(baseline, 1, twin.device)
+    warm_up(baseline, max(1, settings["warmups"]), twin.device)
     share = settings["sampling_budget_s"] * pairing["before"] / (pairing["before"] + 2 * settings["samples"])
     limits = limits_of(settings, samples=pairing["before"], budget_s=share)
     # Two samples at least, whatever min_samples says: the tax needs a median of more than one call.
