@@ -10,8 +10,12 @@ declare module 'jstat' {
       inv(p: number, dof: number): number;
     };
     chisquare: {
-      /** The chi-square quantile function (the run pool's median correction, src/run/precision.ts). */
+      /** The chi-square quantile function. */
       inv(p: number, dof: number): number;
+    };
+    normal: {
+      /** The normal quantile function (an interval whose degrees of freedom are infinite). */
+      inv(p: number, mean: number, sd: number): number;
     };
   };
   export default jStat;
