@@ -30,7 +30,7 @@ class KeyedOption extends Option {
 const SHARED = {
   only: () => [new Option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*' or 'A/*/{raw,hooks}/*' (docs/spec.md#selecting-cells)")],
   device: () => [new Option('--device <device>', "override the spec's device").choices(['cpu', 'cuda'])],
-  timing: () => TIMING_FLAGS.map((f) => new KeyedOption(f.flag, f.help, f.key).argParser(boundedInt(f.flag.split(' ')[0], f.min, f.max))),
+  timing: () => TIMING_FLAGS.map((f) => new KeyedOption(f.flag, f.help, f.key).argParser(f.percent ? percentOrOff(f.flag.split(' ')[0]) : boundedInt(f.flag.split(' ')[0], f.min, f.max))),
   schedule: () => [new Option('--schedule <kind>', SCHEDULE_HELP).choices(SCHEDULE_KINDS)],
   seed: () => [new Option('--seed <n>', "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)").argParser(seedInt)],
   jobs: () => [new Option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)').argParser(boundedInt('--jobs', 1, 1024))],
@@ -71,6 +71,16 @@ export function boundedInt(name: string, min: number, max: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a ${min === 0 ? 'non-negative' : 'positive'} integer (got '${value}').`);
     if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
+  };
+}
+
+/** A commander parser for a percentage option that may be turned off: `2` or `2%` is 0.02, `off` is null. */
+export function percentOrOff(name: string) {
+  return (value: string): number | null => {
+    if (value.trim() === 'off') return null;
+    const n = value.trim() === '' ? Number.NaN : Number(value.trim().replace(/%$/, ''));
+    if (!Number.isFinite(n) || !(n > 0) || !(n < 100)) throw new InvalidArgumentError(`${name} must be a percentage above 0 and below 100, such as 2 or 0.5, or 'off' (got '${value}').`);
+    return n / 100;
   };
 }
 

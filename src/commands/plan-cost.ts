@@ -40,7 +40,7 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
  * Everything `plan` says about the cost of running the selection with the timing flags a run would be
  * given (`--processes 1 --memory-runs 0`); `sizes: false` asks pip nothing.
  */
-export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, x: { only?: string; flags: SettingFlags; sizes: boolean }, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[] }> {
+export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, x: { only?: string; flags: SettingFlags; sizes: boolean }, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[]; fewest: number | null }> {
   const rp = runPlan({ spec, plan, manifests, flags: x.flags, seed: () => 0, selection: { only: x.only ?? null, cells: null } });
   const cost = planCost(rp.jobs, lastRun(spec), new Set(baselineDonors(plan, rp.selected).keys()));
   const used = new Set(rp.jobs.map((j) => j.cell.environment));
@@ -50,17 +50,21 @@ export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, M
     const download = env.layer || !x.sizes ? null : await downloadSize(env, log);
     build.push({ environment: env.id, requirements: env.requirements.length, layer_over: env.layer?.base ?? null, download });
   }
-  return { cost, build };
+  // With a precision target the plan holds every process a cell may run; the fewest is what it always runs.
+  const min = rp.protocol.min_processes;
+  const fewest = rp.protocol.precision === null ? null : rp.jobs.filter((j) => !(j.kind === 'time' && j.index >= min)).length;
+  return { cost, build, fewest };
 }
 
 /** The cost as text lines no wider than `width`. */
-export function renderCost(c: { cost: PlanCost; build: ToBuild[] }, width: number): string[] {
+export function renderCost(c: { cost: PlanCost; build: ToBuild[]; fewest?: number | null }, width: number): string[] {
   const { processes: p, cells, paired_baselines: paired, estimate } = c.cost;
-  const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`].filter(Boolean).join(', ');
+  const kinds = [`${p.time} timing`, p.memory && `${p.memory} memory`, p.aa && `${p.aa} A/A`, p.control && `${p.control} control`].filter(Boolean).join(', ');
   const baselines = paired === 0 ? ''
-    : paired === 1 ? "; 1 raw cell is timed inside its row's paired processes and starts none of its own"
-      : `; ${paired} raw cells are timed inside their row's paired processes and start none of their own`;
-  const lines = [`A run starts ${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${baselines}.`];
+    : paired === 1 ? "; 1 raw cell is timed inside its row's paired processes and starts no timing process of its own"
+      : `; ${paired} raw cells are timed inside their row's paired processes and start no timing process of their own`;
+  const lines = [`A run starts ${c.fewest !== undefined && c.fewest !== null ? 'up to ' : ''}${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${baselines}.`];
+  if (c.fewest !== undefined && c.fewest !== null) lines.push(`With the precision target (protocol.precision), a cell stops adding processes once its published interval is within it: at least ${c.fewest} processes in all.`);
   for (const b of c.build) {
     const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
     lines.push(`Environment ${b.environment} is built first (once; cached for later runs): ${what}.`);

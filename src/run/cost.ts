@@ -20,7 +20,7 @@ export interface PlanCost {
   cells: number;
   /** Baseline cells timed inside their row's paired processes (src/run/jobs.ts baselineDonors) and starting none. */
   paired_baselines: number;
-  processes: { time: number; memory: number; aa: number; total: number };
+  processes: { time: number; memory: number; aa: number; control: number; total: number };
   /** null without a finished earlier run of the spec to learn from. */
   estimate: { seconds: number; from: string; started: string; matched: number } | null;
 }
@@ -33,10 +33,11 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  */
 export function planCost(jobs: readonly Job[], last: LastRun | null, pairedBaselines: ReadonlySet<string> = new Set()): PlanCost {
   const count = (k: Job['kind']) => jobs.filter((j) => j.kind === k).length;
-  const processes = { time: count('time'), memory: count('memory'), aa: count('aa'), total: jobs.length };
-  const started = new Set(jobs.map((j) => j.cell.id));
-  const cells = started.size;
+  const processes = { time: count('time'), memory: count('memory'), aa: count('aa'), control: count('control'), total: jobs.length };
+  // A baseline cell timed by its row starts no timing process; its control and memory processes are the row's.
+  const started = new Set(jobs.filter((j) => j.kind === 'time' || j.kind === 'aa' || !pairedBaselines.has(j.cell.id)).map((j) => j.cell.id));
   const paired_baselines = [...pairedBaselines].filter((id) => !started.has(id)).length;
+  const cells = started.size + paired_baselines;
   if (!last || last.records.length === 0 || jobs.length === 0) return { cells, paired_baselines, processes, estimate: null };
   const byKey = new Map<string, number[]>();
   const byKind = new Map<string, number[]>();

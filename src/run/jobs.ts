@@ -9,14 +9,29 @@ import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTokenInputs } from './request.ts';
 
-/** One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise. */
+/**
+ * One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise;
+ * `control` is a process of a row's baseline cell timed exactly as a paired tool process is, with the
+ * baseline itself as the tool (docs/protocol.md, "The control"): the import tax's control.
+ */
 export interface Job {
   /** Unique within a run: `<cell id>#<kind>#<index>`. */
   key: string;
+  /** The cell; a control job's is the baseline cell in the environment its control runs in. */
   cell: Cell;
-  kind: 'time' | 'memory' | 'aa';
+  kind: JobKind;
   index: number;
 }
+
+/** The kinds of cell process. */
+export type JobKind = 'time' | 'memory' | 'aa' | 'control';
+
+/**
+ * A control job's index holds its environment: CONTROL_STRIDE x (the environment's position in
+ * controlEnvironments) + the process's number in that environment, so the journal's (cell, kind, index)
+ * says which environment a control record belongs to without a field of its own.
+ */
+export const CONTROL_STRIDE = 1000;
 
 /**
  * The cells whose A/A noise is measured: per group with a reference and per subject with a selected
@@ -39,17 +54,28 @@ export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {
 
 /**
  * Every process of the run in sequential order: per cell its timing processes then its memory
- * processes, then the A/A pairs of `aa` (each cell again, processes 2k and 2k+1 form pair k).
- * The run's schedule (schedule.ts) decides the order in which they start.
+ * processes (a baseline cell timed by its row: its control processes, then its memory processes), then
+ * the A/A pairs of `aa` (each cell again, processes 2k and 2k+1 form pair k). The run's schedule
+ * (schedule.ts) decides the order in which they start.
  */
 export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>, aa: Cell[]): Job[] {
   const jobs: Job[] = [];
   const donors = baselineDonors(plan, selected);
+  const controls = controlCount(protocol);
   for (const cell of plan.cells) {
     if (cell.status !== 'planned' || !selected.has(cell.id)) continue;
-    // A baseline cell timed by its row's paired processes runs only its memory processes.
+    // A baseline cell timed by its row's paired processes runs no timing process of its own. A baseline
+    // cell runs the control processes of its row, one set per environment its paired cells run in.
     const timed = donors.has(cell.id) ? 0 : protocol.processes;
     for (let i = 0; i < timed; i++) jobs.push({ key: `${cell.id}#time#${i}`, cell, kind: 'time', index: i });
+    if (cell.tool === BASELINE_TOOL) {
+      controlEnvironments(plan, selected, cell).forEach((environment, e) => {
+        for (let i = 0; i < controls; i++) {
+          const index = e * CONTROL_STRIDE + i;
+          jobs.push({ key: `${cell.id}#control#${index}`, cell: { ...cell, environment }, kind: 'control', index });
+        }
+      });
+    }
     for (let i = 0; i < protocol.memory_runs; i++) jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
   }
   for (const cell of aa) {
@@ -75,13 +101,31 @@ export function baselineDonors(plan: Plan, selected: Set<string>): Map<string, s
   return out;
 }
 
+/** Control processes per row and environment: `protocol.controls`, else as many as a cell's processes. */
+export function controlCount(protocol: Protocol): number {
+  return protocol.controls ?? protocol.processes;
+}
+
 /**
- * How many baseline samples a paired process times before its tool's import: min_samples (at least 2).
- * More would not help: the import tax they measure varies between processes by the process's drift
- * between that block and the pairs (about 6% sd here, docs/protocol.md), not by their count.
+ * The environments a baseline cell's control runs in: those of the selected, planned cells of its row that
+ * pair with it (its own first, then in plan order). Every paired process times the baseline before and
+ * after its tool's import; the control's processes do the same with nothing imported, in each environment
+ * a paired tool runs in, since another torch may drift otherwise (docs/protocol.md, "The control").
+ */
+export function controlEnvironments(plan: Plan, selected: Set<string>, base: Cell): string[] {
+  const row = plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id) && c.pairing?.baseline === base.tool && c.group === base.group && c.contract === base.contract && c.subject === base.subject);
+  if (row.length === 0) return [];
+  const used = new Set(row.map((c) => c.environment));
+  return [base.environment, ...used].filter((e, i, all) => used.has(e) && all.indexOf(e) === i);
+}
+
+/**
+ * How many baseline samples a paired process times before its tool's import: as many as it times pairs
+ * after it (`samples`, at least 2), after as many warm-up calls as the tool gets, so that the import tax
+ * compares like with like (docs/protocol.md, "The control").
  */
 export function beforeSamples(protocol: Protocol): number {
-  return Math.max(2, protocol.min_samples);
+  return Math.max(2, protocol.samples);
 }
 
 /** What a request is built from: the spec, its runners' manifests and the run settings (a run plan is one). */
@@ -111,6 +155,8 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
   const kindFacts = facts[cell.kind];
   if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`);
   const timed = job.kind !== 'memory';
+  // A control process pairs the baseline with itself: the tool is the baseline's adapter on the tool's copy.
+  const baselineTool = job.kind === 'control' ? cell.tool : cell.pairing?.baseline;
   return {
     protocol: WIRE_VERSION, // the wire version: every wire file (request, result, manifest) names it `protocol`
     spec: { name: spec.name, digest: spec.digest },
@@ -121,8 +167,8 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
     reference: timed && cell.reference !== null ? adapterName(adapterOf(cell.reference)) : null,
     // The pair orders are drawn from a seed of the run's schedule seed and the process, so a run (or a
     // bundle) rebuilt from its recorded seed pairs the same way.
-    pairing: !timed || !cell.pairing?.baseline ? null : {
-      baseline: adapterName(adapterOf(cell.pairing.baseline)),
+    pairing: !timed || !baselineTool ? null : {
+      baseline: adapterName(adapterOf(baselineTool)),
       seed: fnv1a(`${x.schedule.seed}:${job.key}`),
       before: beforeSamples(protocol),
     },
@@ -134,7 +180,9 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
       samples: protocol.samples,
       min_samples: protocol.min_samples,
       precision: protocol.precision,
-      sampling_budget_s: protocol.budget_s_per_cell / protocol.processes,
+      // The cell's budget is shared by the processes it runs whatever the target: with a precision target, the
+      // fewest (min_processes); the processes it adds to meet the target each get the same share.
+      sampling_budget_s: protocol.budget_s_per_cell / (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
       threads: protocol.threads,
       rtol: contract.exactness?.rtol ?? protocol.rtol,
       atol: contract.exactness?.atol ?? protocol.atol,

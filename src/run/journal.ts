@@ -7,6 +7,7 @@ import { validatorFor, validatorForDef } from '../spec/schema.ts';
 import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from './schedule.ts';
 import type { Outcome } from './outcome.ts';
+import type { JobKind } from './jobs.ts';
 import type { SourceRequest } from '../source/prepare.ts';
 
 /** First line of a journal: what the run is. */
@@ -40,7 +41,7 @@ export interface ProcessLine {
   type: 'process';
   key: string;
   cell: string;
-  kind: 'time' | 'memory' | 'aa';
+  kind: JobKind;
   index: number;
   started: string;
   wall_s: number;

@@ -23,6 +23,8 @@ export interface ProcessJob {
   timeoutS: number;
   /** CPU cores to pin to, when given. */
   cpus?: number[];
+  /** The schedule's round it belongs to: the fork launcher forks each round from a fresh parent (forkserver.ts). */
+  round?: number;
 }
 
 /** Starts cell processes. */

@@ -12,6 +12,8 @@ import { pythonPathOf, runFiles, type RunPlan } from './run-plan.ts';
 import { precisionGate } from './precision-gate.ts';
 import { progress } from './progress.ts';
 import { repeatGate } from './repeat-gate.ts';
+import { roundsOf } from './schedule.ts';
+import type { BetweenModel } from '../stats/between-run.ts';
 import { failedForSpace } from './disk.ts';
 import { noSpaceError, writeAtomic } from '../util/files.ts';
 
@@ -25,6 +27,8 @@ export interface LocalOptions {
   log: (line: string) => void;
   /** The command that resumes this run, for the messages that stop it. */
   resume: string;
+  /** The run-to-run component the precision target judges paired cells with (src/stats/between-run.ts). */
+  between?: BetweenModel | null;
 }
 
 /** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
@@ -34,8 +38,17 @@ async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, lau
   }
 }
 
+/**
+ * The round of each job of an interleaved schedule (schedule.ts), by key; a sequential schedule is one
+ * round, so that its processes share one fork parent as before.
+ */
+function roundOf(rp: RunPlan): Map<string, number> {
+  if (rp.schedule.kind !== 'interleaved') return new Map();
+  return new Map(roundsOf(rp.jobs).flatMap((round, i) => round.map((j): [string, number] => [j.key, i])));
+}
+
 /** Writes a job's request and gives its process as data; its TMPDIR is fresh (a killed process cannot clean up). */
-function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
+function prepare(rp: RunPlan, job: Job, o: LocalOptions, round: number): ProcessJob {
   const files = runFiles(o.dir, job);
   writeAtomic(files.request, JSON.stringify(buildRequest(rp, job), null, 1) + '\n');
   fs.rmSync(files.scratch, { recursive: true, force: true });
@@ -44,7 +57,7 @@ function prepare(rp: RunPlan, job: Job, o: LocalOptions): ProcessJob {
     mode: job.kind === 'memory' ? 'memory' : 'time', python: o.pythons[job.cell.environment],
     request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
     pythonPath: pythonPathOf(rp.spec, job.cell), threads: rp.protocol.threads, tmpdir: files.scratch,
-    cwd: REPO_ROOT, timeoutS: rp.protocol.timeout_s,
+    cwd: REPO_ROOT, timeoutS: rp.protocol.timeout_s, round,
   };
 }
 
@@ -84,7 +97,7 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
   const bar = progress(jobs.map((j) => j.cell.id));
   // Precision-driven sampling (protocol.precision): a cell's next timing process is skipped once the
   // processes it ran, journaled ones included (--resume), make its median precise enough.
-  const gate = precisionGate(rp.protocol);
+  const gate = precisionGate(rp.protocol, o.between ?? null);
   // A process that failed in a way the cell's other processes would repeat stops the cell (repeat-gate.ts).
   const repeat = repeatGate();
   for (const r of readJournal(o.dir).records) {
@@ -92,6 +105,7 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
     repeat.observe(r);
   }
   const launchers = new Map<string, Launcher>();
+  const rounds = roundOf(rp);
   const started = new Set<string>();
   const dropped = new Set<string>();
   try {
@@ -125,7 +139,7 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
         const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
         bar.finish(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`, st, record.wall_s);
       },
-      launch: (job) => ({ launcher: launchers.get(job.cell.environment)!, process: prepare(rp, job, o) }),
+      launch: (job) => ({ launcher: launchers.get(job.cell.environment)!, process: prepare(rp, job, o, rounds.get(job.key) ?? 0) }),
     });
   } finally {
     bar.close();

@@ -7,10 +7,11 @@ import { judged, nextProcess, type PrecisionSettings, type ProcessSoFar } from '
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 import { pairedProcess, type PairedRecord } from './record.ts';
 import { median } from '../stats/summary.ts';
+import type { BetweenModel } from '../stats/between-run.ts';
 
 /** The decision's settings from a protocol. */
 export function precisionSettings(p: Protocol): PrecisionSettings {
-  return { precision: p.precision, processes: p.processes, min_processes: p.min_processes, budget_s: p.budget_s_per_cell };
+  return { precision: p.precision, processes: p.processes, min_processes: p.min_processes };
 }
 
 const sum = (xs: readonly number[] | undefined) => (xs ?? []).reduce((a, b) => a + b, 0);
@@ -36,9 +37,11 @@ export function poolFor(cells: readonly (readonly ProcessSoFar[])[], paired: boo
 /**
  * A gate for `execute`: `observe` every finished process (and, on --resume, the journal's), `skip` a
  * timing job whose cell needs no more processes. Without `protocol.precision` it never skips, so every
- * planned process runs as before.
+ * planned process runs as before. `between` is the run-to-run component as the run's start knows it
+ * (from earlier runs of the spec here, src/stats/between-run.ts): paired cells are judged on the
+ * interval they will publish.
  */
-export function precisionGate(protocol: Protocol): { observe: (r: ProcessRecord) => void; skip: (job: Job) => boolean } {
+export function precisionGate(protocol: Protocol, between: BetweenModel | null = null): { observe: (r: ProcessRecord) => void; skip: (job: Job) => boolean } {
   const settings = precisionSettings(protocol);
   const byCell = new Map<string, ProcessSoFar[]>();
   return {
@@ -53,7 +56,7 @@ export function precisionGate(protocol: Protocol): { observe: (r: ProcessRecord)
       // third process comes after every cell's second, so by then the pool holds the whole run.
       const mine = byCell.get(job.cell.id) ?? [];
       const pool = poolFor([...byCell.values()], mine.length > 0 && mine.every((p) => p.ratio !== undefined));
-      return nextProcess(mine, settings, pool).action === 'stop';
+      return nextProcess(mine, settings, pool, between).action === 'stop';
     },
   };
 }

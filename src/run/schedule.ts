@@ -1,7 +1,7 @@
 // Pure: the order in which a run's processes start. Interleaved by default: in rounds, every
 // cell runs one process per round in an order shuffled per round from a recorded seed, so drift during a
 // run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
-import type { Job } from './jobs.ts';
+import { CONTROL_STRIDE, type Job } from './jobs.ts';
 import { mulberry32 } from '../util/prng.ts';
 
 /** How processes are ordered: `sequential` keeps each cell's processes together (the old order). */
@@ -31,17 +31,25 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
-/** The round of each job: its position among its cell's own processes (time, then memory). */
+/**
+ * The round of each job: its position among its cell's own processes (time, then memory). A control
+ * process k (of each environment) goes into round k, beside process k of the cells it controls, and its
+ * cell's memory processes follow its controls.
+ */
 export function roundsOf(jobs: Job[]): Job[][] {
   const perCell = new Map<string, Job[]>();
   const aa: Job[] = [];
+  const controls = new Map<string, Job[]>();
   for (const job of jobs) {
     if (job.kind === 'aa') aa.push(job);
+    else if (job.kind === 'control') controls.set(job.cell.id, [...(controls.get(job.cell.id) ?? []), job]);
     else perCell.set(job.cell.id, [...(perCell.get(job.cell.id) ?? []), job]);
   }
-  const count = Math.max(1, ...[...perCell.values()].map((l) => l.length));
+  const controlRounds = (id: string) => Math.max(0, ...(controls.get(id) ?? []).map((j) => (j.index % CONTROL_STRIDE) + 1));
+  const count = Math.max(1, ...[...perCell].map(([id, l]) => controlRounds(id) + l.length), ...[...controls.keys()].map(controlRounds));
   const rounds: Job[][] = Array.from({ length: count }, () => []);
-  for (const list of perCell.values()) list.forEach((job, i) => rounds[i].push(job));
+  for (const list of controls.values()) for (const job of list) rounds[job.index % CONTROL_STRIDE].push(job);
+  for (const [id, list] of perCell) list.forEach((job, i) => rounds[controlRounds(id) + i].push(job));
   // A/A pair k (processes 2k and 2k+1) goes whole into one round, as two cells of a comparison do;
   // the pairs are spread evenly over the rounds so that drift reaches them as it reaches the cells.
   const pairs = new Map<number, Job[]>();

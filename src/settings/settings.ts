@@ -24,6 +24,9 @@ export interface Overrides {
   warmups?: number;
   memory_runs?: number;
   aa_pairs?: number;
+  controls?: number;
+  /** `--precision`: the target as a fraction, or null (`--precision off`) for none. */
+  precision?: number | null;
   device?: Device;
 }
 
@@ -49,12 +52,14 @@ export interface RunSettings {
  * so the flags, the recorded overrides and the protocol share one spelling.
  */
 export interface TimingFlag {
-  key: 'processes' | 'samples' | 'warmups' | 'memory_runs' | 'aa_pairs';
+  key: 'processes' | 'samples' | 'warmups' | 'memory_runs' | 'aa_pairs' | 'controls' | 'precision';
   flag: string;
   /** The smallest value accepted; the largest is the spec schema's maximum for the same key. */
   min: number;
   max: number;
   help: string;
+  /** A percentage (`--precision 2` is 0.02, `off` is null) instead of an integer. */
+  percent?: boolean;
 }
 
 /** The timing overrides, in the order `--help` lists them. Their maxima are the spec schema's. */
@@ -64,6 +69,8 @@ export const TIMING_FLAGS: readonly TimingFlag[] = [
   { key: 'warmups', flag: '--warmups <n>', min: 0, max: 10_000, help: 'untimed warm-up calls per process before its samples; 0 for none (override, recorded in the results)' },
   { key: 'memory_runs', flag: '--memory-runs <n>', min: 0, max: 100, help: 'processes per cell that measure peak memory; 0 for none (override, recorded in the results)' },
   { key: 'aa_pairs', flag: '--aa-pairs <n>', min: 0, max: 100, help: "A/A pairs of the reference cell, which measure the run's own noise; 0 for none (override, recorded in the results)" },
+  { key: 'controls', flag: '--controls <n>', min: 0, max: 1000, help: 'control processes per row, which every import tax is judged against; 0 for none (override, recorded in the results)' },
+  { key: 'precision', flag: '--precision <pct>', min: 0, max: 100, percent: true, help: "target half-width of each published interval, in percent: cells still wider run more processes, up to protocol.processes; 'off' for none (override, recorded in the results)" },
 ];
 
 /**
@@ -77,8 +84,8 @@ export function runSettings(spec: Spec, flags: SettingFlags, seed: () => number)
   for (const { key } of TIMING_FLAGS) {
     const value = flags[key];
     if (value === undefined) continue;
-    protocol[key] = value;
-    overrides[key] = value;
+    (protocol as unknown as Record<string, number | null>)[key] = value;
+    (overrides as Record<string, number | null>)[key] = value;
   }
   // Fewer samples than the spec's minimum: the minimum follows, as the harness requires min_samples <= samples.
   protocol.min_samples = Math.min(protocol.min_samples, protocol.samples);

@@ -11,6 +11,7 @@ export interface ProtocolData {
   memory_runs?: number;
   threads?: number;
   aa_pairs?: number;
+  controls?: number | null;
   timeout_s?: number;
   precision?: number | null;
   min_processes?: number;

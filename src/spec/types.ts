@@ -12,6 +12,8 @@ export interface Protocol {
   memory_runs: number;
   threads: number;
   aa_pairs: number;
+  /** Control processes per row and environment (src/run/jobs.ts controlCount); null: as many as `processes`. */
+  controls: number | null;
   timeout_s: number;
   /** Relative half-width of the median's 95% interval at which sampling stops (src/run/precision.ts); null: never. */
   precision: number | null;
@@ -33,6 +35,7 @@ export const DEFAULT_PROTOCOL: Protocol = {
   memory_runs: 1,
   threads: 1,
   aa_pairs: 2,
+  controls: null,
   timeout_s: 600,
   precision: null,
   min_processes: 3,

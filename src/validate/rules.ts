@@ -292,7 +292,7 @@ const protocol: Rule = ({ spec }) => {
   }
   if (p.precision !== null && p.min_processes > p.processes) {
     const q = '/protocol/min_processes';
-    out.push(diag('error', 'bad-value', at(spec, q), q, `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`, 'Lower min_processes or raise processes.'));
+    out.push(diag('error', 'bad-value', at(spec, q), q, `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`, 'Raise processes, lower min_processes (2 at least), or set precision: null for a quick look of fewer processes (a spec that extends one with a precision target inherits it).'));
   }
   return out;
 };

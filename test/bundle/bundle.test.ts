@@ -56,7 +56,7 @@ function copy(dir: string): string {
  * a cell ran.
  */
 const TIMINGS = new Set(['median_ms', 'min_ms', 'max_ms', 'iqr_ms', 'n', 'stopped_by', 'gc_median_ms', 'phases_s', 'wall_s', 'samples_ms', 'gc_ms',
-  'samples_per_process', 'precision_half_width', 'memory', 'paired', 'import_tax', 'start']);
+  'samples_per_process', 'precision_half_width', 'memory', 'paired', 'import_tax', 'control', 'start']);
 
 /** A cell with its timings left out, at every depth (per process too). */
 function withoutTimings(value: unknown): Record<string, unknown> {
@@ -114,7 +114,8 @@ describe('a bundle run by its driver without Node', () => {
   it('runs the second shard to the end', async () => {
     const r = await driver(shard(2));
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(journalKeys(shard(2))).toHaveLength(1);
+    // hooks' timing process and group B's reference's (the read row's control runs in shard 1, with tv_fx)
+    expect(journalKeys(shard(2))).toHaveLength(2);
   }, 400_000);
 
   it('merges the two shards into the same cells, statuses and verdicts as `run`', async () => {
@@ -157,6 +158,10 @@ describe('one engine: a local run and a bundle run of the same cells', () => {
     // The paired figures are timings; which baseline each cell was paired with is not.
     const baselines = (r: Results) => byId(r).map((c) => [c.id, c.paired?.baseline ?? null, c.unpaired ?? null]);
     expect(baselines(viaBundle)).toEqual(baselines(viaRun));
+    // So are the row's control (its figures are timings; where and how often it ran is not) and what each tax was judged against.
+    const controls = (r: Results) => byId(r).map((c) => [c.id, (c.control ?? []).map((f) => [f.environment, f.processes.length, f.failed]), c.import_tax?.control ?? null]);
+    expect(controls(viaBundle)).toEqual(controls(viaRun));
+    expect(viaRun.cells.find((c) => c.id === 'A/single_module_output/raw/resnet18')?.control).toHaveLength(1);
   });
 });
 
@@ -164,12 +169,12 @@ describe('ingest refuses what must not merge, and lists it', () => {
   it('refuses a missing shard, and with --partial marks the results partial', async () => {
     const r = await ingest([shard(1)]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/1 process\(es\) are in no given bundle \(shard\(s\) 2 of 2 not given\)/);
+    expect(r.stderr).toMatch(/2 process\(es\) are in no given bundle \(shard\(s\) 2 of 2 not given\)/);
     const partial = await ingest([shard(1)], ['--partial']);
     expect(partial.code, partial.stderr).toBe(0);
     const results = loadResults(path.join(partial.out, 'results.json'));
     expect(results.partial).toBe(true);
-    expect((results.run?.missing_processes as string[]).length).toBe(1);
+    expect((results.run?.missing_processes as string[]).length).toBe(2);
   });
 
   it('refuses processes that have not run yet', async () => {
@@ -185,7 +190,7 @@ describe('ingest refuses what must not merge, and lists it', () => {
     const r = await ingest([shard(1), copy(shard(1)), shard(2)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/shard 1 is given 2 times/);
-    expect(r.stderr).toMatch(/2 cell process\(es\) appear in more than one bundle: .*A\/single_module_output\/hooks\/resnet18#time#0/);
+    expect(r.stderr).toMatch(/2 cell process\(es\) appear in more than one bundle: .*A\/single_module_output\/tv_fx\/resnet18#time#0 .*A\/single_module_output\/raw\/resnet18#control#0/);
   });
 
   it('refuses results from a different spec version', async () => {

@@ -53,12 +53,14 @@ describe('the planned manifest', () => {
     const { manifest, requests } = planBundle({ ...x, shard: { index: 0, count: 1 } });
     expect(manifest).toMatchObject({ format: 1, protocol: 1, device: 'cpu', only: 'A/single_module_output/*/*', overrides: { processes: 1 }, shard: { index: 0, count: 1 }, runners: ['torch'] });
     expect(manifest.spec).toMatchObject({ name: 'tiny', digest: x.spec.digest });
-    // The raw cell is timed by the paired processes of hooks and tv_fx (docs/protocol.md, Pairing).
+    // The raw cell is timed by the paired processes of hooks and tv_fx (docs/protocol.md, Pairing); it runs
+    // its row's control, one process per timing process of a cell (docs/protocol.md, The control).
     expect(manifest.jobs.map((j) => j.key)).toEqual([
+      'A/single_module_output/raw/resnet18#control#0',
       'A/single_module_output/hooks/resnet18#time#0',
       'A/single_module_output/tv_fx/resnet18#time#0',
     ]);
-    const tvFx = manifest.jobs[1];
+    const tvFx = manifest.jobs[2];
     expect(tvFx).toMatchObject({
       request: 'requests/A+single_module_output+tv_fx+resnet18/time-0.json',
       result: 'results/A+single_module_output+tv_fx+resnet18/time-0.json',

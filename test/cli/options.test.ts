@@ -31,7 +31,9 @@ describe('--memory-runs and --aa-pairs', () => {
     expect(spec.memory).toBeGreaterThan(0);
     expect(spec.aa).toBeGreaterThan(0);
     const quick = await processes('--memory-runs', '0', '--aa-pairs', '0');
-    expect(quick).toMatchObject({ time: spec.time, memory: 0, aa: 0, total: spec.time });
+    expect(quick).toMatchObject({ time: spec.time, memory: 0, aa: 0, total: spec.time + spec.control });
+    // --controls 0: no control process either, the spec's timing processes alone.
+    expect(await processes('--memory-runs', '0', '--aa-pairs', '0', '--controls', '0')).toMatchObject({ time: spec.time, control: 0, total: spec.time });
     // One A/A pair is two processes; two memory processes per cell double the spec's one.
     expect(await processes('--aa-pairs', '1', '--memory-runs', '2')).toMatchObject({ aa: 2, memory: 2 * spec.memory });
   }, 60_000);

@@ -17,7 +17,7 @@ describe('planCost', () => {
     // the run started a minute before its first process (an environment build): that minute does not come back
     const last = { dir: 'results/x/1', started: '2025-12-31T23:59:00.000Z', finished: '2026-01-01T00:00:20.000Z', concurrency: 1, records: [rec('a', 'time', 2), rec('c', 'time', 4), rec('a', 'memory', 10)] };
     const c = planCost(jobs, last);
-    expect(c.processes).toEqual({ time: 3, memory: 1, aa: 0, total: 4 });
+    expect(c.processes).toEqual({ time: 3, memory: 1, aa: 0, control: 0, total: 4 });
     // a: 2 + 2; b: the mean of timing processes (3); a's memory: 10; outside the processes: 20 - 16 = 4
     expect(c.estimate).toEqual({ seconds: 2 + 2 + 3 + 10 + 4, from: 'results/x/1', started: last.started, matched: 3 });
     expect(planCost(jobs, null).estimate).toBeNull();
@@ -26,11 +26,13 @@ describe('planCost', () => {
     expect([describeDuration(40), describeDuration(1200), describeDuration(9000)]).toEqual(['about 40 s', 'about 20 min', 'about 2.5 h']);
   });
 
-  it('counts the baseline cells timed by their row and starting no process of their own, and not one that starts processes', () => {
-    const jobs = [job('A/c/hooks/m', 'time'), job('A/c/raw/m', 'memory'), job('B/c/hooks/m', 'time')];
-    const c = planCost(jobs, null, new Set(['A/c/raw/m', 'A/d/raw/m', 'B/c/raw/m']));
-    // A/c/raw/m has its memory process, so it is among the cells that start processes
-    expect([c.cells, c.paired_baselines]).toEqual([3, 2]);
+  it('counts the baseline cells timed by their row, starting no timing process of their own, and not one that starts timing processes', () => {
+    const jobs = [job('A/c/hooks/m', 'time'), job('A/c/raw/m', 'memory'), job('A/c/raw/m', 'control'), job('B/c/hooks/m', 'time'), job('C/c/raw/m', 'time')];
+    const c = planCost(jobs, null, new Set(['A/c/raw/m', 'A/d/raw/m', 'B/c/raw/m', 'C/c/raw/m']));
+    // A/c/raw/m runs its memory and its row's control processes, not a timing process: its row times it.
+    // C/c/raw/m starts a timing process of its own, so it is not one of them.
+    expect([c.cells, c.paired_baselines]).toEqual([6, 3]);
+    expect(c.processes).toMatchObject({ time: 3, memory: 1, control: 1, total: 5 });
   });
 });
 

@@ -43,9 +43,10 @@ describe('a 2-process run', () => {
     const r = await cli(['plan', TINY, '--only', 'A/single_module_output/*/*,B/**'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
-    expect(text).toMatch(/A run starts 8 processes for 4 cells \(8 timing\); 1 raw cell is timed inside its row's paired processes and starts none of its own\./);
-    // raw is timed in its row's paired processes, so it starts none: the 4 processes of the last run's hooks and
-    // tv_fx cells are timed there; B's 4 take the mean of the timing processes
-    expect(text).toMatch(/Wall time: about \d+ (s|min), from the last run of this spec here \(results\/tiny\/[\dT-]+, started [\dT:.-]+Z; 4 of 8 processes timed there/);
+    expect(text).toMatch(/A run starts 10 processes for 5 cells \(8 timing, 2 control\); 1 raw cell is timed inside its row's paired processes and starts no timing process of its own\./);
+    // raw is timed in its row's paired processes, so it starts no timing process, only its row's 2 control
+    // processes: those and the 4 processes of the last run's hooks and tv_fx cells are timed there; B's 4
+    // take the mean of the timing processes
+    expect(text).toMatch(/Wall time: about \d+ (s|min), from the last run of this spec here \(results\/tiny\/[\dT-]+, started [\dT:.-]+Z; 6 of 10 processes timed there/);
   });
 });

@@ -40,13 +40,16 @@ describe('a paired run', () => {
     const dir = path.join(out, 'processes', 'P+single_module_output+rawclone+resnet18');
     const request = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.request.json'), 'utf8'));
     const result = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.result.json'), 'utf8'));
-    expect(request.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, before: 5 });
+    // As many samples before the import as pairs after it (the spec's samples), so the tax compares like with like.
+    expect(request.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, before: 20 });
     expect(result.paired.seed).toBe(request.pairing.seed);
     expect(cell('rawclone').paired!.processes[0].seed).toBe(request.pairing.seed);
   });
 
-  it("times the raw cell in its row's blocks before the imports: no raw process runs, and its row says where it came from", () => {
-    expect(fs.existsSync(path.join(out, 'processes', 'P+single_module_output+raw+resnet18'))).toBe(false);
+  it("times the raw cell in its row's blocks before the imports: no raw timing process runs, and its row says where it came from", () => {
+    // The raw cell's processes are its row's control (below), none a timing process of its own.
+    const rawDir = path.join(out, 'processes', 'P+single_module_output+raw+resnet18');
+    expect(fs.readdirSync(rawDir).filter((f) => f.endsWith('.result.json')).sort()).toEqual(['control-0.result.json', 'control-1.result.json', 'control-2.result.json']);
     const raw = cell('raw');
     expect(raw.status).toBe('ok');
     expect(raw.baseline_from).toEqual(TOOLS.map((t) => `P/single_module_output/${t}/resnet18`));
@@ -71,13 +74,32 @@ describe('a paired run', () => {
 
   it('finds the import tax of a tool that makes every forward three times as long once imported, and does not let its paired ratio hide it', () => {
     const c = cell('taxed');
-    // Against a baseline slowed as much as itself, the tool looks free; the tax (baseline after / before) finds it.
+    // Against a baseline slowed as much as itself, the tool looks free; the tax (baseline after / before,
+    // over the control's) finds it, and its interval clears 1.0 by far.
     expect(Math.abs(Math.log(c.paired!.ratio))).toBeLessThan(0.1);
     expect(c.import_tax!.ratio).toBeGreaterThan(2);
     expect(c.import_tax!.ratio).toBeLessThan(4.5);
-    // The published ratio (every "x raw") carries it.
-    expect(c.paired!.published.tax).toBeCloseTo(c.import_tax!.ratio, 6);
-    expect(c.paired!.published.ratio).toBeGreaterThan(2);
+    expect(c.import_tax!.ci95[0]).toBeGreaterThan(1.5);
+    expect(c.import_tax!.control).toEqual({ cell: 'P/single_module_output/raw/resnet18', environment: 'default', processes: 3 });
+    // x raw is the paired ratio in every run, nothing multiplied in: the tax is its own figure beside it.
+    expect(c.paired!.published.tax).toBeNull();
+    expect(c.paired!.published.ratio).toBe(c.paired!.ratio);
+    expect(c.paired!.published.ci95[0]).toBeLessThanOrEqual(c.paired!.ci95[0]);
+    expect(c.paired!.published.ci95[1]).toBeGreaterThanOrEqual(c.paired!.ci95[1]);
+  });
+
+  it("runs the row's control: the baseline against itself with nothing imported, and every tool's tax divided by its drift", () => {
+    const control = cell('raw').control!;
+    expect(control).toHaveLength(1);
+    expect(control[0]).toMatchObject({ environment: 'default', failed: 0 });
+    expect(control[0].processes).toHaveLength(3);
+    // Its copy times as the baseline does (pairing alone gives 1.0), loosely: a loaded machine's bound.
+    expect(Math.abs(Math.log(control[0].ratio.ratio))).toBeLessThan(0.1);
+    // A tool that does what raw does has no tax against the control, within a loaded machine's bound; its
+    // controlled tax is its own after/before over the control's drift.
+    const clone = cell('rawclone').import_tax!;
+    expect(Math.abs(Math.log(clone.ratio))).toBeLessThan(Math.log(1.5));
+    expect(clone.ratio).toBeCloseTo(clone.uncontrolled!.ratio / control[0].drift.ratio, 6);
   });
 
   it('shows the paired ratio and the import tax in the reports', () => {

@@ -3,11 +3,12 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { nextProcess, type PrecisionSettings } from '../../src/run/precision.ts';
-import { pooledSpread, PRIOR_DF, processesHalfWidth } from '../../src/stats/spread.ts';
+import { floorHalfWidth, nextProcess, publishedHalfWidth, type PrecisionSettings } from '../../src/run/precision.ts';
+import { processesHalfWidth } from '../../src/stats/spread.ts';
+import { defaultModel } from '../../src/stats/between-run.ts';
 import { ROOT } from '../helpers.ts';
 
-const SETTINGS: PrecisionSettings = { precision: 0.01, processes: 8, min_processes: 3, budget_s: 60 };
+const SETTINGS: PrecisionSettings = { precision: 0.01, processes: 8, min_processes: 3 };
 const proc = (median_ms: number, timed_s = 1) => ({ median_ms, timed_s });
 
 /**
@@ -43,49 +44,11 @@ describe('medianHalfWidth', () => {
 
 describe('processesHalfWidth', () => {
   it('is the t interval of the mean log median, as a relative half-width', () => {
-    // logs of 10, 11, 12: sd 0.08706, t(0.975, 2) = 4.302653 (scipy.stats.t.ppf)
     const logs = [10, 11, 12].map(Math.log);
     const mean = logs.reduce((a, b) => a + b) / 3;
     const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
     expect(processesHalfWidth([10, 11, 12])).toBeCloseTo(Math.exp((4.302652729911275 * sd) / Math.sqrt(3)) - 1, 9);
     expect(processesHalfWidth([10])).toBe(Infinity);
-  });
-});
-
-describe('the run pool (moderated spread between processes)', () => {
-  it("is the typical cell's variance of log medians: the median over cells, scaled by the chi-square median", () => {
-    const cells = [[10, 11], [20, 22], [30, 30.3], [40, 40], [50, 60], [7]];
-    const v = (xs: number[]) => { const l = xs.map(Math.log); const m = l.reduce((a, b) => a + b) / l.length; return l.reduce((a, b) => a + (b - m) ** 2, 0) / (l.length - 1); };
-    // five cells with two processes: variances sorted, the middle one is [20, 22]'s (same ratio as [10, 11]);
-    // chi-square(1)'s median is 0.454936 (scipy.stats.chi2.ppf(0.5, 1)).
-    expect(pooledSpread(cells)).toEqual({ variance: expect.closeTo(v([20, 22]) / 0.454936423119572, 9), df: 5, cells: 5 });
-  });
-
-  it("says nothing below five cells: one erratic neighbour must not set a cell's width", () => {
-    expect(pooledSpread([[10, 11], [20, 40], [30, 30]])).toBeNull();
-  });
-
-  it("gives two processes that agree by luck the run's typical width, not a near-zero one", () => {
-    const noisyRun = pooledSpread(Array.from({ length: 40 }, () => [100, 104]))!;
-    const lucky = processesHalfWidth([30, 30.001], noisyRun);
-    // moderated: s^2 = (4 * pool + own) / 5 on 5 degrees of freedom
-    const own = (Math.log(30.001) - Math.log(30)) ** 2 / 2;
-    expect(lucky).toBeCloseTo(Math.exp((2.570581835636314 * Math.sqrt((PRIOR_DF * noisyRun.variance + own) / (PRIOR_DF + 1))) / Math.sqrt(2)) - 1, 9);
-    expect(lucky).toBeGreaterThan(0.02);
-  });
-
-  it("lets a quiet run stop a cell at two processes where the cell's own t interval (1 df) never could", () => {
-    const quietRun = pooledSpread(Array.from({ length: 40 }, () => [100, 100.4]))!;
-    const two = [proc(30), proc(30.1)];
-    const s = { ...SETTINGS, precision: 0.02, min_processes: 2 };
-    expect(nextProcess(two, s).action).toBe('continue');
-    expect(nextProcess(two, s, quietRun)).toMatchObject({ action: 'stop', reason: 'precision' });
-  });
-
-  it("still lets a cell that spreads more than the run ask for more processes", () => {
-    const quietRun = pooledSpread(Array.from({ length: 40 }, () => [100, 100.4]))!;
-    const s = { ...SETTINGS, precision: 0.02, min_processes: 2 };
-    expect(nextProcess([proc(30), proc(33)], s, quietRun).action).toBe('continue');
   });
 });
 
@@ -113,9 +76,26 @@ describe('nextProcess', () => {
     expect(nextProcess(all, SETTINGS)).toMatchObject({ action: 'stop', reason: 'processes' });
   });
 
-  it('stops by budget once the cell has spent its timed work (never below min_processes)', () => {
-    expect(nextProcess([proc(10, 40), proc(11, 40)], SETTINGS).action).toBe('continue');
-    expect(nextProcess([proc(10, 30), proc(11, 20), proc(9, 20)], SETTINGS)).toMatchObject({ action: 'stop', reason: 'budget' });
+  it('judges a paired cell on the interval it publishes: its processes, and what the next run may differ by', () => {
+    const ratios = [1.5, 1.502, 1.498].map((ratio) => ({ ...proc(15), ratio }));
+    const none = nextProcess(ratios, SETTINGS, null, null);
+    const between = { ...defaultModel(), tau0: 0.002, sigma: 0 };
+    const withRun = nextProcess(ratios, SETTINGS, null, between);
+    expect(withRun.half_width).toBeGreaterThan(none.half_width);
+    expect(withRun.half_width).toBeCloseTo(publishedHalfWidth([1.5, 1.502, 1.498], null, between), 12);
+  });
+
+  it('stops a paired cell the run-to-run component alone keeps wider than the target: more processes cannot narrow it', () => {
+    // A tool whose time is 90% its own (ratio 10): tau^2 = 0.005^2 + (0.02 x 0.9)^2, about 1.9%, so a 95%
+    // interval no narrower than about 4%, whatever the processes.
+    const model = { ...defaultModel(), tau0: 0.005, sigma: 0.02, df: 4 };
+    const torchlensLike = [10, 10.01, 9.99].map((ratio) => ({ ...proc(300), ratio }));
+    const d = nextProcess(torchlensLike, { ...SETTINGS, precision: 0.02 }, null, model);
+    expect(d).toMatchObject({ action: 'stop', reason: 'unreachable' });
+    expect(floorHalfWidth(10, model)).toBeGreaterThan(0.02);
+    // A thin wrapper (ratio 1.03) under the same model reaches 2%: t(4) x 0.5% is about 1.4%.
+    const thin = [1.03, 1.031, 1.029].map((ratio) => ({ ...proc(30), ratio }));
+    expect(nextProcess(thin, { ...SETTINGS, precision: 0.02 }, null, model)).toMatchObject({ action: 'stop', reason: 'precision' });
   });
 });
 

@@ -31,13 +31,15 @@ describe('interrupting a run', () => {
     // what was measured before the interruption is still there, untouched, and nothing ran twice
     for (const rec of before) expect(after.find((a) => a.key === rec.key)).toEqual(rec);
     expect(new Set(after.map((a) => a.key)).size).toBe(after.length);
-    // 4 cells x 2 processes: the fifth, raw, is timed by the paired processes of hooks and tv_fx
-    expect(after).toHaveLength(4 * 2);
-    // interleaved (the default): round 1 runs every cell once, then round 2 does, in the seeded order
-    // the interrupted run started with; the journal keeps that order across the resume
-    const rounds = [after.slice(0, 4), after.slice(4)].map((r) => r.map((rec) => rec.cell));
-    for (const round of rounds) expect(new Set(round).size).toBe(4);
-    expect(after.slice(0, 4).every((rec) => rec.index === 0)).toBe(true);
+    // 4 cells x 2 processes, and the 2 of the read row's control: the fifth cell, raw, is timed by the
+    // paired processes of hooks and tv_fx, and runs its row's control instead
+    expect(after).toHaveLength(4 * 2 + 2);
+    expect(after.filter((rec) => rec.kind === 'control').map((rec) => rec.cell)).toEqual(['A/single_module_output/raw/resnet18', 'A/single_module_output/raw/resnet18']);
+    // interleaved (the default): round 1 runs every cell once and the control's first process, then round
+    // 2 does, in the seeded order the interrupted run started with; the journal keeps that order across the resume
+    const rounds = [after.slice(0, 5), after.slice(5)].map((r) => r.map((rec) => rec.cell));
+    for (const round of rounds) expect(new Set(round).size).toBe(5);
+    expect(after.slice(0, 5).every((rec) => rec.index === 0)).toBe(true);
     const header = readJournal(out).header!;
     expect(header.schedule).toMatchObject({ kind: 'interleaved', seed: expect.any(Number) });
     const full = loadResults(path.join(out, 'results.json'));

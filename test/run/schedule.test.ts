@@ -31,8 +31,12 @@ describe('the interleaved schedule', () => {
   it('runs every cell once per round, timing and memory processes alike, and rounds follow each other', async () => {
     const jobs = await tinyJobs('interleaved', 7, { processes: 3, memory_runs: 1, aa_pairs: 2 });
     expect(new Set(jobs.filter((j) => j.kind !== 'aa').map((j) => j.cell.id)).size).toBe(18); // tiny's planned cells
-    // The raw cells are timed by their row's paired processes (docs/protocol.md, Pairing): only their memory process runs.
-    expect(jobs.filter((j) => j.cell.tool === 'raw').map((j) => j.kind)).toEqual(Array(6).fill('memory'));
+    // The raw cells are timed by their row's paired processes (docs/protocol.md, Pairing): they run the row's
+    // control processes (as many as a cell's processes) and their memory process, no timing process.
+    const raws = jobs.filter((j) => j.cell.tool === 'raw');
+    expect(raws.filter((j) => j.kind === 'memory')).toHaveLength(6);
+    expect(raws.filter((j) => j.kind === 'control')).toHaveLength(18);
+    expect(raws.filter((j) => j.kind === 'time')).toHaveLength(0);
     const cells = [...new Set(jobs.filter((j) => j.kind === 'time').map((j) => j.cell.id))];
     expect(cells.length).toBe(12);
     const rounds = roundIndex(jobs);
@@ -48,6 +52,9 @@ describe('the interleaved schedule', () => {
       expect(new Set(mine.map((j) => rounds.get(j.key))).size).toBe(4);
       expect(rounds.get(`${c}#memory#0`)).toBe(3);
     }
+    // Control process k of a row runs in round k, beside process k of the cells it controls.
+    for (const j of raws.filter((x) => x.kind === 'control')) expect(rounds.get(j.key)).toBe(j.index);
+    for (const j of raws.filter((x) => x.kind === 'memory')) expect(rounds.get(j.key)).toBe(3);
   });
 
   it('spreads the A/A pairs over the rounds, both processes of a pair in one round', async () => {
@@ -75,8 +82,8 @@ describe('the interleaved schedule', () => {
 
   it('keeps the sequential order when asked: per cell its processes together, the A/A pairs last', async () => {
     const jobs = await tinyJobs('sequential', 7, { processes: 2, memory_runs: 1, aa_pairs: 1 });
-    expect(jobs.slice(0, 4).map((j) => j.key)).toEqual([
-      'A/single_module_output/raw/resnet18#memory#0',
+    expect(jobs.slice(0, 6).map((j) => j.key)).toEqual([
+      'A/single_module_output/raw/resnet18#control#0', 'A/single_module_output/raw/resnet18#control#1', 'A/single_module_output/raw/resnet18#memory#0',
       'A/single_module_output/hooks/resnet18#time#0', 'A/single_module_output/hooks/resnet18#time#1', 'A/single_module_output/hooks/resnet18#memory#0',
     ]);
     expect(jobs.slice(-2).map((j) => j.kind)).toEqual(['aa', 'aa']);

@@ -57,8 +57,10 @@ describe('runSettings', () => {
   it("bounds every timing flag as the spec schema bounds the same key", async () => {
     const { default: schema } = await import('../../schemas/spec.schema.json', { with: { type: 'json' } });
     for (const f of TIMING_FLAGS) {
-      const key = schema.$defs.protocol.properties[f.key] as { minimum: number; maximum: number };
-      expect([f.min, f.max], f.flag).toEqual([key.minimum, key.maximum]);
+      const key = schema.$defs.protocol.properties[f.key] as { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number };
+      // A percentage flag (--precision 2) stands for the fraction the spec writes (0.02), bounds excluded.
+      if (f.percent) expect([f.min / 100, f.max / 100], f.flag).toEqual([key.exclusiveMinimum, key.exclusiveMaximum]);
+      else expect([f.min, f.max], f.flag).toEqual([key.minimum, key.maximum]);
     }
   });
 });
