@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { renderChangeMarkdown, renderChangeTable, sideSummaries, type ChangeReport } from '../change/render.ts';
 import { changeCells, isToolCell, sideOf, splitSides } from '../change/sides.ts';
+import { withBaselineFor } from '../change/baseline.ts';
+import { adapterLookup } from '../spec/manifests.ts';
+import type { Plan } from '../plan/expand.ts';
 import { compareResults } from '../compare/compute.ts';
 import type { Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
@@ -48,16 +51,21 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   const specFile = named?.file;
   if (!specFile) throw new UserError('bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV');
   const change = previous?.change ?? { tool: required(opts.tool, '--tool'), only: opts.only ?? null };
-  const settings = compareSettings(opts);
+  // Both sides are one interleaved run: no run-to-run component separates them (docs/compare.md).
+  const settings = { ...compareSettings(opts), same_run: true };
   const loaded = await loadSpecAndWarn(specFile, true);
   checkSameSpec(previous, loaded.spec, specFile);
   const requests: SourceRequest[] = previous?.tool_sources ?? [
     { tool: change.tool, side: 'base', source: required(opts.base, '--base'), digest: null },
     { tool: change.tool, side: 'head', source: opts.head ?? '.', digest: null },
   ];
-  const prepared = await prepareSources(loaded, requests);
+  // Both sides are timed against the plain forward in their own processes: a group without raw gets it.
+  const baseline = withBaselineFor(loaded.spec, change.tool, adapterLookup(loaded.manifests));
+  if (baseline.added.length > 0) process.stderr.write(`benchgrid: bench-change: group${baseline.added.length === 1 ? '' : 's'} ${baseline.added.join(', ')} of ${specFile} ${baseline.added.length === 1 ? 'has' : 'have'} no raw tool; the built-in raw is added for this comparison, so that both sides are timed against the plain forward in their own processes.\n`);
+  const prepared = await prepareSources({ ...loaded, spec: baseline.spec }, requests);
   const cells = changeCells(prepared.plan, change.only);
   if (cells.length === 0) throw new UserError(`bench-change: ${change.tool} has no planned cell in ${specFile}${change.only ? ` matching --only ${change.only}` : ''}; nothing to compare.`);
+  refuseUnpaired(prepared.plan, cells, change.tool, specFile);
   // The run's own summary goes to stderr: stdout carries only the comparison, in the format asked for.
   const runOpts: RunOptions = { ...opts, json: false, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
   const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
@@ -82,6 +90,19 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   const failing = (comparison.summary.failing ?? []).length + (comparison.summary.failing_tools ?? []).length;
   if (failing > 0) throw new ExitCode(EXIT.differenceFound);
   exitForRun(results, planned);
+}
+
+/**
+ * A comparison in which no cell of the tool pairs with raw would judge absolute times of two sets of
+ * processes, which a busy machine moves by more than a change: refused with each cell's reason. Cells that
+ * cannot pair beside others that do are compared as they can be, and the comparison says so per cell.
+ */
+function refuseUnpaired(plan: Plan, cells: string[], tool: string, specFile: string): void {
+  const selected = new Set(cells);
+  const sides = plan.cells.filter((c) => selected.has(c.id) && sideOf(c.tool) !== null);
+  if (sides.length === 0 || sides.some((c) => c.pairing?.baseline)) return;
+  const reasons = [...new Set(sides.map((c) => c.pairing?.unpaired ?? 'it does not pair'))];
+  throw new UserError(`bench-change: none of ${tool}'s cells in ${specFile} can be timed against the plain forward in its own processes (${reasons.join('; ')}), so the comparison would judge absolute times, which load moves by more than a change. Give ${tool} a contract the built-in raw tool implements, or compare two runs with \`benchgrid compare --mode absolute\`.`);
 }
 
 function required(value: string | undefined, option: string): string {

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import { aggregate } from '../results/aggregate.ts';
+import { earlierRuns, type EarlierCell } from '../results/earlier.ts';
+import { betweenModel } from '../stats/between-run.ts';
 import { localHost } from '../results/host.ts';
 import { writeResults } from '../results/write.ts';
 import { linksUnder, NoSpaceError, writeAtomic } from '../util/files.ts';
@@ -134,8 +136,11 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   log(`${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
-  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume }));
-  const results = recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool }), loaded.byTool);
+  // This spec's earlier runs here: the run-to-run component of every published interval is learnt from them.
+  const earlier = earlierRuns({ spec: rp.spec.name, device: rp.device, hostname: localHost().hostname, start, protocol: rp.protocol, dir });
+  const between = rp.protocol.precision === null ? null : betweenModel(earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))));
+  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume, between }));
+  const results = recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool);
   await keepingJournal(dir, resume, async () => {
     writeResults(path.join(dir, 'results.json'), results);
     if (!stopped) pointLatest(dir, spec.name);
@@ -227,12 +232,13 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number; sources: Prepared['byTool'] }): Results {
-  const { sources, ...settings } = how;
+function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number; sources: Prepared['byTool']; earlier: Map<string, EarlierCell>[] }): Results {
+  const { sources, earlier, ...settings } = how;
   const records = readJournal(dir).records;
   return aggregate(
     {
       spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10), host: localHost(),
+      earlier,
       run: {
         ...settings, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir,
         stopped_early: stoppedEarly(rp.jobs, records),

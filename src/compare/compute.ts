@@ -5,7 +5,8 @@ import { environmentDifferences } from './env-guard.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SpeedComparison, type SubjectNoise } from './model.ts';
 import { baselineIn, decide, runShift } from './modes.ts';
-import { compareRelative, relativeSide } from './relative.ts';
+import { compareRelative, relativeSide, withBetweenRun } from './relative.ts';
+import { betweenOf, componentFor } from '../stats/between-run.ts';
 import { compareSpeed, unavailable } from './speed.ts';
 import { compareTools } from './tools.ts';
 import { DEFAULT_THRESHOLD } from './threshold.ts';
@@ -122,8 +123,21 @@ function speedOf(b: CellResult | null, a: CellResult | null, t: Thresholds, exac
   const before = relativeSide(b, sameBase ? baseB : null);
   const after = relativeSide(a, sameBase ? baseA : null);
   const baseline = b.paired?.baseline ?? a.paired?.baseline ?? baseB?.tool ?? 'raw';
-  const ratio = before && after ? compareRelative({ before: b, after: a }, { before, after }, baseline, { ...ctx, threshold: t.threshold }) : null;
+  const relative = before && after ? compareRelative({ before: b, after: a }, { before, after }, baseline, { ...ctx, threshold: t.threshold }) : null;
+  // Two runs differ by more than each one's processes show (docs/compare.md, "Across runs"); one run's two sides do not.
+  const between = !s.same_run && relative && before!.paired && after!.paired ? runToRun(runs, b, a) : null;
+  const ratio = relative && between ? withBetweenRun(relative, between.variance, between.df, { ...ctx, threshold: t.threshold }) : relative;
   return decide(s.mode, ratio, absolute);
+}
+
+/** Both runs' run-to-run components for a cell (each file's own model, at the cell's paired ratio there); null when neither file has one. */
+function runToRun(runs: Runs, b: CellResult, a: CellResult): { variance: number; df: number } | null {
+  const mb = betweenOf(runs.before);
+  const ma = betweenOf(runs.after);
+  if (!mb && !ma) return null;
+  const parts = [mb && b.paired ? componentFor(mb, b.paired.ratio) : null, ma && a.paired ? componentFor(ma, a.paired.ratio) : null].filter((x) => x !== null);
+  const variance = parts.reduce((x, p) => x + p!.variance, 0);
+  return { variance, df: Math.min(...parts.map((p) => p!.df)) };
 }
 
 const RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };

@@ -45,6 +45,11 @@ export interface SpeedComparison {
   mann_whitney: { u: number; p: number; method: 'exact' | 'asymptotic' } | null;
   /** In ratio mode, how each side's ratio was obtained: paired in its own processes, or unpaired (to the baseline cell). */
   paired?: 'paired' | 'unpaired' | 'paired before, unpaired after' | 'unpaired before, paired after';
+  /**
+   * In ratio mode across two runs: the run-to-run component added to the interval and the test (sd of the
+   * change on the log scale, both runs' components together; docs/compare.md); absent or 0: none.
+   */
+  between_run?: number;
   /** Which mode decided the label (docs/compare.md); absent on label-less comparisons built before a mode was tried. */
   decided_by?: CompareMode;
   /** The other mode's verdict, reported beside the deciding one; null when it could not be computed. */
@@ -167,6 +172,11 @@ export interface CompareSettings {
   seed: number;
   min_processes: number;
   fail_on_slower: number | null;
+  /**
+   * Both sides come from one interleaved run (bench-change): what moves a ratio from one run to the next is
+   * common to them and divides out, so no run-to-run component is added (docs/compare.md). Absent: false.
+   */
+  same_run?: boolean;
 }
 
 /** Everything `benchgrid compare` says about two results files. */

@@ -5,7 +5,9 @@
 import type { CellResult } from '../results/model.ts';
 import { pairedSamples } from '../results/paired.ts';
 import type { SpeedComparison } from './model.ts';
-import { compareSpeed, type SpeedContext } from './speed.ts';
+import { compareSpeed, judge, type SpeedContext } from './speed.ts';
+import { quantile975 } from '../stats/paired.ts';
+import jStat from 'jstat';
 import { processMedians } from '../stats/significance.ts';
 
 /** The tool a cell is divided by when no `raw` cell is in its group: the subject's A/A reference tool. */
@@ -59,6 +61,30 @@ export function compareRelative(pair: { before: CellResult; after: CellResult },
   const s = compareSpeed(rel(pair.before, sides.before), rel(pair.after, sides.after), ctx);
   const how = sides.before.paired && sides.after.paired ? 'paired' : sides.before.paired ? 'paired before, unpaired after' : sides.after.paired ? 'unpaired before, paired after' : 'unpaired';
   return { ...s, why: `relative to ${baseline} (${how}): ${s.why}`, before_ms: pair.before.median_ms, after_ms: pair.after.median_ms, paired: how };
+}
+
+/**
+ * A ratio comparison of two runs with their run-to-run components added (src/stats/between-run.ts): the
+ * next run of unchanged code differs from this one by about that much, so a change must stand out from it.
+ * Each side of the interval and the process-level t statistic take `variance` (both runs' components
+ * summed, on the log scale) on top of their own, and the label is judged again.
+ */
+export function withBetweenRun(s: SpeedComparison, variance: number, df: number, ctx: SpeedContext): SpeedComparison {
+  if (!(variance > 0) || s.label === 'unavailable' || !s.interval || !s.ratio || !(s.ratio > 0)) return s;
+  const centre = Math.log(s.ratio);
+  const z = quantile975(df);
+  const widen = (h: number) => Math.sqrt(h * h + z * z * variance);
+  const interval = { ...s.interval, low: Math.exp(centre - widen(centre - Math.log(s.interval.low))), high: Math.exp(centre + widen(Math.log(s.interval.high) - centre)) };
+  let test = s.process_test;
+  if (test && test.t !== 0 && Number.isFinite(test.t)) {
+    const change = Math.log(s.geometric_ratio ?? s.ratio);
+    const se = Math.abs(change / test.t);
+    const t = change / Math.sqrt(se * se + variance);
+    test = { t, df: test.df, p: 2 * (1 - jStat.studentt.cdf(Math.abs(t), test.df)) };
+  }
+  const verdict = judge(interval, test, ctx);
+  const sd = Math.sqrt(variance);
+  return { ...s, ...verdict, why: `${s.why.split(': ')[0]}: ${verdict.why} (with ±${(100 * (Math.exp(z * sd) - 1)).toFixed(1)}% for what separates two runs)`, interval, process_test: test, between_run: sd };
 }
 
 function raw(c: CellResult): number[][] {

@@ -75,7 +75,7 @@ function rangeRule(b: Range, a: Range, because: string, ctx: SpeedContext): Spee
  * [1 - threshold, 1 + threshold] and the process-level t-test, where it can be run, rejects equal
  * medians at alpha. Everything else is within noise.
  */
-function judge(interval: Interval, test: TTest | null, ctx: SpeedContext): Pick<SpeedComparison, 'label' | 'why'> {
+export function judge(interval: Interval, test: TTest | null, ctx: SpeedContext): Pick<SpeedComparison, 'label' | 'why'> {
   const name = interval.kind === 'bootstrap95' ? `95% CI ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}` : `range ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}`;
   return judgeBand(name, interval, test, 'the process-level t-test', ctx.threshold, ctx.alpha);
 }

@@ -17,6 +17,8 @@ export interface Answer {
   exact: CellResult['exact'] | null;
   work_differs: boolean;
   reason: string | null;
+  /** The cell's import tax and interval, its own figure beside the ratio; null where it has none. */
+  tax?: { ratio: number; low: number; high: number } | null;
 }
 
 /** The answers of one group's main row on one subject. */
@@ -62,6 +64,7 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
       answers: others.map((c) => ({
         tool: c.tool, cell: c.id, status: c.status, ratio: answerRatio(c, base, index), exact: c.exact ?? null,
         work_differs: (c.work?.differs.length ?? 0) > 0, reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
+        tax: c.status === 'ok' && c.import_tax && Number.isFinite(c.import_tax.ci95[1]) ? { ratio: c.import_tax.ratio, low: c.import_tax.ci95[0], high: c.import_tax.ci95[1] } : null,
       })),
     };
   }
@@ -77,7 +80,7 @@ function answerRatio(c: CellResult, base: CellResult, index: CellIndex): CellRat
   if (published?.paired) {
     // One process gives no interval over processes: the ratio alone, never "(0.00-Infinity)".
     const bounded = hasInterval(published) && published.low > 0;
-    return { ratio: published.ratio, low: bounded ? published.low : null, high: bounded ? published.high : null, how: "paired: timed against raw in the tool's own processes, 95% interval over processes" };
+    return { ratio: published.ratio, low: bounded ? published.low : null, high: bounded ? published.high : null, how: "paired: timed against raw in the tool's own processes, 95% interval over processes and between runs" };
   }
   return cellRatio(c, base);
 }
@@ -88,13 +91,15 @@ export function answerLine(a: Answer, base: string): string {
   const r = a.ratio;
   const interval = r.low !== null && r.high !== null ? ` (${r.low.toFixed(2)}-${r.high.toFixed(2)})` : '';
   const marks = [a.exact ?? null, a.work_differs ? 'work: differs' : null].filter((m): m is string => m !== null);
-  return `${a.tool}: ${r.ratio.toFixed(2)}x ${base}${interval}${marks.length ? `, ${marks.join(', ')}` : ''}`;
+  // The import tax is said beside the ratio, never in it; in words only where its interval excludes 1.
+  const tax = a.tax ? `; import tax ${a.tax.ratio.toFixed(2)}x (${a.tax.low.toFixed(2)}-${a.tax.high.toFixed(2)})${a.tax.low > 1 ? ', slows torch' : a.tax.high < 1 ? ', speeds torch up' : ''}` : '';
+  return `${a.tool}: ${r.ratio.toFixed(2)}x ${base}${interval}${marks.length ? `, ${marks.join(', ')}` : ''}${tax}`;
 }
 
 /** The answers as text: a heading per block, then one line per tool. */
 export function renderAnswers(blocks: AnswerBlock[], subjectLabel: (id: string) => string): string[] {
   return blocks.flatMap((b) => [
-    `${b.group}, ${b.label}, on ${subjectLabel(b.subject)}: each tool over ${b.base}, 95% interval, exactness`,
+    `${b.group}, ${b.label}, on ${subjectLabel(b.subject)}: each tool over ${b.base}, 95% interval, exactness; its import tax`,
     ...b.answers.map((a) => `  ${answerLine(a, b.base)}`),
   ]);
 }

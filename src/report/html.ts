@@ -4,8 +4,8 @@ import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, notMeasuredText, protocolText } from './measured.ts';
-import { resolvePage, type PageSectionView, type PageView, type ReportInput } from './page.ts';
-import { showsRatios, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
+import { resolvePage, type PageEntryView, type PageSectionView, type PageView, type ReportInput } from './page.ts';
+import { TAX_HEADINGS, TAX_SENTENCE, showsRatios, taxRows, unpairedSentence } from './pairing-parts.ts';
 
 /**
  * The report as one HTML document. Pure given the chart library's text, which defaults to Chart.js's
@@ -68,13 +68,13 @@ function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix
     ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
 <p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
     : '<p class="muted">Nothing in this section was measured.</p>';
-  const ratioTds = (e: PageSectionView['entries'][number]) => (ratios ? `<td class="num">${escapeHtml(e.ratioText)}</td><td>${escapeHtml(exactnessCell(e.result))}</td>` : '');
+  const ratioTds = (e: PageEntryView) => (ratios ? `<td class="num">${escapeHtml(e.ratioText)}</td><td class="num">${escapeHtml(e.taxText)}</td><td>${escapeHtml(exactnessCell(e.result))}</td>` : '');
   const rows = section.entries
     .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTds(e)}</tr>`)
     .join('\n');
   const head = page.fromSpec ? 'Workload' : 'Contract';
   const unpaired = ratios ? unpairedSentence(section.entries) : '';
-  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th><th>Exactness</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
+  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th><th>Import tax (95% CI)</th><th>Exactness</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
 }
 
 /** The import tax table, per tool and subject; nothing for files without paired timing. */
@@ -82,7 +82,7 @@ function taxHtml({ results }: ReportInput): string {
   const rows = taxRows(results);
   if (rows.length === 0) return '';
   const trs = rows.map((r) => `<tr>${r.text.map((t, i) => `<td${i >= 2 && i <= 4 ? ' class="num"' : ''}>${escapeHtml(t)}</td>`).join('')}</tr>`).join('\n');
-  return `<section class="page-section" id="import-tax"><h3>Import tax</h3>\n<p class="note">${inlineMd(TAX_SENTENCE)}</p>\n<table><tr><th>Tool</th><th>Subject</th><th>Import tax (95% CI)</th><th>Cells</th><th>Processes</th><th>In x raw</th></tr>\n${trs}\n</table></section>`;
+  return `<section class="page-section" id="import-tax"><h3>Import tax</h3>\n<p class="note">${inlineMd(TAX_SENTENCE)}</p>\n<table><tr>${TAX_HEADINGS.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>\n${trs}\n</table></section>`;
 }
 
 /** The cells a spec's page leaves out, so that nothing measured is hidden. */

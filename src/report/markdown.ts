@@ -4,7 +4,7 @@ import { cellRange, exactnessCell, exactText, firstLine, mdCell } from './format
 import { howMeasured } from './measured.ts';
 import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
-import { showsRatios, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
+import { showsRatios, TAX_HEADINGS, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
 
 /** The results page as `benchgrid report --format markdown` prints it. */
 export function renderMarkdown(input: ReportInput): string {
@@ -20,8 +20,8 @@ export function renderMarkdown(input: ReportInput): string {
     const first = page.fromSpec ? 'Workload' : 'Contract';
     // The seed's file keeps its own page layout, row for row; every other file adds the ratio to raw and
     // the exactness against the group's reference, so a page says both how fast and whether it is the same result.
-    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Exactness |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- | --- |' : '| --- | --- | --- |');
-    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(exactnessCell(e.result))} |` : e.text);
+    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- |');
+    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(e.taxText)} | ${mdCell(exactnessCell(e.result))} |` : e.text);
     out.push('');
     const unpaired = ratios ? unpairedSentence(section.entries) : '';
     if (unpaired) out.push(mdCell(unpaired), '');
@@ -55,6 +55,6 @@ export function renderMarkdown(input: ReportInput): string {
 function taxSection({ results }: ReportInput): string[] {
   const rows = taxRows(results);
   if (rows.length === 0) return [];
-  return ['## Import tax', '', TAX_SENTENCE, '', '| Tool | Subject | Import tax (95% CI) | Cells | Processes | In x raw |', '| --- | --- | --- | --- | --- | --- |',
+  return ['## Import tax', '', TAX_SENTENCE, '', `| ${TAX_HEADINGS.join(' | ')} |`, `|${' --- |'.repeat(TAX_HEADINGS.length)}`,
     ...rows.map((r) => `| ${r.text.map(mdCell).join(' | ')} |`), ''];
 }

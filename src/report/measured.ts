@@ -2,7 +2,7 @@
 import type { Results, SubjectMeta } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
-import { noPairingSentence } from './pairing-parts.ts';
+import { betweenRunSentence, noPairingSentence } from './pairing-parts.ts';
 
 /** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
 export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
@@ -18,6 +18,8 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
   if (results.cells.some((c) => c.gc_ms)) head.push(GC_SENTENCE);
   const unpaired = noPairingSentence(results);
   if (unpaired) head.push(unpaired);
+  const between = betweenRunSentence(results);
+  if (between) head.push(sink.text(between));
   if (head.length) out.push(head.join(' '));
   const several = Object.keys(results.subjects).length > 1;
   for (const [subject, s] of Object.entries(results.subjects)) {

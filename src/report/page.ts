@@ -5,6 +5,7 @@ import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, firstLine, mdCell } from './format.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import { cellIndex, formatPublished, publishedRatio, type CellIndex, type Published } from '../results/published.ts';
+import { cellTaxText } from './pairing-parts.ts';
 
 /** What every renderer gets: the results, the spec when one was given, and each tool's library. */
 export interface ReportInput {
@@ -37,6 +38,8 @@ export interface PageEntryView {
   ratioText: string;
   /** Why a measured tool cell has no ratio at all (no raw cell to be timed against); null otherwise. */
   noBaseline: string | null;
+  /** The cell's import tax, `1.00x (0.98-1.02)` (`uncontrolled` where no control ran), or empty. */
+  taxText: string;
   /** The cell, when the results have it. */
   result: CellResult | null;
 }
@@ -134,7 +137,7 @@ function entryView(
   // of the contract): the column says so rather than staying blank, and the note under the table says why.
   const noBaseline = kind === 'measured' && !baseline && !ratio ? (c?.unpaired ?? null) : null;
   const ratioText = baseline ? 'baseline' : noBaseline ? 'no baseline' : formatPublished(ratio);
-  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText, noBaseline };
+  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText, noBaseline, taxText: kind === 'measured' ? cellTaxText(c) : '' };
 }
 
 /** The first `explain` text whose `match` occurs in the cell's reason, else the reason's first line. */

@@ -8,6 +8,7 @@ import { fitLine, wrap } from '../util/width.ts';
 import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
 import { renderStability, stabilityOf, type Stability } from './stability.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
+import { formatTax } from './pairing-parts.ts';
 
 /** One tool's line of the summary; the same object `run --json` prints. */
 export interface SummaryEntry {
@@ -18,14 +19,16 @@ export interface SummaryEntry {
   /** (max - min) / median of the per-process medians; null with one process or no timing. */
   spread: number | null;
   /**
-   * The cell's cost over the plain forward (src/results/published.ts): its published paired ratio (timed
-   * against the `raw` baseline in its own processes, times the cell's import tax where the tool's is
-   * shown); else the ratio of its median to the `raw` cell's (unpaired). Null for the raw cell itself and
-   * where neither exists.
+   * The cell's cost over the plain forward (src/results/published.ts): its paired ratio (timed against the
+   * `raw` baseline in its own processes, after the tool's import); else the ratio of its median to the
+   * `raw` cell's (unpaired). Null for the raw cell itself and where neither exists.
    */
   ratio_to_raw: number | null;
-  /** The 95% interval of a paired ratio; null when unpaired or absent. */
+  /** The 95% interval of a paired ratio (with the run-to-run component); null when unpaired or absent. */
   ratio_to_raw_ci: [number, number] | null;
+  /** The cell's import tax against its row's control (src/results/control.ts) and its 95% interval; null when unpaired. */
+  import_tax: number | null;
+  import_tax_ci: [number, number] | null;
   /** Whether `ratio_to_raw` is paired; null without a ratio. */
   paired: boolean | null;
   /** Why the ratio is unpaired (null when paired or absent). */
@@ -95,7 +98,7 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
   const cells = cellIndex(results);
   const entry = (e: PageEntryView): SummaryEntry => {
     const c = e.result;
-    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_raw_ci: null, paired: null, unpaired: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
+    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_raw_ci: null, import_tax: null, import_tax_ci: null, paired: null, unpaired: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
     const reference = spec?.groups.find((g) => g.id === c.group)?.reference;
     const spread = c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1 ? (c.max_ms - c.min_ms) / c.median_ms : null;
     const raw = publishedRatio(c, cells);
@@ -103,6 +106,8 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
       cell: c.id, tool: e.toolLabel, status: c.status, median_ms: c.median_ms, spread,
       ratio_to_raw: raw?.ratio ?? null,
       ratio_to_raw_ci: raw?.paired && raw.low !== null && raw.high !== null ? [raw.low, raw.high] : null,
+      import_tax: c.import_tax?.ratio ?? null,
+      import_tax_ci: c.import_tax ? c.import_tax.ci95 : null,
       paired: raw ? raw.paired : null,
       unpaired: raw?.why ?? null,
       ratio_to_reference: reference && c.tool !== reference ? ratioTo(c, sibling(c, reference, cells), cells)?.ratio ?? null : null,
@@ -156,11 +161,12 @@ function renderFailures(groups: FailureGroup[], width: number): string[] {
 
 const LEGEND = [
   'median: the median of the per-process medians, per call; spread: (max - min) / median of the per-process medians.',
-  "x raw: the cost over the plain forward, timed in alternation with it in the same processes (paired; times the cell's import tax where the tool's is shown, 'in x raw' below), with its 95% interval; 'unpaired': the ratio of two sets of processes' medians (why: below). x ref: the same against the group's reference tool.",
+  "x raw: the cost over the plain forward, timed in alternation with it in the same processes after the tool's import (paired), with a 95% interval that also holds what the next run may differ by; 'unpaired': the ratio of two sets of processes' medians (why: below). x ref: the same against the group's reference tool.",
+  "tax: the import tax, what importing and using the tool does to the plain forward in its processes, against the row's control (1.00x: nothing); '*' where its interval excludes 1.00. Its own figure: x raw does not include it.",
   "exact: against the group's reference (bit, close, mismatch); 'work: differs': the tool did not do the contract's work.",
 ];
 
-const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['x ref', 7], ['exact', 8]] as const;
+const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['tax', 7], ['x ref', 7], ['exact', 8]] as const;
 
 /** The summary as text lines no wider than `width` (tool labels are cut to fit, with an ellipsis). */
 export function renderSummary(raw: Summary, width: number): string {
@@ -195,8 +201,9 @@ function pairingLines(s: Summary, width: number): string[] {
   for (const e of s.rows.flatMap((r) => r.entries)) if (e.unpaired) why.set(e.unpaired, (why.get(e.unpaired) ?? 0) + 1);
   const lines = [...why].flatMap(([reason, n]) => wrap(`unpaired (${n} cell${n === 1 ? '' : 's'}): ${reason}.`, width));
   if (s.import_tax.length > 0) {
-    const taxes = s.import_tax.map((t) => `${t.tool} ${t.ratio.toFixed(3)}x (${t.low.toFixed(3)}-${Number.isFinite(t.high) ? t.high.toFixed(3) : '?'})${t.low > 1 ? ' in x raw' : ''}`).join(', ');
-    lines.push(...wrap(`Import tax (the plain forward after each tool's import / before it, 95% interval): ${taxes}.`, width));
+    const taxes = s.import_tax.map((t) => `${t.tool} ${formatTax(t)}${t.low > 1 ? ' slows torch' : t.high < 1 ? ' speeds torch up' : ''}`).join(', ');
+    const control = s.import_tax.every((t) => t.controlled === t.cells) ? "against each row's control" : s.import_tax.some((t) => t.controlled > 0) ? "against each row's control where one ran" : 'uncontrolled: no control ran';
+    lines.push(...wrap(`Import tax per tool (the plain forward after its import over before it, ${control}, 95% interval): ${taxes}.`, width));
   }
   return lines;
 }
@@ -206,6 +213,7 @@ function entryLine(e: SummaryEntry, toolWidth: number): string {
   if (e.status !== 'ok') return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
   const x = (r: number | null) => (r === null ? '' : `${r.toFixed(2)}x`);
   const raw = e.ratio_to_raw === null ? '' : formatPublished({ ratio: e.ratio_to_raw, low: e.ratio_to_raw_ci?.[0] ?? null, high: e.ratio_to_raw_ci?.[1] ?? null, paired: e.paired === true, why: e.unpaired });
-  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), raw, x(e.ratio_to_reference), e.exact ?? ''];
+  const tax = e.import_tax === null ? '' : `${e.import_tax.toFixed(2)}x${e.import_tax_ci && (e.import_tax_ci[0] > 1 || e.import_tax_ci[1] < 1) ? '*' : ' '}`;
+  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), raw, tax, x(e.ratio_to_reference), e.exact ?? ''];
   return `${tool}${cols.map((v, i) => v.padStart(COLUMNS[i][1])).join(' ')}${e.work_differs ? ' work: differs' : ''}`;
 }

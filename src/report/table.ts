@@ -49,9 +49,9 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   lines.push(`Marks: ${MARK_LEGEND}.`);
   if (results.cells.some((c) => c.paired)) {
-    lines.push("x1.24: the cell's cost over the plain forward, timed against it in the same processes (paired), including the cell's import tax where the tool's is shown (docs/protocol.md).");
-    const taxes = taxRows(results).map((r) => `${r.tax.tool} ${r.text[2]}${r.tax.low > 1 ? ' (in its x ratios)' : ''}`);
-    if (taxes.length) lines.push(`Import tax (the plain forward after each tool's import / before it): ${taxes.join(', ')}.`);
+    lines.push("x1.24: the cell's cost over the plain forward, timed against it in the same processes after the tool's import (paired), with a 95% interval that also holds the run-to-run component (docs/protocol.md).");
+    const taxes = taxRows(results).map((r) => `${r.tax.tool} ${r.text[2]}${r.tax.low > 1 ? ' slows torch' : r.tax.high < 1 ? ' speeds torch up' : ''}`);
+    if (taxes.length) lines.push(`Import tax (the plain forward after each tool's import over before it, against the row's control; its own figure, never in x): ${taxes.join(', ')}.`);
   }
   lines.push(`${results.cells.length} cells: ${count('ok')} ok, ${count('error')} failed, ${count('unsupported')} not run.`);
   // Grid lines already fit; headings and notes wrap (a grid line must keep its spacing).

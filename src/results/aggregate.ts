@@ -15,7 +15,11 @@ import { dict } from '../util/dict.ts';
 import { baselineDonors } from '../run/jobs.ts';
 import { lentRecords, pairedProcessesOf, withPairedFigures } from './aggregate-paired.ts';
 import { aaCellOf, aaNoise } from './aa-noise.ts';
-import { withToolTax } from './published.ts';
+import { pairedEstimate, withPublished } from './published.ts';
+import { betweenModel, type BetweenModel, type RunCells } from '../stats/between-run.ts';
+import type { EarlierCell } from './earlier.ts';
+import { controlsOf, taxPool, withControlledTax } from './control.ts';
+import { pairedPools } from './paired.ts';
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -29,6 +33,13 @@ export interface RunInfo {
   measuredOn: string;
   /** The machine aggregating (localHost() for a local run). */
   host: HostFacts;
+  /**
+   * This spec's earlier comparable runs on this machine (src/results/earlier.ts), from which the run-to-run
+   * component of every published interval is estimated (src/stats/between-run.ts); absent: the default.
+   */
+  earlier?: Map<string, EarlierCell>[];
+  /** False: publish the in-run intervals alone (no run-to-run component); the comparisons of docs/performance.md use it. */
+  betweenRun?: boolean;
 }
 
 const VERDICT_RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
@@ -51,7 +62,8 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
       measured.push(blank(cell, 'unsupported', cell.reason));
       continue;
     }
-    let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa');
+    // A/A and control processes are figures of the run, not of the cell they run for.
+    let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa' && r.kind !== 'control');
     // An A/A process that failed in a way every process repeats stopped the cell before its own
     // processes ran (src/run/repeat-gate.ts): that failure is the cell's.
     if (mine.length === 0) mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
@@ -66,9 +78,8 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
   const planned = new Map(info.plan.cells.map((c) => [c.id, c]));
   const paired = new Map([...timeOf].map(([id, time]) => [id, pairedProcessesOf(time)]));
-  const withFigures = withToolTax(withPairedFigures(measured, paired, planned, timeOf));
-  const pools = { paired: runPool(withFigures, true), unpaired: runPool(withFigures, false) };
-  const cells = withFigures.map((c) => withStop(c, info.protocol, c.paired ? pools.paired : pools.unpaired));
+  const figured = withPairedFigures(measured, paired, planned, timeOf);
+  const { cells, model } = runFigures(info, records, figured, planned);
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
   const mainCell = records.find((r) => r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);
@@ -109,8 +120,48 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     subjects,
     cells,
     page_rows: null,
-    run: { ...info.run, missing },
+    run: { ...info.run, missing, between_run: model },
   };
+}
+
+/**
+ * The figures a cell gets from the whole run: its import tax judged against its row's control
+ * (src/results/control.ts), its published interval with the run-to-run component (src/results/published.ts),
+ * and its stop, judged as the run judged it against the run's spread between processes.
+ */
+function runFigures(info: RunInfo, records: ProcessRecord[], figured: CellResult[], planned: Map<string, Cell>): { cells: CellResult[]; model: BetweenModel | null } {
+  // The import tax is judged against the row's control (src/results/control.ts); the headline adds the
+  // run-to-run component to its interval (src/results/published.ts).
+  const pairedCells = figured.filter((c) => c.paired).map((c) => c.paired!.processes);
+  const ratioPool = pairedPools(pairedCells).ratio;
+  const controls = controlsOf(info.plan, info.selected, records, { ratio: ratioPool, tax: null });
+  const pool = taxPool(pairedCells, controls.values());
+  const controlled = controlsOf(info.plan, info.selected, records, { ratio: ratioPool, tax: pool });
+  const model = info.betweenRun === false ? null : betweenModel([runCells(figured), ...sameCode(info.earlier ?? [], figured)]);
+  const withFigures = withPublished(withControlledTax(figured, controlled, planned, pool), model)
+    .map((c) => (controlled.has(c.id) ? { ...c, control: controlled.get(c.id)! } : c));
+  const pools = { paired: runPool(withFigures, true), unpaired: runPool(withFigures, false) };
+  const cells = withFigures.map((c) => withStop(c, info.protocol, c.paired ? pools.paired : pools.unpaired, model));
+  return { cells, model };
+}
+
+/** The earlier runs' cells that measured what this run's cell measured: the same tool release on the same torch. */
+function sameCode(earlier: readonly Map<string, EarlierCell>[], cells: readonly CellResult[]): RunCells[] {
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  return earlier.map((run) => new Map([...run].filter(([id, e]) => {
+    const c = byId.get(id);
+    return c !== undefined && c.tool_version === e.tool_version && (c.runtime?.torch ?? null) === e.torch;
+  }).map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))).filter((run) => run.size > 0);
+}
+
+/** A run's paired cells as the between-run estimate reads them: each one's log ratio and its variance. */
+export function runCells(cells: readonly CellResult[]): RunCells {
+  const out: RunCells = new Map();
+  for (const c of cells) {
+    const e = c.paired ? pairedEstimate(c.paired) : null;
+    if (e) out.set(c.id, { mean: e.mean, variance: e.variance });
+  }
+  return out;
 }
 
 function isFailure(r: ProcessRecord): boolean {

@@ -4,15 +4,16 @@ import type { CellResult } from './model.ts';
 import { poolFor, precisionSettings, processSoFar } from '../run/precision-gate.ts';
 import { nextProcess, type CellStop, type ProcessSoFar } from '../run/precision.ts';
 import { type Pool } from '../stats/spread.ts';
+import type { BetweenModel } from '../stats/between-run.ts';
 
 /**
  * The cell's stop reason and the half-width of its median's (paired: its ratio's) interval, judged on the
  * processes it ran by the same rule the run applied between them; null reason when the rule would have
  * run another process (an interrupted run, or a cell whose processes failed).
  */
-export function cellStop(processes: (ProcessSoFar | null)[], protocol: Protocol, pool: Pool | null = null): { stopped_by: CellStop | null; half_width: number | null } {
+export function cellStop(processes: (ProcessSoFar | null)[], protocol: Protocol, pool: Pool | null = null, between: BetweenModel | null = null): { stopped_by: CellStop | null; half_width: number | null } {
   const done = processes.filter((p): p is ProcessSoFar => p !== null);
-  const d = nextProcess(done, precisionSettings(protocol), pool);
+  const d = nextProcess(done, precisionSettings(protocol), pool, between);
   return { stopped_by: d.action === 'stop' ? d.reason : null, half_width: Number.isFinite(d.half_width) ? d.half_width : null };
 }
 
@@ -26,9 +27,9 @@ function processesOf(c: CellResult): (ProcessSoFar | null)[] {
 }
 
 /** A measured cell with its stop fields added (cells not measured are returned as they are). */
-export function withStop(c: CellResult, protocol: Protocol, pool: Pool | null = null): CellResult {
+export function withStop(c: CellResult, protocol: Protocol, pool: Pool | null = null, between: BetweenModel | null = null): CellResult {
   if (c.status !== 'ok' || !c.samples_ms) return c;
-  const { stopped_by, half_width } = cellStop(processesOf(c), protocol, pool);
+  const { stopped_by, half_width } = cellStop(processesOf(c), protocol, pool, between);
   return { ...c, stopped_by, precision_half_width: half_width };
 }
 

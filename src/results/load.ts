@@ -93,7 +93,7 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : sampleLists(c.samples_ms, f('samples_ms')),
     gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : sampleLists(c.gc_ms, f('gc_ms'), (x, at) => duration(x, at)),
     gc_median_ms: optDuration(c.gc_median_ms, f('gc_median_ms')),
-    stopped_by: c.stopped_by === undefined || c.stopped_by === null ? null : oneOf(c.stopped_by, ['precision', 'processes', 'budget'] as const, f('stopped_by')),
+    stopped_by: c.stopped_by === undefined || c.stopped_by === null ? null : oneOf(c.stopped_by, ['precision', 'processes', 'budget', 'unreachable'] as const, f('stopped_by')),
     precision_half_width: optNonNegative(c.precision_half_width, f('precision_half_width')),
     per_process: c.per_process === undefined || c.per_process === null ? null : boundedList(c.per_process, f('per_process'), MAX_PROCESSES, 'processes').map((x, i) => processOf(x, child(f('per_process'), i))),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),

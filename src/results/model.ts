@@ -1,5 +1,6 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
 import type { PairedFigures } from './paired.ts';
+import type { ControlFigures, ImportTax } from './control.ts';
 import type { RatioCI } from '../stats/paired.ts';
 import type { RequiredWork, Witnesses } from '../run/record.ts';
 
@@ -79,7 +80,7 @@ export interface CellResult {
   gc_median_ms?: number | null;
   per_process: ProcessStats[] | null;
   /** Why the cell ran no more processes: all `processes`, the budget, or its median precise enough. */
-  stopped_by?: 'precision' | 'processes' | 'budget' | null;
+  stopped_by?: 'precision' | 'processes' | 'budget' | 'unreachable' | null;
   /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/stats/spread.ts). */
   precision_half_width?: number | null;
   memory: MemoryStats | null;
@@ -98,8 +99,13 @@ export interface CellResult {
    * Pairing): ratio, 95% interval, pairs, and each process's raw data. Absent or null when unpaired.
    */
   paired?: PairedFigures | null;
-  /** Baseline after the tool's import / before it, with its 95% interval; absent or null when unpaired. */
-  import_tax?: RatioCI | null;
+  /**
+   * The import tax: the baseline after the tool's import over before it, judged against the row's control
+   * (src/results/control.ts), with its 95% interval; absent or null when unpaired.
+   */
+  import_tax?: ImportTax | null;
+  /** A baseline cell's control processes, per environment (docs/protocol.md, "The control"); absent: none ran. */
+  control?: ControlFigures[] | null;
   /** Why a tool cell has no paired figures (pairing off, no raw in its group, ...); null when paired or not a tool cell. */
   unpaired?: string | null;
   /** A baseline cell timed by its row's paired processes before their tools' imports: those cells. */

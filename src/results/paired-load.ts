@@ -1,7 +1,8 @@
 // Reading a results file's paired fields (docs/protocol.md, "Pairing"): every value type-checked, as the
 // rest of the loader does (src/results/fields.ts); files without them (older runs, the seed) load unpaired.
 import { UserError } from '../errors.ts';
-import { bad, boundedList, child, count, list, MAX_PROCESSES, MAX_SAMPLES, optNonNegative, optText, record, text, time, type At } from './fields.ts';
+import { bad, boundedList, child, count, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, optNonNegative, optText, record, text, time, type At } from './fields.ts';
+import type { ControlFigures, ImportTax } from './control.ts';
 import type { CellResult } from './model.ts';
 import type { PairedFigures, PairedProcess } from './paired.ts';
 import type { RatioCI } from '../stats/paired.ts';
@@ -58,10 +59,49 @@ function processOf(v: unknown, at: At): PairedProcess {
   };
 }
 
+/**
+ * Degrees of freedom of an interval: 0 where there is none (one process: its ci95 is unbounded), positive,
+ * or null for infinitely many (JSON writes Infinity as null); absent stays absent.
+ */
+function dfOf(p: Record<string, unknown>, at: At): { df?: number } {
+  if (p.df === undefined) return {};
+  if (p.df === null) return { df: Infinity };
+  if (typeof p.df !== 'number' || !(p.df >= 0) || !Number.isFinite(p.df)) throw bad(child(at, 'df'), 'degrees of freedom of 0 or more (or null for infinitely many)', p.df);
+  return { df: p.df };
+}
+
 function publishedOf(v: unknown, at: At): PairedFigures['published'] {
   const p = record(v, at);
   const tax = p.tax === null || p.tax === undefined ? null : ratioValue(p.tax, child(at, 'tax'));
-  return { ...ratioCI(p, at), tax };
+  const between = p.between_run === undefined ? {} : { between_run: nonNegative(p.between_run, child(at, 'between_run')) };
+  return { ...ratioCI(p, at), tax, ...dfOf(p, at), ...between };
+}
+
+/** A cell's import tax: its interval, and where written, its degrees of freedom, control and uncontrolled figure. */
+function importTaxOf(v: unknown, at: At): ImportTax {
+  const t = record(v, at);
+  const out: ImportTax = { ...ratioCI(t, at), ...dfOf(t, at) };
+  if (t.uncontrolled !== undefined) out.uncontrolled = ratioCI(t.uncontrolled, child(at, 'uncontrolled'));
+  if (t.control !== undefined) {
+    const c = t.control === null ? null : record(t.control, child(at, 'control'));
+    out.control = c === null ? null : { cell: text(c.cell, child(child(at, 'control'), 'cell')), environment: text(c.environment, child(child(at, 'control'), 'environment')), processes: count(c.processes, child(child(at, 'control'), 'processes'), MAX_PROCESSES) };
+  }
+  return out;
+}
+
+/** A baseline cell's control figures, one per environment. */
+function controlOf(v: unknown, at: At): ControlFigures[] {
+  return boundedList(v, at, MAX_PROCESSES, 'environments').map((x, i) => {
+    const a = child(at, i);
+    const f = record(x, a);
+    return {
+      environment: text(f.environment, child(a, 'environment')),
+      ratio: ratioCI(f.ratio, child(a, 'ratio')),
+      drift: ratioCI(f.drift, child(a, 'drift')),
+      processes: boundedList(f.processes ?? [], child(a, 'processes'), MAX_PROCESSES, 'processes').map((y, j) => processOf(y, child(child(a, 'processes'), j))),
+      failed: count(f.failed ?? 0, child(a, 'failed'), MAX_PROCESSES),
+    };
+  });
 }
 
 function pairedOf(v: unknown, at: At): PairedFigures {
@@ -69,6 +109,7 @@ function pairedOf(v: unknown, at: At): PairedFigures {
   const f = (k: string) => child(at, k);
   return {
     ...ratioCI(p, at),
+    ...dfOf(p, at),
     pairs: count(p.pairs, f('pairs'), MAX_PAIRS),
     baseline: text(p.baseline, f('baseline')),
     published: publishedOf(p.published, f('published')),
@@ -80,7 +121,8 @@ function pairedOf(v: unknown, at: At): PairedFigures {
 export function pairedFields(c: Record<string, unknown>, at: At): Partial<CellResult> {
   const out: Partial<CellResult> = {};
   if (c.paired !== undefined) out.paired = c.paired === null ? null : pairedOf(c.paired, child(at, 'paired'));
-  if (c.import_tax !== undefined) out.import_tax = c.import_tax === null ? null : ratioCI(c.import_tax, child(at, 'import_tax'));
+  if (c.import_tax !== undefined) out.import_tax = c.import_tax === null ? null : importTaxOf(c.import_tax, child(at, 'import_tax'));
+  if (c.control !== undefined) out.control = c.control === null ? null : controlOf(c.control, child(at, 'control'));
   if (c.unpaired !== undefined) out.unpaired = optText(c.unpaired, child(at, 'unpaired'));
   if (c.baseline_from !== undefined) out.baseline_from = c.baseline_from === null ? null : boundedList(c.baseline_from, child(at, 'baseline_from'), MAX_PROCESSES, 'cells').map((x, i) => text(x, child(child(at, 'baseline_from'), i)));
   return out;

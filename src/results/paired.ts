@@ -1,17 +1,24 @@
 // Paired figures of a cell (docs/protocol.md, "Pairing"): per process, the tool against its baseline timed
 // in alternation after the tool's import (the paired ratio), and the import tax (the baseline after the
 // import over the baseline before it); per cell, each over processes with a 95% interval. Pure.
-import { logInterval, pairRatios, type RatioCI } from '../stats/paired.ts';
+import { intervalOf, logEstimate, logInterval, pairRatios, type RatioCI } from '../stats/paired.ts';
 import type { PairedProcess } from '../run/record.ts';
 
 export type { PairedProcess, PairedRecord } from '../run/record.ts';
 export { pairedProcess } from '../run/record.ts';
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 
-/** The published ratio: the paired ratio, times the cell's import tax where the run shows the tool has one. */
+/**
+ * The published ratio: the paired ratio, with an interval that also holds the run-to-run component
+ * (src/results/published.ts, withPublished).
+ */
 export interface Published extends RatioCI {
-  /** The cell's import tax it includes; null when the tool's tax over all its processes is not shown to be above 1. */
+  /** Always null since the import tax became its own figure; results written before then may hold the tax they multiplied in. */
   tax: number | null;
+  /** Degrees of freedom of the interval (absent in older results). */
+  df?: number;
+  /** The run-to-run component it includes, as an sd on the log scale (absent in older results; 0: none). */
+  between_run?: number;
 }
 
 /**
@@ -21,6 +28,8 @@ export interface Published extends RatioCI {
  * (docs/protocol.md says why).
  */
 export interface PairedFigures extends RatioCI {
+  /** Degrees of freedom of the paired ratio's own interval (absent in older results). */
+  df?: number;
   /** Pairs timed after the import, over all processes. */
   pairs: number;
   /** The baseline tool (its adapter's function for the same contract, on its own copy of the model). */
@@ -35,7 +44,7 @@ export interface PairedPools {
   tax: Pool | null;
 }
 
-/** The pools from every paired cell's processes (pooledSpread: the median over cells of their variances). */
+/** The pools from every paired cell's processes (pooledSpread: the prior fitted to their variances). */
 export function pairedPools(cells: readonly (readonly PairedProcess[])[]): PairedPools {
   const of = (f: (p: PairedProcess) => number) => pooledSpread(cells.map((ps) => ps.map(f)));
   return { ratio: of((p) => p.ratio), tax: of((p) => p.tax) };
@@ -46,11 +55,12 @@ export function pairedPools(cells: readonly (readonly PairedProcess[])[]): Paire
  * ratio starts as the paired ratio; withToolTax (src/results/published.ts) adds the tool's tax.
  */
 export function pairedFigures(processes: PairedProcess[], baseline: string, pools: PairedPools): { paired: PairedFigures; import_tax: RatioCI } | null {
-  const ratio = logInterval(processes.map((p) => p.ratio), pools.ratio);
+  const e = logEstimate(processes.map((p) => p.ratio), pools.ratio);
   const tax = logInterval(processes.map((p) => p.tax), pools.tax);
-  if (!ratio || !tax) return null;
+  if (!e || !tax) return null;
+  const ratio = intervalOf(e);
   const pairs = processes.reduce((a, p) => a + p.pairs, 0);
-  return { paired: { ...ratio, pairs, baseline, published: { ...ratio, tax: null }, processes }, import_tax: tax };
+  return { paired: { ...ratio, df: e.df, pairs, baseline, published: { ...ratio, tax: null, df: e.df }, processes }, import_tax: tax };
 }
 
 /**

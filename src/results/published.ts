@@ -3,8 +3,10 @@
 // of two sets of processes' medians, marked unpaired with the reason. Pure.
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellResult, Results } from './model.ts';
-import { logInterval, type RatioCI } from '../stats/paired.ts';
-import { pooledSpread } from '../stats/spread.ts';
+import { intervalOf, quantile975, withComponent, type LogEstimate } from '../stats/paired.ts';
+export { toolTaxes, type ToolTax } from './control.ts';
+import { componentFor, type BetweenModel } from '../stats/between-run.ts';
+export type { BetweenRun } from '../stats/between-run.ts';
 
 /** A cell's ratio to its baseline, how it was obtained, and its interval. */
 export interface Published {
@@ -60,58 +62,29 @@ export function ratioTo(c: CellResult, other: CellResult | null, cells: CellInde
   return c.median_ms !== null && other.median_ms ? { ratio: c.median_ms / other.median_ms, paired: false } : null;
 }
 
-/** One tool's import tax over its cells of one subject (the per-tool line of every report). */
-export interface ToolTax {
-  tool: string;
-  subject: string;
-  ratio: number;
-  low: number;
-  high: number;
-  cells: number;
-  processes: number;
-}
-
 /**
- * Per tool and subject, the import tax over every paired process of its cells: the geometric mean of the
- * processes' taxes with a t interval over them, moderated towards the run's typical spread between a
- * tool's processes. A tool's tax may differ between contracts (a backward is not slowed by what a patched
- * forward costs); the cells' own figures are in each cell's `import_tax`.
+ * Every paired cell with its published ratio (docs/protocol.md, "What x raw is"): the paired ratio, the
+ * tool against its baseline timed in alternation after the tool's import, in every run; its interval
+ * adds the run-to-run component `between` to the cell's own variance (Satterthwaite's degrees of freedom),
+ * so that it covers what the next run will say, not only this run's pairs. Nothing is multiplied in: the
+ * import tax is its own figure beside it (src/results/control.ts), so no headline changes with an interval.
  */
-export function toolTaxes(cells: readonly CellResult[]): ToolTax[] {
-  const groups = new Map<string, CellResult[]>();
-  for (const c of cells) {
-    if (c.status !== 'ok' || !c.paired) continue;
-    const key = `${c.subject}\u0000${c.tool}`;
-    groups.set(key, [...(groups.get(key) ?? []), c]);
-  }
-  const taxesOf = (cs: CellResult[]) => cs.flatMap((c) => c.paired!.processes.map((p) => p.tax));
-  const pool = pooledSpread([...groups.values()].map(taxesOf));
-  return [...groups.values()].flatMap((cs) => {
-    const ci = logInterval(taxesOf(cs), pool);
-    if (!ci) return [];
-    return [{ tool: cs[0].tool, subject: cs[0].subject, ratio: ci.ratio, low: ci.ci95[0], high: ci.ci95[1], cells: cs.length, processes: taxesOf(cs).length }];
-  });
-}
-
-/**
- * Every paired cell with its published ratio (docs/protocol.md, "What the published ratio divides by"). A
- * tool whose import demonstrably slows torch for everyone (its import tax over all its paired processes
- * of the subject lies above 1 at 95%) has each cell divided by the baseline before the import: the cell's
- * paired ratio times the cell's own import tax (contracts differ in how much of their work a patched
- * torch slows), the two intervals combined on the log scale. Every other tool's published ratio is its
- * paired ratio. So a tool that slows torch is never shown as cheap as its paired ratio alone.
- */
-export function withToolTax(cells: readonly CellResult[]): CellResult[] {
-  const taxes = toolTaxes(cells);
+export function withPublished(cells: readonly CellResult[], model: BetweenModel | null): CellResult[] {
   return cells.map((c) => {
     if (!c.paired) return c;
-    const t = taxes.find((x) => x.tool === c.tool && x.subject === c.subject);
-    if (!t || !(t.low > 1) || !c.import_tax) return { ...c, paired: { ...c.paired, published: { ratio: c.paired.ratio, ci95: c.paired.ci95, tax: null } } };
-    const half = (ci: RatioCI) => Math.log(ci.ratio) - Math.log(ci.ci95[0]);
-    const h = Math.hypot(half(c.paired), half(c.import_tax));
-    const ratio = c.paired.ratio * c.import_tax.ratio;
-    return { ...c, paired: { ...c.paired, published: { ratio, ci95: [ratio * Math.exp(-h), ratio * Math.exp(h)], tax: c.import_tax.ratio } } };
+    const between = model ? componentFor(model, c.paired.ratio) : null;
+    const own = pairedEstimate(c.paired);
+    const e = own && between && between.variance > 0 ? withComponent(own, between.variance, between.df) : own;
+    const ci = e ? intervalOf(e) : { ratio: c.paired.ratio, ci95: c.paired.ci95 };
+    return { ...c, paired: { ...c.paired, published: { ratio: c.paired.ratio, ci95: ci.ci95, tax: null, ...(e ? { df: e.df } : {}), between_run: between && between.variance > 0 ? Math.sqrt(between.variance) : 0 } } };
   });
+}
+
+/** A paired cell's own estimate (its processes, moderated as its interval was), from its interval and df. */
+export function pairedEstimate(p: { ratio: number; ci95: [number, number]; df?: number }): LogEstimate | null {
+  if (p.df === undefined || !(p.df > 0) || !(p.ci95[1] < Infinity) || !(p.ci95[0] > 0)) return null;
+  const h = Math.log(p.ci95[1] / p.ratio);
+  return { mean: Math.log(p.ratio), variance: (h / quantile975(p.df)) ** 2, df: p.df };
 }
 
 /** Whether a published ratio has an interval: one paired process has none (its ci95 is [0, null], unbounded). */

@@ -13,10 +13,10 @@ import { LOCK_FILE, thisHolder } from '../../src/run/lock.ts';
 import { cli } from '../helpers.ts';
 import { commitSlowdown, sourcedWorkspace } from '../source/tool-repo.ts';
 
-// Lean: three cells of one tool, three processes per side (the fewest a label needs), no raw cells
-// (compare's absolute rule decides, inside one run), a 15% threshold against a 300% slowdown: with three
-// cells, the tool's t interval has 2 degrees of freedom, and on a loaded machine a doubling's interval was
-// seen reaching down to +8% (3 runs in 20), so the slowdown is large enough that load cannot hide it.
+// Lean: three cells of one tool, three processes per side (the fewest a label needs), a 15% threshold
+// against a 300% slowdown. The spec has no raw tool: bench-change adds the built-in one, so both sides are
+// timed against the plain forward in their own processes and head/base is a ratio of paired ratios (before
+// it did, base against base compared absolute medians and was labelled changed on a loaded machine).
 const PROTOCOL = '{ warmups: 1, samples: 5, processes: 3, min_samples: 3, budget_s_per_cell: 10, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
 
 let dir: string;
@@ -54,7 +54,10 @@ describe('bench-change', () => {
     expect(c.environment.blocking).toBe(0);
     // One run holds both sides, interleaved; the PR comment sits beside it under its marker.
     const results = loadResults(out);
-    expect(new Set(results.cells.map((x) => x.tool))).toEqual(new Set(['hookkit@base', 'hookkit@head']));
+    expect(new Set(results.cells.map((x) => x.tool))).toEqual(new Set(['raw', 'hookkit@base', 'hookkit@head']));
+    // Both sides paired with the raw forward bench-change added, and the comparison judged paired ratios.
+    expect(results.cells.filter((x) => x.tool !== 'raw').every((x) => x.paired && x.paired.baseline === 'raw')).toBe(true);
+    expect(c.cells.map((x) => x.speed.paired)).toEqual(['paired', 'paired', 'paired']);
     // It held the run lock as run does, released it, and records what run records (none stopped early).
     expect(fs.existsSync(path.join(out, LOCK_FILE))).toBe(false);
     expect(results.run?.stopped_early).toEqual([]);
@@ -64,7 +67,9 @@ describe('bench-change', () => {
 
     // history puts the two sides on the version axis, base before head, and finds the regression.
     const h = buildHistory(findRuns([out]).runs.map((found) => ({ found, revision: 'r', report: null })));
-    expect(h.series[0].points.map((p) => p.version)).toEqual([`1.0.0+git.${base.slice(0, 7)}`, `1.0.0+git.${slow.slice(0, 7)}`]);
+    // (The raw cells bench-change added are series of their own, with no tool version.)
+    const hookkit = h.series.find((s) => s.cell.includes('/hookkit/'))!;
+    expect(hookkit.points.map((p) => p.version)).toEqual([`1.0.0+git.${base.slice(0, 7)}`, `1.0.0+git.${slow.slice(0, 7)}`]);
     expect(h.findings.some((f) => f.axis === 'versions' && f.kind === 'regression')).toBe(true);
   }, 600_000);
 
@@ -73,6 +78,9 @@ describe('bench-change', () => {
     expect(code, stderr).toBe(0);
     const c = report!.comparison;
     expect(c.cells).toHaveLength(3);
+    // For the right reason: each side's ratio is paired with raw in its own processes, not a wider threshold.
+    expect(c.cells.map((x) => x.speed.paired)).toEqual(['paired', 'paired', 'paired']);
+    expect(c.cells.every((x) => x.speed.threshold <= 0.15)).toBe(true);
     expect(c.cells.map((x) => x.speed.label).filter((l) => l === 'slower' || l === 'faster')).toEqual([]);
     expect(c.tools!.map((t) => t.label)).not.toContain('slower');
     expect(c.tools!.map((t) => t.label)).not.toContain('faster');

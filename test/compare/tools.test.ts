@@ -53,7 +53,8 @@ describe('a tool verdict over its cells', () => {
     expect(v).toMatchObject({ label: 'slower', mode: 'ratio', threshold: 0.02 });
     expect(v.ratio).toBeCloseTo(Math.exp([1.08, 1.13, 1.1, 1.06, 1.12, 1.11].map(Math.log).reduce((a, b) => a + b) / 6), 12);
     expect(v.interval!.low).toBeGreaterThan(1.02);
-    expect(v.test).toMatchObject({ df: 4 + 5, moderated: true });
+    // The six tools spread alike, so the fitted prior earns all their 30 degrees of freedom (its cap), plus the tool's own 5.
+    expect(v.test).toMatchObject({ df: 30 + 5, moderated: true });
     expect(tools.filter((t) => t.tool !== 'slow').every((t) => t.label === 'within_noise')).toBe(true);
   });
 
@@ -109,11 +110,11 @@ describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with
   it('prints the tools table on the terminal and in markdown', () => {
     const table = renderTable(c, false, 120);
     expect(table).toMatch(/Tools, each over its cells:/);
-    expect(table).toMatch(/│ probe +│ ratio +│ +6 │ +\+10\.0% │ \+3\.5% to \+16\.8% │ +0\.0062 │ slower +│/);
+    expect(table).toMatch(/│ probe +│ ratio +│ +6 │ +\+10\.0% │ \+4\.4% to \+15\.8% │ +<0\.001 │ slower +│/);
     expect(table).toMatch(/tools: 1 slower, 0 faster of 10 judged/);
     const md = renderMarkdown(c);
     expect(md).toMatch(/#### Tools, each over its cells/);
-    expect(md).toMatch(/\| `probe` \| ratio \| 6 \| \+10\.0% \| \+3\.5% to \+16\.8% \| 0\.0062 \| \*\*slower\*\* \|/);
+    expect(md).toMatch(/\| `probe` \| ratio \| 6 \| \+10\.0% \| \+4\.4% to \+15\.8% \| <0\.001 \| \*\*slower\*\* \|/);
   });
 });
 

@@ -68,13 +68,14 @@ describe('pairing in the spec, hostile values', () => {
 });
 
 describe('the jobs and requests of a paired run', () => {
-  it('runs no timing process for a raw cell its row pairs with, and still its memory processes', async () => {
+  it('runs no timing process for a raw cell its row pairs with, and still its control and memory processes', async () => {
     const { loaded } = await load(tiny);
     const protocol = { ...runSettings(loaded.spec!, {}, () => 0).protocol, memory_runs: 1 };
     const selected = new Set(loaded.plan!.cells.map((c) => c.id));
     const jobs = buildJobs(loaded.plan!, protocol, selected, []);
     const raw = jobs.filter((j) => j.cell.id === 'A/single_module_output/raw/resnet18');
-    expect(raw.map((j) => j.kind)).toEqual(['memory']);
+    // The row's control: as many processes as a cell's, each the baseline timed as a paired tool's process times it.
+    expect(raw.map((j) => j.kind)).toEqual([...Array(protocol.processes).fill('control'), 'memory']);
     expect(baselineDonors(loaded.plan!, selected).get('A/single_module_output/raw/resnet18')).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/tv_fx/resnet18']);
     // Selected alone, the raw cell times itself.
     const alone = buildJobs(loaded.plan!, protocol, new Set(['A/single_module_output/raw/resnet18']), []);

@@ -4,7 +4,7 @@ import jStat from 'jstat';
 import { describe, expect, it } from 'vitest';
 import { pairedFigures, pairedPools, pairedProcess, pairedSamples, type PairedRecord } from '../../src/results/paired.ts';
 import { logInterval, pairEstimate, pairRatios } from '../../src/stats/paired.ts';
-import { PRIOR_DF, pooledSpread } from '../../src/stats/spread.ts';
+import { pooledSpread } from '../../src/stats/spread.ts';
 import { fromJson } from '../../src/results/load.ts';
 import { toJson } from '../../src/results/write.ts';
 import { measuredCell, resultsOf } from '../compare/simulate.ts';
@@ -70,9 +70,9 @@ describe('the interval over processes', () => {
     expect(lucky.ci95[1] - lucky.ci95[0]).toBeGreaterThan(0);
     const own = logInterval([1.1, 1.1, 1.1], null)!;
     expect(own.ci95).toEqual([expect.closeTo(1.1, 12), expect.closeTo(1.1, 12)]);
-    // s^2 = d0 * pool / (d0 + n - 1) on d0 + n - 1 df.
-    const df = PRIOR_DF + 2;
-    const h = jStat.studentt.inv(0.975, df) * Math.sqrt((PRIOR_DF * pool.variance) / df / 3);
+    // s^2 = d0 * pool / (d0 + n - 1) on d0 + n - 1 df, d0 the degrees of freedom the pool earned.
+    const df = pool.prior_df + 2;
+    const h = jStat.studentt.inv(0.975, df) * Math.sqrt((pool.prior_df * pool.variance) / df / 3);
     expect(lucky.ci95[1]).toBeCloseTo(1.1 * Math.exp(h), 10);
   });
 
@@ -91,8 +91,8 @@ describe("a cell's paired figures", () => {
     expect(f.paired.ratio).toBeGreaterThan(1.09);
     expect(f.import_tax.ratio).toBeCloseTo(10 / 10 * 1, 1);
     for (const ci of [f.paired, f.import_tax]) expect(ci.ci95[0]).toBeLessThanOrEqual(ci.ratio);
-    // Until the tool's tax is known (withToolTax), the published ratio is the paired one.
-    expect(f.paired.published).toEqual({ ratio: f.paired.ratio, ci95: f.paired.ci95, tax: null });
+    // Until the run-to-run component is added (withPublished), the published ratio is the paired one.
+    expect(f.paired.published).toEqual({ ratio: f.paired.ratio, ci95: f.paired.ci95, tax: null, df: f.paired.df });
   });
 
   it('give compare the pairs of each process as relative samples, whose process medians are the paired ratios', () => {

@@ -1,9 +1,10 @@
-// The one "x raw" figure (src/results/published.ts): the paired ratio, with the cell's import tax where the
-// tool's is shown; otherwise the ratio of medians, marked unpaired with the reason.
+// The one "x raw" figure (src/results/published.ts): the paired ratio, its interval widened by the
+// run-to-run component; otherwise the ratio of medians, marked unpaired with the reason.
 import { describe, expect, it } from 'vitest';
 import type { CellResult } from '../../src/results/model.ts';
 import { pairedFigures, pairedPools, pairedProcess, type PairedRecord } from '../../src/results/paired.ts';
-import { cellIndex, formatPublished, publishedRatio, ratioTo, toolTaxes, withToolTax } from '../../src/results/published.ts';
+import { cellIndex, formatPublished, publishedRatio, ratioTo, withPublished } from '../../src/results/published.ts';
+import { defaultModel } from '../../src/stats/between-run.ts';
 import { measuredCell } from '../compare/simulate.ts';
 
 /** A paired cell whose processes have paired ratio `ratio` and import tax `taxes[i]` (with a little scatter). */
@@ -18,23 +19,31 @@ function pairedCell(id: string, ratio: number, taxes: number[]): CellResult {
 }
 
 describe('the published ratio', () => {
-  it("is a tool's paired ratio when its import tax is not shown to be above 1", () => {
-    const [c] = withToolTax([pairedCell('A/c/nnsight/s', 1.2, [1.01, 0.99, 1.0])]);
-    expect(c.paired!.published).toEqual({ ratio: c.paired!.ratio, ci95: c.paired!.ci95, tax: null });
-    expect(publishedRatio(c, cellIndex([c]))).toMatchObject({ ratio: c.paired!.ratio, paired: true, why: null });
+  const model = { ...defaultModel(), tau0: 0.01, sigma: 0.04, df: 8 };
+
+  it("is the cell's paired ratio, in every run: nothing is multiplied in, whatever the tool's import tax", () => {
+    const [thin, taxed] = withPublished([pairedCell('A/c/nnsight/s', 1.2, [1.01, 0.99, 1.0]), pairedCell('A/a/taxed/s', 1.0, [1.25, 1.26, 1.24])], model);
+    for (const c of [thin, taxed]) {
+      expect(c.paired!.published.ratio).toBe(c.paired!.ratio);
+      expect(c.paired!.published.tax).toBeNull();
+    }
+    expect(publishedRatio(thin, cellIndex([thin]))).toMatchObject({ ratio: thin.paired!.ratio, paired: true, why: null });
   });
 
-  it('includes the cell\'s own tax when the tool\'s is above 1 at 95%, so a tool that slows torch never looks as cheap as its paired ratio', () => {
-    const cells = withToolTax([pairedCell('A/a/taxed/s', 1.0, [1.25, 1.26, 1.24]), pairedCell('A/b/taxed/s', 1.0, [1.05, 1.06, 1.04])]);
-    expect(toolTaxes(cells)[0].low).toBeGreaterThan(1);
-    for (const c of cells) {
-      expect(c.paired!.published.tax).toBeCloseTo(c.import_tax!.ratio, 12);
-      expect(c.paired!.published.ratio).toBeCloseTo(c.paired!.ratio * c.import_tax!.ratio, 12);
-      // Both intervals' widths, combined on the log scale.
-      const half = (lo: number, r: number) => Math.log(r / lo);
-      expect(half(c.paired!.published.ci95[0], c.paired!.published.ratio)).toBeCloseTo(Math.hypot(half(c.paired!.ci95[0], c.paired!.ratio), half(c.import_tax!.ci95[0], c.import_tax!.ratio)), 10);
-    }
-    expect(cells[0].paired!.published.ratio).toBeGreaterThan(1.2);
+  it("widens the cell's own interval by the run-to-run component, more for a tool whose time is mostly its own", () => {
+    const [thin, heavy] = withPublished([pairedCell('A/c/hooks/s', 1.0, [1, 1, 1]), pairedCell('A/c/torchlens/s', 9.0, [1, 1, 1])], model);
+    const half = (c: CellResult, ci: [number, number]) => Math.log(ci[1] / c.paired!.ratio);
+    // hooks (ratio 1): tau is tau0 alone; torchlens (ratio 9): tau0 and sigma x (1 - 1/9).
+    expect(thin.paired!.published.between_run).toBeCloseTo(0.01, 6);
+    expect(heavy.paired!.published.between_run).toBeCloseTo(Math.hypot(0.01, 0.04 * (1 - 1 / heavy.paired!.ratio)), 12);
+    for (const c of [thin, heavy]) expect(half(c, c.paired!.published.ci95)).toBeGreaterThan(half(c, c.paired!.ci95));
+    expect(half(heavy, heavy.paired!.published.ci95)).toBeGreaterThan(half(thin, thin.paired!.published.ci95));
+  });
+
+  it('keeps the in-run interval where no run-to-run component is asked for', () => {
+    const [c] = withPublished([pairedCell('A/c/hooks/s', 1.1, [1, 1, 1])], null);
+    expect(c.paired!.published.ci95).toEqual([expect.closeTo(c.paired!.ci95[0], 12), expect.closeTo(c.paired!.ci95[1], 12)]);
+    expect(c.paired!.published.between_run).toBe(0);
   });
 
   it('falls back on the ratio of medians to the raw cell, marked unpaired with the reason, and is absent for raw itself', () => {
@@ -48,7 +57,7 @@ describe('the published ratio', () => {
   });
 
   it('takes a ratio to the reference as the ratio of two paired ratios when both paired, else of medians', () => {
-    const [a, b] = withToolTax([pairedCell('A/c/nnsight/s', 1.3, [1, 1, 1]), pairedCell('A/c/hooks/s', 1.1, [1, 1, 1])]);
+    const [a, b] = withPublished([pairedCell('A/c/nnsight/s', 1.3, [1, 1, 1]), pairedCell('A/c/hooks/s', 1.1, [1, 1, 1])], null);
     const cells = cellIndex([a, b]);
     expect(ratioTo(a, b, cells)).toEqual({ ratio: a.paired!.published.ratio / b.paired!.published.ratio, paired: true });
     const plainA = { ...a, paired: null };

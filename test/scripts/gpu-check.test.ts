@@ -49,8 +49,9 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const wheelhouse = json(path.join(bundle, 'wheelhouse/wheelhouse.json'));
     // raw and hooks import no tool library: nothing to carry, nothing even to look up.
     expect(wheelhouse).toMatchObject({ carried: {}, spares: {}, present: {}, requirements: [], bytes: 0 });
-    // One process: hooks's, which also times raw (paired); raw has no process of its own.
-    expect(requests(bundle).map((r: { device: string; tool: { id: string } }) => [r.tool.id, r.device])).toEqual([['hooks', 'cpu']]);
+    // Two processes: hooks's, which also times raw (paired), and its row's control (raw against its own copy,
+    // nothing imported); raw has no timing process of its own.
+    expect(requests(bundle).map((r: { device: string; tool: { id: string } }) => [r.tool.id, r.device]).sort()).toEqual([['hooks', 'cpu'], ['raw', 'cpu']]);
 
     // One wheel the base lacks, needing torch: pip must install it offline and find torch in the base.
     await execa('python3', ['-c', PROBE_WHEEL, path.join(bundle, 'wheelhouse')]);
@@ -120,9 +121,11 @@ describe('the check spec (specs/resnet18_gpu_check.yaml)', () => {
     const cells = new Set(m.jobs.map((j: { cell: string }) => j.cell));
     expect(cells.size).toBe(56);
     // 2 timing processes per cell but raw's (its 6 cells are timed in their rows' paired processes), 1 memory
-    // process per cell, and 1 A/A pair per group with a reference.
+    // process per cell, 1 A/A pair per group with a reference, and 2 control processes per paired row and
+    // environment (8 of them: a row's tools in the main environment and in their own).
     expect(m.jobs.filter((j: { kind: string }) => j.kind === 'time').length).toBe((56 - 6) * 2);
-    expect(m.jobs.length).toBe((56 - 6) * 2 + 56 + 2);
+    expect(m.jobs.filter((j: { kind: string }) => j.kind === 'control').length).toBe(8 * 2);
+    expect(m.jobs.length).toBe((56 - 6) * 2 + 56 + 2 + 16);
     const first = json(path.join(dir, m.jobs[0].request));
     expect(first.device).toBe('cuda');
     expect(first.settings).toMatchObject({ warmups: 1, samples: 10, min_samples: 3 });

@@ -27,15 +27,17 @@ export async function makeToolRepo(dir: string): Promise<string> {
 }
 
 /**
- * A branch `slow` whose commit makes every call of hookkit spin, after its forward pass, for three times
- * as long as that forward took: the same work, four times the time, however the machine drifts. Returns
- * the commit id.
+ * A branch (`slow` by default) whose commit makes every call of hookkit spin, after its forward pass, for
+ * `extra` times as long as that forward took (3 by default: the same work, four times the time, however
+ * the machine drifts; bench/change-campaign.ts commits 0.1, a 10% slowdown). Returns the commit id.
  */
-export async function commitSlowdown(repo: string): Promise<string> {
-  await git(repo, ['checkout', '-q', '-b', 'slow']);
+export async function commitSlowdown(repo: string, opts: { extra?: number; branch?: string } = {}): Promise<string> {
+  const extra = opts.extra ?? 3;
+  if (!(extra > 0 && extra < 100)) throw new Error(`commitSlowdown: extra must be in (0, 100), not ${extra}`);
+  await git(repo, ['checkout', '-q', '-b', opts.branch ?? 'slow']);
   const core = path.join(repo, 'hookkit/_core.py');
   const text = fs.readFileSync(core, 'utf8')
-    .replace('"""The hooks themselves."""\n', '"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + 3 * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n')
+    .replace('"""The hooks themselves."""\n', `"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + ${extra} * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n`)
     .replace('    kept = []\n    handle', '    kept = []\n    started = time.perf_counter()\n    handle')
     .replace('    return kept[0], result', '    _settle(started)\n    return kept[0], result')
     .replace('    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()', '    started = time.perf_counter()\n    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()\n        _settle(started)');
