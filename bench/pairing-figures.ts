@@ -8,7 +8,7 @@ import { compareResults } from '../src/compare/compute.ts';
 import type { CellResult, Results } from '../src/results/model.ts';
 import { toolTaxes } from '../src/results/published.ts';
 import { runPool } from '../src/results/cell-stop.ts';
-import { moderatedLogSpread, PRIOR_DF, type Pool } from '../src/stats/spread.ts';
+import { moderatedLogSpread, type Pool } from '../src/stats/spread.ts';
 import { pairedLabelRates } from '../test/compare/across-runs.simulation.ts';
 import { CAMPAIGN, type PairedNoise, type RunModel } from '../test/compare/simulate-runs.ts';
 
@@ -119,7 +119,7 @@ function processesFor(run: Run, target: number) {
   const needed = toolCells(run.results).filter((c) => c.paired).map((c) => {
     const { variance } = moderatedLogSpread(c.paired!.processes.map((p) => p.ratio), pool);
     let p = 2;
-    while (p < 200 && Math.exp((jStat.studentt.inv(0.975, PRIOR_DF + p - 1) * Math.sqrt(variance)) / Math.sqrt(p)) - 1 > target) p++;
+    while (p < 200 && Math.exp((jStat.studentt.inv(0.975, (pool?.prior_df ?? 0) + p - 1) * Math.sqrt(variance)) / Math.sqrt(p)) - 1 > target) p++;
     const walls = c.per_process!.map((x) => x.wall_s);
     return { id: c.id, processes: p, process_wall_s: mean(walls), ran: c.per_process!.length };
   });

@@ -1,0 +1,106 @@
+// The bench-change campaign (docs/performance.md, "bench-change: base against base"): how often the tool
+// author's gate fires on noise, and whether it sees a real 10% slowdown. hookkit (test/fixtures/sources/
+// hookkit) in a local git repository, as the suite's bench-change test makes it, with a committed branch
+// `slow10` that spins after every hookkit forward for a tenth of that forward's time; then, at the spec's
+// protocol below and bench-change's defaults (no --threshold):
+//   QUIET runs of base against base, alone on the machine;
+//   BUSY runs of base against base with one busy CPU process beside each;
+//   SLOW runs of base against slow10, alone.
+//   node bin/node-ts.js bench/change-campaign.ts DIR [QUIET=10] [BUSY=5] [SLOW=5]
+// writes DIR/runs.jsonl as it goes (an interrupted campaign resumes), then bench/results/change-<date>.json
+// and prints the figures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { ChangeReport } from '../src/change/render.ts';
+import { REPO_ROOT } from '../src/repository.ts';
+import { commitSlowdown, makeToolRepo, writeSourcedSpec } from '../test/source/tool-repo.ts';
+
+// A tool author's small spec: three contracts of hookkit beside hooks (no raw: bench-change adds it), five
+// processes per side, ten samples each.
+const PROTOCOL = '{ warmups: 2, samples: 10, processes: 5, min_samples: 5, budget_s_per_cell: 20, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
+
+const [dirArg, quietArg, busyArg, slowArg] = process.argv.slice(2);
+if (!dirArg) {
+  process.stderr.write('usage: bench/change-campaign.ts DIR [QUIET=10] [BUSY=5] [SLOW=5]\n');
+  process.exit(2);
+}
+const dir = path.resolve(dirArg);
+const counts = { quiet: Number(quietArg ?? 10), busy: Number(busyArg ?? 5), slow: Number(slowArg ?? 5) };
+fs.mkdirSync(dir, { recursive: true });
+
+interface Outcome {
+  name: string;
+  kind: 'quiet' | 'busy' | 'slow';
+  code: number;
+  wall_s: number;
+  loadavg_start: number;
+  loadavg_end: number;
+  tool: { label: string; ratio: number | null; interval: { low: number; high: number } | null } | null;
+  cells: { id: string; label: string; ratio: number | null; paired: string | null; half_width: number | null }[];
+}
+
+async function workspace(): Promise<{ spec: string; repo: string }> {
+  const spec = path.join(dir, 'sourced.yaml');
+  const repo = path.join(dir, 'hookkit');
+  if (!fs.existsSync(repo)) {
+    writeSourcedSpec(dir, { protocol: PROTOCOL, raw: false });
+    await makeToolRepo(repo);
+    await commitSlowdown(repo, { extra: 0.1, branch: 'slow10' });
+  }
+  return { spec, repo };
+}
+
+/** One busy CPU process (a shell loop), as a user's other work would be. */
+const burner = (): ChildProcess => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
+
+async function one(name: string, kind: Outcome['kind'], spec: string, repo: string): Promise<Outcome> {
+  const busy = kind === 'busy' ? burner() : null;
+  const started = Date.now();
+  const loadavg_start = os.loadavg()[0];
+  const head = kind === 'slow' ? 'git:slow10' : 'git:main';
+  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'bench-change', spec, '--tool', 'hookkit', '--base', 'git:main', '--head', head, '--out', path.join(dir, name), '--json'], { cwd: repo, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore' });
+  busy?.kill('SIGKILL');
+  const report = r.stdout ? (JSON.parse(r.stdout) as ChangeReport) : null;
+  fs.writeFileSync(path.join(dir, `${name}.stderr`), r.stderr);
+  const t = report?.comparison.tools?.[0] ?? null;
+  return {
+    name, kind, code: r.exitCode ?? -1, wall_s: (Date.now() - started) / 1000, loadavg_start, loadavg_end: os.loadavg()[0],
+    tool: t && { label: t.label, ratio: t.ratio, interval: t.interval },
+    cells: (report?.comparison.cells ?? []).map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, paired: c.speed.paired ?? null, half_width: c.speed.interval ? Math.sqrt(c.speed.interval.high / c.speed.interval.low) - 1 : null })),
+  };
+}
+
+const { spec, repo } = await workspace();
+const log = path.join(dir, 'runs.jsonl');
+const done: Outcome[] = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+// Quiet and loaded base-against-base runs alternate with the slowdown's, so that a drift of the machine over the campaign reaches all three.
+const plan: { name: string; kind: Outcome['kind'] }[] = [];
+for (let i = 0; i < Math.max(counts.quiet, counts.busy, counts.slow); i++) {
+  if (i < counts.quiet) plan.push({ name: `aa-quiet-${i + 1}`, kind: 'quiet' });
+  if (i < counts.slow) plan.push({ name: `slow10-${i + 1}`, kind: 'slow' });
+  if (i < counts.busy) plan.push({ name: `aa-busy-${i + 1}`, kind: 'busy' });
+}
+for (const p of plan) {
+  if (done.some((d) => d.name === p.name)) continue;
+  const o = await one(p.name, p.kind, spec, repo);
+  fs.appendFileSync(log, JSON.stringify(o) + '\n');
+  done.push(o);
+  process.stderr.write(`bench change: ${o.name}: exit ${o.code}, hookkit ${o.tool?.label ?? 'n/a'} x${o.tool?.ratio?.toFixed(3) ?? 'n/a'}, ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} cells labelled, ${o.wall_s.toFixed(0)} s, load ${o.loadavg_start.toFixed(2)}-${o.loadavg_end.toFixed(2)}\n`);
+}
+
+const of = (kind: Outcome['kind']) => done.filter((d) => d.kind === kind);
+const labelled = (o: Outcome) => o.tool !== null && (o.tool.label === 'slower' || o.tool.label === 'faster');
+const figures = {
+  date: new Date().toISOString().slice(0, 10),
+  protocol: PROTOCOL,
+  machine: { cores: os.cpus().length },
+  aa_quiet: { runs: of('quiet').length, tool_labelled: of('quiet').filter(labelled).length, cells_labelled: of('quiet').reduce((s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length, 0), cells: of('quiet').reduce((s, o) => s + o.cells.length, 0) },
+  aa_busy: { runs: of('busy').length, tool_labelled: of('busy').filter(labelled).length, cells_labelled: of('busy').reduce((s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length, 0), cells: of('busy').reduce((s, o) => s + o.cells.length, 0) },
+  slow10: { runs: of('slow').length, tool_slower: of('slow').filter((o) => o.tool?.label === 'slower').length, ratios: of('slow').map((o) => o.tool?.ratio ?? null) },
+  runs: done,
+};
+fs.writeFileSync(path.join(REPO_ROOT, 'bench/results', `change-${figures.date}.json`), JSON.stringify(figures, null, 2) + '\n');
+process.stdout.write(JSON.stringify({ ...figures, runs: undefined }, null, 2) + '\n');
