@@ -17,11 +17,13 @@ import { execa } from 'execa';
 import type { ChangeReport } from '../src/change/render.ts';
 import { REPO_ROOT } from '../src/repository.ts';
 import { commitSlowdown, makeToolRepo, writeSourcedSpec } from '../test/source/tool-repo.ts';
+import { spliceSection } from './splice.ts';
 
-// A tool author's small spec: three contracts of hookkit beside hooks (no raw: bench-change adds it), five
+// A tool author's small spec: three contracts of hookkit beside hooks (no raw: bench-change adds it), three
 // processes per side, ten samples each.
-const PROTOCOL = '{ warmups: 2, samples: 10, processes: 5, min_samples: 5, budget_s_per_cell: 20, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
+const PROTOCOL = '{ warmups: 2, samples: 10, processes: 3, min_samples: 5, budget_s_per_cell: 20, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
 
+const HEADING = '## bench-change: base against base, and a 10% slowdown';
 const [dirArg, quietArg, busyArg, slowArg] = process.argv.slice(2);
 if (!dirArg) {
   process.stderr.write('usage: bench/change-campaign.ts DIR [QUIET=10] [BUSY=5] [SLOW=5]\n');
@@ -102,5 +104,34 @@ const figures = {
   slow10: { runs: of('slow').length, tool_slower: of('slow').filter((o) => o.tool?.label === 'slower').length, ratios: of('slow').map((o) => o.tool?.ratio ?? null) },
   runs: done,
 };
-fs.writeFileSync(path.join(REPO_ROOT, 'bench/results', `change-${figures.date}.json`), JSON.stringify(figures, null, 2) + '\n');
+const file = path.join(REPO_ROOT, 'bench/results', `change-${figures.date}.json`);
+fs.writeFileSync(file, JSON.stringify(figures, null, 2) + '\n');
+const doc = path.join(REPO_ROOT, 'docs/performance.md');
+fs.writeFileSync(doc, spliceSection(fs.readFileSync(doc, 'utf8'), HEADING, section(path.relative(REPO_ROOT, file))));
 process.stdout.write(JSON.stringify({ ...figures, runs: undefined }, null, 2) + '\n');
+
+/** The "bench-change: base against base" section of docs/performance.md, from the figures above. */
+function section(source: string): string[] {
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+  const row = (o: Outcome) => {
+    const t = o.tool;
+    const hw = o.cells.map((c) => c.half_width).filter((x): x is number => x !== null);
+    return `| ${o.name} | ${o.kind === 'busy' ? 'one busy CPU process' : 'nothing'} | ${o.loadavg_start.toFixed(2)}, ${o.loadavg_end.toFixed(2)} | ${Math.round(o.wall_s)} s | ${t ? `${t.label} x${t.ratio?.toFixed(3) ?? 'n/a'}${t.interval ? ` (${t.interval.low.toFixed(3)}-${t.interval.high.toFixed(3)})` : ''}` : 'n/a'} | ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} | ${hw.length ? `${pct(Math.min(...hw))}-${pct(Math.max(...hw))}` : 'n/a'} | ${o.code} |`;
+  };
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const q = figures.aa_quiet;
+  const b = figures.aa_busy;
+  const s10 = figures.slow10;
+  return [
+    HEADING, '',
+    `Measured by \`bench/change-campaign.ts\` (raw figures in \`${source}\`) on this 2-core machine, ${figures.date}: hookkit (\`test/fixtures/sources/hookkit\`) in a local git repository, its three contracts beside hooks on a ResNet-18 with 32x32 inputs, at \`${PROTOCOL}\` and bench-change's defaults (no \`--threshold\`); the spec has no raw tool, so bench-change adds it and both sides pair. Base against base alone on the machine, base against base with one busy CPU process beside it, and base against a committed branch \`slow10\` whose hookkit spins after every forward for a tenth of that forward's time (a 10% slowdown of its calls), interleaved in that order. Load average: at the start and end of each run.`,
+    '',
+    '| figure | value | target | |', '|---|---|---|---|',
+    `| base against base, quiet: runs with the tool labelled | ${q.tool_labelled} of ${q.runs} (cells labelled: ${q.cells_labelled} of ${q.cells}) | 0 of 10 | ${verdict(q.tool_labelled === 0 && q.runs >= 10)} |`,
+    `| base against base, one busy CPU process beside: runs with the tool labelled | ${b.tool_labelled} of ${b.runs} (cells labelled: ${b.cells_labelled} of ${b.cells}) | 0 of 5 | ${verdict(b.tool_labelled === 0 && b.runs >= 5)} |`,
+    `| the 10% slowdown: runs with the tool labelled slower | ${s10.tool_slower} of ${s10.runs} (ratios ${s10.ratios.map((r) => (r === null ? 'n/a' : r.toFixed(3))).join(', ')}) | 5 of 5 | ${verdict(s10.tool_slower === s10.runs && s10.runs >= 5)} |`,
+    '',
+    '| run | beside it | load average (start, end) | wall time | hookkit, head/base over its cells | cells labelled | cells\' 95% half-widths | exit |', '|---|---|---|---|---|---|---|---|',
+    ...figures.runs.map(row), '',
+  ];
+}

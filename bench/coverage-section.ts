@@ -1,5 +1,7 @@
 // The "Run to run" section of docs/performance.md, from the coverage campaign's figures (bench/coverage.ts). Pure.
 import type { CoverageFigures } from './coverage.ts';
+import { median } from 'simple-statistics';
+import { spliceSection } from './splice.ts';
 
 const BEGIN = '## Run to run: coverage, import tax with its control, precision';
 const pct = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(d)}%`);
@@ -37,6 +39,7 @@ export function coverageSection(f: CoverageFigures, source: string): string[] {
     `Measured by \`bench/coverage.sh\` (raw figures in \`${source}\`) on this 2-core machine, ${f.date}: the read and replacement rows of \`specs/resnet18_cpu.yaml\` (\`--only 'A/single_module_output/*/*,A/replacement_edit/*/*'\`) ${f.runs.length} times on the same code at the spec's default protocol (3 to 10 processes per cell until its published interval is within 2%, a control of 10 processes per environment of a row), each run in the same directory, so that every run after the first reads the earlier ones as its history. The runs marked so shared the machine with one busy CPU process (a shell loop); nothing else ran on the machine during any run, and the load of each is in the table.`,
     '',
     ...head, ...runRows, '',
+    'run1 had no earlier run to learn from and used the default of the code as it ran (tau0 0.5%, sigma 4%, from the pilots); after this campaign the default is 0.3% and 2%, about two and three times what the six runs fitted (docs/protocol.md, "Between runs").', '',
     'Each run\'s published ratio (x raw) and its 95% interval; **x**: the interval misses the median of the other runs\' headlines.', '',
     ...cellHead, ...cellRows, '',
     '| figure | value | target | |', '|---|---|---|---|',
@@ -49,12 +52,13 @@ export function coverageSection(f: CoverageFigures, source: string): string[] {
     `| hooks' controlled import tax over the first five runs (geometric mean) | ${x3(f.hooks.pooled_first_five)} | within 1% of 1.0 | ${verdict(Math.abs(Math.log(f.hooks.pooled_first_five)) <= 0.01)} |`,
     `| the controls: the baseline against itself on its copy, intervals holding 1.0 | ${ctlHold}/${controls.length} | (a 95% interval misses 1 in 20) | |`,
     `| real A/A, compare of consecutive runs: tools labelled; largest share of cells labelled | ${aaTools}; ${pct(aaShare, 1)} | 0; <= 2% | ${verdict(aaTools === 0 && aaShare <= 0.02)} |`,
+    `| real A/A: the cells' 95% half-widths, median of the pairs' medians; the widest | ${pct(median(aa.flatMap((c) => (c.cell_half_width ? [c.cell_half_width.median] : []))))}; ${pct(Math.max(...aa.map((c) => c.cell_half_width?.max ?? 0)))} | no wider than before this change (+-3-15%) | ${verdict(Math.max(...aa.map((c) => c.cell_half_width?.max ?? 0)) <= 0.15)} |`,
     '',
-    'Precision: why each run\'s paired cells stopped adding processes (precision: the published interval within 2%; processes: the most, 10; unreachable: the run-to-run component alone is wider than the target, so more processes could not meet it):', '',
+    'Precision: why each run\'s paired cells stopped adding processes, as the results record it (precision: the published interval within 2%; processes: the most, 10; unreachable: the run-to-run component alone is wider than the target, so more processes could not meet it; none: the run stopped the cell on the pool and model it had then, and judged again on the whole run\'s it is a little wider than the target):', '',
     ...f.widths.met_target.map((m) => `- ${m.run}: ${Object.entries(m).filter(([k]) => k !== 'run').map(([k, v]) => `${v} ${k}`).join(', ')}`), '',
     `Wall time: the quiet runs took ${wall.quiet_median_s === null ? 'n/a' : mins(wall.quiet_median_s)} (median)${wall.before ? `; the code before this change (3 processes per cell, no control) took ${mins(wall.before.wall_s)} on the same rows right after them (load average median ${wall.before.load.loadavg_median}), ${(wall.quiet_median_s! / wall.before.wall_s).toFixed(2)}x` : ''}.`, '',
     'A/A compare of consecutive runs (ratio mode, each run\'s run-to-run component added; cells labelled, and the cells\' 95% half-widths):', '',
-    ...aa.map((c) => `- ${c.pair}${c.busy.some(Boolean) ? ' (a loaded run)' : ''}: ${c.labelled.length} of ${c.comparable} cells labelled${c.labelled.length ? ` (${c.labelled.join('; ')})` : ''}, tools labelled ${c.tools_labelled.length ? c.tools_labelled.join(', ') : 'none'}; half-widths ${c.cell_half_width ? `${pct(c.cell_half_width.min)}-${pct(c.cell_half_width.max)}, median ${pct(c.cell_half_width.median)}` : 'n/a'}`),
+    ...aa.map((c) => `- ${c.pair}${c.busy.some(Boolean) ? ' (a loaded run)' : ''}: ${c.labelled.length} of ${c.comparable} cells labelled${c.labelled.length ? ` (${c.labelled.join('; ')})` : ''}, tools labelled ${c.tools_labelled.length ? c.tools_labelled.join(', ') : 'none'}; half-widths ${c.cell_half_width ? `${pct(c.cell_half_width.min)}-${pct(c.cell_half_width.max)} (widest: ${c.cell_half_width.widest}), median ${pct(c.cell_half_width.median)}` : 'n/a'}`),
     '',
     'Import tax, controlled (each cell\'s baseline after its tool\'s import over before it, divided by its row\'s control measured the same way with nothing imported; docs/protocol.md, "The control"):', '',
     ...taxHead, ...taxRows, '',
@@ -65,10 +69,7 @@ export function coverageSection(f: CoverageFigures, source: string): string[] {
   ];
 }
 
+/** Replaces the section in `doc` (from its heading to the next `## `), or appends it. */
 export function spliceCoverage(doc: string, section: string[]): string {
-  const start = doc.indexOf(BEGIN);
-  const text = section.join('\n');
-  if (start < 0) return `${doc.trimEnd()}\n\n${text}\n`;
-  const next = doc.indexOf('\n## ', start + BEGIN.length);
-  return `${doc.slice(0, start)}${text}\n${next < 0 ? '' : doc.slice(next + 1)}`;
+  return spliceSection(doc, BEGIN, section);
 }

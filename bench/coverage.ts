@@ -124,13 +124,15 @@ const comparisons = runs.slice(1).map((b, i) => {
   const cmp = compareResults(a.results, b.results, { before: a.name, after: b.name });
   const comparable = cmp.cells.filter((c) => c.speed.label !== 'unavailable');
   const labelled = comparable.filter((c) => c.speed.label === 'faster' || c.speed.label === 'slower');
-  const hw = comparable.filter((c) => c.speed.interval).map((c) => Math.sqrt(c.speed.interval!.high / c.speed.interval!.low) - 1);
+  const widths = comparable.filter((c) => c.speed.interval).map((c) => ({ id: c.id, hw: Math.sqrt(c.speed.interval!.high / c.speed.interval!.low) - 1 }));
+  const hw = widths.map((w) => w.hw);
+  const widest = widths.reduce<{ id: string; hw: number } | null>((w, x) => (w === null || x.hw > w.hw ? x : w), null);
   return {
     pair: `${a.name} -> ${b.name}`, busy: [a.busy, b.busy], comparable: comparable.length,
     labelled: labelled.map((c) => `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)})`),
     labelled_share: labelled.length / Math.max(1, comparable.length),
     tools_labelled: (cmp.tools ?? []).filter((t) => t.label === 'faster' || t.label === 'slower').map((t) => `${t.tool}: ${t.label}`),
-    cell_half_width: hw.length ? { min: Math.min(...hw), median: median(hw), max: Math.max(...hw) } : null,
+    cell_half_width: hw.length ? { min: Math.min(...hw), median: median(hw), max: Math.max(...hw), widest: widest!.id } : null,
   };
 });
 

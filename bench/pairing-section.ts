@@ -1,5 +1,6 @@
 // The "Pairing" section of docs/performance.md, rendered from bench/results/pairing-<date>.json (bench/pairing.ts),
 // so that its figures are the file's, never typed by hand.
+import { spliceSection } from './splice.ts';
 
 /** What bench/pairing.ts writes (the parts rendered here). */
 export interface PairingSummary {
@@ -96,9 +97,5 @@ export function pairedSections(s: PairingSummary, file: string): string[] {
 
 /** Replaces the section in `doc` (from its heading to the next `## `), or appends it. */
 export function splicePairing(doc: string, section: string[]): string {
-  const start = doc.indexOf(BEGIN);
-  const text = section.join('\n');
-  if (start < 0) return `${doc.trimEnd()}\n\n${text}\n`;
-  const next = doc.indexOf('\n## ', start + BEGIN.length);
-  return `${doc.slice(0, start)}${text}\n${next < 0 ? '' : doc.slice(next + 1)}`;
+  return spliceSection(doc, BEGIN, section);
 }
