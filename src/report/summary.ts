@@ -9,6 +9,7 @@ import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
 import { renderStability, stabilityOf, type Stability } from './stability.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 import { formatTax } from './pairing-parts.ts';
+import { precisionOf, renderPrecision, type PrecisionSummary } from './precision.ts';
 
 /** One tool's line of the summary; the same object `run --json` prints. */
 export interface SummaryEntry {
@@ -70,6 +71,8 @@ export interface Summary {
   answers: AnswerBlock[];
   /** Per tool, its import tax over its paired cells (baseline after the tool's import / before it). */
   import_tax: ToolTax[];
+  /** With a precision target: how many cells met it, and the ones that did not; null without one. */
+  precision: PrecisionSummary | null;
   /** off_page: measured cells the page does not show (the report lists them). */
   counts: { cells: number; ok: number; error: number; unsupported: number; off_page: number };
   partial: boolean;
@@ -128,7 +131,7 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), precision: precisionOf(results), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
 }
 
 /** The run's failed cells grouped by their cause's first line, in file order. */
@@ -184,7 +187,7 @@ export function renderSummary(raw: Summary, width: number): string {
     for (const e of row.entries) lines.push(entryLine(e, toolWidth));
   }
   const { cells, ok, error, unsupported } = s.counts;
-  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)), ...pairingLines(s, width),
+  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)), ...pairingLines(s, width), ...renderPrecision(s.precision, width),
     ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width));
   const noise = renderStability(s.stability);
   if (noise.length) lines.push('', ...noise.flatMap((l) => wrap(l, width)));
