@@ -38,12 +38,15 @@ export interface RunCell {
 export type RunCells = Map<string, RunCell>;
 
 /**
- * The default: tau0 and sigma from the coverage campaign of docs/performance.md (resnet18_cpu on the
- * project's 2-core machine, quiet and loaded runs), weighing as PRIOR_DF degrees of freedom when earlier
- * runs are there to update it.
+ * The default, for a first run with nothing to learn from, weighing as PRIOR_DF degrees of freedom when
+ * earlier runs are there to update it. The coverage campaign of docs/performance.md ("Run to run":
+ * resnet18_cpu's two rows, six runs on the project's 2-core machine, two of them loaded) fitted tau0 0.12%
+ * and sigma 0.96%; one machine's six runs are a thin basis for everyone's first run, so the default is
+ * about twice and three times that (a first interval that is too wide costs width; one that is too
+ * narrow misleads).
  */
-export const DEFAULT_TAU0 = 0.005;
-export const DEFAULT_SIGMA = 0.04;
+export const DEFAULT_TAU0 = 0.003;
+export const DEFAULT_SIGMA = 0.02;
 export const PRIOR_DF = 4;
 
 /** How much of a cell's time is work of another kind than its baseline's: 1 - min(r, 1/r). */
