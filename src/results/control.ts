@@ -7,7 +7,7 @@
 import type { Cell, Plan } from '../plan/expand.ts';
 import { CONTROL_STRIDE, controlEnvironments } from '../run/jobs.ts';
 import type { ProcessRecord } from '../run/journal.ts';
-import { difference, intervalOf, logEstimate, meanOf, quantile975, type LogEstimate, type RatioCI } from '../stats/paired.ts';
+import { difference, estimateFromInterval, intervalOf, logEstimate, meanOf, type LogEstimate, type RatioCI } from '../stats/paired.ts';
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 import type { CellResult } from './model.ts';
 import { pairedProcess, type PairedProcess } from './paired.ts';
@@ -114,9 +114,7 @@ export interface ToolTax {
 
 /** A cell's tax as a LogEstimate, from its interval and degrees of freedom; null for results without them. */
 export function taxEstimate(t: ImportTax | null | undefined): LogEstimate | null {
-  if (!t || t.df === undefined || !(t.df > 0) || !(t.ci95[1] < Infinity) || !(t.ci95[0] > 0)) return null;
-  const h = Math.log(t.ci95[1] / t.ratio);
-  return { mean: Math.log(t.ratio), variance: (h / quantile975(t.df)) ** 2, df: t.df };
+  return t ? estimateFromInterval(t) : null;
 }
 
 /**

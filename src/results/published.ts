@@ -3,7 +3,7 @@
 // of two sets of processes' medians, marked unpaired with the reason. Pure.
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellResult, Results } from './model.ts';
-import { intervalOf, quantile975, withComponent, type LogEstimate } from '../stats/paired.ts';
+import { estimateFromInterval, intervalOf, withComponent, type LogEstimate } from '../stats/paired.ts';
 export { toolTaxes, type ToolTax } from './control.ts';
 import { componentFor, type BetweenModel } from '../stats/between-run.ts';
 export type { BetweenRun } from '../stats/between-run.ts';
@@ -82,9 +82,7 @@ export function withPublished(cells: readonly CellResult[], model: BetweenModel 
 
 /** A paired cell's own estimate (its processes, moderated as its interval was), from its interval and df. */
 export function pairedEstimate(p: { ratio: number; ci95: [number, number]; df?: number }): LogEstimate | null {
-  if (p.df === undefined || !(p.df > 0) || !(p.ci95[1] < Infinity) || !(p.ci95[0] > 0)) return null;
-  const h = Math.log(p.ci95[1] / p.ratio);
-  return { mean: Math.log(p.ratio), variance: (h / quantile975(p.df)) ** 2, df: p.df };
+  return estimateFromInterval(p);
 }
 
 /** Whether a published ratio has an interval: one paired process has none (its ci95 is [0, null], unbounded). */

@@ -123,3 +123,13 @@ export function logInterval(values: readonly number[], pool: Pool | null): Ratio
   const e = logEstimate(values, pool);
   return e ? intervalOf(e) : null;
 }
+
+/**
+ * The log estimate an interval was made from, given its ratio, 95% interval and degrees of freedom (as
+ * results files record them); null without degrees of freedom or with an unbounded interval.
+ */
+export function estimateFromInterval(p: { ratio: number; ci95: [number, number]; df?: number }): LogEstimate | null {
+  if (p.df === undefined || !(p.df > 0) || !(p.ci95[1] < Infinity) || !(p.ci95[0] > 0)) return null;
+  const h = Math.log(p.ci95[1] / p.ratio);
+  return { mean: Math.log(p.ratio), variance: (h / quantile975(p.df)) ** 2, df: p.df };
+}
