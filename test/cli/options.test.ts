@@ -38,12 +38,18 @@ describe('--memory-runs and --aa-pairs', () => {
     expect(await processes('--aa-pairs', '1', '--memory-runs', '2')).toMatchObject({ aa: 2, memory: 2 * spec.memory });
   }, 60_000);
 
-  it("are bounded like the spec's keys (0 to 100) and refused before anything is written", async () => {
+  it("are bounded like the spec's keys (--controls to 1000, --precision a percentage or off) and refused before anything is written", async () => {
     const out = path.join(tmpdir(), 'never');
     const r = await cli(['export', TINY, '--out', out, '--aa-pairs', '101']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--aa-pairs may be at most 100 \(got '101'\)/)]);
     const m = await cli(['run', TINY, '--out', out, '--memory-runs', '-1']);
     expect([m.code, m.stderr]).toEqual([2, expect.stringMatching(/--memory-runs must be a non-negative integer \(got '-1'\)/)]);
+    const c = await cli(['run', TINY, '--out', out, '--controls', '1001']);
+    expect([c.code, c.stderr]).toEqual([2, expect.stringMatching(/--controls may be at most 1000 \(got '1001'\)/)]);
+    for (const bad of ['0', '100', '-2', 'two', '', 'NaN', '1e400']) {
+      const p = await cli(['run', TINY, '--out', out, '--precision', bad]);
+      expect([p.code, p.stderr], bad).toEqual([2, expect.stringMatching(/--precision must be a percentage above 0 and below 100, such as 2 or 0\.5, or 'off'/)]);
+    }
     expect(fs.existsSync(out)).toBe(false);
   }, 60_000);
 
