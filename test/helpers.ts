@@ -81,6 +81,24 @@ export function resnet18Subject(inputs = ''): string {
     sites: { layer2: layer2 }`;
 }
 
+/**
+ * The `sleep 3600` children that the faulty `spawns` adapter started for results under `dir` (each writes
+ * its child's pid to RESULT.sleeper) and that still run. Other tests start the same fixture at the same
+ * time, so a check of every `sleep 3600` on the machine would see their children too. Throws when `dir`
+ * holds no pid at all: a test that found no child proves nothing about killing it.
+ */
+export function sleepersLeftUnder(dir: string): string[] {
+  const pids = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.sleeper')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim());
+  if (pids.length === 0) throw new Error(`no *.sleeper file under ${dir}: the spawns adapter did not start its child`);
+  return pids.filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === 'sleep 3600';
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Pids of the processes whose command line is exactly `cmdline` (to prove a killed tree left nothing). */
 export function processesRunning(cmdline: string): string[] {
   return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {

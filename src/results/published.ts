@@ -75,9 +75,17 @@ export function withPublished(cells: readonly CellResult[], model: BetweenModel 
     const between = model ? componentFor(model, c.paired.ratio) : null;
     const own = pairedEstimate(c.paired);
     const e = own && between && between.variance > 0 ? withComponent(own, between.variance, between.df) : own;
-    const ci = e ? intervalOf(e) : { ratio: c.paired.ratio, ci95: c.paired.ci95 };
-    return { ...c, paired: { ...c.paired, published: { ratio: c.paired.ratio, ci95: ci.ci95, tax: null, ...(e ? { df: e.df } : {}), between_run: between && between.variance > 0 ? Math.sqrt(between.variance) : 0 } } };
+    const added = own !== null && e !== own;
+    // Without a component the published interval is the paired one itself, not one rebuilt from it (whose
+    // bounds a log and an exp may move by a unit in the last place); with one it is widened, and the bounds
+    // are clamped to enclose the paired interval so that rounding never makes it the narrower of the two.
+    const ci95: [number, number] = added ? enclosing(intervalOf(e!).ci95, c.paired.ci95) : c.paired.ci95;
+    return { ...c, paired: { ...c.paired, published: { ratio: c.paired.ratio, ci95, tax: null, ...(e ? { df: e.df } : {}), between_run: between && between.variance > 0 ? Math.sqrt(between.variance) : 0 } } };
   });
+}
+
+function enclosing(wide: [number, number], inner: [number, number]): [number, number] {
+  return [Math.min(wide[0], inner[0]), Math.max(wide[1], inner[1])];
 }
 
 /** A paired cell's own estimate (its processes, moderated as its interval was), from its interval and df. */

@@ -6,21 +6,11 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { cli, FIXTURES, testPython, tmpdir, sleepersLeftUnder } from '../helpers.ts';
 
 let results: Results;
 let bundle: string;
 const cell = (tool: string) => results.cells.find((c) => c.id === `F/single_module_output/${tool}/resnet18`)!;
-
-function sleepers(): string[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === 'sleep 3600';
-    } catch {
-      return false;
-    }
-  });
-}
 
 beforeAll(async () => {
   const work = tmpdir('benchgrid-driver-faults-');
@@ -44,7 +34,7 @@ describe('faulty cell processes run by the driver', () => {
 
   it('kills a hanging process and its children at the time limit', () => {
     expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    expect(sleepers()).toEqual([]);
+    expect(sleepersLeftUnder(bundle)).toEqual([]);
   });
 
   it('validates result files against the schema', () => {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, testPython, tmpdir, processesRunning } from '../helpers.ts';
+import { cli, FIXTURES, testPython, tmpdir, sleepersLeftUnder } from '../helpers.ts';
 
 let results: Results;
 let out: string;
@@ -40,7 +40,7 @@ describe('a run with faulty adapters', () => {
     const pidFile = fs.readdirSync(path.join(out, 'processes', 'F+single_module_output+spawns+resnet18'));
     expect(pidFile.length).toBeGreaterThan(0);
     // the `sleep 3600` child the adapter started is gone too
-    expect(processesRunning('sleep 3600')).toEqual([]);
+    expect(sleepersLeftUnder(out)).toEqual([]);
   });
 
   it('records a result file that is not JSON, or does not match the schema', () => {

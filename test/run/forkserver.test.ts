@@ -11,7 +11,7 @@ import { runOnce } from '../../src/run/spawn.ts';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../../src/repository.ts';
-import { cli, FIXTURES, ROOT, testPython, tmpdir, write, processesRunning } from '../helpers.ts';
+import { cli, FIXTURES, ROOT, testPython, tmpdir, write, sleepersLeftUnder } from '../helpers.ts';
 
 let python: string;
 beforeAll(async () => {
@@ -125,7 +125,7 @@ describe('faults under fork', () => {
     expect(cell('hooks')).toMatchObject({ status: 'ok' });
     expect(cell('hang')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
     expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    expect(processesRunning('sleep 3600')).toEqual([]);
+    expect(sleepersLeftUnder(r.out)).toEqual([]);
   }, 600_000);
 
 });
