@@ -4,6 +4,7 @@ import type { ReasonRule, Spec } from '../spec/types.ts';
 import { satisfies } from '../spec/version-range.ts';
 import { expandToolList, splitToolId } from '../spec/versions.ts';
 import { pairingOf, type Pairing } from './pairing.ts';
+import { expandSubjectList } from '../spec/subjects.ts';
 
 /** One cell of the matrix: a contract done by a tool on a subject, within a group. */
 export interface Cell {
@@ -52,7 +53,8 @@ export function ruleCovers(rule: ReasonRule, contract: string, tool: string, sub
     (rule.tools === null || rule.tools.includes(tool) || rule.tools.includes(declared)) &&
     inRange &&
     (rule.contracts === null || rule.contracts.includes(contract)) &&
-    (rule.subjects === null || rule.subjects.includes(subject))
+    // A subject of the dtype axis (gpt2@bf16) is covered by a reason naming it or its declared subject.
+    (rule.subjects === null || rule.subjects.includes(subject) || rule.subjects.includes(splitToolId(subject).tool))
   );
 }
 
@@ -63,7 +65,7 @@ export function ruleCovers(rule: ReasonRule, contract: string, tool: string, sub
 export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
   const cells: Cell[] = [];
   for (const group of spec.groups) {
-    for (const subject of group.subjects) {
+    for (const subject of expandSubjectList(spec.subjects, group.subjects)) {
       for (const { contract, tools } of group.cells) {
         for (const tool of expandToolList(spec.tools, tools)) {
           const t = spec.tools[tool];

@@ -6,6 +6,7 @@ import { exactMark, firstLine, formatMs } from './format.ts';
 import type { ReportInput } from './page.ts';
 import { expandToolList } from '../spec/versions.ts';
 import { cellIndex, publishedRatio } from '../results/published.ts';
+import { subjectTitle } from './subject.ts';
 
 /** One grid cell. */
 export interface GridCell {
@@ -102,7 +103,7 @@ export function buildGrids(input: ReportInput): Grid[] {
         group,
         groupTitle: g?.title ?? '',
         subject,
-        subjectLabel: spec?.subjects[subject]?.label ?? subject,
+        subjectLabel: subjectTitle(spec?.subjects[subject]?.label ?? subject, results.subjects[subject]?.meta?.model),
         contracts,
         tools,
         rows,

@@ -3,6 +3,7 @@ import type { Results, SubjectMeta } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
 import { betweenRunSentence, noPairingSentence } from './pairing-parts.ts';
+import { weightsText } from './subject.ts';
 
 /** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
 export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
@@ -30,7 +31,7 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
       out.push(`${label}${none}`);
       continue;
     }
-    const parts = [protocolText(s.meta.protocol)];
+    const parts = [modelText(s.meta, sink), protocolText(s.meta.protocol)];
     const versions = versionsText({ ...results.versions, ...s.meta.versions });
     if (versions) parts.push(`Versions: ${sink.text(versions)}.`);
     const aa = aaText(s.meta, sink);
@@ -38,6 +39,13 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
     out.push(`${label}${parts.filter(Boolean).join(' ')}`);
   }
   return out;
+}
+
+/** `Model: python builder models/mixer.py:build, in float32, random weights.`; '' for files without it. */
+function modelText(meta: SubjectMeta, sink: Sink): string {
+  const m = meta.model;
+  if (!m) return '';
+  return `Model: ${sink.text(m.builder)} builder${m.name ? ` ${sink.code(m.name)}` : ''}, in ${sink.text(m.dtype)}, ${sink.text(weightsText(m.weights))}.`;
 }
 
 /**

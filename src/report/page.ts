@@ -4,6 +4,7 @@ import type { Spec } from '../spec/types.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, firstLine, mdCell } from './format.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
+import { subjectTitle } from './subject.ts';
 import { cellIndex, formatPublished, publishedRatio, type CellIndex, type Published } from '../results/published.ts';
 import { cellTaxText } from './pairing-parts.ts';
 
@@ -92,7 +93,7 @@ function genericPage(input: ReportInput): PageView {
     const key = `${c.group}/${c.subject}`;
     if (!sections.has(key)) {
       const g = input.spec?.groups.find((x) => x.id === c.group);
-      const subject = input.spec?.subjects[c.subject]?.label ?? c.subject;
+      const subject = subjectTitle(input.spec?.subjects[c.subject]?.label ?? c.subject, input.results.subjects[c.subject]?.meta?.model);
       sections.set(key, { id: key, title: `${c.group}${g?.title ? `: ${g.title}` : ''} / ${subject}`, entries: [] });
     }
     sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results), byId));

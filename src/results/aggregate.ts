@@ -4,7 +4,7 @@ import type { Plan, Cell } from '../plan/expand.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
 import type { ProcessRecord } from '../run/journal.ts';
 import type { ProcessResult } from '../run/outcome.ts';
-import { RESULTS_FORMAT, type CellResult, type ProcessStats, type Results, type Verdict } from './model.ts';
+import { RESULTS_FORMAT, type CellResult, type ProcessStats, type Results, type SubjectModel, type Verdict } from './model.ts';
 import { median, summary } from '../stats/summary.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
@@ -97,6 +97,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         versions,
         protocol: { ...info.protocol, fresh_subprocess: true, start: info.run.start ?? 'cold' },
         aa_noise: aaNoise(records, aaCellOf(info.plan, records, subject)),
+        model: subjectModel(info.spec.subjects[subject], records, cells.filter((c) => c.subject === subject).map((c) => c.id)),
       },
       not_measured: cells.filter((c) => c.subject === subject && c.status === 'error').map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
     };
@@ -268,6 +269,19 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
  * python/torch/torchvision/numpy of the default environment, then each tool library's version. A cell
  * run in another environment keeps its own in `runtime`.
  */
+/**
+ * The model a subject's processes built: the spec's builder and name, and the dtype and weights the first
+ * process that built it recorded (every process loads the same files: a digest that changed mid-run would
+ * be a different subject, and the journal's spec digest already ties a run to its spec).
+ */
+function subjectModel(subject: Spec['subjects'][string] | undefined, records: readonly ProcessRecord[], cellIds: string[]): SubjectModel | null {
+  if (!subject) return null;
+  const mine = new Set(cellIds);
+  const built = records.find((r) => mine.has(r.cell) && r.outcome.kind === 'result' && r.outcome.result.subject)?.outcome;
+  const record = built?.kind === 'result' ? built.result.subject : null;
+  return { builder: subject.model.builder, name: subject.model.name, dtype: record?.dtype ?? subject.model.dtype, weights: record?.weights ?? null };
+}
+
 function versionsOf(results: ProcessResult[], defaultExecutable: string | null): Record<string, string | null> {
   const v = dict<string | null>();
   const first = (results.find((r) => r.environment.executable === defaultExecutable) ?? results[0])?.versions;

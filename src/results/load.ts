@@ -5,7 +5,7 @@ import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
 import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
-import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type Verdict } from './model.ts';
+import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
 
 /** Top-level keys that are not subjects. */
@@ -192,5 +192,21 @@ function metaOf(v: unknown, at: At): SubjectMeta | null {
       cell: optText(aa.cell, child(aaAt, 'cell')),
       ...(aa.paired === undefined ? {} : { paired: aaPairedOf(aa.paired, child(aaAt, 'paired')) }),
     } : null,
+    ...(m.model === undefined ? {} : { model: modelOf(m.model, child(at, 'model')) }),
+  };
+}
+
+/** A subject's model as recorded: the digest must look like one, so a report never prints markup from it. */
+function modelOf(v: unknown, at: At): SubjectModel | null {
+  if (v === null) return null;
+  const m = record(v, at);
+  const w = m.weights === undefined || m.weights === null ? null : record(m.weights, child(at, 'weights'));
+  const sha = w ? text(w.sha256, child(child(at, 'weights'), 'sha256')) : null;
+  if (sha !== null && !/^sha256:[0-9a-f]{64}$/.test(sha)) throw bad(child(child(at, 'weights'), 'sha256'), 'sha256: and 64 hex digits', sha);
+  return {
+    builder: text(m.builder, child(at, 'builder')),
+    name: optText(m.name, child(at, 'name')),
+    dtype: oneOf(m.dtype, ['float32', 'bfloat16', 'float16', 'float64'] as const, child(at, 'dtype')),
+    weights: w ? { kind: oneOf(w.kind, ['state_dict', 'pretrained', 'hub'] as const, child(child(at, 'weights'), 'kind')), source: text(w.source, child(child(at, 'weights'), 'source')), sha256: sha! } : null,
   };
 }

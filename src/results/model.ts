@@ -142,12 +142,23 @@ export interface AANoise {
   paired?: { pairs: number; ratios: number[]; max_rel_diff: number | null } | null;
 }
 
-/** Per-subject metadata: environment of the processes, versions, protocol, A/A noise. */
+/** Per-subject metadata: environment of the processes, versions, protocol, A/A noise, the model built. */
 export interface SubjectMeta {
   environment: Record<string, unknown>;
   versions: Record<string, string | null>;
   protocol: Record<string, unknown>;
   aa_noise: AANoise | null;
+  /** What the processes built (absent in files written before it): the dtype and the weights they loaded. */
+  model?: SubjectModel | null;
+}
+
+/** A subject's model as its processes built it. */
+export interface SubjectModel {
+  builder: string;
+  name: string | null;
+  dtype: string;
+  /** Where the weights came from and the sha256 of what was loaded; null: random from the seed. */
+  weights: { kind: string; source: string; sha256: string } | null;
 }
 
 /** A loaded results file. */

@@ -2,7 +2,7 @@
 import type { Cell, Plan } from '../plan/expand.ts';
 import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
-import type { Protocol, Spec } from '../spec/types.ts';
+import type { ModelDtype, Protocol, Spec } from '../spec/types.ts';
 import type { RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
@@ -184,8 +184,7 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
       // fewest (min_processes); the processes it adds to meet the target each get the same share.
       sampling_budget_s: protocol.budget_s_per_cell / (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
       threads: protocol.threads,
-      rtol: contract.exactness?.rtol ?? protocol.rtol,
-      atol: contract.exactness?.atol ?? protocol.atol,
+      ...tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       memory_calls: 1,
     },
   };
@@ -195,11 +194,22 @@ function adapterName(a: RequestAdapter): RequestAdapter {
   return { tool: a.tool, module: a.module };
 }
 
+/**
+ * The tolerance of a "close" verdict: the contract's own where it sets one, else the protocol's for the
+ * subject's dtype (a bfloat16 model's results legitimately differ far more than a float32 one's).
+ */
+export function tolerance(contract: Spec['contracts'][string], protocol: Spec['protocol'], dtype: ModelDtype): { rtol: number; atol: number } {
+  const base = dtype === 'bfloat16' || dtype === 'float16' ? protocol.low_precision[dtype] : { rtol: protocol.rtol, atol: protocol.atol };
+  return { rtol: contract.exactness?.rtol ?? base.rtol, atol: contract.exactness?.atol ?? base.atol };
+}
+
 /** A subject as requests (and the subject probe, probe.ts) carry it: data only, built by the harness. */
 export function requestSubject(subject: Spec['subjects'][string]): RequestSubject {
+  const m = subject.model;
+  const weights = m.weights === null ? null : m.weights.kind === 'hub' ? { kind: 'hub' as const, id: m.weights.id } : { kind: m.weights.kind, path: m.weights.path };
   return {
     id: subject.id,
-    model: { builder: subject.model.builder, name: subject.model.name ?? subject.id, seed: subject.model.seed, config: subject.model.config },
+    model: { builder: m.builder, name: m.name ?? subject.id, seed: m.seed, config: m.config, dtype: m.dtype, source: m.source, weights, config_from: m.config_from },
     inputs: requestInputs(subject.inputs),
     sites: subject.sites,
   };
@@ -207,6 +217,7 @@ export function requestSubject(subject: Spec['subjects'][string]): RequestSubjec
 
 /** Inputs as the request schema has them: token inputs carry a vocabulary and are int64, images neither. */
 function requestInputs(inputs: Spec['subjects'][string]['inputs']): RequestSubject['inputs'] {
+  if (inputs.kind === 'builder') return { kind: 'builder', seed: inputs.seed };
   const { vocab, dtype, ...rest } = inputs;
   // The spec's rules require a vocabulary of token inputs and one of the image dtypes of image inputs.
   if (rest.kind === 'tokens') return { ...rest, kind: 'tokens', vocab: vocab as number, dtype: 'int64' } satisfies RequestTokenInputs;

@@ -43,6 +43,8 @@ export interface ProcessResult {
   notes?: string[];
   /** Paired timing (docs/protocol.md, Pairing): the baseline's samples; absent or null when the process did not pair. */
   paired?: PairedRecord | null;
+  /** What the process built (absent from older harnesses, null before the build): dtype and weights. */
+  subject?: { dtype: string; weights: { kind: 'state_dict' | 'pretrained' | 'hub'; source: string; sha256: string } | null } | null;
 }
 
 /** What the orchestrator saw of the process itself. */

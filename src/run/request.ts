@@ -63,16 +63,27 @@ export interface RequestWork {
 export interface RequestSubject {
   id: string;
   model: RequestModel;
-  inputs: RequestImageInputs | RequestTokenInputs;
+  inputs: RequestImageInputs | RequestTokenInputs | RequestBuilderInputs;
   sites: Record<string, string>;
 }
 
-/** How the harness builds the model (random weights from `seed`). */
+/** How the harness builds the model: random weights from `seed`, or the real ones `weights` names. */
 export interface RequestModel {
-  builder: 'torchvision' | 'gpt2' | 'transformers';
+  builder: 'torchvision' | 'gpt2' | 'transformers' | 'python';
   name: string;
   seed: number;
   config: Record<string, unknown>;
+  dtype: 'float32' | 'bfloat16' | 'float16' | 'float64';
+  /** python builder: the function, from a file (a path) or an installed module; null otherwise. */
+  source: { file: string | null; module: string | null; function: string } | null;
+  weights: { kind: 'state_dict' | 'pretrained'; path: string } | { kind: 'hub'; id: string } | null;
+  config_from: string | null;
+}
+
+/** Inputs the python builder returns with the model. */
+export interface RequestBuilderInputs {
+  kind: 'builder';
+  seed: number;
 }
 
 /** Image inputs. */

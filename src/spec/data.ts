@@ -23,6 +23,8 @@ export interface ProtocolData {
 export interface ExactnessData {
   rtol?: number;
   atol?: number;
+  bfloat16?: { rtol?: number; atol?: number };
+  float16?: { rtol?: number; atol?: number };
 }
 
 /** One `environments:` entry as written. */
@@ -40,6 +42,7 @@ export interface SubjectData {
   label: string;
   description?: string;
   model: ModelData;
+  dtypes?: Array<'float32' | 'bfloat16' | 'float16' | 'float64'>;
   inputs: InputsData;
   sites: Record<string, string>;
   pairing?: 'on' | 'off';
@@ -47,16 +50,19 @@ export interface SubjectData {
 
 /** `subjects.X.model:` as written. */
 export interface ModelData {
-  builder: 'torchvision' | 'gpt2' | 'transformers';
+  builder: 'torchvision' | 'gpt2' | 'transformers' | 'python';
   name?: string;
   seed: number;
   config?: Record<string, unknown>;
+  weights?: string;
+  config_from?: string;
+  dtype?: 'float32' | 'bfloat16' | 'float16' | 'float64';
 }
 
 /** `subjects.X.inputs:` as written. */
 export interface InputsData {
-  kind: 'image' | 'tokens';
-  shape: number[];
+  kind: 'image' | 'tokens' | 'builder';
+  shape?: number[];
   dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
   seed: number;
   vocab?: number;

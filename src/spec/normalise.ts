@@ -6,9 +6,11 @@ import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
 import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
 import { layerEnvironments } from './layers.ts';
+import { expandDtypes, modelDtype, modelSource, weightsOf } from './subjects.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
+  LOW_PRECISION_DEFAULTS,
   type Protocol,
   type Contract,
   type Environment,
@@ -26,7 +28,8 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
   const runners = dictOf(builtinRunnerDirs());
   for (const [id, dir] of Object.entries(data.runners ?? {})) runners[id] = path.resolve(path.dirname(file), dir);
   const subjects = dict<Subject>();
-  for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s);
+  for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s, file);
+  expandDtypes(subjects);
   const contracts = dict<Contract>();
   for (const [id, c] of Object.entries(data.contracts)) {
     contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {}, exactness: c.exactness ?? null };
@@ -80,7 +83,14 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
 
 function protocolOf(p: ProtocolData): Protocol {
   const { exactness, ...rest } = p;
-  return { ...DEFAULT_PROTOCOL, ...rest, rtol: exactness?.rtol ?? DEFAULT_PROTOCOL.rtol, atol: exactness?.atol ?? DEFAULT_PROTOCOL.atol };
+  const low = (d: 'bfloat16' | 'float16') => ({ rtol: exactness?.[d]?.rtol ?? LOW_PRECISION_DEFAULTS[d].rtol, atol: exactness?.[d]?.atol ?? LOW_PRECISION_DEFAULTS[d].atol });
+  return {
+    ...DEFAULT_PROTOCOL,
+    ...rest,
+    rtol: exactness?.rtol ?? DEFAULT_PROTOCOL.rtol,
+    atol: exactness?.atol ?? DEFAULT_PROTOCOL.atol,
+    low_precision: { bfloat16: low('bfloat16'), float16: low('float16') },
+  };
 }
 
 function environmentsOf(envData: Record<string, EnvironmentData>): { environments: Record<string, Environment>; defaultEnvironment: string } {
@@ -96,16 +106,29 @@ function environmentsOf(envData: Record<string, EnvironmentData>): { environment
   return { environments, defaultEnvironment };
 }
 
-function subjectOf(id: string, s: SubjectData): Subject {
-  const batch = s.inputs.shape[0];
+function subjectOf(id: string, s: SubjectData, file: string): Subject {
+  const shape = s.inputs.shape ?? [];
+  const batch = shape[0] ?? 1;
+  const dtype = modelDtype(s);
   return {
     id,
     label: s.label,
-    model: { builder: s.model.builder, name: s.model.name ?? null, seed: s.model.seed, config: s.model.config ?? {} },
+    model: {
+      builder: s.model.builder,
+      name: s.model.name ?? null,
+      seed: s.model.seed,
+      config: s.model.config ?? {},
+      dtype,
+      weights: weightsOf(s.model.weights, file),
+      source: s.model.builder === 'python' ? modelSource(s.model.name ?? null, file) : null,
+      config_from: s.model.config_from === undefined ? null : path.resolve(path.dirname(file), s.model.config_from),
+    },
+    axis: null,
+    dtypes: s.dtypes ?? [],
     inputs: {
       kind: s.inputs.kind,
-      shape: s.inputs.shape,
-      dtype: s.inputs.dtype ?? 'float32',
+      shape,
+      dtype: s.inputs.kind === 'image' ? dtype : (s.inputs.dtype ?? 'float32'),
       seed: s.inputs.seed,
       vocab: s.inputs.vocab ?? null,
       stimuli: s.inputs.stimuli ?? batch,

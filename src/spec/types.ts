@@ -23,7 +23,21 @@ export interface Protocol {
   schedule: 'interleaved' | 'sequential';
   rtol: number;
   atol: number;
+  /** Tolerances of bfloat16 and float16 subjects (torch.testing's defaults unless the spec sets them). */
+  low_precision: Record<'bfloat16' | 'float16', { rtol: number; atol: number }>;
 }
+
+/** A floating dtype a model's parameters may have. */
+export type ModelDtype = 'float32' | 'bfloat16' | 'float16' | 'float64';
+
+/** The dtype axis's id suffix of each dtype: SUBJECT@bf16. */
+export const DTYPE_SHORT: Record<ModelDtype, string> = { float32: 'fp32', bfloat16: 'bf16', float16: 'fp16', float64: 'fp64' };
+
+/** torch.testing.assert_close's defaults for the low-precision dtypes (float32's are the protocol's own). */
+export const LOW_PRECISION_DEFAULTS: Protocol['low_precision'] = {
+  bfloat16: { rtol: 1.6e-2, atol: 1e-5 },
+  float16: { rtol: 1e-3, atol: 1e-5 },
+};
 
 /** The protocol defaults, documented in docs/spec.md. */
 export const DEFAULT_PROTOCOL: Protocol = {
@@ -42,6 +56,7 @@ export const DEFAULT_PROTOCOL: Protocol = {
   schedule: 'interleaved',
   rtol: 1e-5,
   atol: 1e-6,
+  low_precision: LOW_PRECISION_DEFAULTS,
 };
 
 /** A named Python environment. */
@@ -97,9 +112,27 @@ export interface LayerSource {
 export interface Subject {
   id: string;
   label: string;
-  model: { builder: 'torchvision' | 'gpt2' | 'transformers'; name: string | null; seed: number; config: Record<string, unknown> };
+  model: {
+    builder: 'torchvision' | 'gpt2' | 'transformers' | 'python';
+    name: string | null;
+    seed: number;
+    config: Record<string, unknown>;
+    /** The parameters' dtype; floating inputs follow it. */
+    dtype: ModelDtype;
+    /** Real weights (src/spec/weights.ts); null: random from `seed`. */
+    weights: Weights | null;
+    /** python builder: the function, from a file of the spec's tree (absolute) or an installed module; null otherwise, or when `name` is neither (validate says so). */
+    source: { file: string | null; module: string | null; function: string } | null;
+    /** transformers: a directory holding the config.json to build from (absolute); null: the architecture's defaults. */
+    config_from: string | null;
+  };
+  /** For a subject of the dtype axis: the declared subject it was made from (its reasons and groups name that). */
+  axis: { of: string; dtype: ModelDtype } | null;
+  /** The declared `dtypes`: this subject stands for one subject per dtype (SUBJECT@bf16, ...); empty otherwise. */
+  dtypes: ModelDtype[];
   inputs: {
-    kind: 'image' | 'tokens';
+    kind: 'image' | 'tokens' | 'builder';
+    /** One batch; empty for inputs the builder returns. */
     shape: number[];
     dtype: string;
     seed: number;
@@ -111,6 +144,12 @@ export interface Subject {
   /** Whether this subject's tool cells are timed against the raw baseline in their own processes. */
   pairing: 'on' | 'off';
 }
+
+/** Where a subject's real weights come from: a file or directory (absolute), or a hub id from the local cache. */
+export type Weights =
+  | { kind: 'state_dict'; path: string; written: string }
+  | { kind: 'pretrained'; path: string; written: string }
+  | { kind: 'hub'; id: string; written: string };
 
 /** A piece of work with a fixed meaning. */
 export interface Contract {

@@ -4,7 +4,7 @@ import { foldUnderSchema, pruneSchemaErrors } from '../spec/one-pass.ts';
 import type { SpecData } from '../spec/data.ts';
 import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { normalise } from '../spec/normalise.ts';
-import { checkRules } from './rules.ts';
+import { checkRules, type RuleInput } from './rules.ts';
 import { checkRunnerPlaces } from '../spec/runner-places.ts';
 import { checkSchema, isSpecData } from '../spec/schema.ts';
 import { foldFollowOns } from '../spec/fold.ts';
@@ -31,7 +31,7 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 }
 
 /** Loads and checks a spec; never throws for bad input. */
-export async function loadSpec(file: string, read: Reader = readSource): Promise<Loaded> {
+export async function loadSpec(file: string, read: Reader = readSource, options: RuleInput['options'] = {}): Promise<Loaded> {
   const merged = await loadMerged(file, read);
   if (!merged.doc) return { file, diagnostics: merged.diagnostics };
   const { doc } = merged;
@@ -40,23 +40,23 @@ export async function loadSpec(file: string, read: Reader = readSource): Promise
     // One pass: the semantic rules still run on the spec without the refused values (one-pass.ts).
     const pruned = pruneSchemaErrors(doc.data, doc.positions, doc.file, schemaErrors);
     if (!pruned) return { file, diagnostics: schemaErrors, texts: doc.texts };
-    const semantic = semanticCheck(pruned.data, doc).diagnostics.filter((d) => d.severity === 'error');
+    const semantic = semanticCheck(pruned.data, doc, options).diagnostics.filter((d) => d.severity === 'error');
     return { file, diagnostics: sortDiagnostics(foldUnderSchema(schemaErrors, semantic, pruned.pruned)), texts: doc.texts };
   }
-  const { spec, plan, manifests, diagnostics } = semanticCheck(doc.data, doc);
+  const { spec, plan, manifests, diagnostics } = semanticCheck(doc.data, doc, options);
   if (!spec || !plan || !manifests || hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
   return { file, spec, plan, manifests, diagnostics, texts: doc.texts };
 }
 
 /** Stages 5 and 6 on schema-valid data: normalise, the runners' places and manifests, the plan, the rules. */
-function semanticCheck(data: SpecData, doc: MergedDoc): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
+function semanticCheck(data: SpecData, doc: MergedDoc, options: RuleInput['options']): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
   const spec = normalise(data, doc.file, doc.sources, doc.positions);
   const places = checkRunnerPlaces(spec);
   if (places.length > 0) return { diagnostics: places };
   const manifests = dict<Manifest | Error>();
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, adapterLookup(manifests));
-  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan }))) };
+  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan, options }))) };
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

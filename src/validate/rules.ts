@@ -9,12 +9,15 @@ import { ruleCovers, type Plan } from '../plan/expand.ts';
 import { contractKinds } from './rules-contracts.ts';
 import { fileNames } from './rules-names.ts';
 import { environmentLayers } from './rules-environments.ts';
+import { subjectModels } from './rules-subjects.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
   spec: Spec;
   manifests: Record<string, Manifest | Error>;
   plan: Plan;
+  /** What the command line allows that the spec alone does not: hub weights not cached yet (--allow-downloads). */
+  options?: { allowDownloads?: boolean };
 }
 
 type Rule = (input: RuleInput) => Diagnostic[];
@@ -129,7 +132,7 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
     const p = ptr('contracts', cell.contract, 'site');
     out.push(diag('error', 'unknown-site', at(spec, p), p, `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`, suggestion(site, Object.keys(subject.sites), 'site')));
   }
-  for (const s of Object.values(spec.subjects)) {
+  for (const s of Object.values(spec.subjects).filter((x) => x.axis === null)) {
     const base = ptr('subjects', s.id);
     if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
     out.push(...causalLmProblems(spec, s, base));
@@ -160,10 +163,12 @@ const ARCHITECTURE = /^[a-z][a-z0-9_-]*$/;
 
 /** A transformers subject names its architecture, and its tokens fit the config's vocabulary. */
 function causalLmProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
-  if (s.model.builder === 'torchvision') return [];
+  if (s.model.builder === 'torchvision' || s.model.builder === 'python') return [];
   const out: Diagnostic[] = [];
   const name = s.model.name;
-  if (s.model.builder === 'transformers' && (!name || !ARCHITECTURE.test(name))) {
+  // Weights and config_from hold the architecture's config: no name is needed then.
+  const named = s.model.weights !== null || s.model.config_from !== null;
+  if (s.model.builder === 'transformers' && (name ? !ARCHITECTURE.test(name) : !named)) {
     const p = `${base}/model${name ? '/name' : ''}`;
     out.push(diag('error', name ? 'bad-value' : 'missing-key', at(spec, p), p, name ? `'${name}' is not a transformers architecture name (a config model_type such as gpt2, llama or gpt_neox).` : `a transformers model needs 'name', its architecture (gpt2, llama, gpt_neox, ...).`));
   }
@@ -298,7 +303,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, subjectModels, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

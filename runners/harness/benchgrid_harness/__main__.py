@@ -46,7 +46,8 @@ def main(argv=None):
     args = _parse(argv)
     # `paired` holds the baseline's block before the tool's import once it is timed (cell.py), so that a
     # process whose tool then fails still reports it.
-    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None, "paired": None}
+    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None, "paired": None,
+             "subject": None}
     try:
         outcome = _execute(args.request, phases, state)
     except Unsupported as exc:
@@ -58,7 +59,7 @@ def main(argv=None):
         # loads is read once, by load_request.
         state.update(zip(("cell_id", "process_index", "mode"), peek(args.request)))
     result = build(outcome, state["cell_id"], state["process_index"], state["mode"], versions(state["library"]),
-                   environment(state["device"]), dict(phases.seconds))
+                   environment(state["device"]), dict(phases.seconds), state["subject"])
     try:
         write_atomically(args.result, result)
     except Exception as exc:  # noqa: BLE001 - nothing else can report it

@@ -127,6 +127,7 @@ def run_cell(request, phases, state):
     try:
         with phases("build"):
             subject = build_subject(request["subject"], device)
+            state["subject"] = subject.record
             ctx = make_context(subject, request, device, tmpdir)
             # The baseline's own copy (pairing.py); a string instead says why the process cannot pair.
             twin = None

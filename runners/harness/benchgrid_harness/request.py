@@ -59,17 +59,13 @@ _RULES = [
     ("contract.work", lambda v: v is None or (isinstance(v, dict) and "forwards" in v and "parameter_grads" in v),
      "null or {forwards, parameter_grads} (runners/harness/contracts.json)"),
     ("subject.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
-    ("subject.model.builder", lambda v: v in ("torchvision", "gpt2", "transformers"),
-     '"torchvision", "gpt2" or "transformers"'),
+    ("subject.model.builder", lambda v: v in ("torchvision", "gpt2", "transformers", "python"),
+     '"torchvision", "gpt2", "transformers" or "python"'),
     ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("subject.model.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
     ("subject.model.config", lambda v: isinstance(v, dict), "an object"),
-    ("subject.inputs.kind", lambda v: v in ("image", "tokens"), '"image" or "tokens"'),
-    ("subject.inputs.shape", lambda v: isinstance(v, list) and 0 < len(v) <= _MAX_DIMS
-     and all(_count(1, _MAX_ELEMENTS)(d) for d in v), f"a list of 1 to {_MAX_DIMS} positive integers"),
+    ("subject.inputs.kind", lambda v: v in ("image", "tokens", "builder"), '"image", "tokens" or "builder"'),
     ("subject.inputs.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
-    ("subject.inputs.stimuli", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
-    ("subject.inputs.batch_size", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
     ("subject.sites", lambda v: isinstance(v, dict), "an object"),
     ("tool.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("tool.module", lambda v: isinstance(v, str) and v, "a module path"),
@@ -104,13 +100,19 @@ def _problems(request):
             problems.append(f"{path}: expected {expected} (got {json.dumps(value)[:80]})")
     if problems:
         return problems
+    problems.extend(_model_problems(request["subject"]["model"]))
     inputs = request["subject"]["inputs"]
+    if inputs["kind"] != "builder":
+        problems.extend(_generated_problems(inputs))
+    if problems:
+        return problems
     if inputs["kind"] == "image" and inputs.get("dtype") not in _FLOAT_DTYPES:
         problems.append(f"subject.inputs.dtype: expected one of {', '.join(_FLOAT_DTYPES)} for images "
                         f"(got {inputs.get('dtype')!r})")
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
-    problems.extend(_size_problems(inputs))
+    if inputs["kind"] != "builder":
+        problems.extend(_size_problems(inputs))
     settings = request["settings"]
     precision = settings.get("precision")
     if precision is not None and not (_is_number(precision) and 0 < precision < 1):
@@ -125,6 +127,64 @@ def _problems(request):
     parts = [cell.get(k) for k in ("group", "contract", "tool", "subject")]
     if all(isinstance(p, str) for p in parts) and cell.get("id") != "/".join(parts):
         problems.append(f"cell.id: must be group/contract/tool/subject (got {cell.get('id')!r})")
+    return problems
+
+
+# Inputs the harness generates (not those a python builder returns): their shape and the dataset's size.
+_GENERATED_RULES = [
+    ("shape", lambda v: isinstance(v, list) and 0 < len(v) <= _MAX_DIMS
+     and all(_count(1, _MAX_ELEMENTS)(d) for d in v), f"a list of 1 to {_MAX_DIMS} positive integers"),
+    ("stimuli", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
+    ("batch_size", _count(1, _MAX_STIMULI), f"an integer from 1 to {_MAX_STIMULI}"),
+]
+
+_PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MODULE_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+
+
+def _generated_problems(inputs):
+    problems = []
+    for key, test, expected in _GENERATED_RULES:
+        if key not in inputs:
+            problems.append(f"subject.inputs.{key}: missing (expected {expected})")
+        elif not test(inputs[key]):
+            problems.append(f"subject.inputs.{key}: expected {expected} (got {json.dumps(inputs[key])[:80]})")
+    return problems
+
+
+def _model_problems(model):
+    """The model's optional fields: dtype, the python builder's source, weights and config_from."""
+    problems = []
+    if model.get("dtype") is not None and model["dtype"] not in _FLOAT_DTYPES:
+        problems.append(f"subject.model.dtype: expected one of {', '.join(_FLOAT_DTYPES)} (got {json.dumps(model['dtype'])[:80]})")
+    source = model.get("source")
+    if model["builder"] == "python":
+        if not isinstance(source, dict):
+            problems.append("subject.model.source: the python builder needs {file, module, function}")
+        else:
+            file, module, function = source.get("file"), source.get("module"), source.get("function")
+            one = (isinstance(file, str) and file and module is None) or (file is None and isinstance(module, str) and _MODULE_PATH.match(module))
+            if not one:
+                problems.append("subject.model.source: expected a file (a path) or a module (dotted names), not both")
+            if not (isinstance(function, str) and _PYTHON_NAME.match(function)):
+                problems.append(f"subject.model.source.function: expected a Python name (got {json.dumps(function)[:80]})")
+    elif source is not None:
+        problems.append(f"subject.model.source: only the python builder has one (the builder is {model['builder']})")
+    weights = model.get("weights")
+    if weights is not None:
+        kind = weights.get("kind") if isinstance(weights, dict) else None
+        if kind in ("state_dict", "pretrained"):
+            if not (isinstance(weights.get("path"), str) and weights["path"]):
+                problems.append("subject.model.weights.path: expected a path")
+        elif kind == "hub":
+            if not (isinstance(weights.get("id"), str) and _HUB_ID.match(weights["id"])):
+                problems.append(f"subject.model.weights.id: expected a hub id ORG/NAME (got {json.dumps(weights.get('id'))[:80]})")
+        else:
+            problems.append(f"subject.model.weights: expected null or kind state_dict, pretrained or hub (got {json.dumps(weights)[:80]})")
+    config_from = model.get("config_from")
+    if config_from is not None and not (isinstance(config_from, str) and config_from):
+        problems.append("subject.model.config_from: expected null or a directory")
     return problems
 
 

@@ -15,8 +15,9 @@ def error_object(exc):
     return {"type": type(exc).__name__, "message": str(exc), "traceback_tail": "\n".join(lines[-TRACEBACK_LINES:])}
 
 
-def build(outcome, cell_id, process_index, mode, versions, environment, phases):
-    """A complete result; `outcome` holds status, reason, error, timing, exact, memory, work and paired."""
+def build(outcome, cell_id, process_index, mode, versions, environment, phases, subject=None):
+    """A complete result; `outcome` holds status, reason, error, timing, exact, memory, work and paired;
+    `subject` what was built (its dtype and weights), once it was."""
     return {
         "protocol": WIRE_VERSION,
         "cell_id": cell_id,
@@ -34,6 +35,7 @@ def build(outcome, cell_id, process_index, mode, versions, environment, phases):
         "versions": versions,
         "environment": environment,
         "phases_s": phases,
+        "subject": subject,
     }
 
 

@@ -1,12 +1,19 @@
-"""Build a cell's subject: a seeded, randomly initialised model and its seeded inputs, on the device."""
+"""Build a cell's subject: a seeded model (random, or with the real weights the request names) in its dtype,
+and its seeded inputs, on the device."""
 
 import copy
+import hashlib
+import importlib
+import importlib.util
+import os
 import random
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 
 import torch
 import torchvision
 
+from . import weights as weights_
 from .errors import HarnessError
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
@@ -20,11 +27,73 @@ class Subject:
     model: torch.nn.Module
     inputs: torch.Tensor
     batches: list
+    # What the result records of the model: its dtype and its weights (source and digest, or None: random).
+    record: dict = field(default_factory=dict)
 
 
-def _torchvision_model(name, config, _device):
-    """Any torchvision.models name, randomly initialised (weights=None: nothing is downloaded)."""
-    return torchvision.models.get_model(name, weights=None, **config)
+def _torchvision_model(model_spec, _device):
+    """Any torchvision.models name, randomly initialised (weights=None: nothing is downloaded); a state_dict
+    file in `weights` is loaded over it."""
+    model = torchvision.models.get_model(model_spec["name"], weights=None, **model_spec["config"])
+    return _with_state_dict(model, model_spec), None
+
+
+def _with_state_dict(model, model_spec):
+    weights = model_spec.get("weights")
+    if weights is None:
+        return model
+    if weights["kind"] != "state_dict":
+        raise HarnessError(f"a {model_spec['builder']} model takes a state_dict file as weights, not {weights['kind']} weights")
+    return weights_.load_state_dict(model, weights["path"])
+
+
+_USER_MODULES = {}
+
+
+def _user_function(source):
+    """The python builder's function: from a file (imported once per process under a name of its own, its
+    directory on sys.path so that it may import its neighbours) or from an installed module."""
+    if source.get("file"):
+        path = os.path.abspath(source["file"])
+        if not os.path.isfile(path):
+            raise HarnessError(f"model file {source['file']} does not exist")
+        if path not in _USER_MODULES:
+            name = "benchgrid_user_model_" + hashlib.sha256(path.encode("utf-8")).hexdigest()[:12]
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            folder = os.path.dirname(path)
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            _USER_MODULES[path] = module
+        module, where = _USER_MODULES[path], source["file"]
+    else:
+        try:
+            module = importlib.import_module(source["module"])
+        except ImportError as exc:
+            raise HarnessError(f"cannot import {source['module']} for the python builder: {exc}") from exc
+        where = source["module"]
+    function = getattr(module, source["function"], None)
+    if not callable(function):
+        raise HarnessError(f"{where} has no function {source['function']}")
+    return function
+
+
+def _python_model(model_spec, _device):
+    """Your own function, called with `config` as keyword arguments: an nn.Module, or (module, inputs)."""
+    source = model_spec.get("source")
+    if source is None:
+        raise HarnessError(f"python builder: {model_spec['name']!r} is not FILE.py:FUNCTION or package.module:FUNCTION")
+    built = _user_function(source)(**model_spec["config"])
+    inputs = None
+    if isinstance(built, tuple):
+        if len(built) != 2:
+            raise HarnessError(f"{model_spec['name']} returned a tuple of {len(built)}; return a module, or (module, inputs)")
+        built, inputs = built
+    if not isinstance(built, torch.nn.Module):
+        raise HarnessError(f"{model_spec['name']} returned {type(built).__name__}, not a torch.nn.Module")
+    return _with_state_dict(built, model_spec), inputs
 
 
 def _logits_forward(self, input_ids):
@@ -49,7 +118,29 @@ def _logits_class(native):
     return _LOGITS_CLASSES[native]
 
 
-def _causal_lm(architecture, config, device, init_once=True):
+def _causal_lm_model(model_spec, device):
+    """The transformers builder: random weights from the architecture (or config_from's config.json), or the
+    real ones of a save_pretrained directory or a hub id in the local cache."""
+    weights = model_spec.get("weights")
+    if weights is not None:
+        if weights["kind"] == "state_dict":
+            raise HarnessError("a transformers model takes a save_pretrained directory or hf:ID as weights, not a state_dict file")
+        from transformers import AutoModelForCausalLM
+
+        where = weights["path"] if weights["kind"] == "pretrained" else weights_.hub_snapshot(weights["id"])
+        try:
+            model = AutoModelForCausalLM.from_pretrained(where, local_files_only=True, **model_spec["config"])
+        except (OSError, ValueError) as exc:
+            raise HarnessError(f"cannot load the transformers model from {where}: {exc}") from exc
+        model = model.to(device)
+        model.__class__ = _logits_class(type(model))
+        return model, None
+    if model_spec.get("config_from"):
+        return _causal_lm(None, model_spec["config"], device, config_from=model_spec["config_from"]), None
+    return _causal_lm(model_spec["name"], model_spec["config"], device), None
+
+
+def _causal_lm(architecture, config, device, init_once=True, config_from=None):
     """transformers' causal LM of `architecture` (a config model_type: gpt2, llama, gpt_neox, ...) from
     `AutoConfig.for_model(architecture, **config)`, randomly initialised (nothing is downloaded).
 
@@ -63,10 +154,16 @@ def _causal_lm(architecture, config, device, init_once=True):
     from transformers import AutoConfig, AutoModelForCausalLM
     from transformers.initialization import no_init_weights
 
-    try:
-        hf_config = AutoConfig.for_model(architecture, **config)
-    except ValueError as exc:
-        raise HarnessError(f"transformers has no architecture {architecture!r}: {exc}") from exc
+    if config_from is not None:
+        try:
+            hf_config = AutoConfig.from_pretrained(config_from, local_files_only=True, **config)
+        except (OSError, ValueError) as exc:
+            raise HarnessError(f"cannot read a transformers config from {config_from}: {exc}") from exc
+    else:
+        try:
+            hf_config = AutoConfig.for_model(architecture, **config)
+        except ValueError as exc:
+            raise HarnessError(f"transformers has no architecture {architecture!r}: {exc}") from exc
     # Built directly on the device: on a GPU the random initialisation of a billion parameters takes a fraction of
     # a second there and half a minute on one CPU thread. The weights come from the device's generator (seeded by
     # torch.manual_seed like the CPU's), so they are the same in every process on that device.
@@ -81,10 +178,12 @@ def _causal_lm(architecture, config, device, init_once=True):
     return model
 
 
-def _gpt2_model(_name, config, device):
+def _gpt2_model(model_spec, device):
     """The `gpt2` builder of the first decoder specs: GPT-2 from transformers with the weights it always had on the
     CPU (`from_config`'s own initialisation, every parameter drawn twice)."""
-    return _causal_lm("gpt2", config, device, init_once=False)
+    if model_spec.get("weights") is not None:
+        return _causal_lm_model(model_spec, device)
+    return _causal_lm("gpt2", model_spec["config"], device, init_once=False), None
 
 
 def native_model(model):
@@ -102,7 +201,21 @@ def native_model(model):
     return view
 
 
-_BUILDERS = {"torchvision": _torchvision_model, "gpt2": _gpt2_model, "transformers": _causal_lm}
+_BUILDERS = {"torchvision": _torchvision_model, "gpt2": _gpt2_model, "transformers": _causal_lm_model,
+             "python": _python_model}
+
+
+def _builder_inputs(returned, name):
+    """(batch, dataset batches) from what a python builder returned beside its module: a tensor (the batch,
+    and the dataset is that one batch), or {"batch": tensor, "dataset": [tensors]}."""
+    if isinstance(returned, torch.Tensor):
+        return returned, [returned]
+    if isinstance(returned, dict) and isinstance(returned.get("batch"), torch.Tensor):
+        dataset = returned.get("dataset", [returned["batch"]])
+        if not isinstance(dataset, (list, tuple)) or not dataset or not all(isinstance(b, torch.Tensor) for b in dataset):
+            raise HarnessError(f"{name}: inputs['dataset'] must be a non-empty list of tensors")
+        return returned["batch"], list(dataset)
+    raise HarnessError(f"{name} returned inputs of type {type(returned).__name__}; return a tensor or {{'batch': tensor, 'dataset': [tensors]}}")
 
 
 def _make_inputs(spec):
@@ -134,11 +247,25 @@ def build_subject(subject_spec, device):
         numpy.random.seed(seed)
     except ImportError:
         pass
-    model = _BUILDERS[model_spec["builder"]](model_spec["name"], dict(model_spec["config"]), device)
-    dtype = _DTYPES[input_spec.get("dtype", "int64" if input_spec["kind"] == "tokens" else "float32")]
-    inputs, batches = _make_inputs(input_spec)
-    if dtype.is_floating_point:
-        model = model.to(dtype=dtype)
-        inputs, batches = inputs.to(dtype), [b.to(dtype) for b in batches]
+    model, returned = _BUILDERS[model_spec["builder"]](dict(model_spec, config=dict(model_spec["config"])), device)
+    # The model's dtype: the request's, else (requests of the first format) a floating inputs dtype.
+    dtype_name = model_spec.get("dtype") or input_spec.get("dtype") or "float32"
+    if dtype_name not in ("float32", "float64", "float16", "bfloat16"):
+        dtype_name = "float32"
+    dtype = _DTYPES[dtype_name]
+    if input_spec["kind"] == "builder":
+        if returned is None:
+            raise HarnessError(f"inputs.kind is builder, but {model_spec['name']} returned the module alone; return (module, inputs)")
+        inputs, batches = _builder_inputs(returned, model_spec["name"])
+    else:
+        if returned is not None:
+            raise HarnessError(f"{model_spec['name']} returned inputs beside the module; set inputs.kind: builder to use them")
+        inputs, batches = _make_inputs(input_spec)
+    model = model.to(dtype=dtype)
+    # Floating inputs follow the model's dtype; token ids (and any integer input) stay as they are.
+    def cast(t):
+        return t.to(dtype) if t.is_floating_point() else t
+    inputs, batches = cast(inputs), [cast(b) for b in batches]
     model = model.to(device).eval()
-    return Subject(model=model, inputs=inputs.to(device), batches=[b.to(device) for b in batches])
+    record = {"dtype": dtype_name, "weights": weights_.describe(model_spec.get("weights"))}
+    return Subject(model=model, inputs=inputs.to(device), batches=[b.to(device) for b in batches], record=record)

@@ -1,0 +1,25 @@
+// Whether a hub id's files are in the local Hugging Face cache, as huggingface_hub lays it out
+// (HF_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub;
+// models--ORG--NAME/snapshots/REVISION/). Only whether a snapshot with a config.json exists is looked at:
+// nothing in the cache is read, and the id (HUB_ID) cannot name a path outside it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The cache directory huggingface_hub uses under `env`. */
+export function hubCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.HF_HUB_CACHE) return env.HF_HUB_CACHE;
+  if (env.HF_HOME) return path.join(env.HF_HOME, 'hub');
+  const xdg = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(xdg, 'huggingface', 'hub');
+}
+
+/** Whether some snapshot of model `id` (ORG/NAME or NAME) holds a config.json in the local cache. */
+export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const snapshots = path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
+  try {
+    return fs.readdirSync(snapshots).some((rev) => fs.existsSync(path.join(snapshots, rev, 'config.json')));
+  } catch {
+    return false;
+  }
+}
