@@ -43,6 +43,7 @@ addFormat(validate, ['table', 'json'], 'output format (table: diagnostics on std
   .option('--check-index', "ask the package index (with pip) that every release in a tool's `versions` exists; off by default (network)")
   .option('--probe', "build each subject once in its environment (built first if missing) and check that every site is in its model, naming the nearest module paths when one is not")
   .option('--python <path>', '--probe: build the subjects with this interpreter instead of the spec\'s environments')
+  .option('--allow-downloads', 'accept hub weights (hf:...) not yet in the local Hugging Face cache: `run --allow-downloads` fetches them')
   .action(async (specs: string[], opts) => (await import('./commands/validate.ts')).validate(specs, opts));
 
 const plan = command('plan', 'Expand a spec into cells: which run, which are unsupported and why.')
@@ -67,7 +68,8 @@ addFormat(diff, ['table', 'markdown', 'json', 'terminal'], "output format ('term
 const run = command('run', 'Run every planned cell of a spec in fresh Python processes; write results.json and reports.')
   .argument('[spec]', 'spec file (not needed with --resume)')
   .option('--out <dir>', 'results directory (default results/<spec>/<timestamp>)')
-  .option('--resume <dir>', 'complete an interrupted run: only what is missing runs');
+  .option('--resume <dir>', 'complete an interrupted run: only what is missing runs')
+  .option('--allow-downloads', 'download hub weights (hf:...) the local Hugging Face cache lacks, before the first cell; without it benchgrid never downloads');
 addShared(run, ['only', 'device', 'timing'])
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
   .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated');

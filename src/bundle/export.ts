@@ -44,6 +44,13 @@ export function shardJobs(jobs: Job[], count: number, cellOrder?: string[]): Job
 /** Pure: the manifest and requests of one shard. */
 export function planBundle(x: ExportInput): PlannedBundle {
   const mine = shardJobs(x.jobs, x.shard.count, x.plan.cells.map((c) => c.id))[x.shard.index];
+  // A request names a model file or weights by their path on this machine; a bundle does not carry them yet,
+  // so its requests would fail on the machine it is sent to. Refused here, before anything is written.
+  for (const id of new Set(mine.map((j) => j.cell.subject))) {
+    const m = x.spec.subjects[id]?.model;
+    const local = m?.source?.file ?? (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ?? m?.config_from ?? null;
+    if (local) throw new UserError(`subject '${id}' needs ${local}, a file on this machine, and bundles do not carry a subject's model files or weights yet. Run this spec with \`benchgrid run\` where the files are, or export a spec whose subjects a builder makes alone.`);
+  }
   const requests = new Map<string, CellRequest>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);

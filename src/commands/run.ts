@@ -24,12 +24,15 @@ import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest }
 import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
 import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
+import { downloadHubWeights, missingHubWeights } from '../run/downloads.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
 /** Options of `run`: the run settings' flags (src/settings/settings.ts) and how to run. */
 export interface RunOptions extends SettingFlags {
   out?: string;
+  /** Download hub weights the local cache lacks before the first cell (src/run/downloads.ts). */
+  allowDownloads?: boolean;
   resume?: string;
   only?: string;
   python?: string;
@@ -61,7 +64,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const specFile = named.file;
   if (!named.trusted) await loadJournalSpec(specFile, opts.resume!);
   const python = previous ? resumePython(previous, opts.python, opts.resume!) : opts.python;
-  const loaded = await loadSpecAndWarn(specFile, true);
+  const loaded = await loadSpecAndWarn(specFile, true, opts.allowDownloads === true);
   checkSameSpec(previous, loaded.spec, specFile);
   const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
   if (prepared.byTool.size > 0 && python) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
@@ -129,6 +132,8 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   const { pythons, failed } = await interpreters(spec, envNames, python, log);
   const jobs = todo.filter((j) => failed[j.cell.environment] === undefined);
   if (rp.device === 'cuda' && jobs.length > 0) await checkCuda(pythons[jobs[0].cell.environment]);
+  const hub = missingHubWeights(spec, new Set(jobs.map((j) => j.cell.subject)));
+  if (hub.length > 0 && opts.allowDownloads) await downloadHubWeights(hub, pythons[jobs.find((j) => missingHubWeights(spec, [j.cell.subject]).length > 0)!.cell.environment], log);
   if (opts.probe !== false && jobs.length > 0) await probeBeforeRun(rp, jobs, pythons, log);
   if (opts.fresh) startJournal(dir, header, spec.data);
   recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);

@@ -19,6 +19,8 @@ export interface ValidateOptions {
   probe?: boolean;
   /** With --probe: the interpreter to build subjects with, instead of the spec's environments. */
   python?: string;
+  /** Hub weights not in the local cache are a warning (run --allow-downloads fetches them), not an error. */
+  allowDownloads?: boolean;
 }
 
 /** Validates each spec; prints diagnostics (stderr, or JSON on stdout) and a summary line per spec. */
@@ -27,7 +29,7 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
   // What --probe checked, per spec file: said after the spec's verdict, so a probe is never silent.
   const probed = new Map<string, ProbeReport & { summary: string }>();
   for (const file of files) {
-    const r = await loadSpec(file);
+    const r = await loadSpec(file, undefined, { allowDownloads: opts.allowDownloads });
     if (opts.checkIndex && r.spec) r.diagnostics.push(...(await checkIndex(r.spec)));
     if (opts.probe && r.spec && r.plan && !hasErrors(r.diagnostics)) {
       const report = await probe(r.spec, r.plan, opts.python);

@@ -66,7 +66,8 @@ export function expandDtypes(subjects: Record<string, Subject>): void {
     for (const dtype of s.dtypes) {
       const id = dtypeSubjectId(s.id, dtype);
       const inputs = s.inputs.kind === 'image' ? { ...s.inputs, dtype } : s.inputs;
-      subjects[id] = { ...s, id, label: `${s.label} (${dtype})`, model: { ...s.model, dtype }, inputs, axis: { of: s.id, dtype }, dtypes: [] };
+      // The label stays: reports name the dtype beside it (src/report/subject.ts), from what the process built.
+      subjects[id] = { ...s, id, model: { ...s.model, dtype }, inputs, axis: { of: s.id, dtype }, dtypes: [] };
     }
   }
 }

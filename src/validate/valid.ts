@@ -22,8 +22,8 @@ export function invalidSpec(file: string, diagnostics: Diagnostic[], quietWarnin
 }
 
 /** Loads a spec through every stage, the runner checks included; throws invalidSpec() when it has errors. */
-export async function loadValidSpec(file: string, options: { quietWarnings?: boolean } = {}): Promise<ValidSpec> {
-  const loaded = await loadSpec(file);
+export async function loadValidSpec(file: string, options: { quietWarnings?: boolean; allowDownloads?: boolean } = {}): Promise<ValidSpec> {
+  const loaded = await loadSpec(file, undefined, { allowDownloads: options.allowDownloads });
   const { spec, plan, manifests } = loaded;
   if (!spec || !plan || !manifests) throw invalidSpec(file, loaded.diagnostics, options.quietWarnings);
   return { ...loaded, spec, plan, manifests };

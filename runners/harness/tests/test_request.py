@@ -86,6 +86,39 @@ class LoadRequestTest(unittest.TestCase):
         lines = [line.strip() for line in self.problems(req)[1:]]
         self.assertEqual([line.split(":")[0] for line in lines], ["cell.id", "device", "settings.samples"])
 
+    def test_a_model_of_ones_own_with_weights_and_a_dtype_loads_and_its_fields_are_checked(self):
+        req = request()
+        req["subject"]["model"].update(builder="python", name="models/net.py:build", dtype="bfloat16", config_from=None,
+                                       source={"file": "/specs/models/net.py", "module": None, "function": "build"},
+                                       weights={"kind": "state_dict", "path": "/specs/net.pt"})
+        self.assertEqual(request_module.load_request(self.write(req)), req)
+        req["subject"]["inputs"] = {"kind": "builder", "seed": 0}
+        self.assertEqual(request_module.load_request(self.write(req)), req, "builder inputs need no shape")
+        cases = [
+            ("subject.model.dtype", "int8", "expected one of float32"),
+            ("subject.model.source", None, "the python builder needs {file, module, function}"),
+            ("subject.model.source", {"file": "a.py", "module": "a", "function": "build"}, "a file (a path) or a module"),
+            ("subject.model.source", {"file": None, "module": "a;b", "function": "build"}, "a file (a path) or a module"),
+            ("subject.model.source", {"file": "a.py", "module": None, "function": "os.system"}, "expected a Python name"),
+            ("subject.model.weights", {"kind": "url", "path": "http://x"}, "kind state_dict, pretrained or hub"),
+            ("subject.model.weights", {"kind": "hub", "id": "../../etc"}, "expected a hub id"),
+            ("subject.model.weights", {"kind": "pretrained", "path": ""}, "expected a path"),
+        ]
+        for path, value, expected in cases:
+            with self.subTest(path=path, value=value):
+                req = request()
+                req["subject"]["model"].update(builder="python", source={"file": "net.py", "module": None, "function": "build"})
+                put(req, path, value)
+                lines = self.problems(req)
+                self.assertTrue(any(expected in line for line in lines), f"{path} = {value!r}: {lines}")
+
+    def test_generated_inputs_still_need_their_shape_and_sizes(self):
+        for key in ("shape", "stimuli", "batch_size"):
+            with self.subTest(key=key):
+                req = request()
+                drop(req, f"subject.inputs.{key}")
+                self.assertTrue(any(line.strip().startswith(f"subject.inputs.{key}: missing") for line in self.problems(req)))
+
     def test_another_wire_version_is_refused(self):
         self.assertRegex(self.problems(request(protocol=WIRE_VERSION + 1))[0], f"is not a wire-version-{WIRE_VERSION} request")
         for version in (WIRE_VERSION + 1, WIRE_VERSION - 1, str(WIRE_VERSION), float(WIRE_VERSION) + 0.5, True, None, [WIRE_VERSION]):
@@ -100,7 +133,7 @@ class LoadRequestTest(unittest.TestCase):
             ("contract.work", {"forwards": 1}, "null or {forwards, parameter_grads}"),
             ("subject.model.builder", "timm", '"torchvision"'), ("subject.model.seed", "0", "an integer"),
             ("subject.model.seed", True, "an integer"), ("subject.model.seed", 1.5, "an integer"),
-            ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image" or "tokens"'),
+            ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image", "tokens" or "builder"'),
             ("subject.inputs.shape", [], "a list of 1 to 8 positive integers"), ("subject.inputs.shape", [1, 0, 3], "a list of 1 to 8"),
             ("subject.inputs.shape", [1, "3"], "a list of 1 to 8"), ("subject.inputs.shape", "1x3", "a list of 1 to 8"),
             ("subject.inputs.stimuli", 0, "an integer from 1"), ("subject.inputs.batch_size", False, "an integer from 1"),

@@ -1,0 +1,98 @@
+"""subjects.py and weights.py: a model of the user's own is called with its config, its returned inputs are
+used, a state_dict is loaded strictly, the model and its floating inputs take the request's dtype, and the
+digest covers exactly the bytes loaded."""
+
+import hashlib
+import os
+import tempfile
+import unittest
+
+import torch
+
+from benchgrid_harness import subjects, weights
+from benchgrid_harness.errors import HarnessError
+
+MODEL_FILE = '''
+import torch
+from torch import nn
+
+def build(width=4):
+    return nn.Sequential(nn.Linear(3, width), nn.ReLU(), nn.Linear(width, 2))
+
+def with_inputs(width=4):
+    return build(width), torch.randn(2, 3)
+
+def not_a_module():
+    return "a string"
+'''
+
+
+class Unpicklable:
+    """A class of this module: torch.load(weights_only=True) refuses to build it, as any code in a pickle."""
+
+
+class UserModelTest(unittest.TestCase):
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory(prefix="benchgrid-subjects-test-")
+        self.addCleanup(folder.cleanup)
+        self.folder = folder.name
+        self.file = os.path.join(self.folder, "net.py")
+        with open(self.file, "w", encoding="utf-8") as f:
+            f.write(MODEL_FILE)
+
+    def subject(self, function="build", config=None, inputs=None, **model):
+        spec = {"builder": "python", "name": f"net.py:{function}", "seed": 0, "config": config or {},
+                "source": {"file": self.file, "module": None, "function": function}, **model}
+        return {"id": "s", "model": spec, "sites": {},
+                "inputs": inputs or {"kind": "image", "shape": [2, 3], "dtype": "float32", "seed": 0, "stimuli": 4, "batch_size": 2}}
+
+    def test_calls_the_function_with_its_config_and_seeds_it(self):
+        a = subjects.build_subject(self.subject(config={"width": 7}), torch.device("cpu"))
+        b = subjects.build_subject(self.subject(config={"width": 7}), torch.device("cpu"))
+        self.assertEqual(a.model[0].out_features, 7)
+        self.assertTrue(torch.equal(a.model[0].weight, b.model[0].weight), "the same seed builds the same model")
+        self.assertEqual(a.record, {"dtype": "float32", "weights": None})
+
+    def test_uses_the_inputs_it_returns_only_when_asked(self):
+        built = subjects.build_subject(self.subject("with_inputs", inputs={"kind": "builder", "seed": 0}), torch.device("cpu"))
+        self.assertEqual(list(built.inputs.shape), [2, 3])
+        self.assertEqual(len(built.batches), 1)
+        with self.assertRaisesRegex(HarnessError, "set inputs.kind: builder"):
+            subjects.build_subject(self.subject("with_inputs"), torch.device("cpu"))
+        with self.assertRaisesRegex(HarnessError, "returned the module alone"):
+            subjects.build_subject(self.subject("build", inputs={"kind": "builder", "seed": 0}), torch.device("cpu"))
+        with self.assertRaisesRegex(HarnessError, "not a torch.nn.Module"):
+            subjects.build_subject(self.subject("not_a_module"), torch.device("cpu"))
+
+    def test_casts_the_model_and_floating_inputs_to_its_dtype(self):
+        built = subjects.build_subject(self.subject(dtype="bfloat16"), torch.device("cpu"))
+        self.assertEqual(built.model[0].weight.dtype, torch.bfloat16)
+        self.assertEqual(built.inputs.dtype, torch.bfloat16)
+        self.assertEqual(built.record["dtype"], "bfloat16")
+
+    def test_loads_a_state_dict_strictly_and_records_its_digest(self):
+        torch.manual_seed(99)
+        saved = subjects.build_subject(self.subject(), torch.device("cpu")).model
+        torch.manual_seed(99)
+        state = type(saved)(*[m for m in saved]).state_dict()
+        path = os.path.join(self.folder, "net.pt")
+        torch.save(state, path)
+        built = subjects.build_subject(self.subject(weights={"kind": "state_dict", "path": path}), torch.device("cpu"))
+        self.assertTrue(torch.equal(built.model[0].weight, state["0.weight"]))
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(b"\0" + f.read() + b"\0").hexdigest()
+        self.assertEqual(built.record["weights"], {"kind": "state_dict", "source": path, "sha256": "sha256:" + digest})
+        wrong = os.path.join(self.folder, "wrong.pt")
+        torch.save({"0.weight": state["0.weight"], "extra": torch.zeros(1)}, wrong)
+        with self.assertRaisesRegex(HarnessError, "does not fit the model: missing 0.bias, 2.weight, 2.bias; unexpected extra"):
+            subjects.build_subject(self.subject(weights={"kind": "state_dict", "path": wrong}), torch.device("cpu"))
+
+    def test_refuses_a_pickle_that_is_not_a_state_dict(self):
+        path = os.path.join(self.folder, "evil.pt")
+        torch.save({"x": Unpicklable()}, path)
+        with self.assertRaisesRegex(HarnessError, "not a state_dict torch.load can read safely"):
+            weights.read_state_dict(path)
+
+
+if __name__ == "__main__":
+    unittest.main()
