@@ -82,8 +82,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
   const { cells, model } = runFigures(info, records, figured, planned);
   const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
   const mainEnv = info.spec.defaultEnvironment;
-  // A control process is journalled under its row's baseline cell but may run in another cell's
-  // environment (src/run/jobs.ts), so only a cell's own processes say which executable is the main one.
+  // A control may run in another environment than its baseline cell's (jobs.ts): only a cell's own processes count.
   const mainCell = records.find((r) => r.kind !== 'control' && r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);
   const mainExe = mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
   const versions = versionsOf(okResults, mainExe);

@@ -73,11 +73,12 @@ export interface RequestModel {
   name: string;
   seed: number;
   config: Record<string, unknown>;
-  dtype: 'float32' | 'bfloat16' | 'float16' | 'float64';
+  // Optional in the schema: requests written before them (bundles in flight) still load; buildRequest writes all four.
+  dtype?: 'float32' | 'bfloat16' | 'float16' | 'float64';
   /** python builder: the function, from a file (a path) or an installed module; null otherwise. */
-  source: { file: string | null; module: string | null; function: string } | null;
-  weights: { kind: 'state_dict' | 'pretrained'; path: string } | { kind: 'hub'; id: string } | null;
-  config_from: string | null;
+  source?: { file: string | null; module: string | null; function: string } | null;
+  weights?: { kind: 'state_dict' | 'pretrained'; path: string } | { kind: 'hub'; id: string } | null;
+  config_from?: string | null;
 }
 
 /** Inputs the python builder returns with the model. */

@@ -26,6 +26,7 @@ const PAIRS: [string, string][] = [
   ['RequestModel', '/$defs/subject/properties/model'],
   ['RequestImageInputs', '/$defs/subject/properties/inputs/oneOf/0'],
   ['RequestTokenInputs', '/$defs/subject/properties/inputs/oneOf/1'],
+  ['RequestBuilderInputs', '/$defs/subject/properties/inputs/oneOf/2'],
   ['RequestTool', '/properties/tool'],
   ['RequestAdapter', '/properties/reference/anyOf/1'],
   ['RequestAdapter', '/properties/pairing/anyOf/1/properties/baseline'],
