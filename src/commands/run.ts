@@ -132,8 +132,12 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   const { pythons, failed } = await interpreters(spec, envNames, python, log);
   const jobs = todo.filter((j) => failed[j.cell.environment] === undefined);
   if (rp.device === 'cuda' && jobs.length > 0) await checkCuda(pythons[jobs[0].cell.environment]);
-  const hub = missingHubWeights(spec, new Set(jobs.map((j) => j.cell.subject)));
-  if (hub.length > 0 && opts.allowDownloads) await downloadHubWeights(hub, pythons[jobs.find((j) => missingHubWeights(spec, [j.cell.subject]).length > 0)!.cell.environment], log);
+  if (opts.allowDownloads) {
+    // huggingface_hub is the transformers environment's: the first job of a subject with hub weights names it.
+    const hub = missingHubWeights(spec, new Set(jobs.map((j) => j.cell.subject)));
+    const first = jobs.find((j) => spec.subjects[j.cell.subject]?.model.weights?.kind === 'hub');
+    if (hub.length > 0 && first) await downloadHubWeights(hub, pythons[first.cell.environment], log);
+  }
   if (opts.probe !== false && jobs.length > 0) await probeBeforeRun(rp, jobs, pythons, log);
   if (opts.fresh) startJournal(dir, header, spec.data);
   recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);

@@ -4,7 +4,7 @@ import type { ReasonRule, Spec } from '../spec/types.ts';
 import { satisfies } from '../spec/version-range.ts';
 import { expandToolList, splitToolId } from '../spec/versions.ts';
 import { pairingOf, type Pairing } from './pairing.ts';
-import { expandSubjectList } from '../spec/subjects.ts';
+import { declaredSubject, expandSubjectList } from '../spec/subjects.ts';
 
 /** One cell of the matrix: a contract done by a tool on a subject, within a group. */
 export interface Cell {
@@ -54,7 +54,7 @@ export function ruleCovers(rule: ReasonRule, contract: string, tool: string, sub
     inRange &&
     (rule.contracts === null || rule.contracts.includes(contract)) &&
     // A subject of the dtype axis (gpt2@bf16) is covered by a reason naming it or its declared subject.
-    (rule.subjects === null || rule.subjects.includes(subject) || rule.subjects.includes(splitToolId(subject).tool))
+    (rule.subjects === null || rule.subjects.includes(subject) || rule.subjects.includes(declaredSubject(subject)))
   );
 }
 

@@ -265,10 +265,6 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
 }
 
 /**
- * python/torch/torchvision/numpy of the default environment, then each tool library's version. A cell
- * run in another environment keeps its own in `runtime`.
- */
-/**
  * The model a subject's processes built: the spec's builder and name, and the dtype and weights the first
  * process that built it recorded (every process loads the same files: a digest that changed mid-run would
  * be a different subject, and the journal's spec digest already ties a run to its spec).
@@ -281,6 +277,10 @@ function subjectModel(subject: Spec['subjects'][string] | undefined, records: re
   return { builder: subject.model.builder, name: subject.model.name, dtype: record?.dtype ?? subject.model.dtype, weights: record?.weights ?? null };
 }
 
+/**
+ * python/torch/torchvision/numpy of the default environment, then each tool library's version. A cell
+ * run in another environment keeps its own in `runtime`.
+ */
 function versionsOf(results: ProcessResult[], defaultExecutable: string | null): Record<string, string | null> {
   const v = dict<string | null>();
   const first = (results.find((r) => r.environment.executable === defaultExecutable) ?? results[0])?.versions;

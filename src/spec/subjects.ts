@@ -80,8 +80,8 @@ export function expandSubjectList(subjects: Record<string, Subject>, ids: readon
   }))];
 }
 
-/** The ids a reason's `subjects` may name a subject by: its own, and the declared subject it was made from. */
-export function subjectNames(subjects: Record<string, Subject>, id: string): string[] {
-  const axis = subjects[id]?.axis;
-  return axis ? [id, axis.of] : [id];
+/** The declared subject a subject of the dtype axis was made from (`gpt2@bf16` -> `gpt2`); any other id itself. */
+export function declaredSubject(id: string): string {
+  const i = id.indexOf(VERSION_SEP);
+  return i < 0 ? id : id.slice(0, i);
 }

@@ -47,4 +47,20 @@ describe('loading results', () => {
     expect(() => loadResults(path.join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read the results file \(no such file\)/);
     expect(() => loadResults(write(dir, 'z.json', '{"format_version": 9, "s": {"groups": {}}}'))).toThrow(/results format 9 is newer than this benchgrid reads/);
   });
+
+  it("reads a subject's model back, and refuses a hostile one naming the field", () => {
+    const withModel = (model: unknown) => {
+      const json = JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 }));
+      json.resnet18.meta.model = model;
+      return () => fromJson(json);
+    };
+    const good = { builder: 'python', name: 'models/m.py:build', dtype: 'bfloat16', weights: { kind: 'state_dict', source: 'w.pt', sha256: `sha256:${'a'.repeat(64)}` } };
+    expect(withModel(good)().subjects.resnet18.meta?.model).toEqual(good);
+    expect(withModel(null)().subjects.resnet18.meta?.model).toBeNull();
+    expect(withModel({ ...good, weights: { ...good.weights, sha256: '<img src=x>' } })).toThrow(/model\.weights\.sha256.*sha256: and 64 hex digits/);
+    expect(withModel({ ...good, dtype: 'int8' })).toThrow(/model\.dtype.*one of float32, bfloat16, float16, float64/);
+    expect(withModel({ ...good, weights: { ...good.weights, kind: 'url' } })).toThrow(/model\.weights\.kind/);
+    expect(withModel({ ...good, builder: 7 })).toThrow(/model\.builder/);
+    expect(withModel('python')).toThrow(/model/);
+  });
 });

@@ -92,6 +92,18 @@ describe('weights', () => {
     expect(b.stderr).toMatch(/takes a state_dict file/);
   });
 
+  it('refuses a hub id that could name a path, and weights outside the spec\'s tree, before looking anywhere', async () => {
+    const tokens = { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }', site: 'transformer.h.0' };
+    for (const weights of ['"hf:../../etc"', '"hf:a/b/c"', '"hf:"']) {
+      const r = await cli(['validate', write(dir, 'hubbad.yaml', spec(`{ builder: transformers, seed: 0, weights: ${weights} }`, tokens))]);
+      expect(r.code, weights).toBe(2);
+      expect(r.stderr, weights).toMatch(/is not a hub id \(hf:ORG\/NAME\)/);
+    }
+    const out = await cli(['validate', write(dir, 'outside.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, weights: ../../etc/passwd.pt }'))]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/weights .*passwd\.pt is outside the spec's directory/);
+  });
+
   it('refuses a hub id that is not in the local cache, and says how to fetch it; --allow-downloads lets it through', async () => {
     const cache = tmpdir('benchgrid-hf-');
     const env = { HF_HUB_CACHE: cache };
