@@ -1,5 +1,5 @@
 // "How it was measured": protocol, host, versions and A/A noise in sentences, from the results. Pure.
-import type { Results, SubjectMeta } from '../results/model.ts';
+import type { Results, SubjectMeta, TokensRecord } from '../results/model.ts';
 import { formatMs, formatPercent } from './format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
 import { betweenRunSentence, noPairingSentence } from './pairing-parts.ts';
@@ -45,7 +45,16 @@ export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
 function modelText(meta: SubjectMeta, sink: Sink): string {
   const m = meta.model;
   if (!m) return '';
-  return `Model: ${sink.text(m.builder)} builder${m.name ? ` ${sink.code(m.name)}` : ''}, in ${sink.text(m.dtype)}, ${sink.text(weightsText(m.weights))}.`;
+  const model = `Model: ${sink.text(m.builder)} builder${m.name ? ` ${sink.code(m.name)}` : ''}, in ${sink.text(m.dtype)}, ${sink.text(weightsText(m.weights))}.`;
+  return m.tokens ? `${model} ${sink.text(tokensText(m.tokens))}` : model;
+}
+
+/** `Inputs: 3 prompts of 2-65 tokens, left-padded to 65 with id 256 and masked (tokenizer bytes; token ids sha256 1f2e3d4c5b6a).` */
+export function tokensText(t: TokensRecord): string {
+  const low = Math.min(...t.lengths);
+  const high = Math.max(...t.lengths);
+  const span = low === high ? `${low}` : `${low}-${high}`;
+  return `Inputs: ${t.prompts} prompt${t.prompts === 1 ? '' : 's'} of ${span} tokens, ${t.padding_side}-padded to ${t.padded_to} with id ${t.pad_id} and masked (tokenizer ${t.tokenizer}; token ids sha256 ${t.sha256.slice(0, 12)}), the same in every process.`;
 }
 
 /**

@@ -274,7 +274,7 @@ function subjectModel(subject: Spec['subjects'][string] | undefined, records: re
   const mine = new Set(cellIds);
   const built = records.find((r) => mine.has(r.cell) && r.outcome.kind === 'result' && r.outcome.result.subject)?.outcome;
   const record = built?.kind === 'result' ? built.result.subject : null;
-  return { builder: subject.model.builder, name: subject.model.name, dtype: record?.dtype ?? subject.model.dtype, weights: record?.weights ?? null };
+  return { builder: subject.model.builder, name: subject.model.name, dtype: record?.dtype ?? subject.model.dtype, weights: record?.weights ?? null, ...(record?.tokens ? { tokens: record.tokens } : {}) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
 import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
-import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type Verdict } from './model.ts';
+import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
 
 /** Top-level keys that are not subjects. */
@@ -208,5 +208,27 @@ function modelOf(v: unknown, at: At): SubjectModel | null {
     name: optText(m.name, child(at, 'name')),
     dtype: oneOf(m.dtype, ['float32', 'bfloat16', 'float16', 'float64'] as const, child(at, 'dtype')),
     weights: w ? { kind: oneOf(w.kind, ['state_dict', 'pretrained', 'hub'] as const, child(child(at, 'weights'), 'kind')), source: text(w.source, child(child(at, 'weights'), 'source')), sha256: sha! } : null,
+    ...(m.tokens === undefined ? {} : { tokens: tokensOf(m.tokens, child(at, 'tokens')) }),
+  };
+}
+
+/** Text inputs as recorded: counts that are counts, a digest that is one (reports print them). */
+function tokensOf(v: unknown, at: At): TokensRecord {
+  const t = record(v, at);
+  const count = (x: unknown, key: string, min = 1): number => {
+    if (!Number.isInteger(x) || (x as number) < min) throw bad(child(at, key), `an integer of at least ${min}`, x);
+    return x as number;
+  };
+  if (!Array.isArray(t.lengths)) throw bad(child(at, 'lengths'), 'a list of token counts', t.lengths);
+  const sha = text(t.sha256, child(at, 'sha256'));
+  if (!/^[0-9a-f]{64}$/.test(sha)) throw bad(child(at, 'sha256'), '64 hex digits', sha);
+  return {
+    prompts: count(t.prompts, 'prompts'),
+    lengths: t.lengths.map((x) => count(x, 'lengths')),
+    padded_to: count(t.padded_to, 'padded_to'),
+    padding_side: oneOf(t.padding_side, ['left', 'right'] as const, child(at, 'padding_side')),
+    pad_id: count(t.pad_id, 'pad_id', 0),
+    tokenizer: text(t.tokenizer, child(at, 'tokenizer')),
+    sha256: sha,
   };
 }

@@ -159,6 +159,20 @@ export interface SubjectModel {
   dtype: string;
   /** Where the weights came from and the sha256 of what was loaded; null: random from the seed. */
   weights: { kind: string; source: string; sha256: string } | null;
+  /** Text inputs as the processes tokenized them; absent for other inputs. */
+  tokens?: TokensRecord;
+}
+
+/** Prompts as tokenized and padded (runners/harness/benchgrid_harness/text.py), the same in every process. */
+export interface TokensRecord {
+  prompts: number;
+  lengths: number[];
+  padded_to: number;
+  padding_side: 'left' | 'right';
+  pad_id: number;
+  tokenizer: string;
+  /** sha256 of the padded int64 token ids. */
+  sha256: string;
 }
 
 /** A loaded results file. */

@@ -7,7 +7,7 @@ import type { RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
-import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTokenInputs } from './request.ts';
+import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTextInputs, RequestTokenInputs } from './request.ts';
 
 /**
  * One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise;
@@ -218,7 +218,13 @@ export function requestSubject(subject: Spec['subjects'][string]): RequestSubjec
 /** Inputs as the request schema has them: token inputs carry a vocabulary and are int64, images neither. */
 function requestInputs(inputs: Spec['subjects'][string]['inputs']): RequestSubject['inputs'] {
   if (inputs.kind === 'builder') return { kind: 'builder', seed: inputs.seed };
-  const { vocab, dtype, ...rest } = inputs;
+  if (inputs.kind === 'text') {
+    const { prompts, tokenizer: t, padding_side } = inputs.text!;
+    const tokenizer = t.kind === 'hub' ? { kind: 'hub' as const, id: t.id } : t.kind === 'pretrained' ? { kind: 'pretrained' as const, path: t.path } : { kind: t.kind };
+    return { kind: 'text', seed: inputs.seed, prompts, tokenizer, padding_side, batch_size: inputs.batch_size } satisfies RequestTextInputs;
+  }
+  // text is null here (another kind's inputs); the request has no such key.
+  const { vocab, dtype, text: _text, ...rest } = inputs;
   // The spec's rules require a vocabulary of token inputs and one of the image dtypes of image inputs.
   if (rest.kind === 'tokens') return { ...rest, kind: 'tokens', vocab: vocab as number, dtype: 'int64' } satisfies RequestTokenInputs;
   return { ...rest, kind: 'image', dtype: dtype as RequestImageInputs['dtype'] } satisfies RequestImageInputs;

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
 import type { PairedRecord, RequiredWork, Witnesses } from './record.ts';
+import type { TokensRecord } from '../results/model.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -44,7 +45,7 @@ export interface ProcessResult {
   /** Paired timing (docs/protocol.md, Pairing): the baseline's samples; absent or null when the process did not pair. */
   paired?: PairedRecord | null;
   /** What the process built (absent from older harnesses, null before the build): dtype and weights. */
-  subject?: { dtype: string; weights: { kind: 'state_dict' | 'pretrained' | 'hub'; source: string; sha256: string } | null } | null;
+  subject?: { dtype: string; weights: { kind: 'state_dict' | 'pretrained' | 'hub'; source: string; sha256: string } | null; tokens?: TokensRecord } | null;
 }
 
 /** What the orchestrator saw of the process itself. */

@@ -12,6 +12,8 @@ export interface Witnesses {
   parameter_grads: boolean;
   /** Bytes held by the tensors the call returned. */
   result_bytes: number;
+  /** Text subjects: whether the token embedding was given the subject's own token ids (absent for other inputs). */
+  tokens?: 'same' | 'other' | 'none';
 }
 
 /** The work a contract requires (runners/harness/contracts.json); null: the contract checks nothing (group B operations). */

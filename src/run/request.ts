@@ -63,7 +63,7 @@ export interface RequestWork {
 export interface RequestSubject {
   id: string;
   model: RequestModel;
-  inputs: RequestImageInputs | RequestTokenInputs | RequestBuilderInputs;
+  inputs: RequestImageInputs | RequestTokenInputs | RequestBuilderInputs | RequestTextInputs;
   sites: Record<string, string>;
 }
 
@@ -79,6 +79,16 @@ export interface RequestModel {
   source?: { file: string | null; module: string | null; function: string } | null;
   weights?: { kind: 'state_dict' | 'pretrained'; path: string } | { kind: 'hub'; id: string } | null;
   config_from?: string | null;
+}
+
+/** Text inputs: the prompts themselves, tokenized and padded by the harness (benchgrid_harness/text.py). */
+export interface RequestTextInputs {
+  kind: 'text';
+  seed: number;
+  prompts: string[];
+  tokenizer: { kind: 'bytes' | 'model' } | { kind: 'pretrained'; path: string } | { kind: 'hub'; id: string };
+  padding_side: 'left' | 'right';
+  batch_size: number;
 }
 
 /** Inputs the python builder returns with the model. */

@@ -61,13 +61,17 @@ export interface ModelData {
 
 /** `subjects.X.inputs:` as written. */
 export interface InputsData {
-  kind: 'image' | 'tokens' | 'builder';
+  kind: 'image' | 'tokens' | 'builder' | 'text';
   shape?: number[];
   dtype?: 'float32' | 'float16' | 'bfloat16' | 'float64';
-  seed: number;
+  seed?: number;
   vocab?: number;
   stimuli?: number;
   batch_size?: number;
+  prompts?: string[];
+  prompts_file?: string;
+  tokenizer?: string;
+  padding_side?: 'left' | 'right';
 }
 
 /** One `contracts:` entry as written. */

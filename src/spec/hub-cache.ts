@@ -14,11 +14,14 @@ export function hubCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(xdg, 'huggingface', 'hub');
 }
 
-/** Whether some snapshot of model `id` (ORG/NAME or NAME) holds a config.json in the local cache. */
-export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env): boolean {
+/** Files of a tokenizer: a snapshot or directory holding one of them holds a tokenizer. */
+export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
+
+/** Whether some snapshot of model `id` (ORG/NAME or NAME) holds one of `files` (a config.json) in the local cache. */
+export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env, files: readonly string[] = ['config.json']): boolean {
   const snapshots = path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
   try {
-    return fs.readdirSync(snapshots).some((rev) => fs.existsSync(path.join(snapshots, rev, 'config.json')));
+    return fs.readdirSync(snapshots).some((rev) => files.some((f) => fs.existsSync(path.join(snapshots, rev, f))));
   } catch {
     return false;
   }

@@ -7,6 +7,7 @@ import { ptr } from './diagnostics.ts';
 import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
 import { layerEnvironments } from './layers.ts';
 import { expandDtypes, modelDtype, modelSource, weightsOf } from './subjects.ts';
+import { textInputsOf } from './text-inputs.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
@@ -108,7 +109,8 @@ function environmentsOf(envData: Record<string, EnvironmentData>): { environment
 
 function subjectOf(id: string, s: SubjectData, file: string): Subject {
   const shape = s.inputs.shape ?? [];
-  const batch = shape[0] ?? 1;
+  // Text: the batch is every prompt (prompts_file's are counted once it is read, src/spec/text-inputs.ts).
+  const batch = s.inputs.kind === 'text' ? Math.max(1, s.inputs.prompts?.length ?? 1) : (shape[0] ?? 1);
   const dtype = modelDtype(s);
   return {
     id,
@@ -129,10 +131,11 @@ function subjectOf(id: string, s: SubjectData, file: string): Subject {
       kind: s.inputs.kind,
       shape,
       dtype: s.inputs.kind === 'image' ? dtype : (s.inputs.dtype ?? 'float32'),
-      seed: s.inputs.seed,
+      seed: s.inputs.seed ?? 0,
       vocab: s.inputs.vocab ?? null,
       stimuli: s.inputs.stimuli ?? batch,
       batch_size: s.inputs.batch_size ?? batch,
+      text: textInputsOf(s.inputs, file),
     },
     sites: dictOf(s.sites),
     pairing: s.pairing ?? 'on',

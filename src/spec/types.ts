@@ -131,7 +131,7 @@ export interface Subject {
   /** The declared `dtypes`: this subject stands for one subject per dtype (SUBJECT@bf16, ...); empty otherwise. */
   dtypes: ModelDtype[];
   inputs: {
-    kind: 'image' | 'tokens' | 'builder';
+    kind: 'image' | 'tokens' | 'builder' | 'text';
     /** One batch; empty for inputs the builder returns. */
     shape: number[];
     dtype: string;
@@ -139,11 +139,29 @@ export interface Subject {
     vocab: number | null;
     stimuli: number;
     batch_size: number;
+    /** kind text: the prompts, the tokenizer and the padding side (src/spec/text-inputs.ts); null otherwise. */
+    text: TextInputs | null;
   };
   sites: Record<string, string>;
   /** Whether this subject's tool cells are timed against the raw baseline in their own processes. */
   pairing: 'on' | 'off';
 }
+
+/** A text subject's prompts (written in the spec, or read from prompts_file when the spec is loaded). */
+export interface TextInputs {
+  prompts: string[];
+  /** The prompts file (absolute), or null for prompts written in the spec. */
+  prompts_file: string | null;
+  tokenizer: Tokenizer;
+  padding_side: 'left' | 'right';
+}
+
+/** Which tokenizer turns prompts into token ids: bytes (UTF-8 bytes, 256 pads), the weights' own, a directory, a cached hub id. */
+export type Tokenizer =
+  | { kind: 'bytes' }
+  | { kind: 'model' }
+  | { kind: 'pretrained'; path: string; written: string }
+  | { kind: 'hub'; id: string; written: string };
 
 /** Where a subject's real weights come from: a file or directory (absolute), or a hub id from the local cache. */
 export type Weights =

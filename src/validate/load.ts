@@ -4,6 +4,7 @@ import { foldUnderSchema, pruneSchemaErrors } from '../spec/one-pass.ts';
 import type { SpecData } from '../spec/data.ts';
 import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
 import { normalise } from '../spec/normalise.ts';
+import { readPromptsFiles } from '../spec/text-inputs.ts';
 import { checkRules, type RuleInput } from './rules.ts';
 import { checkRunnerPlaces } from '../spec/runner-places.ts';
 import { checkSchema, isSpecData } from '../spec/schema.ts';
@@ -51,12 +52,14 @@ export async function loadSpec(file: string, read: Reader = readSource, options:
 /** Stages 5 and 6 on schema-valid data: normalise, the runners' places and manifests, the plan, the rules. */
 function semanticCheck(data: SpecData, doc: MergedDoc, options: RuleInput['options']): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
   const spec = normalise(data, doc.file, doc.sources, doc.positions);
+  // The one data file a spec may name besides its own sources: read (never run) here, so requests carry the prompts.
+  const prompts = readPromptsFiles(spec);
   const places = checkRunnerPlaces(spec);
   if (places.length > 0) return { diagnostics: places };
   const manifests = dict<Manifest | Error>();
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, adapterLookup(manifests));
-  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics(checkRules({ spec, manifests, plan, options }))) };
+  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics([...prompts, ...checkRules({ spec, manifests, plan, options })])) };
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

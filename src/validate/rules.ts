@@ -10,6 +10,7 @@ import { contractKinds } from './rules-contracts.ts';
 import { fileNames } from './rules-names.ts';
 import { environmentLayers } from './rules-environments.ts';
 import { subjectModels } from './rules-subjects.ts';
+import { textInputs } from './rules-text.ts';
 
 /** What every rule gets. */
 export interface RuleInput {
@@ -137,7 +138,8 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
     if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
     out.push(...causalLmProblems(spec, s, base));
     if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
-    if (s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
+    // Prompts split into batches of batch_size may end in a smaller one; generated stimuli may not.
+    if (s.inputs.kind !== 'text' && s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
     out.push(...inputSizeProblems(spec, s, base));
   }
   return out;
@@ -303,7 +305,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, subjectModels, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, sitesAndSubjects, subjectModels, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

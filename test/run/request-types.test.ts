@@ -27,6 +27,7 @@ const PAIRS: [string, string][] = [
   ['RequestImageInputs', '/$defs/subject/properties/inputs/oneOf/0'],
   ['RequestTokenInputs', '/$defs/subject/properties/inputs/oneOf/1'],
   ['RequestBuilderInputs', '/$defs/subject/properties/inputs/oneOf/2'],
+  ['RequestTextInputs', '/$defs/subject/properties/inputs/oneOf/3'],
   ['RequestTool', '/properties/tool'],
   ['RequestAdapter', '/properties/reference/anyOf/1'],
   ['RequestAdapter', '/properties/pairing/anyOf/1/properties/baseline'],

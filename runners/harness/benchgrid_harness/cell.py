@@ -79,7 +79,11 @@ def _time(request, ctx, phases, state, twin):
     exact = None
     if reference is not None:
         with phases("check"):
-            exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"])
+            padded = (ctx.inputs == ctx.pad_id).cpu() if ctx.pad_id is not None else None
+            exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"], padded)
+            if padded is not None and bool(padded.any()) and exactness.has_positions(expected, padded):
+                ctx.note(f"exactness is judged at the prompts' {int((~padded).sum())} real token positions: the "
+                         f"{int(padded.sum())} padded positions are the output of no token, and tools fill them differently")
     with phases("witness"):
         work = _witness(request, ctx, run)
     return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes, "paired": paired}
@@ -99,7 +103,8 @@ def _pairing_header(request, twin):
 
 def _witness(request, ctx, run):
     """One untimed call after the samples with the work witnesses installed (benchgrid_harness/witnesses.py)."""
-    observed, _ = witnesses.observe(run, ctx.model, ctx.final_module, grad_mode(request), ctx.device)
+    tokens = [ctx.inputs] + list(ctx.batches) if ctx.pad_id is not None else ()
+    observed, _ = witnesses.observe(run, ctx.model, ctx.final_module, grad_mode(request), ctx.device, tokens)
     contract_work = request["contract"]["work"]
     return {"witnesses": observed, "required": witnesses.required(contract_work, ctx),
             "differs": witnesses.differences(observed, contract_work, ctx)}

@@ -29,6 +29,7 @@ class Context:
     blocks: list = None  # a site that is a ModuleList (residual_cache's blocks): its children, in order
     vector: object = None  # steering vector of the site's width (vector_seed), or None
     corrupted: object = None  # activation_patching's corrupted input (corrupt_seed), or None
+    pad_id: object = None  # text inputs: the id that pads (the mask is inputs != pad_id), or None
     sae: dict = None  # a sparse autoencoder's W_enc, b_enc, W_dec, b_dec (sae_width, sae_seed), or None
 
     def note(self, text):
@@ -82,7 +83,13 @@ def _probed(module):
     return module
 
 
-def _drawn(params, shape, dtype, device, ctx_inputs, input_spec):
+def _padding(model):
+    """The pad id and vocabulary a corrupted text input is drawn with ({} for a subject without padding)."""
+    pad = model.__dict__.get("_benchgrid_pad_id")
+    return {} if pad is None else {"pad": pad, "vocab": model.get_input_embeddings().num_embeddings}
+
+
+def _drawn(params, shape, dtype, device, ctx_inputs, input_spec, model):
     """The seeded tensors the contract's parameters ask for (harness/benchgrid_harness/drawn.py)."""
     out = {}
     if params.get("direction_seed") is not None:
@@ -92,7 +99,7 @@ def _drawn(params, shape, dtype, device, ctx_inputs, input_spec):
     if params.get("sae_width") is not None:
         out["sae"] = drawn.sae_weights(params.get("sae_seed", 0), shape[-1], int(params["sae_width"]), dtype, device)
     if params.get("corrupt_seed") is not None:
-        out["corrupted"] = drawn.corrupted(params["corrupt_seed"], ctx_inputs, input_spec)
+        out["corrupted"] = drawn.corrupted(params["corrupt_seed"], ctx_inputs, input_spec, **_padding(model))
     return out
 
 
@@ -121,11 +128,12 @@ def make_context(subject, request, device, tmpdir):
         if isinstance(site_module, torch.nn.ModuleList):
             blocks = list(site_module)
         shape, dtype = probe_site(subject.model, subject.inputs, _probed(site_module), site)
-        extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"])
+        extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"], subject.model)
     _check_tokens(subject.model, subject.inputs, params)
     return Context(model=subject.model, inputs=subject.inputs, batches=subject.batches, site=site,
                    site_module=site_module, params=params, device=device, direction=extras.get("direction"),
                    strengths=[float(s) for s in params.get("strengths", [])],
                    target=int(params.get("target", 0)), tmpdir=tmpdir,
                    final_module=find_final_module(subject.model, subject.inputs), blocks=blocks,
-                   vector=extras.get("vector"), corrupted=extras.get("corrupted"), sae=extras.get("sae"))
+                   vector=extras.get("vector"), corrupted=extras.get("corrupted"), sae=extras.get("sae"),
+                   pad_id=subject.model.__dict__.get("_benchgrid_pad_id"))

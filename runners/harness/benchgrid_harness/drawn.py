@@ -24,11 +24,16 @@ def vector(seed, width, dtype, device):
     return torch.randn(width, generator=_generator(seed), dtype=torch.float32).to(device=device, dtype=dtype)
 
 
-def corrupted(seed, inputs, input_spec):
+def corrupted(seed, inputs, input_spec, pad=None, vocab=None):
     """activation_patching's corrupted input: like the clean one, drawn from its own seed (token ids from
-    [0, vocab), or normal values for images)."""
+    [0, vocab), or normal values for images). Padded text keeps the clean run's padding: ids from [0, vocab)
+    without the pad id where the clean prompt has tokens, the pad id where it has none."""
     generator = _generator(seed)
-    if input_spec["kind"] == "tokens":
+    if input_spec["kind"] == "text":
+        values = torch.randint(0, vocab - 1, tuple(inputs.shape), generator=generator, dtype=torch.int64)
+        values[values >= pad] += 1
+        values = torch.where(inputs.cpu() == pad, torch.full_like(values, pad), values)
+    elif input_spec["kind"] == "tokens":
         values = torch.randint(0, input_spec["vocab"], tuple(inputs.shape), generator=generator, dtype=torch.int64)
     else:
         values = torch.randn(tuple(inputs.shape), generator=generator, dtype=torch.float32).to(inputs.dtype)

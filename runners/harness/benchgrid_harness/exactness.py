@@ -64,7 +64,38 @@ def _compare(got, want, rtol, atol):
     return verdict, worst
 
 
-def compare(got, want, reference, rtol, atol):
-    """The result's `exact` object for `got` (the tool's last result) against `want` (the reference's)."""
-    verdict, diff = _compare(to_cpu(got), to_cpu(want), rtol, atol)
+def without_padding(value, padded):
+    """`value` with every tensor laid out [batch, position, ...] like the padded token ids zeroed at the padded
+    positions (`padded`: True there), so that only real tokens' values are compared. Other tensors (a generation's
+    longer token ids, logit differences, attention patterns) are kept whole."""
+    if isinstance(value, torch.Tensor):
+        if value.dim() >= 2 and tuple(value.shape[:2]) == tuple(padded.shape):
+            where = padded.reshape(tuple(padded.shape) + (1,) * (value.dim() - 2))
+            return value.masked_fill(where, 0)
+        return value
+    if isinstance(value, dict):
+        return {key: without_padding(item, padded) for key, item in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [without_padding(item, padded) for item in value]
+    return value
+
+
+def has_positions(value, padded):
+    """Whether any tensor of `value` is laid out [batch, position, ...] like the padded token ids."""
+    if isinstance(value, torch.Tensor):
+        return value.dim() >= 2 and tuple(value.shape[:2]) == tuple(padded.shape)
+    if isinstance(value, dict):
+        return any(has_positions(item, padded) for item in value.values())
+    if isinstance(value, (tuple, list)):
+        return any(has_positions(item, padded) for item in value)
+    return False
+
+
+def compare(got, want, reference, rtol, atol, padded=None):
+    """The result's `exact` object for `got` (the tool's last result) against `want` (the reference's); with
+    `padded` (text inputs' pad positions), values at padded positions are left out (`without_padding`)."""
+    got, want = to_cpu(got), to_cpu(want)
+    if padded is not None:
+        got, want = without_padding(got, padded), without_padding(want, padded)
+    verdict, diff = _compare(got, want, rtol, atol)
     return {"verdict": verdict, "max_abs_diff": diff, "reference": reference, "rtol": rtol, "atol": atol}

@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 import re
 
 from . import WIRE_VERSION
@@ -64,7 +65,8 @@ _RULES = [
     ("subject.model.name", lambda v: isinstance(v, str) and v, "a non-empty string"),
     ("subject.model.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
     ("subject.model.config", lambda v: isinstance(v, dict), "an object"),
-    ("subject.inputs.kind", lambda v: v in ("image", "tokens", "builder"), '"image", "tokens" or "builder"'),
+    ("subject.inputs.kind", lambda v: v in ("image", "tokens", "builder", "text"),
+     '"image", "tokens", "builder" or "text"'),
     ("subject.inputs.seed", _count(0, _MAX_SEED), "an integer from 0 to 2**64 - 1"),
     ("subject.sites", lambda v: isinstance(v, dict), "an object"),
     ("tool.id", lambda v: isinstance(v, str) and v, "a non-empty string"),
@@ -102,7 +104,9 @@ def _problems(request):
         return problems
     problems.extend(_model_problems(request["subject"]["model"]))
     inputs = request["subject"]["inputs"]
-    if inputs["kind"] != "builder":
+    if inputs["kind"] == "text":
+        problems.extend(_text_problems(inputs))
+    elif inputs["kind"] != "builder":
         problems.extend(_generated_problems(inputs))
     if problems:
         return problems
@@ -111,7 +115,7 @@ def _problems(request):
                         f"(got {inputs.get('dtype')!r})")
     if inputs["kind"] == "tokens" and not (_is_int(inputs.get("vocab")) and inputs["vocab"] > 0):
         problems.append(f"subject.inputs.vocab: expected a positive integer for tokens (got {inputs.get('vocab')!r})")
-    if inputs["kind"] != "builder":
+    if inputs["kind"] not in ("builder", "text"):
         problems.extend(_size_problems(inputs))
     settings = request["settings"]
     precision = settings.get("precision")
@@ -141,6 +145,35 @@ _GENERATED_RULES = [
 _PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MODULE_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+
+
+_MAX_PROMPTS, _MAX_PROMPT_CHARS = 4096, 100_000
+
+
+def _text_problems(inputs):
+    """Text inputs: the prompts themselves (strings), a tokenizer the harness can load, the padding side."""
+    problems = []
+    prompts = inputs.get("prompts")
+    if not (isinstance(prompts, list) and 0 < len(prompts) <= _MAX_PROMPTS
+            and all(isinstance(p, str) and 0 < len(p) <= _MAX_PROMPT_CHARS for p in prompts)):
+        problems.append(f"subject.inputs.prompts: expected 1 to {_MAX_PROMPTS} non-empty strings of at most "
+                        f"{_MAX_PROMPT_CHARS:,} characters")
+    tokenizer = inputs.get("tokenizer")
+    kind = tokenizer.get("kind") if isinstance(tokenizer, dict) else None
+    if kind == "pretrained":
+        if not (isinstance(tokenizer.get("path"), str) and os.path.isabs(tokenizer["path"])):
+            problems.append("subject.inputs.tokenizer.path: expected an absolute path (the spec's loader resolves it)")
+    elif kind == "hub":
+        if not (isinstance(tokenizer.get("id"), str) and _HUB_ID.match(tokenizer["id"])):
+            problems.append("subject.inputs.tokenizer.id: expected a hub id ORG/NAME")
+    elif kind not in ("bytes", "model"):
+        problems.append('subject.inputs.tokenizer: expected {kind: "bytes"}, {kind: "model"}, '
+                        '{kind: "pretrained", path} or {kind: "hub", id}')
+    if inputs.get("padding_side") not in ("left", "right"):
+        problems.append('subject.inputs.padding_side: expected "left" or "right"')
+    if not _count(1, _MAX_STIMULI)(inputs.get("batch_size")):
+        problems.append(f"subject.inputs.batch_size: expected an integer from 1 to {_MAX_STIMULI}")
+    return problems
 
 
 def _generated_problems(inputs):

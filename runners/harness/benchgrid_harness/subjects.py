@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import torch
 import torchvision
 
+from . import text as text_
 from . import weights as weights_
 from .errors import HarnessError
 
@@ -97,8 +98,15 @@ def _python_model(model_spec, _device):
 
 
 def _logits_forward(self, input_ids):
-    """The narrowed forward of a causal LM subject: token ids in, the logits tensor out (no cache)."""
-    return self._benchgrid_native.forward(self, input_ids=input_ids, use_cache=False).logits
+    """The narrowed forward of a causal LM subject: token ids in, the logits tensor out (no cache). A subject of
+    padded text (`_benchgrid_pad_id`) applies its padding mask, and the position ids that go with it, here, so
+    that every tool calling the subject's forward gets them (text.py)."""
+    pad = self.__dict__.get("_benchgrid_pad_id")
+    if pad is None:
+        return self._benchgrid_native.forward(self, input_ids=input_ids, use_cache=False).logits
+    mask, positions = text_.padding_mask(input_ids, pad)
+    return self._benchgrid_native.forward(self, input_ids=input_ids, attention_mask=mask, position_ids=positions,
+                                          use_cache=False).logits
 
 
 _LOGITS_CLASSES = {}
@@ -253,7 +261,15 @@ def build_subject(subject_spec, device):
     if dtype_name not in ("float32", "float64", "float16", "bfloat16"):
         dtype_name = "float32"
     dtype = _DTYPES[dtype_name]
-    if input_spec["kind"] == "builder":
+    pad, tokens = None, None
+    if input_spec["kind"] == "text":
+        if getattr(type(model), "_benchgrid_native", None) is None:
+            raise HarnessError("inputs.kind text takes a transformers causal LM (builder transformers or gpt2)")
+        inputs, batches, pad, tokens = text_.tokenize(input_spec, model_spec, model.get_input_embeddings().num_embeddings)
+        # An instance attribute, not a buffer: it is no tensor, follows copies of the subject (TransformerLens's
+        # deep copy included), and the forward reads it on every call.
+        model.__dict__["_benchgrid_pad_id"] = pad
+    elif input_spec["kind"] == "builder":
         if returned is None:
             raise HarnessError(f"inputs.kind is builder, but {model_spec['name']} returned the module alone; return (module, inputs)")
         inputs, batches = _builder_inputs(returned, model_spec["name"])
@@ -268,4 +284,6 @@ def build_subject(subject_spec, device):
     inputs, batches = cast(inputs), [cast(b) for b in batches]
     model = model.to(device).eval()
     record = {"dtype": dtype_name, "weights": weights_.describe(model_spec.get("weights"))}
+    if tokens is not None:
+        record["tokens"] = tokens
     return Subject(model=model, inputs=inputs.to(device), batches=[b.to(device) for b in batches], record=record)

@@ -44,22 +44,39 @@ def result_bytes(value):
     return 0
 
 
-class _Counter:
-    """The hooks' state during the witness call: final-module calls and every parameter seen."""
+def _holds(ids, tokens):
+    """Whether the embedded `ids` are `tokens`, or hold them as consecutive rows (a tool that batches the
+    clean and the corrupted run into one forward embeds both)."""
+    rows = tokens.shape[0]
+    if ids.dim() != tokens.dim() or ids.shape[1:] != tokens.shape[1:] or ids.shape[0] < rows:
+        return False
+    return any(torch.equal(ids[at:at + rows], tokens) for at in range(ids.shape[0] - rows + 1))
 
-    def __init__(self, final):
+
+class _Counter:
+    """The hooks' state during the witness call: final-module calls, every parameter seen, and (text subjects)
+    whether the token embedding was given the subject's own token ids."""
+
+    def __init__(self, final, embedding=None, tokens=()):
         self.final, self.signature = final, _signature(final) if final is not None else None
         self.final_calls = 0
         self.params = {}
         self._is_final = {}
+        self.embedding = _signature(embedding) if embedding is not None else None
+        self.tokens, self.embedded, self.saw_tokens = list(tokens), 0, False
 
-    def pre(self, module, _args):
+    def pre(self, module, args):
         # A parameter's .grad is cleared the first time its module runs, so `.grad` afterwards says whether
         # this call's backward reached it (a tool's copy of the model included).
         for p in module.parameters(recurse=False):
             if id(p) not in self.params:
                 self.params[id(p)] = p
                 p.grad = None
+        if self.embedding is not None and not self.saw_tokens and _signature(module) == self.embedding:
+            ids = args[0] if args and isinstance(args[0], torch.Tensor) else None
+            if ids is not None and not ids.is_floating_point():
+                self.embedded += 1
+                self.saw_tokens = any(_holds(ids, t) for t in self.tokens)
 
     def post(self, module, _args, _output):
         hit = self._is_final.get(id(module))
@@ -70,9 +87,15 @@ class _Counter:
             self.final_calls += 1
 
 
-def observe(run, model, final, grad_mode, device):
-    """Call `run` once with the instruments installed; returns (witnesses dict, the call's result)."""
-    counter = _Counter(final)
+def observe(run, model, final, grad_mode, device, tokens=()):
+    """Call `run` once with the instruments installed; returns (witnesses dict, the call's result).
+
+    `tokens`: a text subject's token ids (its batch and its dataset batches). The call's `tokens` witness is then
+    "same" when the model's token embedding (or a copy's: same class and shape) was given one of them, "other"
+    when it embedded only other ids (a tool that retokenized, prepended a token or dropped the padding), and
+    "none" when it embedded nothing."""
+    embedding = model.get_input_embeddings() if tokens and hasattr(model, "get_input_embeddings") else None
+    counter = _Counter(final, embedding, tokens)
     for p in model.parameters():
         p.grad = None
     hooks = torch.nn.modules.module
@@ -90,6 +113,8 @@ def observe(run, model, final, grad_mode, device):
         "parameter_grads": any(p.grad is not None for p in params),
         "result_bytes": result_bytes(result),
     }
+    if embedding is not None:
+        witnesses["tokens"] = "same" if counter.saw_tokens else "other" if counter.embedded else "none"
     return witnesses, result
 
 
@@ -125,6 +150,8 @@ def differences(witnesses, work, ctx):
         out.append("no parameter gradients")
     if not work["parameter_grads"] and witnesses["parameter_grads"]:
         out.append("fills parameter gradients")
+    if witnesses.get("tokens") == "other":
+        out.append("embeds other token ids than the subject's")
     return out
 
 

@@ -6,6 +6,7 @@ import re
 
 import torch
 from benchgrid_harness.subjects import native_model
+from benchgrid_harness.text import padding_mask
 
 #: steered_generation: how many tokens every tool generates (greedy, never stopped early).
 NEW_TOKENS = 16
@@ -64,14 +65,40 @@ def steering(ctx):
     return float(ctx.params["strength"]) * ctx.vector
 
 
-def generate_kwargs(model):
-    """What a transformers `generate` call needs for the contract: greedy, exactly NEW_TOKENS new tokens."""
+def pad_id(model):
+    """The id that pads a text subject's prompts (benchgrid_harness/text.py), or None for unpadded inputs."""
+    return model.__dict__.get("_benchgrid_pad_id")
+
+
+def mask_kwargs(model, ids):
+    """For padded text: the attention mask and position ids of `ids` as keyword arguments of a transformers (or
+    TransformerLens) forward, the same ones the subject's own forward applies; {} for unpadded inputs."""
+    pad = pad_id(model)
+    if pad is None:
+        return {}
+    mask, positions = padding_mask(ids, pad)
+    return {"attention_mask": mask, "position_ids": positions}
+
+
+def unpadded(ctx, how):
+    """Stop with `unsupported` where the subject's prompts are padded and the tool's idiom (`how`) takes no mask."""
+    if ctx.pad_id is not None:
+        ctx.unsupported(f"padded prompts need an attention mask; {how} takes token ids only here")
+
+
+def generate_kwargs(model, inputs=None):
+    """What a transformers `generate` call needs for the contract: greedy, exactly NEW_TOKENS new tokens; for
+    padded text, the prompts' attention mask (generate derives the position ids from it)."""
     # eos_token_id=None: a sequence never stops early at an end-of-sequence token, so every tool generates (and
     # every witness counts) the same NEW_TOKENS forwards. pad_token_id=vocab_size, an id no input holds:
     # transformers infers the attention mask as `input_ids != pad_token_id` when none is given, so a pad id that
     # is a real token (0, say) would mask that token out of the prompt.
-    return {"max_new_tokens": NEW_TOKENS, "do_sample": False, "eos_token_id": None,
-            "pad_token_id": model.config.vocab_size}
+    pad = pad_id(model)
+    kwargs = {"max_new_tokens": NEW_TOKENS, "do_sample": False, "eos_token_id": None,
+              "pad_token_id": model.config.vocab_size if pad is None else pad}
+    if pad is not None and inputs is not None:
+        kwargs["attention_mask"] = padding_mask(inputs, pad)[0]
+    return kwargs
 
 
 def eager(model):

@@ -271,7 +271,7 @@ def steered_generation(ctx):
     def run():
         handle = site.register_forward_hook(lambda _m, _a, output: _replace_first(output, _first(output) + add))
         try:
-            return native.generate(x, **decoders.generate_kwargs(ctx.model))
+            return native.generate(x, **decoders.generate_kwargs(ctx.model, x))
         finally:
             handle.remove()
 

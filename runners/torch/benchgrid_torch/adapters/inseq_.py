@@ -18,6 +18,7 @@ from benchgrid_torch import decoders
 
 def generated_token_attribution(ctx):
     """input x gradient of the greedy next token's probability at the token embeddings, from `model.attribute`."""
+    decoders.unpadded(ctx, "inseq's attribute, given the prompts' text in the adapter's word-level tokenizer,")
     model = native_model(ctx.model)
     if ctx.site_module is not model.get_input_embeddings():
         ctx.unsupported(f"inseq attributes to the input embeddings; {ctx.site!r} is not the token embedding module")

@@ -128,6 +128,13 @@ def ordered_dataset_features(ctx):
 # which batches several `tracer.invoke(...)` inputs and generates.
 
 
+def _prompt(ctx, ids):
+    """What an invoke of the language model is given: the token ids, or for padded prompts their encoding with the
+    attention mask (nnsight then derives the left padding's position ids from it, as transformers' generate does)."""
+    mask = decoders.mask_kwargs(ctx.model, ids)
+    return ids if not mask else {"input_ids": ids, "attention_mask": mask["attention_mask"]}
+
+
 def _language_model(ctx):
     """The subject as nnsight wraps a causal LM, with an in-memory tokenizer (nnsight wants one; token ids are used)."""
     from nnsight.modeling.transformers import TransformersModel
@@ -175,7 +182,7 @@ def activation_patching(ctx):
     """docs/patterns/activation-patching.md: two invokes in one trace, the clean one handing its activation at the
     position to the corrupted one through `tracer.barrier(2)`. nnsight batches both invokes into one forward."""
     model, site = _language_model(ctx)
-    clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
+    clean, corrupted, position = _prompt(ctx, ctx.inputs), _prompt(ctx, ctx.corrupted), int(ctx.params["position"])
     ctx.note("nnsight runs the clean and the corrupted invoke as one forward of twice the batch")
 
     def run():
@@ -197,7 +204,7 @@ def steered_generation(ctx):
     """docs/usage/iter-all-next.md: `model.generate(...)`, the addition under `tracer.all()` in one invoke and
     `tracer.result` read in a second, empty invoke (docs/gotchas/iteration.md's recommended pattern)."""
     model, site = _language_model(ctx)
-    x, add = ctx.inputs, decoders.steering(ctx)
+    x, add = _prompt(ctx, ctx.inputs), decoders.steering(ctx)
 
     def run():
         with model.generate(**decoders.generate_kwargs(ctx.model)) as tracer:

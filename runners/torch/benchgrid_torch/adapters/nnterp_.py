@@ -19,6 +19,7 @@ from benchgrid_torch import decoders
 
 def _load(ctx, **kwargs):
     """The subject standardised (nnterp checks its renaming with a test forward here, in prepare)."""
+    decoders.unpadded(ctx, "nnterp's StandardizedTransformer as this adapter calls it")
     return StandardizedTransformer(native_model(ctx.model), tokenizer=decoders.tokenizer(ctx.model.config.vocab_size),
                                    **kwargs)
 

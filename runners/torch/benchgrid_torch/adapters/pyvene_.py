@@ -23,6 +23,12 @@ from benchgrid_harness.subjects import native_model
 from benchgrid_torch import decoders
 
 
+def _native(ctx):
+    """The subject as transformers built it; pyvene calls it with the token ids alone, so padded prompts stop here."""
+    decoders.unpadded(ctx, "pyvene's IntervenableModel as this adapter calls it")
+    return native_model(ctx.model)
+
+
 def _component(path):
     """pyvene's direct-access name of a module's output: `transformer.h.1.mlp` -> `transformer.h[1].mlp.output`."""
     return f"{decoders.bracketed(path)}.output"
@@ -31,7 +37,7 @@ def _component(path):
 def _collector(ctx, path=None):
     """An IntervenableModel collecting the output of the module at `path` (default: the site)."""
     return pv.IntervenableModel({"component": _component(path or ctx.site), "intervention": pv.CollectIntervention()},
-                                model=native_model(ctx.model))
+                                model=_native(ctx))
 
 
 def _collect(model, x):
@@ -43,7 +49,7 @@ def _collect(model, x):
 def _editor(ctx, edit):
     """An IntervenableModel applying `edit(base)` to the site's output (the tutorials' lambda intervention)."""
     return pv.IntervenableModel({"component": _component(ctx.site), "intervention": lambda b, s: edit(b)},
-                                model=native_model(ctx.model))
+                                model=_native(ctx))
 
 
 def single_module_output(ctx):
@@ -124,7 +130,7 @@ def residual_cache(ctx):
         ctx.unsupported(f"residual_cache reads a ModuleList of blocks; {ctx.site!r} is not one")
     config = [{"component": _component(f"{ctx.site}.{i}"), "intervention": pv.CollectIntervention()}
               for i in range(len(ctx.blocks))]
-    model, x = pv.IntervenableModel(config, model=native_model(ctx.model)), ctx.inputs
+    model, x = pv.IntervenableModel(config, model=_native(ctx)), ctx.inputs
 
     def run():
         return torch.stack(_collect(model, x)[0])
@@ -136,7 +142,7 @@ def attention_pattern(ctx):
     """pyvene 101's "Get Attention Weights": the abstract `attention_weight` component of the site's layer, with a
     CollectIntervention, on a model switched to eager attention ("Do not use SDPA attention because we cannot hook
     to attn_dropout"). One collecting call in prepare finds out whether pyvene's hook sees anything."""
-    native = native_model(ctx.model)
+    native = _native(ctx)
     name = type(native).__name__
     layers = decoders.recorded_attention(ctx.model)
     if ctx.site_module not in layers:
@@ -164,7 +170,7 @@ def activation_patching(ctx):
     """The interchange intervention: `pv.VanillaIntervention` at the site, `sources=` the clean tokens, base the
     corrupted ones, `unit_locations={"sources->base": position}`."""
     model = pv.IntervenableModel({"component": _component(ctx.site), "intervention_type": pv.VanillaIntervention},
-                                 model=native_model(ctx.model))
+                                 model=_native(ctx))
     clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
 
     def run():
@@ -204,7 +210,7 @@ def sae_encode(ctx):
     """The site's activation encoded by a collecting SAE intervention (tutorials/basic_tutorials/Sparse_Autoencoder)."""
     width = ctx.sae["W_enc"].shape[0]
     model = pv.IntervenableModel({"component": _component(ctx.site), "intervention": _SAECollect(ctx.sae, embed_dim=width)},
-                                 model=native_model(ctx.model))
+                                 model=_native(ctx))
     x = ctx.inputs
 
     def run():

@@ -94,7 +94,7 @@ def steered_generation(ctx):
     native, x = native_model(ctx.model), ctx.inputs
 
     def run():
-        return native.generate(x, **decoders.generate_kwargs(ctx.model))
+        return native.generate(x, **decoders.generate_kwargs(ctx.model, x))
 
     return run
 

@@ -88,9 +88,10 @@ def single_module_output(ctx):
     """The site's output from a whole `run_with_cache` forward caching only the site's hook."""
     bridge, hook_name = _site(ctx)
     x = ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        _, cache = bridge.run_with_cache(x, names_filter=hook_name)
+        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
         return cache[hook_name]
 
     return run
@@ -103,9 +104,10 @@ def site_output_stopped(ctx):
     if place is None:
         ctx.unsupported(f"stop_at_layer stops after a block; {ctx.site!r} is not inside one")
     x, stop = ctx.inputs, place[0] + 1
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        _, cache = bridge.run_with_cache(x, names_filter=hook_name, stop_at_layer=stop)
+        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name, stop_at_layer=stop)
         return cache[hook_name]
 
     return run
@@ -115,9 +117,10 @@ def matched_retained(ctx):
     """(site output, logits) from one `run_with_cache` caching only the site's hook."""
     bridge, hook_name = _site(ctx)
     x = ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        logits, cache = bridge.run_with_cache(x, names_filter=hook_name)
+        logits, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
         return cache[hook_name], logits
 
     return run
@@ -127,12 +130,13 @@ def replacement_edit(ctx):
     """Logits with a forward hook replacing the site's output by zeros."""
     bridge, hook_name = _site(ctx)
     x = ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def zero(activation, hook):
         return torch.zeros_like(activation)
 
     def run():
-        return bridge.run_with_hooks(x, fwd_hooks=[(hook_name, zero)])
+        return bridge.run_with_hooks(x, **mask, fwd_hooks=[(hook_name, zero)])
 
     return run
 
@@ -141,6 +145,7 @@ def repeated_steering(ctx):
     """Stacked logits, one `run_with_hooks` per strength s adding s * direction to the site's output."""
     bridge, hook_name = _site(ctx)
     x, direction, strengths = ctx.inputs, ctx.direction, ctx.strengths
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
         steered = []
@@ -148,7 +153,7 @@ def repeated_steering(ctx):
             def steer(activation, hook, s=s):
                 return activation + s * direction
 
-            steered.append(bridge.run_with_hooks(x, fwd_hooks=[(hook_name, steer)]))
+            steered.append(bridge.run_with_hooks(x, **mask, fwd_hooks=[(hook_name, steer)]))
         return torch.stack(steered)
 
     return run
@@ -158,6 +163,7 @@ def same_site_gradient(ctx):
     """d(logits[:, target].sum()) / d(site output), kept by a backward hook on the site's hook point."""
     bridge, hook_name = _site(ctx)
     x, target = ctx.inputs, ctx.target
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
         kept = []
@@ -168,7 +174,7 @@ def same_site_gradient(ctx):
         # bwd_hooks in `hooks()`, not run_with_hooks: run_with_hooks removes the hooks it added when it
         # returns (reset_hooks_end, model_bridge/bridge_core.py), before the caller's backward runs.
         with bridge.hooks(bwd_hooks=[(hook_name, keep)]):
-            logits = bridge(x)
+            logits = bridge(x, **mask)
             logits[:, target].sum().backward()
         return kept[0]
 
@@ -179,11 +185,12 @@ def ordered_dataset_features(ctx):
     """The site's outputs over the dataset batches, one whole `run_with_cache` per batch, concatenated."""
     bridge, hook_name = _site(ctx)
     batches = ctx.batches
+    masks = [decoders.mask_kwargs(ctx.model, batch) for batch in batches]
 
     def run():
         outputs = []
-        for batch in batches:
-            _, cache = bridge.run_with_cache(batch, names_filter=hook_name)
+        for batch, mask in zip(batches, masks):
+            _, cache = bridge.run_with_cache(batch, names_filter=hook_name, **mask)
             outputs.append(cache[hook_name])
         return torch.cat(outputs)
 
@@ -197,9 +204,10 @@ def residual_cache(ctx):
     wrapped = _Bridge(ctx)
     names = [wrapped.hook(f"{ctx.site}.{i}") for i in range(len(ctx.blocks))]
     bridge, x = wrapped.bridge, ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        _, cache = bridge.run_with_cache(x, names_filter=names)
+        _, cache = bridge.run_with_cache(x, **mask, names_filter=names)
         return torch.stack([cache[name] for name in names])
 
     return run
@@ -213,9 +221,10 @@ def attention_pattern(ctx):
     if name not in wrapped.bridge.hook_dict:
         ctx.unsupported(f"{ctx.site!r} is not an attention module: the bridge has no hook_pattern there")
     bridge, x = wrapped.bridge, ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        _, cache = bridge.run_with_cache(x, names_filter=name)
+        _, cache = bridge.run_with_cache(x, **mask, names_filter=name)
         return cache[name]
 
     return run
@@ -226,14 +235,15 @@ def activation_patching(ctx):
     tokens with a hook writing the clean activation at one position."""
     bridge, hook_name = _site(ctx)
     clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
+    clean_mask, corrupted_mask = decoders.mask_kwargs(ctx.model, clean), decoders.mask_kwargs(ctx.model, corrupted)
 
     def run():
-        _, clean_cache = bridge.run_with_cache(clean, names_filter=hook_name)
+        _, clean_cache = bridge.run_with_cache(clean, names_filter=hook_name, **clean_mask)
 
         def patch(activation, hook):
             return decoders.patched(activation, clean_cache[hook.name], position)
 
-        logits = bridge.run_with_hooks(corrupted, fwd_hooks=[(hook_name, patch)])
+        logits = bridge.run_with_hooks(corrupted, fwd_hooks=[(hook_name, patch)], **corrupted_mask)
         return decoders.logit_difference(logits, ctx.params)
 
     return run
@@ -243,6 +253,8 @@ def steered_generation(ctx):
     """`bridge.generate` (greedy, its own KV cache) inside `bridge.hooks(fwd_hooks=...)` adding the vector."""
     bridge, hook_name = _site(ctx)
     x, add = ctx.inputs, decoders.steering(ctx)
+    # Padded prompts: generate takes the prompts' mask and derives the positions itself.
+    prompt_mask = {"attention_mask": mask["attention_mask"]} if (mask := decoders.mask_kwargs(ctx.model, x)) else {}
 
     def steer(activation, hook):
         return activation + add
@@ -250,7 +262,7 @@ def steered_generation(ctx):
     def generate(use_past_kv_cache=True):
         with bridge.hooks(fwd_hooks=[(hook_name, steer)]):
             return bridge.generate(x, max_new_tokens=decoders.NEW_TOKENS, do_sample=False, stop_at_eos=False,
-                                   verbose=False, use_past_kv_cache=use_past_kv_cache)
+                                   verbose=False, use_past_kv_cache=use_past_kv_cache, **prompt_mask)
 
     # Untimed, before the samples: the timed call is the idiom (the KV cache on, generate's default), and where
     # its tokens are not those of the same generation without the cache, the result says from which new token
@@ -270,9 +282,10 @@ def sae_encode(ctx):
     """The site's activation from `run_with_cache`, encoded by the autoencoder's arithmetic written out."""
     bridge, hook_name = _site(ctx)
     x, sae = ctx.inputs, ctx.sae
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
-        _, cache = bridge.run_with_cache(x, names_filter=hook_name)
+        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
         return decoders.sae_encode(cache[hook_name], sae)
 
     return run
@@ -283,16 +296,17 @@ def generated_token_attribution(ctx):
     torch.autograd.grad of the token's probability: input x gradient."""
     bridge, hook_name = _site(ctx)
     x = ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
 
     def run():
         with torch.no_grad():
-            token = bridge(x)[:, -1].argmax(dim=-1)
+            token = bridge(x, **mask)[:, -1].argmax(dim=-1)
         kept = []
 
         def keep(activation, hook):
             kept.append(activation)
 
-        logits = bridge.run_with_hooks(x, fwd_hooks=[(hook_name, keep)])
+        logits = bridge.run_with_hooks(x, **mask, fwd_hooks=[(hook_name, keep)])
         probability = torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
         (gradient,) = torch.autograd.grad(probability, kept[0])
         return kept[0].detach() * gradient

@@ -44,9 +44,10 @@ def _untie_last(ctx):
 def single_module_output(ctx):
     """hidden_states[i + 1] of `model(x, output_hidden_states=True)`: block i's output."""
     model, x, index = native_model(ctx.model), ctx.inputs, _hidden_state_index(ctx)
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        return model(x, output_hidden_states=True).hidden_states[index]
+        return model(x, output_hidden_states=True, **mask).hidden_states[index]
 
     return run
 
@@ -54,9 +55,10 @@ def single_module_output(ctx):
 def matched_retained(ctx):
     """(block output, logits) from one call with output_hidden_states=True."""
     model, x, index = native_model(ctx.model), ctx.inputs, _hidden_state_index(ctx)
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        out = model(x, output_hidden_states=True)
+        out = model(x, output_hidden_states=True, **mask)
         return out.hidden_states[index], out.logits
 
     return run
@@ -65,9 +67,10 @@ def matched_retained(ctx):
 def same_site_gradient(ctx):
     """The block's hidden state with `retain_grad()`, then `loss.backward()` (filling the parameters' .grad)."""
     model, x, index, target = native_model(ctx.model), ctx.inputs, _hidden_state_index(ctx), ctx.target
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        out = model(x, output_hidden_states=True)
+        out = model(x, output_hidden_states=True, **mask)
         hidden = out.hidden_states[index]
         hidden.retain_grad()
         out.logits[:, target].sum().backward()
@@ -79,9 +82,11 @@ def same_site_gradient(ctx):
 def ordered_dataset_features(ctx):
     """The block's hidden states over the dataset batches, one call per batch, concatenated in order."""
     model, batches, index = native_model(ctx.model), ctx.batches, _hidden_state_index(ctx)
+    masks = [decoders.mask_kwargs(ctx.model, batch) for batch in batches]
 
     def run():
-        return torch.cat([model(batch, output_hidden_states=True).hidden_states[index] for batch in batches])
+        return torch.cat([model(batch, output_hidden_states=True, **masks[i]).hidden_states[index]
+                          for i, batch in enumerate(batches)])
 
     return run
 
@@ -92,9 +97,10 @@ def residual_cache(ctx):
         ctx.unsupported(f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list")
     _untie_last(ctx)
     model, x = native_model(ctx.model), ctx.inputs
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        return torch.stack(model(x, output_hidden_states=True).hidden_states[1:])
+        return torch.stack(model(x, output_hidden_states=True, **mask).hidden_states[1:])
 
     return run
 
@@ -107,9 +113,10 @@ def attention_pattern(ctx):
         ctx.unsupported(FLAGS_ONLY.format(what=f"{ctx.site!r} (not an attention module)"))
     decoders.eager(ctx.model)
     model, x, layer = native_model(ctx.model), ctx.inputs, layers.index(ctx.site_module)
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        return model(x, output_attentions=True).attentions[layer]
+        return model(x, output_attentions=True, **mask).attentions[layer]
 
     return run
 
@@ -117,9 +124,10 @@ def attention_pattern(ctx):
 def sae_encode(ctx):
     """The block's hidden state from one call, encoded by the autoencoder's arithmetic written out."""
     model, x, index, sae = native_model(ctx.model), ctx.inputs, _hidden_state_index(ctx), ctx.sae
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        return decoders.sae_encode(model(x, output_hidden_states=True).hidden_states[index], sae)
+        return decoders.sae_encode(model(x, output_hidden_states=True, **mask).hidden_states[index], sae)
 
     return run
 
@@ -131,11 +139,12 @@ def generated_token_attribution(ctx):
     if ctx.site_module is not model.get_input_embeddings():
         ctx.unsupported(f"inputs_embeds= attributes to the token embeddings; {ctx.site!r} is not the embedding module")
     x, embed = ctx.inputs, model.get_input_embeddings()
+    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies
 
     def run():
-        token = model.generate(x, **dict(decoders.generate_kwargs(ctx.model), max_new_tokens=1))[:, -1]
+        token = model.generate(x, **dict(decoders.generate_kwargs(ctx.model, x), max_new_tokens=1))[:, -1]
         embeds = embed(x).detach().requires_grad_()
-        logits = model(inputs_embeds=embeds).logits
+        logits = model(inputs_embeds=embeds, **mask).logits
         probability = torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
         (gradient,) = torch.autograd.grad(probability, embeds)
         return embeds.detach() * gradient
