@@ -133,7 +133,7 @@ class LoadRequestTest(unittest.TestCase):
             ("contract.work", {"forwards": 1}, "null or {forwards, parameter_grads}"),
             ("subject.model.builder", "timm", '"torchvision"'), ("subject.model.seed", "0", "an integer"),
             ("subject.model.seed", True, "an integer"), ("subject.model.seed", 1.5, "an integer"),
-            ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image", "tokens" or "builder"'),
+            ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image", "tokens", "builder" or "text"'),
             ("subject.inputs.shape", [], "a list of 1 to 8 positive integers"), ("subject.inputs.shape", [1, 0, 3], "a list of 1 to 8"),
             ("subject.inputs.shape", [1, "3"], "a list of 1 to 8"), ("subject.inputs.shape", "1x3", "a list of 1 to 8"),
             ("subject.inputs.stimuli", 0, "an integer from 1"), ("subject.inputs.batch_size", False, "an integer from 1"),
