@@ -48,7 +48,9 @@ export function planBundle(x: ExportInput): PlannedBundle {
   // so its requests would fail on the machine it is sent to. Refused here, before anything is written.
   for (const id of new Set(mine.map((j) => j.cell.subject))) {
     const m = x.spec.subjects[id]?.model;
-    const local = m?.source?.file ?? (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ?? m?.config_from ?? null;
+    const t = x.spec.subjects[id]?.inputs.text?.tokenizer;
+    const tokenizer = t?.kind === 'pretrained' ? t.path : null;
+    const local = m?.source?.file ?? (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ?? m?.config_from ?? tokenizer;
     if (local) throw new UserError(`subject '${id}' needs ${local}, a file on this machine, and bundles do not carry a subject's model files or weights yet. Run this spec with \`benchgrid run\` where the files are, or export a spec whose subjects a builder makes alone.`);
   }
   const requests = new Map<string, CellRequest>();
