@@ -163,17 +163,9 @@ export interface SubjectModel {
   tokens?: TokensRecord;
 }
 
-/** Prompts as tokenized and padded (runners/harness/benchgrid_harness/text.py), the same in every process. */
-export interface TokensRecord {
-  prompts: number;
-  lengths: number[];
-  padded_to: number;
-  padding_side: 'left' | 'right';
-  pad_id: number;
-  tokenizer: string;
-  /** sha256 of the padded int64 token ids. */
-  sha256: string;
-}
+/** Prompts as tokenized and padded: the run's record of them (src/run/record.ts). */
+export type { TokensRecord } from '../run/record.ts';
+import type { TokensRecord } from '../run/record.ts';
 
 /** A loaded results file. */
 export interface Results {

@@ -1,8 +1,7 @@
 // A finished cell process as data: built in one place from what the process did and what it wrote.
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
-import type { PairedRecord, RequiredWork, Witnesses } from './record.ts';
-import type { TokensRecord } from '../results/model.ts';
+import type { PairedRecord, RequiredWork, TokensRecord, Witnesses } from './record.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =

@@ -63,3 +63,14 @@ export function pairedProcess(index: number, samples: readonly number[], p: Pair
   };
 }
 
+/** Prompts as tokenized and padded (runners/harness/benchgrid_harness/text.py), the same in every process. */
+export interface TokensRecord {
+  prompts: number;
+  lengths: number[];
+  padded_to: number;
+  padding_side: 'left' | 'right';
+  pad_id: number;
+  tokenizer: string;
+  /** sha256 of the padded int64 token ids. */
+  sha256: string;
+}
