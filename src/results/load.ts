@@ -7,6 +7,7 @@ import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
 import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
 import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
+import { MAX_PROMPTS } from '../spec/text-inputs.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
@@ -212,22 +213,26 @@ function modelOf(v: unknown, at: At): SubjectModel | null {
   };
 }
 
+/** A token count or id in a results file: at most 2**31 (the harness generates no larger tensor). */
+const MAX_TOKEN_COUNT = 2 ** 31;
+
 /** Text inputs as recorded: counts that are counts, a digest that is one (reports print them). */
 function tokensOf(v: unknown, at: At): TokensRecord {
   const t = record(v, at);
-  const count = (x: unknown, key: string, min = 1): number => {
-    if (!Number.isInteger(x) || (x as number) < min) throw bad(child(at, key), `an integer of at least ${min}`, x);
-    return x as number;
+  // Counts from 1 (a prompt has a token), bounded like every count of a results file.
+  const positive = (x: unknown, where: At): number => {
+    const n = count(x, where, MAX_TOKEN_COUNT);
+    if (n < 1) throw bad(where, 'a whole number from 1', x);
+    return n;
   };
-  if (!Array.isArray(t.lengths)) throw bad(child(at, 'lengths'), 'a list of token counts', t.lengths);
   const sha = text(t.sha256, child(at, 'sha256'));
   if (!/^[0-9a-f]{64}$/.test(sha)) throw bad(child(at, 'sha256'), '64 hex digits', sha);
   return {
-    prompts: count(t.prompts, 'prompts'),
-    lengths: t.lengths.map((x) => count(x, 'lengths')),
-    padded_to: count(t.padded_to, 'padded_to'),
+    prompts: positive(t.prompts, child(at, 'prompts')),
+    lengths: boundedList(t.lengths, child(at, 'lengths'), MAX_PROMPTS, 'prompts').map((x, i) => positive(x, child(child(at, 'lengths'), i))),
+    padded_to: positive(t.padded_to, child(at, 'padded_to')),
     padding_side: oneOf(t.padding_side, ['left', 'right'] as const, child(at, 'padding_side')),
-    pad_id: count(t.pad_id, 'pad_id', 0),
+    pad_id: count(t.pad_id, child(at, 'pad_id'), MAX_TOKEN_COUNT),
     tokenizer: text(t.tokenizer, child(at, 'tokenizer')),
     sha256: sha,
   };

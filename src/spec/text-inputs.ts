@@ -43,15 +43,20 @@ export function textInputsOf(inputs: InputsData, specFile: string): TextInputs |
 export function readPromptsFiles(spec: Spec): Diagnostic[] {
   const out: Diagnostic[] = [];
   const roots = allowedRoots(spec.file);
-  const read = new Map<string, string[]>();
+  // Each declared subject's file once: its prompts, or null when it was refused (said once, filled nowhere).
+  const read = new Map<string, string[] | null>();
   for (const s of Object.values(spec.subjects)) {
     const text = s.inputs.text;
     if (text?.prompts_file == null) continue;
     // The subjects of a dtype axis share their declared subject's file: read once, said once.
     const p = ptr('subjects', s.axis?.of ?? s.id, 'inputs', 'prompts_file');
     const sized = spec.data.subjects[s.axis?.of ?? s.id]?.inputs.batch_size !== undefined;
-    if (read.has(p)) { fill(s, read.get(p)!, sized); continue; }
-    read.set(p, []);
+    if (read.has(p)) {
+      const prompts = read.get(p);
+      if (prompts) fill(s, prompts, sized);
+      continue;
+    }
+    read.set(p, null);
     const at = positionOf(spec.positions, p, spec.file);
     const file = text.prompts_file;
     const refuse = (message: string, hint?: string) => out.push(diag('error', 'bad-value', at, p, message, hint));

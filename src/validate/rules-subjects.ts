@@ -75,7 +75,8 @@ function modelProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnos
   return out;
 }
 
-function isFile(file: string): boolean {
+/** Whether `file` is a regular file (following links); false when it is missing or unreadable. */
+export function isFile(file: string): boolean {
   try {
     return fs.statSync(file).isFile();
   } catch {

@@ -1,7 +1,6 @@
 // Semantic rules of text inputs: a transformers model takes them, the tokenizer is one the cell process can
 // load without a network (a directory of the spec's tree, a hub id already cached, the weights' own, or bytes),
 // and bytes fit the model's vocabulary. The prompts file itself is read and checked by src/spec/text-inputs.ts.
-import fs from 'node:fs';
 import path from 'node:path';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
@@ -10,6 +9,7 @@ import { allowedRoots, describeRoots, leavesRoots } from '../spec/places.ts';
 import { HUB_ID } from '../spec/subjects.ts';
 import type { Spec, Subject } from '../spec/types.ts';
 import type { RuleInput } from './rules.ts';
+import { isFile } from './rules-subjects.ts';
 
 /** Every declared text subject's problems (a subject of the dtype axis shares its declared one's inputs). */
 export const textInputs = ({ spec, options }: RuleInput): Diagnostic[] =>
@@ -28,7 +28,7 @@ function textProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnost
   if (tokenizer.kind === 'model') {
     const w = s.model.weights;
     if (w === null || w.kind === 'state_dict') out.push(diag('error', 'missing-key', at(p), p, 'text inputs need a tokenizer: this model has random weights, so it has none of its own.', 'Set inputs.tokenizer: bytes, a save_pretrained directory, or hf:ORG/NAME.'));
-    else if (w.kind === 'pretrained' && !TOKENIZER_FILES.some((f) => exists(path.join(w.path, f)))) out.push(diag('error', 'missing-file', at(p), p, `weights directory ${w.path} holds no tokenizer (${TOKENIZER_FILES.join(' or ')}).`, 'Save the tokenizer there too (tokenizer.save_pretrained), or set inputs.tokenizer.'));
+    else if (w.kind === 'pretrained' && !TOKENIZER_FILES.some((f) => isFile(path.join(w.path, f)))) out.push(diag('error', 'missing-file', at(p), p, `weights directory ${w.path} holds no tokenizer (${TOKENIZER_FILES.join(' or ')}).`, 'Save the tokenizer there too (tokenizer.save_pretrained), or set inputs.tokenizer.'));
   } else if (tokenizer.kind === 'hub') {
     if (!HUB_ID.test(tokenizer.id)) out.push(diag('error', 'bad-value', at(p), p, `'${tokenizer.written}' is not a hub id (hf:ORG/NAME).`));
     else if (!hubCached(tokenizer.id, process.env, TOKENIZER_FILES)) {
@@ -40,18 +40,10 @@ function textProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnost
     const roots = allowedRoots(spec.file);
     const why = leavesRoots(tokenizer.path, roots);
     if (why) out.push(diag('error', 'path-outside', at(p), p, `tokenizer ${tokenizer.path} is ${why} ${describeRoots(roots)}.`, 'Keep it beside the spec, or allow its directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).'));
-    else if (!TOKENIZER_FILES.some((f) => exists(path.join(tokenizer.path, f)))) out.push(diag('error', 'missing-file', at(p), p, `tokenizer directory ${tokenizer.path} holds no ${TOKENIZER_FILES.join(' or ')}.`, 'Write it with tokenizer.save_pretrained(DIR); the path is relative to the spec\'s directory.'));
+    else if (!TOKENIZER_FILES.some((f) => isFile(path.join(tokenizer.path, f)))) out.push(diag('error', 'missing-file', at(p), p, `tokenizer directory ${tokenizer.path} holds no ${TOKENIZER_FILES.join(' or ')}.`, 'Write it with tokenizer.save_pretrained(DIR); the path is relative to the spec\'s directory.'));
   } else {
     const vocab = s.model.config.vocab_size;
     if (typeof vocab === 'number' && vocab < 257) out.push(diag('error', 'bad-value', at(p), p, `the bytes tokenizer needs a vocabulary of 257 (256 bytes and the pad id); the model's vocab_size is ${vocab}.`, 'Raise vocab_size, or name a tokenizer.'));
   }
   return out;
-}
-
-function exists(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

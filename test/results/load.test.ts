@@ -63,4 +63,21 @@ describe('loading results', () => {
     expect(withModel({ ...good, builder: 7 })).toThrow(/model\.builder/);
     expect(withModel('python')).toThrow(/model/);
   });
+
+  it('reads text inputs back as recorded, and refuses hostile counts, lists and digests naming the field', () => {
+    const withTokens = (tokens: unknown) => {
+      const json = JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 }));
+      json.resnet18.meta.model = { builder: 'transformers', name: 'gpt2', dtype: 'float32', weights: null, tokens };
+      return () => fromJson(json);
+    };
+    const good = { prompts: 3, lengths: [6, 1, 13], padded_to: 13, padding_side: 'left', pad_id: 0, tokenizer: 'tok', sha256: 'b'.repeat(64) };
+    expect(withTokens(good)().subjects.resnet18.meta?.model?.tokens).toEqual(good);
+    expect(withTokens({ ...good, sha256: '<script>' })).toThrow(/tokens\.sha256.*64 hex digits/);
+    expect(withTokens({ ...good, lengths: [6, 0, 13] })).toThrow(/tokens\.lengths\[1\].*from 1/);
+    expect(withTokens({ ...good, lengths: 'many' })).toThrow(/tokens\.lengths.*a list/);
+    expect(withTokens({ ...good, lengths: new Array(5000).fill(1) })).toThrow(/more than 4,096 prompts/);
+    expect(withTokens({ ...good, pad_id: -1 })).toThrow(/tokens\.pad_id/);
+    expect(withTokens({ ...good, padded_to: 1e300 })).toThrow(/tokens\.padded_to/);
+    expect(withTokens({ ...good, padding_side: 'middle' })).toThrow(/tokens\.padding_side/);
+  });
 });

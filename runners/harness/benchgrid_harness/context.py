@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import drawn
+from .text import pad_id as subject_pad_id
 from .errors import HarnessError, Unsupported
 from .witnesses import find_final_module
 
@@ -83,13 +84,12 @@ def _probed(module):
     return module
 
 
-def _padding(model):
+def _padding(model, pad):
     """The pad id and vocabulary a corrupted text input is drawn with ({} for a subject without padding)."""
-    pad = model.__dict__.get("_benchgrid_pad_id")
     return {} if pad is None else {"pad": pad, "vocab": model.get_input_embeddings().num_embeddings}
 
 
-def _drawn(params, shape, dtype, device, ctx_inputs, input_spec, model):
+def _drawn(params, shape, dtype, device, ctx_inputs, input_spec, model, pad):
     """The seeded tensors the contract's parameters ask for (harness/benchgrid_harness/drawn.py)."""
     out = {}
     if params.get("direction_seed") is not None:
@@ -99,7 +99,7 @@ def _drawn(params, shape, dtype, device, ctx_inputs, input_spec, model):
     if params.get("sae_width") is not None:
         out["sae"] = drawn.sae_weights(params.get("sae_seed", 0), shape[-1], int(params["sae_width"]), dtype, device)
     if params.get("corrupt_seed") is not None:
-        out["corrupted"] = drawn.corrupted(params["corrupt_seed"], ctx_inputs, input_spec, **_padding(model))
+        out["corrupted"] = drawn.corrupted(params["corrupt_seed"], ctx_inputs, input_spec, **_padding(model, pad))
     return out
 
 
@@ -121,6 +121,7 @@ def _check_tokens(model, inputs, params):
 def make_context(subject, request, device, tmpdir):
     """Build the ctx; probes the site and draws the seeded tensors the contract's parameters ask for."""
     params = request["contract"]["params"]
+    pad = subject_pad_id(subject.model)
     site = site_module = blocks = None
     extras = {}
     if params.get("site") is not None:
@@ -128,7 +129,7 @@ def make_context(subject, request, device, tmpdir):
         if isinstance(site_module, torch.nn.ModuleList):
             blocks = list(site_module)
         shape, dtype = probe_site(subject.model, subject.inputs, _probed(site_module), site)
-        extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"], subject.model)
+        extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"], subject.model, pad)
     _check_tokens(subject.model, subject.inputs, params)
     return Context(model=subject.model, inputs=subject.inputs, batches=subject.batches, site=site,
                    site_module=site_module, params=params, device=device, direction=extras.get("direction"),
@@ -136,4 +137,4 @@ def make_context(subject, request, device, tmpdir):
                    target=int(params.get("target", 0)), tmpdir=tmpdir,
                    final_module=find_final_module(subject.model, subject.inputs), blocks=blocks,
                    vector=extras.get("vector"), corrupted=extras.get("corrupted"), sae=extras.get("sae"),
-                   pad_id=subject.model.__dict__.get("_benchgrid_pad_id"))
+                   pad_id=pad)

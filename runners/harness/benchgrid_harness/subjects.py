@@ -101,7 +101,7 @@ def _logits_forward(self, input_ids):
     """The narrowed forward of a causal LM subject: token ids in, the logits tensor out (no cache). A subject of
     padded text (`_benchgrid_pad_id`) applies its padding mask, and the position ids that go with it, here, so
     that every tool calling the subject's forward gets them (text.py)."""
-    pad = self.__dict__.get("_benchgrid_pad_id")
+    pad = text_.pad_id(self)
     if pad is None:
         return self._benchgrid_native.forward(self, input_ids=input_ids, use_cache=False).logits
     mask, positions = text_.padding_mask(input_ids, pad)
@@ -261,13 +261,13 @@ def build_subject(subject_spec, device):
     if dtype_name not in ("float32", "float64", "float16", "bfloat16"):
         dtype_name = "float32"
     dtype = _DTYPES[dtype_name]
-    pad, tokens = None, None
+    tokens = None
     if input_spec["kind"] == "text":
         if getattr(type(model), "_benchgrid_native", None) is None:
             raise HarnessError("inputs.kind text takes a transformers causal LM (builder transformers or gpt2)")
         inputs, batches, pad, tokens = text_.tokenize(input_spec, model_spec, model.get_input_embeddings().num_embeddings)
-        # An instance attribute, not a buffer: it is no tensor, follows copies of the subject (TransformerLens's
-        # deep copy included), and the forward reads it on every call.
+        # An instance attribute (read by text.pad_id), not a buffer: it is no tensor, follows copies of the
+        # subject (TransformerLens's deep copy included), and the forward reads it on every call.
         model.__dict__["_benchgrid_pad_id"] = pad
     elif input_spec["kind"] == "builder":
         if returned is None:

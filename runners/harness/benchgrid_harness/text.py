@@ -89,6 +89,11 @@ def tokenize(input_spec, model_spec, vocab_rows):
     return batch, list(torch.split(batch, input_spec["batch_size"])), pad, record
 
 
+def pad_id(model):
+    """The pad id a subject of padded text carries (`build_subject` sets it), or None for any other subject."""
+    return model.__dict__.get("_benchgrid_pad_id")
+
+
 def padding_mask(input_ids, pad):
     """(attention mask, position ids) of padded token ids: 1 where a token is real; positions count real tokens
     from 0, and padding gets position 1, transformers' and TransformerLens's own convention for left padding."""

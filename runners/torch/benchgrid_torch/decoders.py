@@ -6,7 +6,7 @@ import re
 
 import torch
 from benchgrid_harness.subjects import native_model
-from benchgrid_harness.text import padding_mask
+from benchgrid_harness.text import pad_id, padding_mask
 
 #: steered_generation: how many tokens every tool generates (greedy, never stopped early).
 NEW_TOKENS = 16
@@ -63,11 +63,6 @@ def next_token_probability(logits):
 def steering(ctx):
     """steered_generation's addition: strength * vector (the vector is drawn by the harness from vector_seed)."""
     return float(ctx.params["strength"]) * ctx.vector
-
-
-def pad_id(model):
-    """The id that pads a text subject's prompts (benchgrid_harness/text.py), or None for unpadded inputs."""
-    return model.__dict__.get("_benchgrid_pad_id")
 
 
 def mask_kwargs(model, ids):
