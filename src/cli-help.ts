@@ -11,7 +11,9 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   init: [
     ['benchgrid init', 'ResNet-18 on the CPU, written to specs/resnet18_starter.yaml'],
     ['benchgrid init specs/vgg.yaml --model torchvision:vgg11 --site features.10', 'another torchvision model and site'],
-    ['benchgrid init --model hf:gpt2', 'a small randomly initialised GPT-2 (nothing downloaded)'],
+    ['benchgrid init --model hf:pythia', 'Pythia-160M\'s shape, random weights (nothing downloaded); also hf:gpt2, hf:smollm, hf:qwen2'],
+    ['benchgrid init --weights my-model/', 'a save_pretrained directory: its architecture, its weights and, with its tokenizer, prompts'],
+    ['benchgrid init --model python:models/mixer.py:build --site mixer.1.tokens --inputs image:2x3x32x32', 'your own model, in a file of yours'],
     ['benchgrid init --tool mytool --library mytool --spec specs/resnet18_starter.yaml', "a runner for a new tool in specs/runners/mytool (docs/adding-a-tool.md)"],
   ],
   validate: [

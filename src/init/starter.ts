@@ -1,53 +1,60 @@
-// The starter spec `benchgrid init` writes: a small peer matrix on one model, valid and runnable. Pure.
+// The starter spec `benchgrid init` writes: a small peer matrix on one model, valid and runnable. Pure: the
+// subject comes from src/init/models.ts, everything else is the template of its family.
 import { UserError } from '../errors.ts';
+import { subjectOf, type Found, type ModelOptions, type StarterSubject } from './models.ts';
 
 /** What the starter spec is built from. */
-export interface StarterOptions {
-  /** `torchvision:<name>` or `hf:gpt2` (a randomly initialised GPT-2 from a transformers config). */
-  model: string;
-  /** Module whose output the contracts read; defaulted for resnets and GPT-2. */
-  site?: string;
-  device: 'cpu' | 'cuda';
+export interface StarterOptions extends ModelOptions {
   name: string;
 }
 
 // The pins of specs/resnet18_*.yaml's main environment, so a starter spec reuses that cached environment.
 const REQUIREMENTS = ['torch==2.14.1', 'torchvision==0.29.1', 'nnsight==0.8.1', 'torchlens==2.36.1', 'captum==0.9.0', 'transformer-lens==4.3.0'];
-
-interface Subject { id: string; label: string; model: string; inputs: string; site: string }
-
-function subjectOf(opts: StarterOptions): Subject {
-  const [kind, name] = opts.model.includes(':') ? opts.model.split(/:(.*)/s, 2) : ['torchvision', opts.model];
-  if (kind === 'torchvision' && /^[a-z][a-z0-9_]*$/.test(name ?? '')) {
-    const site = opts.site ?? (/^(resnet|resnext|wide_resnet)/.test(name) ? 'layer2' : undefined);
-    if (!site) throw new UserError(`--site: give the module whose output to read for torchvision model '${name}' (a name from model.named_modules(), e.g. features.4).`);
-    return { id: name, label: name, site, model: `{ builder: torchvision, name: ${name}, seed: 0 }`, inputs: '{ kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 8, batch_size: 4 }' };
-  }
-  if (kind === 'hf' && name === 'gpt2') {
-    return {
-      id: 'gpt2_small_random', label: 'GPT-2 (4 layers, random weights)', site: opts.site ?? 'transformer.h.1',
-      model: '{ builder: gpt2, name: gpt2_small_random, seed: 0, config: { n_layer: 4, n_embd: 64, n_head: 4, vocab_size: 1000, n_positions: 64 } }',
-      inputs: '{ kind: tokens, shape: [1, 16], vocab: 1000, seed: 0, stimuli: 8, batch_size: 4 }',
-    };
-  }
-  throw new UserError(`--model: expected torchvision:<name> (e.g. torchvision:resnet18) or hf:gpt2 (got ${JSON.stringify(opts.model)}).`);
-}
+// The decoders' layer of specs/decoders_*.yaml, so a decoder starter reuses that one too.
+const DECODERS = ['transformers==5.24.0', 'pyvene==0.1.8'];
 
 /** The YAML text of a starter spec; `schema` is the path of schemas/spec.schema.json relative to the file. */
-export function starterSpec(opts: StarterOptions, schema: string): string {
+export function starterSpec(opts: StarterOptions, schema: string, found: Found = {}): string {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.name)) throw new UserError(`--name: lower-case letters, digits, '_' and '-' (got ${JSON.stringify(opts.name)}).`);
-  const s = subjectOf(opts);
+  const s = subjectOf(opts, found);
+  const body = s.family === 'decoder' ? decoderMatrix(s) : visionMatrix(s);
   return `# yaml-language-server: $schema=${schema}
-# A starter spec written by \`benchgrid init\`: three tools read and edit one module of ${s.label}.
-# Check it with \`benchgrid validate\`, see the matrix with \`benchgrid plan\`, measure with \`benchgrid run\`.
+# A starter spec written by \`benchgrid init\`: ${body.summary} of ${s.label}.
+${s.notes.map((n) => `# ${n}\n`).join('')}# Check it with \`benchgrid validate\`, see the matrix with \`benchgrid plan\`, measure with \`benchgrid run\`.
 # The spec language: docs/spec.md.
 benchgrid: 1
 name: ${opts.name}
-title: ${s.label}, ${opts.device.toUpperCase()}
+title: ${JSON.stringify(`${s.label}, ${opts.device.toUpperCase()}`)}
 device: ${opts.device}
 
 protocol:
-  warmups: 2
+${body.protocol}
+
+environments:
+  main:
+${s.family === 'decoder' ? '' : '    default: true\n'}    requirements:
+${REQUIREMENTS.map((r) => `      - ${r}`).join('\n')}
+${s.family === 'decoder' ? `  decoders:\n    default: true\n    description: the decoders' transformers pinned, as in specs/decoders_gpu.yaml\n    over: main\n    requirements: [${DECODERS.join(', ')}]\n` : ''}
+subjects:
+  ${s.id}:
+    label: ${JSON.stringify(s.label)}
+    model:${s.model.startsWith('{') ? ` ${s.model}` : `\n${indent(s.model, 6)}`}
+    inputs:${s.inputs.startsWith('{') ? ` ${s.inputs}` : `\n${indent(s.inputs, 6)}`}
+    sites: { site: ${JSON.stringify(s.site)} }
+
+${body.matrix}`;
+}
+
+function indent(text: string, by: number): string {
+  return text.split('\n').map((l) => `${' '.repeat(by)}${l}`).join('\n');
+}
+
+interface Matrix { summary: string; protocol: string; matrix: string }
+
+function visionMatrix(s: StarterSubject): Matrix {
+  return {
+    summary: 'three tools read and edit one module',
+    protocol: `  warmups: 2
   samples: 10
   processes: 3
   min_samples: 3
@@ -56,22 +63,8 @@ protocol:
   threads: 1
   aa_pairs: 1
   timeout_s: 600
-  exactness: { rtol: 1.0e-5, atol: 1.0e-6 }
-
-environments:
-  main:
-    default: true
-    requirements:
-${REQUIREMENTS.map((r) => `      - ${r}`).join('\n')}
-
-subjects:
-  ${s.id}:
-    label: ${JSON.stringify(s.label)}
-    model: ${s.model}
-    inputs: ${s.inputs}
-    sites: { site: ${JSON.stringify(s.site)} }
-
-contracts:
+  exactness: { rtol: 1.0e-5, atol: 1.0e-6 }`,
+    matrix: `contracts:
   single_module_output: { label: "one module's output", site: site }
   replacement_edit: { label: one module replaced by zeros, site: site }
 
@@ -88,5 +81,64 @@ groups:
     subjects: [${s.id}]
     contracts: [single_module_output, replacement_edit]
     tools: [raw, hooks, nnsight]
-`;
+`,
+  };
+}
+
+/**
+ * A language model's starter: reading and editing a block, and the staple of mechanistic interpretability
+ * (one position patched from a clean run into a corrupted one; over prompts, whose lengths are known only
+ * once tokenized, greedy generation with a steering vector instead), for the tools people use on decoders.
+ */
+function decoderMatrix(s: StarterSubject): Matrix {
+  const third = s.text
+    ? `  steered_generation:
+    label: 16 greedy tokens with a steering vector at every step
+    site: site
+    params: { vector_seed: 2, strength: 4 }`
+    : `  activation_patching:
+    label: one position patched from a clean run into a corrupted run
+    site: site
+    params: { position: 8, answer_token: 100, wrong_token: 200, corrupt_seed: 1 }`;
+  const thirdId = s.text ? 'steered_generation' : 'activation_patching';
+  return {
+    summary: `five tools read, edit and ${s.text ? 'steer' : 'patch'} one block`,
+    protocol: `  warmups: 1
+  samples: 5
+  processes: 3
+  min_samples: 3
+  budget_s_per_cell: 6
+  memory_runs: 0
+  threads: 1
+  aa_pairs: 1
+  timeout_s: 900
+  # TransformerLens's bridge computes attention itself: its results are compared with this tolerance.
+  exactness: { rtol: 1.0e-4, atol: 1.0e-5 }`,
+    matrix: `contracts:
+  single_module_output: { label: "one block's output", site: site }
+  replacement_edit: { label: "one block's output replaced by zeros", site: site }
+${third}
+
+tools:
+  raw: { label: "plain forward, nothing attached" }
+  hooks: { label: forward hooks }
+  nnsight: { label: "nnsight {version}" }
+  transformer_lens: { label: "TransformerLens {version} (TransformerBridge)" }
+  tl_trace_sparse: { label: "torchlens {version} \`tl.trace(..., save=tl.module(site))\`" }
+
+groups:
+  A:
+    title: starter matrix
+    # Every tool's result is checked against the reference's, in the same process.
+    reference: hooks
+    subjects: [${s.id}]
+    contracts: [single_module_output, replacement_edit, ${thirdId}]
+    tools: [raw, hooks, nnsight, transformer_lens, tl_trace_sparse]
+    unsupported:
+      - tools: [tl_trace_sparse]
+        contracts: [${thirdId}]
+        reason: torchlens is measured on reading and editing one module, as in specs/decoders_gpu.yaml
+        policy: true
+`,
+  };
 }

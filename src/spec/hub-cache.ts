@@ -1,7 +1,8 @@
 // Whether a hub id's files are in the local Hugging Face cache, as huggingface_hub lays it out
 // (HF_HUB_CACHE, else HF_HOME/hub, else XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub;
-// models--ORG--NAME/snapshots/REVISION/). Only whether a snapshot with a config.json exists is looked at:
-// nothing in the cache is read, and the id (HUB_ID) cannot name a path outside it.
+// models--ORG--NAME/snapshots/REVISION/). Validation only looks at whether a snapshot with a config.json
+// exists; `init` reads that config.json as data (the architecture and its depth). The id (HUB_ID) cannot name
+// a path outside the cache.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,4 +26,18 @@ export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env, file
   } catch {
     return false;
   }
+}
+
+/** The config.json of some cached snapshot of `id` (a regular file), or null when none is here. */
+export function hubConfigFile(id: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const snapshots = path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
+  try {
+    for (const rev of fs.readdirSync(snapshots).sort()) {
+      const file = path.join(snapshots, rev, 'config.json');
+      if (fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+    }
+  } catch {
+    // no snapshot of it here
+  }
+  return null;
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, testPython, tmpdir } from '../helpers.ts';
+import { execa } from 'execa';
+import { cli, testPython, tmpdir, write } from '../helpers.ts';
 
 describe('benchgrid init', () => {
   it('writes a torchvision and a Hugging Face starter spec that both validate', async () => {
@@ -17,7 +18,43 @@ describe('benchgrid init', () => {
     const v = await cli(['validate', ...files.map((f) => path.join(dir, 'specs', f))]);
     expect(v.code, v.stderr).toBe(0);
     expect(v.stdout).toMatch(/resnet18_starter\.yaml: valid: 6 cells \(6 planned/);
-    expect(v.stdout).toMatch(/gpt2_starter\.yaml: valid: 6 cells \(6 planned/);
+    expect(v.stdout).toMatch(/gpt2_starter\.yaml: valid: 15 cells \(14 planned, 1 unsupported/);
+  });
+
+  it('writes decoder starters of realistic sizes and a starter for your own model, and they validate', async () => {
+    const dir = tmpdir();
+    for (const model of ['hf:pythia', 'hf:smollm', 'hf:qwen2']) expect((await cli(['init', '--model', model], { cwd: dir })).code).toBe(0);
+    write(dir, 'models/net.py', 'import torch\ndef build():\n    return torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())\n');
+    const own = await cli(['init', '--model', 'python:models/net.py:build', '--site', '0', '--inputs', 'image:2x4'], { cwd: dir });
+    // The model file is outside specs/, so the spec goes to the current directory, where it may name it.
+    expect([own.code, own.stderr]).toEqual([0, expect.stringContaining('wrote net_starter.yaml')]);
+    expect(fs.readFileSync(path.join(dir, 'net_starter.yaml'), 'utf8')).toContain('model: { builder: python, name: "models/net.py:build", seed: 0, config: {} }');
+    const v = await cli(['validate', 'specs/pythia_starter.yaml', 'specs/smollm_starter.yaml', 'specs/qwen2_starter.yaml', 'net_starter.yaml'], { cwd: dir });
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout.match(/valid: 15 cells \(14 planned, 1 unsupported/g)).toHaveLength(3);
+    expect(v.stdout).toContain('net_starter.yaml: valid: 6 cells (6 planned');
+    const spec = fs.readFileSync(path.join(dir, 'specs/pythia_starter.yaml'), 'utf8');
+    expect(spec).toMatch(/tools: \[raw, hooks, nnsight, transformer_lens, tl_trace_sparse\]/);
+    expect(spec).toContain('sites: { site: "gpt_neox.layers.6" }');
+  });
+
+  it('refuses a file the spec could not name, a directory that is no save_pretrained, and a link where the spec goes', async () => {
+    const dir = tmpdir();
+    write(dir, 'models/net.py', 'def build():\n    pass\n');
+    const outside = await cli(['init', 'specs/x.yaml', '--model', 'python:models/net.py:build', '--site', '0'], { cwd: dir });
+    expect([outside.code, outside.stderr]).toEqual([2, expect.stringMatching(/model file .*models\/net\.py is outside the spec's directory .*Write the spec beside it/)]);
+    fs.mkdirSync(path.join(dir, 'empty'));
+    const weights = await cli(['init', '--weights', 'empty'], { cwd: dir });
+    expect([weights.code, weights.stderr]).toEqual([2, expect.stringContaining('--weights: empty has no config.json')]);
+    const missing = await cli(['init', '--model', 'python:models/none.py:build', '--site', '0'], { cwd: dir });
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('--model: models/none.py is not a file')]);
+    // A clone may plant a dangling link where the spec would go: it is neither followed nor replaced.
+    fs.symlinkSync(path.join(dir, 'elsewhere.txt'), path.join(dir, 'planted.yaml'));
+    const linked = await cli(['init', 'planted.yaml'], { cwd: dir });
+    expect([linked.code, linked.stderr]).toEqual([2, expect.stringContaining('exists; choose another file')]);
+    const forced = await cli(['init', 'planted.yaml', '--force'], { cwd: dir });
+    expect([forced.code, forced.stderr]).toEqual([2, expect.stringContaining('is a symbolic link; init writes no file through a link')]);
+    expect(fs.existsSync(path.join(dir, 'elsewhere.txt'))).toBe(false);
   });
 
   it('never overwrites a file without --force, and refuses an unknown model or a missing site as bad input', async () => {
@@ -27,7 +64,7 @@ describe('benchgrid init', () => {
     expect([again.code, again.stderr]).toEqual([2, expect.stringContaining('exists; choose another file, or pass --force')]);
     expect((await cli(['init', 'a.yaml', '--force'], { cwd: dir })).code).toBe(0);
     const bad = await cli(['init', 'b.yaml', '--model', 'keras:resnet'], { cwd: dir });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--model: expected torchvision:<name>')]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--model: expected torchvision:<name>, hf:<architecture>')]);
     const noSite = await cli(['init', 'c.yaml', '--model', 'torchvision:vgg11'], { cwd: dir });
     expect([noSite.code, noSite.stderr]).toEqual([2, expect.stringContaining('--site: give the module')]);
   });
@@ -43,4 +80,65 @@ describe('benchgrid init', () => {
     expect(r.stderr).toMatch(/nnsight +\d+\.\d\d m?s .* bit\n/);
     expect(r.stderr).toContain('Open the report: run/report.html');
   }, 600_000);
+
+  it('runs one row of the Pythia-160M starter: nnsight beside hooks and the plain forward, bit-exact', async () => {
+    const dir = tmpdir();
+    expect((await cli(['init', '--model', 'hf:pythia'], { cwd: dir })).code).toBe(0);
+    const out = path.join(dir, 'run');
+    // In the spec's own environments (the decoders' transformers over main, as specs/decoders_*.yaml have them, so
+    // the environments CI built for those serve here too).
+    const r = await cli(['run', 'specs/pythia_starter.yaml', '--only', 'A/single_module_output/nnsight/*', '--processes', '1', '--samples', '2', '--out', out], { cwd: dir, timeout: 600_000 });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const cell = loadResults(out).cells.find((c) => c.id === 'A/single_module_output/nnsight/pythia_160m')!;
+    expect([cell.status, cell.exact]).toEqual(['ok', 'bit']);
+  }, 600_000);
+
+  it('runs one row of the starter for a model of your own, in a file beside the spec', async () => {
+    const dir = tmpdir();
+    fs.cpSync(path.join(import.meta.dirname, '../../specs/examples/models'), path.join(dir, 'models'), { recursive: true });
+    const w = await cli(['init', 'mixer.yaml', '--model', 'python:models/mixer.py:build', '--site', 'mixer.1.tokens', '--inputs', 'image:2x3x32x32'], { cwd: dir });
+    expect(w.code, w.stderr).toBe(0);
+    const out = path.join(dir, 'run');
+    const r = await cli(['run', 'mixer.yaml', '--only', 'A/replacement_edit/nnsight/*', '--processes', '1', '--samples', '2', '--python', await testPython(), '--out', out], { cwd: dir, timeout: 600_000 });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const cell = loadResults(out).cells.find((c) => c.id === 'A/replacement_edit/nnsight/mixer')!;
+    expect([cell.status, cell.exact]).toEqual(['ok', 'bit']);
+  }, 600_000);
+
+  it('starts from a save_pretrained directory: its architecture, its weights\' digest, and prompts through its own tokenizer', async () => {
+    const dir = tmpdir();
+    const python = await testPython();
+    await execa(python, ['-c', SAVE_PRETRAINED, path.join(dir, 'my-model')]);
+    const w = await cli(['init', '--weights', 'my-model'], { cwd: dir });
+    expect([w.code, w.stderr]).toEqual([0, expect.stringContaining('wrote my-model_starter.yaml')]);
+    const text = fs.readFileSync(path.join(dir, 'my-model_starter.yaml'), 'utf8');
+    expect(text).toContain('model: { builder: transformers, name: gpt2, seed: 0, weights: "my-model" }');
+    expect(text).toMatch(/inputs:\n {6}kind: text\n {6}prompts:/);
+    const out = path.join(dir, 'run');
+    const r = await cli(['run', 'my-model_starter.yaml', '--only', 'A/single_module_output/transformer_lens/*', '--processes', '1', '--samples', '2', '--out', out], { cwd: dir, timeout: 600_000 });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const results = loadResults(out);
+    const cell = results.cells.find((c) => c.id === 'A/single_module_output/transformer_lens/my_model')!;
+    expect([cell.status, ...(cell.work?.witnesses ?? []).map((x) => x.tokens)]).toEqual(['ok', 'same']);
+    expect(['bit', 'close']).toContain(cell.exact);
+    expect(results.subjects.my_model.meta?.model?.weights).toMatchObject({ kind: 'pretrained', sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(results.subjects.my_model.meta?.model?.tokens).toMatchObject({ prompts: 3, padding_side: 'left', pad_id: 0 });
+  }, 600_000);
 });
+
+// A 4-layer GPT-2 with random weights and a word-level tokenizer (pad id 0), both saved with save_pretrained,
+// as a user's fine-tuned model would be.
+const SAVE_PRETRAINED = `
+import sys, torch
+from tokenizers import Tokenizer
+from tokenizers.models import WordLevel
+from tokenizers.pre_tokenizers import Whitespace
+from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+torch.manual_seed(0)
+words = "the eiffel tower is in city of when mary and john went to store gave a drink capital japan".split()
+vocab = {"<pad>": 0, "<unk>": 1, **{w: i + 2 for i, w in enumerate(words)}}
+backend = Tokenizer(WordLevel(vocab, unk_token="<unk>"))
+backend.pre_tokenizer = Whitespace()
+PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="<unk>", pad_token="<pad>").save_pretrained(sys.argv[1])
+GPT2LMHeadModel(GPT2Config(n_layer=4, n_embd=64, n_head=4, vocab_size=256, n_positions=64)).save_pretrained(sys.argv[1])
+`;
