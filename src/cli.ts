@@ -51,7 +51,8 @@ addFormat(validate, ['table', 'json'], 'output format (table: diagnostics on std
 const plan = command('plan', 'Expand a spec into cells: which run, which are unsupported and why.')
   .argument('<spec>', 'spec file');
 addFormat(addShared(plan, ['only', 'timing']), ['table', 'json'], 'output format', 'print the plan as JSON (same as --format json)')
-  .option('--no-sizes', 'do not ask pip what the environments still to build would download (it needs the package index; the answer is cached)')
+  .option('--sizes', "ask pip what the environments still to build would download: starts the spec's interpreter (never one inside the spec's tree) as env build would, needs the package index; cached, later plans show it without asking")
+  .addOption(new Option('--no-sizes', 'the default: plan starts no program (kept for scripts that pass it)').hideHelp())
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 
 const report = command('report', "Render a results file (benchgrid's or the seed's): terminal grid, markdown page, self-contained HTML, or JSON.")

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeDuration, planCost, type LastRun, type PlanCost } from '../run/cost.ts';
 import type { Plan } from '../plan/expand.ts';
-import { describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
+import { cachedDownloadSize, describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';
 import { baselineDonors } from '../run/jobs.ts';
 import { readJournal } from '../run/journal.ts';
@@ -38,7 +38,7 @@ function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
 
 /**
  * Everything `plan` says about the cost of running the selection with the timing flags a run would be
- * given (`--processes 1 --memory-runs 0`); `sizes: false` asks pip nothing.
+ * given (`--processes 1 --memory-runs 0`); `sizes: true` asks pip (the only process plan may start), else the cache is read.
  */
 export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, Manifest | Error>, x: { only?: string; flags: SettingFlags; sizes: boolean }, log: (s: string) => void): Promise<{ cost: PlanCost; build: ToBuild[]; fewest: number | null }> {
   const rp = runPlan({ spec, plan, manifests, flags: x.flags, seed: () => 0, selection: { only: x.only ?? null, cells: null } });
@@ -47,7 +47,8 @@ export async function costOf(spec: Spec, plan: Plan, manifests: Record<string, M
   const envs = Object.values(spec.environments).filter((e) => used.has(e.id));
   const build: ToBuild[] = [];
   for (const { env } of listEnvs(envs).filter((e) => e.builds.length === 0)) {
-    const download = env.layer || !x.sizes ? null : await downloadSize(env, log);
+    // Only an explicit --sizes starts pip; otherwise what an earlier --sizes learnt, read from the cache.
+    const download = env.layer ? null : x.sizes ? await downloadSize(env, path.dirname(spec.file), log) : cachedDownloadSize(env);
     build.push({ environment: env.id, requirements: env.requirements.length, layer_over: env.layer?.base ?? null, download });
   }
   // With a precision target the plan holds every process a cell may run; the fewest is what it always runs.
@@ -66,7 +67,7 @@ export function renderCost(c: { cost: PlanCost; build: ToBuild[]; fewest?: numbe
   const lines = [`A run starts ${c.fewest !== undefined && c.fewest !== null ? 'up to ' : ''}${p.total} process${p.total === 1 ? '' : 'es'} for ${cells} cell${cells === 1 ? '' : 's'} (${kinds})${baselines}.`];
   if (c.fewest !== undefined && c.fewest !== null) lines.push(`With the precision target (protocol.precision), a cell stops adding processes once its published interval is within it: at least ${c.fewest} processes in all.`);
   for (const b of c.build) {
-    const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (--no-sizes)'}`;
+    const what = b.layer_over ? `a layer over ${b.layer_over} (the release and what ${b.layer_over} lacks, downloaded by pip: about a minute, tens of MiB)` : `${b.requirements} requirement${b.requirements === 1 ? '' : 's'}, ${b.download ? describeSize(b.download) : 'download size not asked (plan --sizes asks pip)'}`;
     lines.push(`Environment ${b.environment} is built first (once; cached for later runs): ${what}.`);
   }
   lines.push(estimate

@@ -11,7 +11,7 @@ import { terminalWidth } from '../util/width.ts';
 export interface PlanOptions extends Pick<SettingFlags, TimingFlag['key']> {
   only?: string;
   json?: boolean;
-  /** false (--no-sizes): do not ask pip what the environments still to build download. */
+  /** true (--sizes): ask pip what the environments still to build download (starts the spec's interpreter). */
   sizes?: boolean;
 }
 
@@ -20,7 +20,7 @@ export async function plan(file: string, opts: PlanOptions): Promise<void> {
   const { spec, plan, manifests } = await loadSpecAndWarn(file, opts.json);
   const selected = onlyFilter(opts.only, plan.cells.map((c) => c.id));
   const flags: SettingFlags = Object.fromEntries(TIMING_FLAGS.map((f) => [f.key, opts[f.key]]));
-  const cost = await costOf(spec, plan, manifests, { only: opts.only, flags, sizes: opts.sizes !== false }, (s) => process.stderr.write(`benchgrid: ${s}\n`));
+  const cost = await costOf(spec, plan, manifests, { only: opts.only, flags, sizes: opts.sizes === true }, (s) => process.stderr.write(`benchgrid: ${s}\n`));
   if (opts.json) {
     const cells = plan.cells.filter((c) => selected(c.id)).map((c) => ({
       id: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: c.subject,

@@ -1,8 +1,9 @@
-// What building an environment will download, before it is built: pip resolves the requirements
-// (`pip install --dry-run --report`, wheels only, so no package's code runs) and the size of each file
-// it would fetch is read from the file system (a local index or wheel directory) or from the server
-// (an HTTP HEAD). Answers are cached per interpreter and requirement set: the first `plan` of a spec
-// asks pip once (tens of seconds for a PyTorch stack), later ones read the cache.
+// What building an environment will download, before it is built, when `plan --sizes` asks: pip resolves the
+// requirements (`pip install --dry-run --report`, wheels only, and a spec's requirements name no source, so
+// no package's code runs) and the size of each file it would fetch is read from the file system (a local
+// index or wheel directory) or from the server (an HTTP HEAD). Answers are cached per interpreter and
+// requirement set: `plan --sizes` asks pip once (tens of seconds for a PyTorch stack), later plans read the
+// cache. A plain `plan` starts nothing: it shows a size only from that cache.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Environment } from '../spec/types.ts';
+import { UserError } from '../errors.ts';
 import { cacheDir } from './build.ts';
+import { checkForeignInterpreter } from './interpreter.ts';
 
 /** What an environment's build downloads. */
 export interface DownloadSize {
@@ -65,11 +68,17 @@ async function resolveSize(python: string, requirements: string[]): Promise<Down
  * interpreter and requirement set; an error is not cached. A layer (one release over its base) is not
  * asked: what it adds depends on the built base, and is one package and what the base lacks.
  */
-export async function downloadSize(env: Environment, log: (line: string) => void = () => {}): Promise<DownloadSize> {
+export async function downloadSize(env: Environment, specDir: string, log: (line: string) => void = () => {}): Promise<DownloadSize> {
   const requirements = env.requirements;
   if (requirements.length === 0) return { bytes: 0, files: 0, unknown: 0, error: null };
   const cached = cachedDownloadSize(env);
   if (cached) return cached;
+  try {
+    checkForeignInterpreter(env.python, specDir);
+  } catch (error) {
+    if (error instanceof UserError) return { bytes: 0, files: 0, unknown: 0, error: `not asked: ${error.message}` };
+    throw error;
+  }
   const file = sizeFile(env);
   log(`asking pip what building environment '${env.id}' downloads (${requirements.length} requirement${requirements.length === 1 ? '' : 's'}; once, then cached)`);
   const size = await resolveSize(env.python, requirements);
@@ -87,6 +96,7 @@ function sizeFile(env: Environment): string {
 
 /** The download size an earlier `plan` learnt for this environment, without asking pip; null if none did. */
 export function cachedDownloadSize(env: Environment): DownloadSize | null {
+  if (env.requirements.length === 0) return { bytes: 0, files: 0, unknown: 0, error: null };
   let data: unknown;
   try {
     data = JSON.parse(fs.readFileSync(sizeFile(env), 'utf8'));

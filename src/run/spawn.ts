@@ -92,11 +92,12 @@ function route(line: string, waiting: Map<number, Waiting>, onReady: () => void)
  * Starts a launcher with `python` and waits until it is ready. A launcher that cannot start is returned
  * dead (every process then ends as a spawn error naming why) unless `mustStart`, when it throws.
  * The launcher runs with `-E` from the harness directory, so nothing of the caller's PYTHON* variables
- * shapes it; the cell processes' environment is launch.py's to build.
+ * shapes it, and `-B`, so it writes no bytecode into the harness (a write cut short by a full disk would
+ * leave a truncated .pyc every later process loads); the cell processes' environment is launch.py's to build.
  */
 export async function startLauncher(python: string, module: LauncherModule, threads: number, mustStart: boolean): Promise<LauncherProcess> {
   const what = module === 'benchgrid_harness.forkserver' ? 'fork server' : 'launcher';
-  const proc = execa(python, ['-E', '-m', module, '--threads', String(threads)], {
+  const proc = execa(python, ['-E', '-B', '-m', module, '--threads', String(threads)], {
     cwd: HARNESS_DIR, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, cleanup: true,
   });
   let stderr = '';

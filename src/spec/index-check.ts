@@ -1,7 +1,10 @@
 // `validate --check-index`: asks the package index (through pip, as configured on this machine) which
 // releases of each versioned tool's package exist. Off by default: validate needs no network otherwise,
 // and a version missing from the index is then reported when its environment is built.
+import path from 'node:path';
 import { execa } from 'execa';
+import { checkForeignInterpreter } from '../env/interpreter.ts';
+import { UserError } from '../errors.ts';
 import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import type { Spec } from './types.ts';
@@ -30,7 +33,7 @@ export async function checkIndex(spec: Spec, ask: AskIndex = askPip): Promise<Di
     const pkg = first?.package;
     if (!pkg) continue;
     const python = spec.environments[t.environment]?.python ?? 'python3';
-    if (!asked.has(pkg)) asked.set(pkg, await ask(python, pkg));
+    if (!asked.has(pkg)) asked.set(pkg, await askChecked(ask, python, pkg, path.dirname(spec.file)));
     const known = asked.get(pkg)!;
     const base = ptr('tools', t.id, 'versions');
     if (known instanceof Error) {
@@ -46,4 +49,15 @@ export async function checkIndex(spec: Spec, ask: AskIndex = askPip): Promise<Di
     });
   }
   return out;
+}
+
+/** Asks only an interpreter installed on this machine, never one the spec brought (--check-index only reads it). */
+async function askChecked(ask: AskIndex, python: string, pkg: string, specDir: string): Promise<string[] | Error> {
+  try {
+    checkForeignInterpreter(python, specDir);
+  } catch (error) {
+    if (error instanceof UserError) return new Error(`pip was not asked about ${pkg}: ${error.message.replace(/\.$/, '')}`);
+    throw error;
+  }
+  return ask(python, pkg);
 }

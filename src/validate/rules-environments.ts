@@ -1,5 +1,6 @@
-// Semantic rule: an environment declared `over` another names a declared environment, without a loop, and takes
-// its base's interpreter.
+// Semantic rules of environments: one declared `over` another names a declared environment, without a loop,
+// and takes its base's interpreter; requirements name packages of the index, never a source (a URL, a file,
+// a git repository): only the command line names a source (run --tool-source, bench-change).
 import { diag, ptr, suggestion, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
 import { baseChain } from '../spec/layers.ts';
@@ -20,6 +21,22 @@ export const environmentLayers = ({ spec }: RuleInput): Diagnostic[] => {
       const q = ptr('environments', id, 'python');
       out.push(diag('error', 'layer-python', at(q), q, `environment '${id}' is layered over '${e.over}', so it runs the base's interpreter; it cannot set its own python.`, `Remove 'python' here, or set it on '${e.over}'.`));
     }
+  }
+  return out;
+};
+
+/** `name @ URL` (PEP 508's direct reference): what pip would fetch from wherever the URL says, or build from a directory. */
+const DIRECT_REFERENCE = /^[^;@]*@/;
+
+/** A spec's requirement names a package and its versions; a source goes on the command line. */
+export const requirementSources = ({ spec }: RuleInput): Diagnostic[] => {
+  const out: Diagnostic[] = [];
+  for (const [id, e] of Object.entries(spec.data.environments ?? {})) {
+    (e.requirements ?? []).forEach((r, i) => {
+      if (!DIRECT_REFERENCE.test(r)) return;
+      const p = ptr('environments', id, 'requirements', String(i));
+      out.push(diag('error', 'requirement-source', positionOf(spec.positions, p, spec.file), p, `requirement '${r}' names a source (${r.split('@')[1].trim().split(/[:/]/)[0]}:...): pip would fetch or build whatever it points at, and a spec names only packages of the index.`, 'Name the package and its version (pkg==1.2); to measure a tool built from a directory or a git revision, give it on the command line: run --tool-source DIR or git:REV (docs/ci.md).'));
+    });
   }
   return out;
 };

@@ -42,7 +42,10 @@ describe('plan on a spec whose environment is not built', () => {
     const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^# yaml-language-server.*\n/, '');
     const spec = write(dir, 'tiny.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["tqdm==4.70.1"] }\nsubjects:'));
     const env = { BENCHGRID_CACHE: path.join(dir, 'cache') };
-    const r = await cli(['plan', spec], { cwd: dir, env, timeout: 300_000 });
+    // A plain plan starts nothing: the size is what --sizes asks pip, and later plans read from the cache.
+    const plain = await cli(['plan', spec], { cwd: dir, env });
+    expect(plain.stdout.replace(/\s+/g, ' ')).toMatch(/1 requirement, download size not asked \(plan --sizes asks pip\)\./);
+    const r = await cli(['plan', spec, '--sizes'], { cwd: dir, env, timeout: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/asking pip what building environment 'main' downloads \(1 requirement; once, then cached\)/);
     expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/Environment main is built first \(once; cached for later runs\): 1 requirement, downloads \d+\.\d KiB in 1 file\./);
@@ -51,7 +54,7 @@ describe('plan on a spec whose environment is not built', () => {
     const b = JSON.parse(again.stdout).environments_to_build[0];
     expect(b).toMatchObject({ environment: 'main', requirements: 1, layer_over: null, download: { files: 1, unknown: 0, error: null } });
     expect(b.download.bytes).toBeGreaterThan(10_000);
-    expect((await cli(['plan', spec, '--no-sizes'], { cwd: dir, env: { BENCHGRID_CACHE: path.join(dir, 'other') } })).stdout.replace(/\s+/g, ' ')).toMatch(/download size not asked \(--no-sizes\)/);
+    expect((await cli(['plan', spec, '--no-sizes'], { cwd: dir, env: { BENCHGRID_CACHE: path.join(dir, 'other') } })).stdout.replace(/\s+/g, ' ')).toMatch(/download size not asked \(plan --sizes asks pip\)/);
   }, 300_000);
 });
 
@@ -62,17 +65,17 @@ describe('plan when pip cannot say what an environment downloads', () => {
     // a release of a real distribution that does not exist: pip resolves nothing
     const spec = write(dir, 'tiny.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["tqdm==0.0.0.1"] }\nsubjects:'));
     const cache = path.join(dir, 'cache');
-    const r = await cli(['plan', spec], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
+    const r = await cli(['plan', spec, '--sizes'], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/Environment main is built first \(once; cached for later runs\): 1 requirement, download size unknown \(.*tqdm==0\.0\.0\.1.*\)\./);
     expect(fs.existsSync(path.join(cache, 'sizes'))).toBe(false);
 
     // a size file that is not what plan writes (hand-edited, truncated) is not believed
     const good = write(dir, 'good.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["tqdm==4.67.1"] }\nsubjects:'));
-    expect((await cli(['plan', good], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 })).code).toBe(0);
+    expect((await cli(['plan', good, '--sizes'], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 })).code).toBe(0);
     const [file] = fs.readdirSync(path.join(cache, 'sizes'));
     fs.writeFileSync(path.join(cache, 'sizes', file), JSON.stringify({ bytes: '9'.repeat(40), files: -1, unknown: 0, error: null }));
-    const again = await cli(['plan', good], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
+    const again = await cli(['plan', good, '--sizes'], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
     expect(again.stderr).toMatch(/asking pip what building environment 'main' downloads/);
     expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/downloads \d+\.\d KiB in 1 file\./);
   }, 600_000);

@@ -82,10 +82,23 @@ describe('a hostile spec is refused at load time', () => {
     expect(e.hint).toMatch(/pip options .* are not allowed/);
   });
 
-  it('PEP 508 requirements with extras, versions, markers and URLs are accepted', async () => {
-    const reqs = ['torch==2.14.1', 'numpy<2', 'transformer-lens>=4,<5', 'a[b,c]>=1; python_version < "3.13"', "x; platform_machine == 'x86_64'", 'pkg @ https://example.org/pkg-1.0-py3-none-any.whl'];
+  it('PEP 508 requirements with extras, versions and markers are accepted', async () => {
+    const reqs = ['torch==2.14.1', 'numpy<2', 'transformer-lens>=4,<5', 'a[b,c]>=1; python_version < "3.13"', "x; platform_machine == 'x86_64'"];
     const loaded = await loadSpec(child('reqs-ok.yaml', `environments:\n  main: { requirements: ${JSON.stringify(reqs)} }`));
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it.each([
+    ['pkg @ https://example.org/pkg-1.0-py3-none-any.whl', 'https'],
+    ['pkg @ file:///home/me/.ssh', 'file'],
+    ['pkg@git+https://example.org/pkg.git', 'git+https'],
+    ['pkg[x] @ file://localhost/tmp/build-me ; python_version > "3"', 'file'],
+  ])('a requirement naming a source (%s) is refused: only the command line names one', async (req, scheme) => {
+    const [e] = await errorsOf(child(`src-${Math.random().toString(36).slice(2)}.yaml`, `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`));
+    expect(e.code).toBe('requirement-source');
+    expect(e.path).toBe('/environments/main/requirements/0');
+    expect(e.message).toContain(`names a source (${scheme}:...)`);
+    expect(e.hint).toMatch(/run --tool-source DIR or git:REV/);
   });
 
   it.each([
