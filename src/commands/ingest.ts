@@ -4,6 +4,8 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { ingestBundles } from '../bundle/ingest.ts';
 import { timestamp } from '../run/run-plan.ts';
+import { MAX_MANIFEST_BYTES } from '../bundle/parse.ts';
+import { readJsonFile } from '../util/json-file.ts';
 
 /** Options of `ingest`. */
 export interface IngestCommandOptions {
@@ -30,7 +32,7 @@ export async function ingest(dirs: string[], opts: IngestCommandOptions): Promis
 
 function readSpecName(dir: string): string {
   try {
-    return String(JSON.parse(fs.readFileSync(path.join(dir, 'bundle.json'), 'utf8')).spec.name);
+    return String((readJsonFile(path.join(dir, 'bundle.json'), MAX_MANIFEST_BYTES, 'bundle manifest') as { spec: { name: unknown } }).spec.name);
   } catch {
     return 'ingested';
   }

@@ -13,6 +13,8 @@ import type { Manifest } from '../spec/manifests.ts';
 import type { SettingFlags } from '../settings/settings.ts';
 import type { Spec } from '../spec/types.ts';
 import { wrap } from '../util/width.ts';
+import { readJsonFile } from '../util/json-file.ts';
+import { MAX_RESULTS_BYTES } from '../results/load.ts';
 
 /** An environment a run would build first. */
 export interface ToBuild {
@@ -27,7 +29,7 @@ export interface ToBuild {
 function lastRun(spec: Spec, cwd = process.cwd()): LastRun | null {
   const dir = path.join(cwd, 'results', spec.name, 'latest');
   try {
-    const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { spec?: { digest?: string }; run?: { started?: string; finished?: string; jobs?: number } };
+    const results = readJsonFile(path.join(dir, 'results.json'), MAX_RESULTS_BYTES, 'results file') as { spec?: { digest?: string }; run?: { started?: string; finished?: string; jobs?: number } };
     const run = results.run ?? {};
     if (typeof run.started !== 'string' || typeof run.finished !== 'string') return null;
     return { dir: path.relative(cwd, fs.realpathSync(dir)) || dir, started: run.started, finished: run.finished, concurrency: Number(run.jobs) || 1, records: readJournal(dir).records };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { appendLine, containedFile } from '../util/files.ts';
+import { readRegularFile } from '../util/json-file.ts';
 import { validatorFor, validatorForDef } from '../spec/schema.ts';
 import type { Overrides } from '../settings/settings.ts';
 import type { Schedule } from './schedule.ts';
@@ -73,10 +74,8 @@ export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
  */
 export function journalLines<T>(file: string, parse: (line: string, lineNo: number) => T | undefined): T[] {
   if (!fs.existsSync(file)) return [];
-  const size = fs.statSync(file).size;
-  if (size > MAX_JOURNAL_BYTES) throw new UserError(`${file}: the journal is ${(size / 1048576).toFixed(0)} MB; at most ${MAX_JOURNAL_BYTES / 1048576} MB is read (docs/security.md).`);
   const out: T[] = [];
-  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+  readRegularFile(file, MAX_JOURNAL_BYTES, 'journal').split('\n').forEach((line, i) => {
     const rec = line.trim() ? parse(line, i + 1) : undefined;
     if (rec !== undefined) out.push(rec);
   });

@@ -1,6 +1,10 @@
 // A finished cell process as data: built in one place from what the process did and what it wrote.
 import fs from 'node:fs';
 import { validatorFor } from '../spec/schema.ts';
+import { readJsonFile } from '../util/json-file.ts';
+
+/** A result file larger than this is not one (samples are bounded by protocol.samples, at most 100,000 per process). */
+const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 import type { PairedRecord, RequiredWork, TokensRecord, Witnesses } from './record.ts';
 
 /** Everything known about one finished process. */
@@ -72,9 +76,9 @@ export function outcomeOf(exit: Exit, resultFile: string, expect: { cell: string
   if (!fs.existsSync(resultFile)) return fail(`the process exited with code ${exit.exitCode} without writing a result`);
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+    data = readJsonFile(resultFile, MAX_RESULT_BYTES, 'result file');
   } catch (error) {
-    return fail(`the result file is not JSON (${(error as Error).message.split('\n')[0]})`);
+    return fail(`the result file is unreadable: ${(error as Error).message.split('\n')[0]}`);
   }
   const validate = validatorFor('result.schema.json');
   if (!validate(data)) {

@@ -13,6 +13,10 @@ import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
 import { HARNESS_DIR, REPO_ROOT } from '../repository.ts';
 import { validatorFor } from '../spec/schema.ts';
+import { readJsonFile } from '../util/json-file.ts';
+
+/** A probe's result file larger than this is not one. */
+const MAX_PROBE_BYTES = 16 * 1024 * 1024;
 import type { Spec } from '../spec/types.ts';
 import { cacheDir } from '../env/build.ts';
 import { requestSubject } from './jobs.ts';
@@ -126,7 +130,7 @@ export function probeDiagnostics(spec: Spec, result: ProbeResult, env: string): 
 function readResult(file: string): ProbeResult | null {
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    data = readJsonFile(file, MAX_PROBE_BYTES, 'probe result');
   } catch {
     return null;
   }

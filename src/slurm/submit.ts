@@ -5,6 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import { LAYOUT } from './script.ts';
+import { readJsonFile } from '../util/json-file.ts';
 
 /** slurm.json: what was submitted. */
 export interface Submission {
@@ -45,9 +46,5 @@ export function writeSubmission(dir: string, s: Submission): void {
 export function readSubmission(dir: string): Submission | null {
   const file = path.join(dir, LAYOUT.record);
   if (!fs.existsSync(file)) return null;
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Submission;
-  } catch (error) {
-    throw new UserError(`${file}: not a readable Slurm submission record (${(error as Error).message}).`);
-  }
+  return readJsonFile(file, 1024 * 1024, 'Slurm submission record') as Submission;
 }

@@ -21,8 +21,25 @@ const skippedFile = (name: string) => name.endsWith('.pyc') || name.endsWith('.p
  * runs are left out.
  */
 export async function gitFiles(dir: string): Promise<string[]> {
-  const files = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => exists(path.join(dir, f)));
-  return check(dir, withoutRuns(dir, [...new Set(files)].sort()));
+  return check(dir, withoutRuns(dir, await gitListed(dir, 0)));
+}
+
+/** How deep submodules may nest in a source tree. */
+const MAX_SUBMODULE_DEPTH = 8;
+
+/**
+ * git's list of the files below `dir`, with each checked-out submodule's files in place of the one entry
+ * (a gitlink, a directory) that git lists for it; a submodule that is not checked out has no files here.
+ */
+async function gitListed(dir: string, depth: number): Promise<string[]> {
+  const listed = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => exists(path.join(dir, f)));
+  const files: string[] = [];
+  for (const f of [...new Set(listed)]) {
+    if (!fs.lstatSync(path.join(dir, f)).isDirectory()) files.push(f);
+    else if (depth >= MAX_SUBMODULE_DEPTH) throw new UserError(`${path.join(dir, f)}: submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels in this source tree.`);
+    else if (fs.existsSync(path.join(dir, f, '.git'))) files.push(...(await gitListed(path.join(dir, f), depth + 1)).map((g) => `${f}/${g}`));
+  }
+  return files.sort();
 }
 
 /**
@@ -93,7 +110,10 @@ function check(dir: string, files: string[]): string[] {
   if (files.length > MAX_TREE_FILES) throw tooLarge(dir, `${files.length} files (at most ${MAX_TREE_FILES})`);
   let bytes = 0;
   for (const f of files) {
-    bytes += fs.lstatSync(path.join(dir, f)).size;
+    const st = fs.lstatSync(path.join(dir, f));
+    // A named pipe or a device would make the digest's read wait forever (or never end).
+    if (!st.isFile() && !st.isSymbolicLink()) throw new UserError(`${path.join(dir, f)}: not a regular file (${st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a directory' : 'a device'}); a source tree holds files and links only. Remove it, or point at the package's own directory.`);
+    bytes += st.size;
     if (bytes > MAX_TREE_BYTES) throw tooLarge(dir, `more than ${MAX_TREE_BYTES / 1024 ** 3} GiB`);
   }
   return files;

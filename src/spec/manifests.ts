@@ -2,8 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_RUNNERS } from '../repository.ts';
+import { UserError } from '../errors.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { dict } from '../util/dict.ts';
+import { containedFile } from '../util/files.ts';
+import { parseJsonText, readRegularFile } from '../util/json-file.ts';
+
+/** A runner manifest larger than this is not one. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /** One adapter as a manifest declares it. */
 export interface AdapterEntry {
@@ -81,7 +87,11 @@ export function readManifest(dir: string): Manifest | Error {
   if (hit) return hit;
   let result: Manifest | Error;
   try {
-    const raw = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    // Not through a link out of the runner's directory, read as a regular file of bounded size, and parsed
+    // without quoting it: a manifest may be a link to a file that is not one (a token), and no message may
+    // show what that holds.
+    const file = containedFile(dir, path.join(dir, 'manifest.json'));
+    const raw = parseJsonText(readRegularFile(file, MAX_MANIFEST_BYTES, 'runner manifest'), file, 'runner manifest') as Record<string, unknown> & { adapters: unknown };
     if (typeof raw !== 'object' || raw === null || typeof raw.adapters !== 'object') throw new Error('it has no "adapters" mapping');
     if (raw.protocol !== WIRE_VERSION) {
       throw new Error(`its "protocol" is ${JSON.stringify(raw.protocol ?? null)}, but this benchgrid speaks wire version ${WIRE_VERSION}; update the runner to version ${WIRE_VERSION} (docs/protocol.md) and set "protocol": ${WIRE_VERSION}`);
@@ -100,7 +110,8 @@ export function readManifest(dir: string): Manifest | Error {
     result = { runner: String(raw.runner ?? path.basename(dir)), dir, wireVersion: WIRE_VERSION, adapters };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    result = new Error(`cannot read ${path.join(dir, 'manifest.json')}: ${why}`);
+    // A UserError from the reader names the file itself.
+    result = new Error(error instanceof UserError ? why : `cannot read ${path.join(dir, 'manifest.json')}: ${why}`);
   }
   cache.set(dir, result);
   return result;

@@ -56,24 +56,57 @@ export function firstDuplicateKey(text: string): { key: string; line: number } |
 
 /** Reads and parses a JSON file of at most `maxBytes`; every failure is a UserError naming the file. */
 export function readJsonFile(file: string, maxBytes: number, noun: string): unknown {
-  let size: number;
+  return parseJsonText(readRegularFile(file, maxBytes, noun), file, noun);
+}
+
+/**
+ * The text of `file`, which must be a regular file (links followed) of at most `maxBytes`: a FIFO, a device
+ * or a socket planted where a file belongs would make a read wait forever or never end. It is opened
+ * non-blocking and checked again on the open descriptor, so one swapped in after the first look is refused
+ * too. Every failure is a UserError naming the file and never quoting its content.
+ */
+export function readRegularFile(file: string, maxBytes: number, noun: string): string {
+  const refuse = (why: string) => new UserError(`${file}: cannot read the ${noun} (${why}).`);
+  const notRegular = (st: fs.Stats) => new UserError(`${file}: not a ${noun}: not a regular file (${kindOf(st)}); benchgrid reads only regular files there.`);
+  let st: fs.Stats;
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new UserError(`${file}: not a ${noun}: not a regular file.`);
-    size = stat.size;
+    st = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw refuse(code === 'ENOENT' ? 'no such file' : code ?? firstLine(error));
+  }
+  if (!st.isFile()) throw notRegular(st);
+  if (st.size > maxBytes) throw tooLarge(file, noun, st.size, maxBytes);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    throw refuse((error as NodeJS.ErrnoException).code ?? firstLine(error));
+  }
+  try {
+    const now = fs.fstatSync(fd);
+    if (!now.isFile()) throw notRegular(now);
+    if (now.size > maxBytes) throw tooLarge(file, noun, now.size, maxBytes);
+    return fs.readFileSync(fd, 'utf8');
   } catch (error) {
     if (error instanceof UserError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`${file}: cannot read the ${noun} (${code === 'ENOENT' ? 'no such file' : code ?? firstLine(error)}).`);
+    throw refuse((error as NodeJS.ErrnoException).code ?? firstLine(error));
+  } finally {
+    fs.closeSync(fd);
   }
-  if (size > maxBytes) throw new UserError(`${file}: the ${noun} is ${(size / 1048576).toFixed(1)} MB; at most ${maxBytes / 1048576} MB is read (docs/security.md).`);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UserError(`${file}: cannot read the ${noun} (${(error as NodeJS.ErrnoException).code ?? firstLine(error)}).`);
-  }
-  return parseJsonText(text, file, noun);
+}
+
+function tooLarge(file: string, noun: string, size: number, maxBytes: number): UserError {
+  return new UserError(`${file}: the ${noun} is ${(size / 1048576).toFixed(1)} MB; at most ${maxBytes / 1048576} MB is read (docs/security.md).`);
+}
+
+/** What a file that is not a regular file is, in words. */
+function kindOf(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 /** Nesting depth of plain JSON data, computed without recursion. */

@@ -149,3 +149,25 @@ describe('ingest does not read a bundle file that links out of the bundle', () =
     }
   }, 120_000);
 });
+
+describe("a spec's runner manifest", () => {
+  const spec = (root: string) => {
+    fs.mkdirSync(path.join(root, 'runners', 'mine'), { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), path.join(root, 'tiny.yaml'));
+    return write(root, 'own.yaml', 'benchgrid: 1\nextends: tiny.yaml\nrunners: { mine: runners/mine }\ntools:\n  mytool: { label: mine, runner: mine }\ngroups:\n  A: { tools: [raw, hooks, tv_fx, mytool] }\n');
+  };
+
+  it('that links to a token outside the tree is refused without reading it, and one that is not JSON without quoting it', async () => {
+    const token = write(outside, 'token.txt', `ghp_${SECRET}\n`);
+    const linked = tmpdir('benchgrid-links-manifest-');
+    fs.symlinkSync(token, path.join(path.dirname(spec(linked)), 'runners', 'mine', 'manifest.json'));
+    const a = await cli(['validate', path.join(linked, 'own.yaml')]);
+    expect([a.code, a.stderr]).toEqual([2, expect.stringContaining('manifest.json is a symbolic link leading outside')]);
+    expect(a.stderr).not.toContain(SECRET);
+    const plain = tmpdir('benchgrid-links-manifest-');
+    write(path.dirname(spec(plain)), 'runners/mine/manifest.json', `ghp_${SECRET}\n`);
+    const b = await cli(['validate', path.join(plain, 'own.yaml')]);
+    expect([b.code, b.stderr]).toEqual([2, expect.stringContaining('not a runner manifest: invalid JSON (an unexpected character; the text is not shown)')]);
+    expect(b.stderr).not.toContain(SECRET);
+  });
+});
