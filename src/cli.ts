@@ -7,7 +7,7 @@ import { EXAMPLES, examples } from './cli-help.ts';
 import { errorObject, jsonRequested, normaliseFormat } from './cli-format.ts';
 import { addFormat, addShared, boundedInt, repeatable } from './cli-options.ts';
 import { guardTerminal } from './util/terminal.ts';
-import { keepFileSizeErrors } from './util/files.ts';
+import { keepFileSizeErrors, writeFailure } from './util/files.ts';
 import { THRESHOLD_HELP } from './compare/threshold.ts';
 
 const program = new Command('benchgrid')
@@ -222,6 +222,8 @@ function exitCodeOf(error: unknown): number {
     process.stderr.write(`benchgrid: ${error.message}\n`);
     return error.exitCode;
   }
+  const refused = writeFailure(error);
+  if (refused) return exitCodeOf(refused);
   if (error instanceof CommanderError) {
     // --help and --version end here with code 0; usage errors were already printed by commander.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;

@@ -11,6 +11,7 @@ import type { Spec } from '../spec/types.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
 import { dict } from '../util/dict.ts';
+import { isNoSpace, noSpaceError } from '../util/files.ts';
 
 /** What a bundle is cut from: the run plan, the shard, the export's time. */
 export interface ExportInput extends RunPlan {
@@ -85,11 +86,32 @@ export function planBundle(x: ExportInput): PlannedBundle {
   return { manifest, requests };
 }
 
-/** Writes a planned bundle into `dir`, which must not hold anything yet. */
+/**
+ * Writes a planned bundle into `dir`, which must not hold anything yet. It is written into a sibling
+ * directory and renamed into place once whole, so a full disk or an interruption leaves no half bundle
+ * (the temporary directory is removed; the error names the file that did not fit).
+ */
 export function writeBundle(dir: string, planned: PlannedBundle, spec: Spec): void {
   if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
     throw new UserError(`${dir} is not empty; export into a new directory (a bundle's results must not mix with another's).`);
   }
+  fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  const tmp = `${path.resolve(dir)}.partial-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    writeBundleFiles(tmp, planned, spec);
+    fs.rmSync(dir, { recursive: true, force: true }); // empty, checked above
+    fs.renameSync(tmp, dir);
+  } catch (error) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    // A copy's error names its source as `path` and the file it was writing as `dest`.
+    const e = error as NodeJS.ErrnoException & { dest?: string };
+    if (isNoSpace(error)) throw noSpaceError(String(e.dest ?? e.path ?? dir).replace(tmp, dir), error, 'Nothing was left behind; make room and export again.');
+    throw error;
+  }
+}
+
+function writeBundleFiles(dir: string, planned: PlannedBundle, spec: Spec): void {
   const { manifest } = planned;
   fs.mkdirSync(dir, { recursive: true });
   // The harness package only: the driver goes to the top, selfcheck.py belongs to the repository.

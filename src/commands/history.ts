@@ -19,11 +19,22 @@ export interface HistoryOptions {
 }
 
 /**
+ * The site's folder for a run: its index, then its directory's name in letters, digits, '.', '_' and '-'
+ * (anything else one '_'), at most 80 of them. A run directory may be named anything (control characters,
+ * bidirectional marks, line breaks, 255 bytes): the site's names stay portable, its links work unencoded,
+ * and the index keeps two runs whose names clean up alike apart.
+ */
+export function siteFolder(runDir: string, index: number): string {
+  const name = path.basename(runDir).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.]+/, '_').slice(0, 80);
+  return `${String(index).padStart(3, '0')}-${name}`;
+}
+
+/**
  * Draws each run's report into the site from its results and spec. A report.html stored in the run is
  * never copied: the run directory may come from anywhere, and its page could hold any script.
  */
 function siteReport(out: string, run: RunFound, index: number): string {
-  const rel = path.join('runs', `${String(index).padStart(3, '0')}-${path.basename(run.dir)}`);
+  const rel = path.join('runs', siteFolder(run.dir, index));
   writeAtomic(path.join(ensureDirIn(out, rel), 'report.html'), renderHtml(reportInput(run.results, run.spec)));
   return path.join(rel, 'report.html').split(path.sep).join('/');
 }

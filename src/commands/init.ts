@@ -121,10 +121,12 @@ function initTool(name: string, opts: InitOptions): void {
   const specDir = path.resolve(opts.spec ? path.dirname(opts.spec) : 'specs');
   const dir = path.join(specDir, 'runners', name);
   if (fs.existsSync(dir) && !opts.force) throw new UserError(`${dir} exists; choose another name, or pass --force to overwrite its files.`);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
+  // A clone may plant runners/ (or the tool's folder) as a link out of the spec's tree: nothing is written there.
+  for (const p of [path.join(specDir, 'runners'), dir]) {
+    const why = leavesRoots(p, [specDir]);
+    if (why && lexists(p)) throw new UserError(`${p} is ${why} the spec's directory ${specDir}; init writes a runner only inside it. Remove the link, or choose another --spec.`);
   }
+  for (const [rel, text] of Object.entries(files)) writeAtomic(path.join(dir, rel), text);
   const shown = path.relative(process.cwd(), dir) || dir;
   const runnerPath = path.relative(specDir, dir).split(path.sep).join('/');
   const spec = opts.spec ? path.relative(process.cwd(), path.resolve(opts.spec)) || opts.spec : 'SPEC';

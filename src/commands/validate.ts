@@ -1,7 +1,7 @@
 // `benchgrid validate <spec...>`: schema and semantic diagnostics; exit 0 valid, 2 invalid.
 import { EXIT, ExitCode } from '../errors.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
-import { checkIndex } from '../spec/index-check.ts';
+import { checkIndex } from '../env/index-check.ts';
 import { hasErrors, loadSpec } from '../validate/load.ts';
 import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';

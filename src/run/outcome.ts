@@ -78,7 +78,8 @@ export function outcomeOf(exit: Exit, resultFile: string, expect: { cell: string
   try {
     data = readJsonFile(resultFile, MAX_RESULT_BYTES, 'result file');
   } catch (error) {
-    return fail(`the result file is unreadable: ${(error as Error).message.split('\n')[0]}`);
+    const why = (error as Error).message.split('\n')[0].replace(`${resultFile}: `, '').replace(/^not a result file: /, '');
+    return fail(`the result file ${/invalid JSON|nested deeper|appears twice/.test(why) ? 'is not JSON' : 'cannot be read'} (${why})`);
   }
   const validate = validatorFor('result.schema.json');
   if (!validate(data)) {

@@ -131,8 +131,7 @@ export function writeAtomic(file: string, text: string | Buffer): void {
     fs.renameSync(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
-    if (isNoSpace(error)) throw noSpaceError(file, error);
-    throw error;
+    throw writeFailure(error, file) ?? error;
   }
 }
 
@@ -166,4 +165,35 @@ export function appendLine(file: string, line: string): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The file-system calls that write: an error from one of them is about where benchgrid writes. */
+const WRITING_CALLS = new Set(['write', 'mkdir', 'rename', 'copyfile', 'symlink', 'link', 'unlink', 'rmdir', 'rm', 'chmod', 'utime', 'futime', 'fsync', 'ftruncate', 'close', 'mkdtemp', 'cp']);
+const NOT_WRITABLE: Record<string, string> = {
+  EROFS: 'the file system is read-only (EROFS)',
+  EACCES: 'permission denied (EACCES)',
+  EPERM: 'the operation is not permitted there (EPERM)',
+  ENOENT: 'a directory on the way does not exist (ENOENT)',
+  ENOTDIR: 'a part of the path is a file, not a directory (ENOTDIR)',
+  EISDIR: 'it is a directory (EISDIR)',
+  ENAMETOOLONG: 'the name is too long for the file system (ENAMETOOLONG)',
+};
+
+/**
+ * What the error boundary says for a write the file system refused, a command's output that cannot be
+ * written: a full disk is exit 3 (the work could not proceed), a place that cannot be written to exit 2
+ * (choose another), each one line naming the path. Undefined for any other error (a bug keeps its stack).
+ */
+export function writeFailure(error: unknown, writing?: string): UserError | undefined {
+  const e = error as NodeJS.ErrnoException & { dest?: string };
+  if (!(error instanceof Error) || typeof e.code !== 'string') return undefined;
+  // `open` also reads: only a writer that says so (writing) makes an error of it a write's.
+  if (writing === undefined && (typeof e.path !== 'string' || !WRITING_CALLS.has(e.syscall ?? ''))) return undefined;
+  if (writing !== undefined) e.path = writing;
+  // writeAtomic's temporary sibling is named for the file it was to become.
+  const named = (p: string) => p.replace(/\.\d+\.[0-9a-f]{12}\.tmp$/, '');
+  const at = e.dest ? named(e.dest) : named(e.path!);
+  if (isNoSpace(error)) return noSpaceError(at, error);
+  const why = NOT_WRITABLE[e.code];
+  return why ? new UserError(`cannot write ${at}: ${why}. Choose another place, or make this one writable.`) : undefined;
 }

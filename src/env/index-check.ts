@@ -3,12 +3,12 @@
 // and a version missing from the index is then reported when its environment is built.
 import path from 'node:path';
 import { execa } from 'execa';
-import { checkForeignInterpreter } from '../env/interpreter.ts';
+import { checkForeignInterpreter } from './interpreter.ts';
 import { UserError } from '../errors.ts';
-import { diag, ptr, type Diagnostic } from './diagnostics.ts';
-import { positionOf } from './document.ts';
-import type { Spec } from './types.ts';
-import { compareVersions } from './version-range.ts';
+import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
+import { positionOf } from '../spec/document.ts';
+import type { Spec } from '../spec/types.ts';
+import { compareVersions } from '../spec/version-range.ts';
 
 /** Releases of a package on the index, newest first; an Error says why the index could not tell. */
 export type AskIndex = (python: string, pkg: string) => Promise<string[] | Error>;
