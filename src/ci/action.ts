@@ -13,7 +13,8 @@ import { resolveEnv } from '../env/build.ts';
 import type { Spec } from '../spec/types.ts';
 import { loadDeclaredSpec } from '../validate/valid.ts';
 import { REPO_ROOT } from '../repository.ts';
-import { pullRequestOf, upsertComment } from './github.ts';
+import { forMarkdownCode, forTerminal } from '../util/escape.ts';
+import { commentLength, COMMENT_LIMIT, fitComment, pullRequestOf, upsertComment } from './github.ts';
 
 /** The environment a step reads. */
 export type StepEnv = Record<string, string | undefined>;
@@ -79,15 +80,13 @@ export async function prepare(env: StepEnv): Promise<Record<string, string>> {
 const ERROR_TAIL_LINES = 25;
 /** What the comment adds when bench-change exits 5. */
 const CELL_ERRORS_NOTE = `\n> **Some cells ended in error** on the base or the head (exit ${EXIT.cellErrors}): the comparison above covers what both sides measured and lists each status change; the job log's run summary gives each cause.\n`;
-/** GitHub refuses a comment over 65,536 characters. */
-const MAX_COMMENT = 65_000;
 
 /**
  * Step "bench": bench-change of the tool's directory against the base commit, its progress on the job's
- * log; the markdown goes to a file and the job summary, and, when bench-change could not finish (bad
- * input, an environment that does not build), the comment says why; when cells ended in error (exit 5)
- * the comparison is kept with a note. Never fails itself: `status` is
- * bench-change's exit code, for the verdict step.
+ * log; the markdown goes to a file (the comment's text, cut to GitHub's limit) and the whole of it to the
+ * job summary, and, when bench-change could not finish (bad input, an environment that does not build),
+ * the comment says why; when cells ended in error (exit 5) the comparison is kept with a note. Never
+ * fails itself: `status` is bench-change's exit code, for the verdict step.
  */
 export async function bench(env: StepEnv): Promise<Record<string, string>> {
   const need = (k: string) => env[k] || (() => { throw new UserError(`${k} is not set: run the prepare step first.`); })();
@@ -101,24 +100,77 @@ export async function bench(env: StepEnv): Promise<Record<string, string>> {
   const status = r.exitCode ?? 1;
   // 5: the run finished with cells in error on a side; the comparison of the rest is still the answer.
   const finished = status === 0 || status === 4 || status === EXIT.cellErrors;
-  const markdown = finished ? fitComment(String(r.stdout) + (status === EXIT.cellErrors ? CELL_ERRORS_NOTE : '')) : failure(marker, tool, status, String(r.stderr));
+  const full = finished ? String(r.stdout) + (status === EXIT.cellErrors ? CELL_ERRORS_NOTE : '') : failure(marker, tool, status, String(r.stderr), runLink(env));
+  const markdown = fitComment(full, `the whole comparison is in this run's job summary${runLink(env)}.`);
   const file = `${out}.md`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, markdown);
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${full}\n`);
   return { status: String(status), markdown: file };
 }
 
-function failure(marker: string, tool: string, status: number, stderr: string): string {
-  const tail = stderr.trimEnd().split('\n').slice(-ERROR_TAIL_LINES).join('\n').replace(/```/g, "'''");
-  return [marker, `## benchgrid bench-change: \`${tool}\` could not be measured (exit ${status})`, '', '```', tail, '```', ''].join('\n');
+/**
+ * This workflow run's page, which holds the job summary and the job log, as ` (URL)` to follow a place
+ * in a sentence; nothing when GitHub's variables do not name one.
+ */
+export function runLink(env: StepEnv): string {
+  const [server, repository, run] = [env.GITHUB_SERVER_URL ?? '', env.GITHUB_REPOSITORY ?? '', env.GITHUB_RUN_ID ?? ''];
+  if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(server) || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(run)) return '';
+  return ` (${server}/${repository}/actions/runs/${run})`;
 }
 
-/** A comment GitHub accepts: cut at a line below its limit, saying where the rest is. */
-export function fitComment(markdown: string): string {
-  if (markdown.length <= MAX_COMMENT) return markdown;
-  const cut = markdown.lastIndexOf('\n', MAX_COMMENT - 200);
-  return `${markdown.slice(0, cut)}\n\n*(cut here: the full comparison is in the job summary and in change.md of the run.)*\n`;
+/**
+ * The comment when bench-change could not finish: the end of its error output in a code block, within
+ * GitHub's limit. The whole output is in the job log (the step's stderr goes there as it runs).
+ */
+export function failure(marker: string, tool: string, status: number, stderr: string, link = ''): string {
+  const head = [marker, `## benchgrid bench-change: ${forMarkdownCode(tool)} could not be measured (exit ${status})`, '', `The end of its error output; the whole of it is in the job log, step "Measure base and head"${link}:`, '', '```'];
+  const room = COMMENT_LIMIT - commentLength([...head, '```', ''].join('\n'));
+  return [...head, ...errorTail(stderr, room), '```', ''].join('\n');
+}
+
+/**
+ * The last lines of `stderr` (at most ERROR_TAIL_LINES) as lines of a code block, each `codeLine`d, that
+ * fit in `room` characters (a line and its line break); of a last line longer than that, its end, after `…`.
+ */
+export function errorTail(stderr: string, room: number): string[] {
+  const kept: string[] = [];
+  let left = room;
+  for (const line of stderr.trimEnd().split(/\r?\n/).slice(-ERROR_TAIL_LINES).reverse()) {
+    const shown = codeLine(line);
+    if (commentLength(shown) + 1 > left) {
+      if (kept.length === 0 && left > 2) kept.push(`…${endOf(line, left - 2)}`);
+      break;
+    }
+    kept.unshift(shown);
+    left -= commentLength(shown) + 1;
+  }
+  return kept;
+}
+
+/**
+ * A line of error output as a line of a code block, whose content is shown as it is: controls, bidirectional
+ * and zero-width characters as `\u001b`-style escapes (a terminal's colours, or text that reads differently
+ * than it is), and every run of three backticks as `'''`, so that no line ends the block.
+ */
+export function codeLine(line: string): string {
+  return forTerminal(line).replace(/```/g, "'''");
+}
+
+/**
+ * The longest end of `line` whose codeLine is at most `room` characters. Escaping makes text up to six
+ * times longer, so the cut is found on the escaped text's length, by bisection, never inside a character.
+ */
+function endOf(line: string, room: number): string {
+  let [lo, hi] = [0, line.length];
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (commentLength(codeLine(line.slice(line.length - mid))) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  const start = line.length - lo;
+  const low = line.charCodeAt(start);
+  return codeLine(line.slice(low >= 0xdc00 && low <= 0xdfff ? start + 1 : start));
 }
 
 /** Step "comment": posts or updates the pull request's comment under the marker; nothing on other events. */
@@ -126,7 +178,8 @@ export async function comment(env: StepEnv): Promise<Record<string, string>> {
   const pr = pullRequestOf(env.GITHUB_EVENT_PATH);
   if (!pr) return { comment: 'none' };
   if (!env.GITHUB_TOKEN) throw new UserError('github-token is empty: the comment needs a token with pull-requests: write.');
-  const body = fs.readFileSync(env.MARKDOWN ?? '', 'utf8');
+  // The bench step fits its comment already; the file is fitted again in case it was edited since.
+  const body = fitComment(fs.readFileSync(env.MARKDOWN ?? '', 'utf8'), `the whole text is in this run's job summary${runLink(env)}.`);
   const target = { api: env.GITHUB_API_URL ?? 'https://api.github.com', repository: env.GITHUB_REPOSITORY ?? '', issue: pr.number, token: env.GITHUB_TOKEN };
   const r = await upsertComment(target, env.MARKER ?? '', body);
   return { comment: r.action, 'comment-id': String(r.id) };

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitComment } from '../../src/ci/action.ts';
+import { codeLine, errorTail, failure, runLink } from '../../src/ci/action.ts';
+import { COMMENT_LIMIT, openBlocks } from '../../src/ci/github.ts';
 import { ROOT, tmpdir, write } from '../helpers.ts';
 import { makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
 
@@ -72,9 +73,12 @@ async function script(name: string, env: Record<string, string>) {
 
 const outputsOf = (file: string) => Object.fromEntries(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 
-/** A stand-in for the issues API: GET (paginated), POST and PATCH of comments, each request recorded. */
+/**
+ * A stand-in for the API as the default GITHUB_TOKEN sees it: GET /user refused to an installation token,
+ * comments listed (paginated), created as github-actions[bot] and updated; each request recorded.
+ */
 function fakeApi() {
-  const comments: { id: number; body: string }[] = [{ id: 1, body: 'an unrelated comment' }];
+  const comments: { id: number; body: string; user: { login: string; id: number; type: string } }[] = [{ id: 1, body: 'an unrelated comment', user: { login: 'octocat', id: 583231, type: 'User' } }];
   const requests: { method: string; url: string; auth: string | undefined; body: string }[] = [];
   let deny = false;
   const server = http.createServer((req, res) => {
@@ -84,9 +88,10 @@ function fakeApi() {
       requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
       if (deny) return res.writeHead(403).end('{"message":"Resource not accessible by integration"}');
       const json = (v: unknown, code = 200) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+      if (req.method === 'GET' && req.url === '/user') return json({ message: 'Resource not accessible by integration' }, 403);
       if (req.method === 'GET' && /\/repos\/o\/tool\/issues\/7\/comments\?per_page=100&page=1$/.test(req.url!)) return json(comments);
       if (req.method === 'POST' && req.url === '/repos/o/tool/issues/7/comments') {
-        const c = { id: 100 + comments.length, body: JSON.parse(body).body };
+        const c = { id: 100 + comments.length, body: JSON.parse(body).body, user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' } };
         comments.push(c);
         return json(c, 201);
       }
@@ -168,17 +173,31 @@ describe("the action's scripted steps, run here", () => {
     expect(why).toMatch(/has no tool or package named 'nosuchtool'/);
   }, 300_000);
 
-  it('comment: creates the marked comment once, then updates it in place; a refused token is a clear error', async () => {
+  it("comment: creates the marked comment once, then updates it in place, never another author's marked comment; a refused token is a clear error", async () => {
+    // Someone posts a comment starting with the marker before the action's first run.
+    const forged = `${env.MARKER}\nplanted by a commenter, who can edit it later`;
+    api.comments.push({ id: 2, body: forged, user: { login: 'mallory', id: 666, type: 'User' } });
     const first = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c1.out', '') });
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
     expect(first.stdout).toMatch(/comment=created/);
     fs.appendFileSync(env.MARKDOWN, '\nA later push.\n');
     const second = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c2.out', '') });
     expect(second.stdout).toMatch(/comment=updated/);
-    expect(api.comments.map((c) => c.body.split('\n')[0])).toEqual(['an unrelated comment', env.MARKER]);
-    expect(api.comments[1].body).toMatch(/A later push\.\n$/);
-    expect(api.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
+    expect(second.stdout).toMatch(/comment-id=102/);
+    expect(api.comments.map((c) => [c.user.login, c.body.split('\n')[0]])).toEqual([['octocat', 'an unrelated comment'], ['mallory', env.MARKER], ['github-actions[bot]', env.MARKER]]);
+    expect(api.comments[1].body).toBe(forged);
+    expect(api.comments[2].body).toMatch(/A later push\.\n$/);
+    expect(api.requests.map((q) => `${q.method} ${q.url.replace(/\?.*/, '')}`)).toEqual([
+      'GET /user', 'GET /repos/o/tool/issues/7/comments', 'POST /repos/o/tool/issues/7/comments',
+      'GET /user', 'GET /repos/o/tool/issues/7/comments', 'PATCH /repos/o/tool/issues/comments/102',
+    ]);
     expect(new Set(api.requests.map((q) => q.auth))).toEqual(new Set(['Bearer t0ken']));
+    // A markdown file over GitHub's limit (edited after the bench step) is cut before it is sent.
+    fs.appendFileSync(env.MARKDOWN, `${'| row | x |\n'.repeat(7000)}`);
+    const long = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c2b.out', ''), GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '42' });
+    expect(long.stdout).toMatch(/comment=updated/);
+    expect(api.comments[2].body.length).toBeLessThanOrEqual(65_536);
+    expect(api.comments[2].body).toMatch(/\*\*This comment was cut here\*\* .* job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/);
     api.deny(true);
     const denied = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c3.out', '') });
     expect(denied.exitCode).toBe(2);
@@ -195,12 +214,67 @@ describe("the action's scripted steps, run here", () => {
     expect(slower.stdout).toMatch(/::error::benchgrid: hookkit is significantly slower than its base by more than 5%/);
     expect(broken.stdout).toMatch(/::error::benchgrid bench-change could not finish \(exit 3\)/);
   });
+});
 
-  it('cuts a comment over GitHub\'s limit at a line, saying where the rest is', () => {
-    const long = Array.from({ length: 4000 }, (_, i) => `| row ${i} | ${'x'.repeat(20)} |`).join('\n');
-    const cut = fitComment(long);
-    expect(cut.length).toBeLessThan(65_536);
-    expect(cut).toMatch(/\| row \d+ \| x+ \|\n\n\*\(cut here: the full comparison is in the job summary/);
-    expect(fitComment('short')).toBe('short');
+describe('the comment when bench-change could not finish', () => {
+  const MARKER = '<!-- benchgrid:bench-change tool=hookkit spec=sourced -->';
+  const LINK = ' (https://github.com/o/tool/actions/runs/42)';
+  /** The lines inside the comment's code block, checking that no line but its fence and closing fence could end it. */
+  const block = (comment: string) => {
+    const lines = comment.split('\n');
+    const open = lines.indexOf('```');
+    const close = lines.indexOf('```', open + 1);
+    expect(lines.filter((l) => /^\s{0,3}`{3,}/.test(l))).toEqual(['```', '```']);
+    return lines.slice(open + 1, close);
+  };
+
+  it('shows the last lines of the error output, says where the whole of it is, and is well-formed', () => {
+    const stderr = Array.from({ length: 40 }, (_, i) => `error line ${i}`).join('\n');
+    const c = failure(MARKER, 'hookkit', 3, stderr, LINK);
+    expect(c.split('\n')[0]).toBe(MARKER);
+    expect(c).toContain('## benchgrid bench-change: `hookkit` could not be measured (exit 3)');
+    expect(c).toContain('the whole of it is in the job log, step "Measure base and head" (https://github.com/o/tool/actions/runs/42):');
+    expect(block(c)).toEqual(Array.from({ length: 25 }, (_, i) => `error line ${i + 15}`));
+    expect(openBlocks(c)).toEqual({ fence: null, details: 0 });
+  });
+
+  it('keeps a 70,000-character line within the limit: its end, after …', () => {
+    const stderr = `first\n${'a'.repeat(69_990)}THE END`;
+    const c = failure(MARKER, 'hookkit', 3, stderr, LINK);
+    expect(c.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(c.length).toBeGreaterThan(COMMENT_LIMIT - 10);
+    expect(block(c)).toHaveLength(1);
+    expect(block(c)[0]).toMatch(/^…a+THE END$/);
+  });
+
+  it('measures after escaping: 70,000 control characters (six characters each once escaped) still fit, never cut inside an escape', () => {
+    const stderr = `${'\u001b[31m'.repeat(14_000)}\u202eevil`;
+    const c = failure(MARKER, 'hookkit', 3, stderr, LINK);
+    expect(c.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(c.length).toBeGreaterThan(COMMENT_LIMIT - 20);
+    expect(/[\u001b\u202e]/.test(c)).toBe(false);
+    expect(/^…(\\u001b\[31m)+\\u202eevil$/.test(block(c)[0])).toBe(true);
+  });
+
+  it('keeps every line of the block inside it, whatever backticks the output holds', () => {
+    const stderr = ['```', '````', '   ```js', '``` not closed', 'x```y', '~~~', '`code`'].join('\n');
+    const c = failure(MARKER, 'hookkit', 2, stderr);
+    expect(block(c)).toEqual(["'''", "'''`", "   '''js", "''' not closed", "x'''y", '~~~', '`code`']);
+    expect(codeLine('``````')).toBe("''''''");
+  });
+
+  it('keeps whole last lines that fit and drops the earlier ones; of a last line too long, its end, never half a character', () => {
+    expect(errorTail('one\ntwo\nthree', 10)).toEqual(['two', 'three']);
+    expect(errorTail('one\ntwo\nthree', 4)).toEqual(['…ee']);
+    expect(errorTail('one\r\ntwo\n\n', 100)).toEqual(['one', 'two']);
+    expect(errorTail('😀'.repeat(10), 7)).toEqual(['…😀😀']);
+  });
+
+  it("names the run's page only from GitHub's own variables, each as GitHub writes it", () => {
+    const env = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/tool', GITHUB_RUN_ID: '42' };
+    expect(runLink(env)).toBe(LINK);
+    expect(runLink({ ...env, GITHUB_RUN_ID: '42) [x](https://evil' })).toBe('');
+    expect(runLink({ ...env, GITHUB_SERVER_URL: 'javascript:alert(1)' })).toBe('');
+    expect(runLink({})).toBe('');
   });
 });
