@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { listEnvs, type ListedEnv } from '../env/list.ts';
-import { cacheDir, MARKER } from '../env/build.ts';
+import { alive, cacheDir, MARKER } from '../env/build.ts';
 import { DiskUsage, formatBytes } from '../run/disk.ts';
 import { ensureEnv } from '../env/layered.ts';
-import { choosePrune, type CachedEnv } from '../env/prune.ts';
+import { duringBuilds } from '../env/interrupt.ts';
+import { choosePrune, chooseStaleBuilds, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
 import { loadDeclaredSpec } from '../validate/valid.ts';
@@ -38,10 +39,13 @@ export async function env(action: 'list' | 'build' | 'prune', files: string[], o
   if (action === 'prune') return prune(files, opts);
   const all = await collect(files);
   if (action === 'list') return list(listEnvs(all.map((x) => x.env)), opts);
-  for (const { environments, env: e } of all) {
-    const built = await ensureEnv(environments, e.id, (s) => process.stderr.write(`benchgrid: ${s}\n`));
-    process.stderr.write(`benchgrid: environment '${e.id}' ready: ${built.python}\n`);
-  }
+  // SIGINT/SIGTERM stop the builds: pip's process tree killed, the unfinished directory removed, exit 130.
+  await duringBuilds(async () => {
+    for (const { environments, env: e } of all) {
+      const built = await ensureEnv(environments, e.id, (s) => process.stderr.write(`benchgrid: ${s}\n`));
+      process.stderr.write(`benchgrid: environment '${e.id}' ready: ${built.python}\n`);
+    }
+  });
 }
 
 /** Lists each environment with its cached builds and their disk cost; starts no interpreter (docs/security.md). */
@@ -118,5 +122,16 @@ async function prune(files: string[], opts: EnvOptions): Promise<void> {
       fs.rmSync(`${c.dir}.build.log`, { force: true });
     }
   }
-  process.stdout.write(`${chosen.length} environment(s), ${formatBytes(freed)}${opts.yes ? ' freed' : ' would be freed; run again with --yes to remove them'}\n`);
+  // Whatever the specs and the age limit: an unfinished build whose process is gone is never completed.
+  const root = path.join(cacheDir(), 'envs');
+  const stale = chooseStaleBuilds(fs.existsSync(root) ? fs.readdirSync(root) : [], alive);
+  for (const s of stale) {
+    const dir = path.join(root, s.name);
+    const bytes = du.measure(dir);
+    freed += bytes;
+    process.stdout.write(`${opts.yes ? 'removing' : 'would remove'} ${dir} (${formatBytes(bytes)}): ${s.why}\n`);
+    if (opts.yes) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const unfinished = stale.length > 0 ? ` and ${stale.length} unfinished build(s)` : '';
+  process.stdout.write(`${chosen.length} environment(s)${unfinished}, ${formatBytes(freed)}${opts.yes ? ' freed' : ' would be freed; run again with --yes to remove them'}\n`);
 }

@@ -8,6 +8,7 @@ import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
+import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
 
 /** Where benchgrid caches environments: $BENCHGRID_CACHE, else $XDG_CACHE_HOME/benchgrid, else ~/.cache/benchgrid. */
 export function cacheDir(): string {
@@ -88,11 +89,13 @@ export async function lock(file: string, log: (line: string) => void): Promise<(
       if (!told) log(`waiting for process ${holder}, which is building ${path.basename(file, '.lock')}`);
       told = true;
       await new Promise((r) => setTimeout(r, 1000));
+      throwIfInterrupted();
     }
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id runs (one of another user counts: kill answers EPERM). */
+export function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -108,22 +111,28 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
   fs.mkdirSync(path.dirname(tmp), { recursive: true });
   const logFile = `${r.dir}.build.log`;
   log(`building environment '${r.env.id}' (${r.env.requirements.length} requirements) in ${r.dir}; log: ${logFile}`);
+  const finished = underway(`environment '${r.env.id}'`, tmp);
   try {
-    await execa(r.interpreter.path, ['-m', 'venv', tmp], { stdout: { file: logFile }, stderr: { file: logFile } });
+    await startTree('venv', r.interpreter.path, ['-m', 'venv', tmp], { stdout: { file: logFile }, stderr: { file: logFile } });
     const reqFile = path.join(tmp, 'requirements.txt');
     fs.writeFileSync(reqFile, r.env.requirements.join('\n') + '\n');
     if (r.env.requirements.length > 0) {
       // pip's output goes to the log file and, read on the way, to a progress line on stderr.
       await pipInstall(path.join(tmp, 'bin', 'python'), ['-r', reqFile], logFile, r.env.id, log);
     }
+    throwIfInterrupted();
   } catch {
+    // Interrupted: duringBuilds removes the directory once every process of the build has ended.
+    if (interrupted()) throw new BuildInterrupted();
     fs.rmSync(tmp, { recursive: true, force: true });
+    finished();
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`, EXIT.runFailed);
   }
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify({ id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, built: new Date().toISOString() }, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
+  finished();
   return { ...r, built: true };
 }
 

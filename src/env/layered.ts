@@ -15,6 +15,7 @@ import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
 import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './build.ts';
 import { sourceInstall } from './source.ts';
+import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
 
 /** What one layer installs over its base. */
 export interface LayerInstall {
@@ -69,13 +70,14 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-layer-'));
   fs.rmSync(tmp, { recursive: true, force: true });
   log(`building environment '${r.env.id}' as a layer over '${base.env.id}' (${install.what}) in ${r.dir}; log: ${logFile}`);
+  const finished = underway(`environment '${r.env.id}' (a layer over '${base.env.id}')`, tmp);
   const out = { stdout: { file: logFile, append: true }, stderr: { file: logFile, append: true } } as const;
   let installed: string[] = [];
   let recorded: Record<string, unknown> = {};
   try {
     fs.writeFileSync(logFile, '');
     // No pip of its own: the base's pip, found through the .pth, installs into this prefix.
-    await execa(r.interpreter.path, ['-m', 'venv', '--without-pip', tmp], out);
+    await startTree('venv', r.interpreter.path, ['-m', 'venv', '--without-pip', tmp], out);
     const python = path.join(tmp, 'bin', 'python');
     const site = await purelib(python);
     // addsitedir (not a bare path) so the base's own .pth files are honoured too.
@@ -85,8 +87,12 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
     await pipInstall(python, ['-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
     installed = await layerContents(python, site);
     recorded = install.record?.(installed) ?? {};
+    throwIfInterrupted();
   } catch (error) {
+    // Interrupted: duringBuilds removes the directory once every process of the build has ended.
+    if (interrupted()) throw new BuildInterrupted();
     fs.rmSync(tmp, { recursive: true, force: true });
+    finished();
     throw layerFailed(r, base, install, logFile, error);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -95,6 +101,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
+  finished();
   return { ...r, built: true };
 }
 

@@ -1,6 +1,6 @@
 // Progress of an environment build from pip's own output: the package being fetched or installed and
 // the time elapsed, a line when it changes (at most one per 2 s) and a heartbeat every 20 s.
-import { execa } from 'execa';
+import { startTree } from './interrupt.ts';
 
 /** What pip is doing, read from one line of its output; null for lines that say nothing new. */
 export function pipPhase(line: string): string | null {
@@ -54,10 +54,13 @@ export function pipProgress(envId: string, log: (line: string) => void, now: () 
   };
 }
 
-/** Runs `python -m pip install ARGS`, its output appended to `logFile` and read on the way for progress. */
+/**
+ * Runs `python -m pip install ARGS`, its output appended to `logFile` and read on the way for progress;
+ * in a process group of its own, so that SIGINT/SIGTERM kill pip with its build backends (interrupt.ts).
+ */
 export async function pipInstall(python: string, args: string[], logFile: string, envId: string, log: (line: string) => void): Promise<void> {
   const progress = pipProgress(envId, log);
-  const pip = execa(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', ...args], {
+  const pip = startTree('pip', python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', ...args], {
     stdout: ['pipe', { file: logFile, append: true }],
     stderr: { file: logFile, append: true },
     buffer: false,

@@ -34,3 +34,23 @@ export function choosePrune(cached: CachedEnv[], opts: { used: Set<string> | nul
   }
   return out;
 }
+
+/** The cache entry an interrupted or killed build leaves: `NAME-KEY.building-PID` (src/env/build.ts). */
+const BUILDING = /^(.+)\.building-(\d+)$/;
+
+/**
+ * The unfinished build directories among the names in the cache's `envs/` whose builder is gone: a
+ * `.building-PID` whose process is not alive was left by a build that was killed (SIGKILL, a power cut)
+ * and is never finished; one whose process is alive is a build in progress and is kept.
+ */
+export function chooseStaleBuilds(names: string[], alive: (pid: number) => boolean): { name: string; pid: number; why: string }[] {
+  const out: { name: string; pid: number; why: string }[] = [];
+  for (const name of names) {
+    const m = BUILDING.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (alive(pid)) continue;
+    out.push({ name, pid, why: `an unfinished build of ${m[1]} by process ${pid}, which is no longer running` });
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
 import { MARKER } from './build.ts';
 import { ensureEnv } from './layered.ts';
+import { duringBuilds, interrupted } from './interrupt.ts';
 import { dict } from '../util/dict.ts';
 
 /**
@@ -27,23 +28,26 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
     for (const name of envNames) out[name] = python;
     return { pythons: out, failed };
   }
-  for (const name of envNames) {
-    const env = spec.environments[name];
-    if (!env) {
-      // A spec without environments runs on the python3 on PATH (tests and quick experiments).
-      out[name] = 'python3';
-      continue;
+  // SIGINT/SIGTERM stop the builds as they stop `env build` (interrupt.ts): exit 130, nothing run yet.
+  await duringBuilds(async () => {
+    for (const name of envNames) {
+      const env = spec.environments[name];
+      if (!env) {
+        // A spec without environments runs on the python3 on PATH (tests and quick experiments).
+        out[name] = 'python3';
+        continue;
+      }
+      try {
+        const resolved = await ensureEnv(spec.environments, name, log);
+        markUsed(resolved.dir);
+        out[name] = resolved.python;
+      } catch (error) {
+        if (name === spec.defaultEnvironment || interrupted()) throw error;
+        failed[name] = (error as Error).message;
+        log(`environment ${name} could not be built; its cells are recorded as errors and the run goes on: ${(error as Error).message.split('\n')[0]}`);
+      }
     }
-    try {
-      const resolved = await ensureEnv(spec.environments, name, log);
-      markUsed(resolved.dir);
-      out[name] = resolved.python;
-    } catch (error) {
-      if (name === spec.defaultEnvironment) throw error;
-      failed[name] = (error as Error).message;
-      log(`environment ${name} could not be built; its cells are recorded as errors and the run goes on: ${(error as Error).message.split('\n')[0]}`);
-    }
-  }
+  });
   return { pythons: out, failed };
 }
 
