@@ -34,7 +34,8 @@ export const EXIT_HELP = `Exit codes:
        the job, the disk is full, or nothing could be measured (every planned cell failed or declined at run time)
   4    a difference found where you asked for one: diff --exit-code, compare/bench-change --fail-on-slower
   5    the run finished, but some cells ended in error (the summary says why; the rest is measured)
-  130  interrupted (what was measured is kept; resume with run --resume)`;
+  130  interrupted (what was measured is kept; resume with run --resume; an environment build in progress
+       is stopped and removed)`;
 
 /**
  * An error the user can fix: printed as a message, never with a stack trace. `details` are printed as
