@@ -22,6 +22,8 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
   if (!fs.existsSync(dir)) throw new UserError(`${option}: ${dir}: no such directory. Give the directory of a checkout or an unpacked sdist (to name a git revision, write git:REV).`);
   if (!fs.statSync(dir).isDirectory()) throw new UserError(`${option}: ${dir} is a file, not a directory. Give the directory of a checkout or an unpacked sdist.`);
   if (!PROJECT_FILES.some((f) => fs.existsSync(path.join(dir, f)))) throw new UserError(`${option}: ${notProject(dir)}`);
+  // git names the work tree by its real path: a directory reached through a link is placed in it by its own.
+  dir = fs.realpathSync(dir);
   const top = await workTreeTop(dir);
   const head = top === null ? null : await commitOf(dir, 'HEAD');
   const subdir = top === null ? '' : path.relative(top, dir).split(path.sep).join('/');
@@ -40,6 +42,8 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
 async function resolveGit(repo: string, rev: string, option: string): Promise<ResolvedSource> {
   const text = `git:${repo}@${rev}`;
   if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new UserError(`${option}: ${repo}: no such directory, so no git repository to read ${rev} from.`);
+  // git names the work tree by its real path: a repository reached through a link is placed in it by its own.
+  repo = fs.realpathSync(repo);
   const top = await workTreeTop(repo);
   if (top === null) throw new UserError(`${option}: ${repo} is not inside a git repository. Run from the tool's checkout, or name it: git:PATH@${rev}.`);
   const commit = await commitOf(repo, rev);

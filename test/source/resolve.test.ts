@@ -37,6 +37,14 @@ describe('resolving a source', () => {
     expect(sourceVersion('2.36.2.dev3+g1a2b3c4', { ...main, dirty: true })).toBe(`2.36.2.dev3+g1a2b3c4.git.${base.slice(0, 7)}.dirty`);
   });
 
+  it('takes a repository or a checkout reached through a symbolic link as the one it leads to', async () => {
+    const link = path.join(tmpdir(), 'hookkit-link');
+    fs.symlinkSync(repo, link);
+    const main = await rev(repo, 'main');
+    expect(await rev(link, 'main')).toMatchObject({ kind: 'git', commit: base, subdir: '', digest: main.digest, text: `git:${link}@main` });
+    expect(await tree(link)).toMatchObject({ kind: 'tree', commit: base, subdir: '', digest: main.digest });
+  });
+
   it('marks a checkout with changes dirty, digests its content, and builds exactly its files', async () => {
     const work = path.join(tmpdir(), 'work');
     fs.cpSync(repo, work, { recursive: true });
