@@ -1,5 +1,6 @@
 // What `run` checks and says before its first cell: the processes it will judge by, the environments
 // it has to build first, and the subject probe (every site is in its model).
+import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
 import { DEFAULT_SETTINGS } from '../compare/compute.ts';
@@ -43,4 +44,46 @@ export async function probeBeforeRun(rp: RunPlan, jobs: RunPlan['jobs'], pythons
   if (problems.length === 0) return;
   const file = path.relative(process.cwd(), rp.spec.file) || rp.spec.file;
   throw new UserError(`${file}: the subject probe found ${problems.length === 1 ? 'a site' : `${problems.length} sites`} every cell reading it would fail on; nothing was run. Fix the spec (\`benchgrid validate --probe ${file}\` checks it), or pass --no-probe to run anyway.`, EXIT.usage, problems.map((d) => formatDiagnostic(d)));
+}
+
+/**
+ * Files a GPU driver leaves where torch can see a CUDA device: NVIDIA's (/proc/driver/nvidia, and
+ * /dev/nvidiactl besides /dev/nvidia0, since a container given only its second GPU has /dev/nvidia1),
+ * WSL's /dev/dxg, ROCm's /dev/kfd (torch.cuda is HIP there), Jetson's /dev/nvhost-ctrl-gpu.
+ */
+export const GPU_DRIVER_FILES = ['/proc/driver/nvidia/version', '/dev/nvidiactl', '/dev/nvidia0', '/dev/dxg', '/dev/kfd', '/dev/nvhost-ctrl-gpu'];
+
+/** What this machine shows of a GPU driver. */
+export interface DriverFacts {
+  platform: NodeJS.Platform;
+  /** Which of GPU_DRIVER_FILES exist. */
+  present: string[];
+}
+
+/** Reads the facts from files: no program is started (nvidia-smi may be absent, or take seconds). */
+export function driverFacts(exists: (file: string) => boolean = fs.existsSync): DriverFacts {
+  return { platform: process.platform, present: GPU_DRIVER_FILES.filter((f) => exists(f)) };
+}
+
+/**
+ * Why a CUDA run cannot work on a machine, from its facts alone; null when only torch can tell (a
+ * driver is there, or a system whose drivers leave no such files, Windows). torch's own check
+ * (checkCuda) then decides, once its environment is built.
+ */
+export function noCudaHere(facts: DriverFacts): string | null {
+  if (facts.platform === 'darwin') return 'macOS has no CUDA';
+  if (facts.platform !== 'linux' || facts.present.length > 0) return null;
+  return 'this machine shows no GPU driver (no /proc/driver/nvidia/version, no /dev/nvidia0)';
+}
+
+/**
+ * Refuses a CUDA run on a machine without a GPU driver before any environment is built (a full
+ * PyTorch install is gigabytes), as checkCuda refuses one after. With --python nothing is built, and
+ * torch, which knows best, is asked instead. Export and Slurm prepare runs for other machines: they
+ * never come here.
+ */
+export function refuseCudaBeforeBuilds(device: 'cpu' | 'cuda', python: string | null | undefined, facts: () => DriverFacts = driverFacts): void {
+  if (device !== 'cuda' || python) return;
+  const why = noCudaHere(facts());
+  if (why) throw new UserError(`this spec runs on cuda, but ${why}; nothing was built. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`);
 }

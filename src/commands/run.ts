@@ -25,7 +25,7 @@ import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
 import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
 import { downloadHubWeights, missingHubWeights } from '../run/downloads.ts';
-import { announceBuilds, fewProcessesWarning, probeBeforeRun } from './run-start.ts';
+import { announceBuilds, fewProcessesWarning, probeBeforeRun, refuseCudaBeforeBuilds } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
 /** Options of `run`: the run settings' flags (src/settings/settings.ts) and how to run. */
@@ -128,6 +128,7 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   const python = opts.python;
   const resume = resumeCommand(dir, header);
   const envNames = new Set(todo.map((j) => j.cell.environment));
+  if (todo.length > 0) refuseCudaBeforeBuilds(rp.device, python);
   announceBuilds(spec, envNames, python, log);
   const { pythons, failed } = await interpreters(spec, envNames, python, log);
   const jobs = todo.filter((j) => failed[j.cell.environment] === undefined);

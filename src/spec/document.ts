@@ -1,6 +1,7 @@
 // Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type ErrorCode, type Node as YamlNode, type YAMLError } from 'yaml';
 import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
+import { findMisindented, misindentedSentence } from './indentation.ts';
 import { MAX_SPEC_ALIASES, MAX_SPEC_DEPTH, MAX_SPEC_VALUES, sizeOf } from './limits.ts';
 
 /** Where a value and, for a mapping entry, its key came from. */
@@ -48,12 +49,7 @@ export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUE
   const diagnostics: Diagnostic[] = [];
   // The parser recurses per nesting level and reports its own stack overflow as a syntax error.
   if (document.errors.some((e) => /call stack/i.test(e.message))) return { diagnostics: [tooDeep(file)] };
-  for (const error of document.errors) {
-    const message = firstLine(error.message);
-    const code = /tab/i.test(message) ? 'tab-indentation' : 'yaml-syntax';
-    diagnostics.push(diag('error', code, at(error.pos[0]), '', message, code === 'tab-indentation' ? 'Indent with spaces.' : undefined));
-  }
-  if (diagnostics.length > 0) return { diagnostics };
+  if (document.errors.length > 0) return { diagnostics: syntaxErrors(file, text, document.errors, at) };
   const size = sizeOf(document, maxValues);
   if ('over' in size) {
     const hint = `A spec, with the specs it extends, may nest at most ${MAX_SPEC_DEPTH} levels, hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded and ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases (docs/security.md).`;
@@ -119,6 +115,50 @@ function keyProblem(document: ReturnType<typeof parseDocument>): { node: YamlNod
     },
   });
   return found;
+}
+
+/** The parser's codes for a line at a column its mapping does not expect. */
+const INDENT_CODES = new Set<ErrorCode>(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
+
+/**
+ * The parser's errors as diagnostics. One indentation mistake makes the parser report two to six
+ * errors around it, none at the line that is out of line: when the lines show which one is
+ * (indentation.ts), that line is the one error, with the column it belongs at.
+ */
+function syntaxErrors(file: string, text: string, errors: YAMLError[], at: (offset: number) => Pos): Diagnostic[] {
+  // A tab is its own sentence: the columns the lines show would count it as one space.
+  if (errors.some((e) => INDENT_CODES.has(e.code)) && !errors.some((e) => e.code === 'TAB_AS_INDENT')) {
+    const found = findMisindented(text);
+    const lastLine = Math.max(...errors.map((e) => at(e.pos[1]).line));
+    if (found && found.line <= lastLine) {
+      const { message, hint } = misindentedSentence(found);
+      return [diag('error', 'bad-indentation', { file, line: found.line, col: found.col }, found.pointer, message, hint)];
+    }
+  }
+  const out: Diagnostic[] = [];
+  for (const error of errors) {
+    // `Nested mappings ...` and `Implicit keys need to be on a single line` at one place are one mistake.
+    if (error.code === 'MULTILINE_IMPLICIT_KEY' && errors.some((e) => e.code === 'BLOCK_AS_IMPLICIT_KEY' && e.pos[0] === error.pos[0])) continue;
+    out.push(syntaxError(error, text, at));
+  }
+  return out;
+}
+
+/** One parser error, in words where its code says what the user did; the parser's own text otherwise. */
+function syntaxError(error: YAMLError, text: string, at: (offset: number) => Pos): Diagnostic {
+  const message = firstLine(error.message);
+  const pos = at(error.pos[0]);
+  if (error.code === 'TAB_AS_INDENT' || /tab/i.test(message)) return diag('error', 'tab-indentation', pos, '', message, 'Indent with spaces.');
+  if (error.code === 'BAD_INDENT' && /same column/.test(message)) {
+    // The parser points at the line's first column; the key starts after its spaces.
+    const lineText = text.split(/\r?\n/)[pos.line - 1] ?? '';
+    const key = { ...pos, col: lineText.length - lineText.trimStart().length + 1 };
+    return diag('error', 'bad-indentation', key, '', `this key is not at the column of the other keys of its mapping.`, 'Line it up with them, with spaces.');
+  }
+  if (error.code === 'BLOCK_AS_IMPLICIT_KEY') {
+    return diag('error', 'bad-indentation', pos, '', "this value holds ': ' (YAML reads a second key there), or the line below it is indented deeper than its key.", "Quote a value that holds ': ', or line the next key up with this one.");
+  }
+  return diag('error', 'yaml-syntax', pos, '', message);
 }
 
 function tooDeep(file: string): Diagnostic {

@@ -8,7 +8,7 @@ function unknownName(d: Diagnostic): string | undefined {
 }
 
 /** Whether `text` names `name` as a whole token (so `single_modul_output` is not found in `single_module_output`). */
-function mentions(text: string | undefined, name: string): boolean {
+export function mentions(text: string | undefined, name: string): boolean {
   if (!text) return false;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\w])${escaped}([^\\w]|$)`).test(text);

@@ -22,11 +22,15 @@ export function pruneSchemaErrors(data: unknown, positions: PosMap, file: string
   const pruned = new Map<string, Diagnostic>();
   for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
     for (const d of pending) {
-      const target = prunable(copy, d);
-      if (target === null) return null;
-      remove(copy, target);
       // The first error of a value is the one its follow-ons are folded under.
-      if (![...pruned.keys()].some((p) => target === p || target.startsWith(p + '/'))) pruned.set(target, errors.find((e) => e.path === d.path) ?? d);
+      const root = errors.find((e) => e.path === d.path) ?? d;
+      // A root cause carries the errors it explains (misplaced.ts): what they refused is left out too.
+      for (const part of [d, ...(d.follow_ons ?? [])]) {
+        const target = prunable(copy, part);
+        if (target === null) return null;
+        remove(copy, target);
+        if (![...pruned.keys()].some((p) => target === p || target.startsWith(p + '/'))) pruned.set(target, root);
+      }
     }
     pending = checkSchema(copy, positions, file);
   }

@@ -7,6 +7,7 @@ import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
 import type { SpecData } from './data.ts';
 import { SCHEMA_DIR } from '../repository.ts';
 import { positionOf, type PosMap } from './document.ts';
+import { foldMisplacedKeys } from './misplaced.ts';
 
 // ajv ships CommonJS; under ESM its class is the default export, or that export's `default`.
 const Ajv2020 = ajvClass(ajv2020);
@@ -55,7 +56,8 @@ export function validatorForDef(name: string, def: string): ValidateFunction {
 export function checkSchema(data: unknown, positions: PosMap, file: string): Diagnostic[] {
   const validate = validatorFor('spec.schema.json');
   if (validate(data)) return [];
-  return describeErrors(validate.errors ?? [], data, positions, file);
+  const errors = validate.errors ?? [];
+  return foldMisplacedKeys(describeErrors(errors, data, positions, file), errors, data, positions);
 }
 
 /** Whether merged data is a spec the schema accepts: the one place raw data becomes `SpecData`. */

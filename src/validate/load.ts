@@ -9,6 +9,7 @@ import { checkRules, type RuleInput } from './rules.ts';
 import { checkRunnerPlaces } from '../spec/runner-places.ts';
 import { checkSchema, isSpecData } from '../spec/schema.ts';
 import { foldFollowOns } from '../spec/fold.ts';
+import { foldMisspeltDeclarations } from './misspelt.ts';
 import { readSource } from '../spec/source.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Spec } from '../spec/types.ts';
@@ -59,7 +60,8 @@ function semanticCheck(data: SpecData, doc: MergedDoc, options: RuleInput['optio
   const manifests = dict<Manifest | Error>();
   for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
   const plan = planSpec(spec, adapterLookup(manifests));
-  return { spec, plan, manifests, diagnostics: foldFollowOns(sortDiagnostics([...prompts, ...checkRules({ spec, manifests, plan, options })])) };
+  const folded = foldFollowOns(sortDiagnostics([...prompts, ...checkRules({ spec, manifests, plan, options })]));
+  return { spec, plan, manifests, diagnostics: sortDiagnostics(foldMisspeltDeclarations(folded, { spec, manifests })) };
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
