@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The installed entry point. It runs the JavaScript that `npm ci` built into dist/ (the `prepare`
-// script), so the CLI starts without transpiling; when dist/ is missing or older than a
-// source file (a checkout being edited), it runs the TypeScript sources through tsx's loader instead.
+// script; `prepack` for the npm package), so the CLI starts without transpiling; when dist/ is missing or
+// older than a source file (a checkout being edited), it runs the TypeScript sources through tsx's loader
+// instead. The npm package ships dist/ without src/ (package.json `files`): installed, it runs dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +22,7 @@ function newestSource(dir) {
 }
 
 function fresh() {
+  if (!fs.existsSync(path.join(root, 'src'))) return true;
   try {
     return fs.statSync(built).mtimeMs >= newestSource(path.join(root, 'src'));
   } catch {
