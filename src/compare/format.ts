@@ -77,6 +77,16 @@ export function headline(c: Comparison): string {
 }
 
 /**
+ * What --only-changed left out, above the cells it shows; when it left every cell out, that one line in
+ * place of the table: "No cell changed beyond noise (--only-changed): 77 cells compared."
+ */
+export function onlyChangedLine(shown: number, hidden: number): string {
+  return shown === 0
+    ? `No cell changed beyond noise (--only-changed): ${hidden} cells compared.`
+    : `Showing the ${shown} cells that changed (--only-changed); ${hidden} without a change are left out.`;
+}
+
+/**
  * The tools table of the judged tools: head, alignments and rows (the subject column only when there is
  * more than one subject). `mark` dresses a label (colour, bold).
  */

@@ -2,7 +2,7 @@
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
 import { MARKDOWN } from '../util/escape.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, onlyChangedLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
 
 // Every value from a results file goes through the markdown sink (src/util/escape.ts): a code span for
 // ids, file names and versions, escaped text for the rest. The lines below are benchgrid's own words.
@@ -13,7 +13,7 @@ const cell = MARKDOWN.text;
 export function renderMarkdown(c: Comparison, hidden = 0): string {
   const out: string[] = [];
   out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
-  if (hidden > 0) out.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`, '');
+  if (hidden > 0) out.push(onlyChangedLine(c.cells.length, hidden), '');
   out.push(`**before** ${describeRun(c.before, MARKDOWN)}  `, `**after** ${describeRun(c.after, MARKDOWN)}`, '');
   const diffs = c.environment.differences;
   if (c.environment.blocking > 0) {
@@ -50,7 +50,7 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
-  out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
+  if (both.length > 0) out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
 
   const marked = annotatedLines(c, MARKDOWN);
   if (marked.length > 0) {

@@ -1,10 +1,18 @@
 // The terminal rendering of a comparison: environment first, then the per-cell table and the lists.
 import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
-import type { Comparison } from './model.ts';
+import type { CellComparison, Comparison } from './model.ts';
 import { MIN_TOOL_CELLS } from './tools.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, onlyChangedLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import { roomForIds, shortIds } from './cell-ids.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
+
+/**
+ * Most failing cells --fail-on-slower names on the terminal; the rest are counted (--format json has all).
+ * Far above any real run's list, so that lists printed so far are unchanged, and far below the 200,000 ids
+ * of one line whose wrapping costs minutes.
+ */
+const FAILING_LISTED = 1000;
 
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
@@ -25,36 +33,28 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   lines.push('', 'Noise threshold (the larger of --threshold and the A/A noise):');
   for (const n of c.noise) lines.push(`  ${noiseLine(n)}`);
   lines.push('', `Speed: ${headline(c)}`);
-  if (hidden > 0) lines.push(`Showing the ${c.cells.length} cells that changed (--only-changed); ${hidden} without a change are left out.`);
+  if (hidden > 0) lines.push(onlyChangedLine(c.cells.length, hidden));
 
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
-  const rows: string[][] = [];
-  for (const cell of both) {
-    const s = cell.speed;
-    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
-    const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
-    rows.push([cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), rule(s), other(s), pValue(s.mann_whitney?.p), painted]);
-  }
-  const grid = fitTable({
-    head: ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'],
-    colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'],
-    rows, color, compact: true,
-  }, width);
+  const { note, grid } = cellGrid(both, keys, paint, color, width);
+  if (note) lines.push(note);
   const wrapped = (ls: string[]) => ls.flatMap((l) => wrapLine(l, width));
   const head = wrapped(lines.splice(0));
-  lines.push(...head, ...grid);
+  // One line at a time: spreading a grid of 200,000 rows into push's arguments overflows the stack.
+  for (const l of [...head, ...grid]) lines.push(l);
   const gridEnd = lines.length;
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
-  lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
+  if (grid.length > 0) lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
 
   const tools = c.tools ?? [];
   if (tools.some((t) => t.label !== 'unavailable')) {
     lines.push('', 'Tools, each over its cells:');
     const t = toolTable(tools, (l, text) => (l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text));
     const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
-    lines.push(...grid, TOOLS_NOTE);
+    for (const l of grid) lines.push(l);
+    lines.push(TOOLS_NOTE);
     const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
     if (few.length > 0) lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
   }
@@ -81,9 +81,28 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
     const f = c.summary.failing;
     lines.push('', f.length === 0
       ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
-      : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${f.join(', ')}`));
+      : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`));
     const ft = c.summary.failing_tools ?? [];
     if (ft.length > 0) lines.push(paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`));
   }
   return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
+}
+
+/**
+ * The grid of the cells measured on both sides, ids shortened to fit (cell-ids.ts) and the line that says
+ * how; no grid at all when no cell has both sides, since an empty one says nothing.
+ */
+function cellGrid(both: CellComparison[], keys: Map<string, string>, paint: (code: number, s: string) => string, color: boolean, width: number): { note: string | null; grid: string[] } {
+  if (both.length === 0) return { note: null, grid: [] };
+  const head = ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'];
+  const rows = both.map((cell) => {
+    const s = cell.speed;
+    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
+    const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
+    return [cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), rule(s), other(s), pValue(s.mann_whitney?.p), painted];
+  });
+  const ids = shortIds(rows.map((r) => r[0]), roomForIds(head, rows, width));
+  rows.forEach((r, i) => (r[0] = ids.ids[i]));
+  const grid = fitTable({ head: [ids.head, ...head.slice(1)], colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'], rows, color, compact: true }, width);
+  return { note: ids.note, grid };
 }

@@ -4,7 +4,7 @@ import type { CellResult } from '../results/model.ts';
 import { cellIndex, formatPublished, publishedRatio, ratioTo, sibling, toolTaxes, type ToolTax } from '../results/published.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';
 import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
-import { fitLine, wrap } from '../util/width.ts';
+import { fitLine, padColumns, wrap } from '../util/width.ts';
 import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
 import { renderStability, stabilityOf, type Stability } from './stability.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
@@ -212,7 +212,7 @@ function pairingLines(s: Summary, width: number): string[] {
 }
 
 function entryLine(e: SummaryEntry, toolWidth: number): string {
-  const tool = `  ${fitLine(e.tool, toolWidth).padEnd(toolWidth)} `;
+  const tool = `  ${padColumns(fitLine(e.tool, toolWidth), toolWidth)} `;
   if (e.status !== 'ok') return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
   const x = (r: number | null) => (r === null ? '' : `${r.toFixed(2)}x`);
   const raw = e.ratio_to_raw === null ? '' : formatPublished({ ratio: e.ratio_to_raw, low: e.ratio_to_raw_ci?.[0] ?? null, high: e.ratio_to_raw_ci?.[1] ?? null, paired: e.paired === true, why: e.unpaired });

@@ -34,7 +34,8 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
     const heading = `${grid.group}${grid.groupTitle ? `: ${grid.groupTitle}` : ''} / ${grid.subjectLabel}`;
     lines.push(`${bold(heading)}: ${ok} ok, ${error} failed, ${unsupported} not run`);
     const rows = grid.contracts.map((contract, i) => [contract, ...grid.rows[i].map(cellText)]);
-    lines.push(...fitTable({ head: ['', ...grid.tools], rows, color }, width));
+    // One line at a time: spreading a grid of 200,000 rows into push's arguments overflows the stack.
+    for (const l of fitTable({ head: ['', ...grid.tools], rows, color }, width)) lines.push(l);
     for (const r of grid.reasons) lines.push(...hanging(`  (${r.key}) `, `${r.kind === 'error' ? 'failed: ' : ''}${r.reason}`, width));
     for (const u of grid.unpaired) lines.push(...hanging('  ', `unpaired (${u.count} cell${u.count === 1 ? '' : 's'}, no x ratio): ${u.reason}`, width));
     lines.push('');

@@ -8,6 +8,8 @@ import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMP
 import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
 import { MAX_PROMPTS } from '../spec/text-inputs.ts';
+import { cellInconsistency } from './consistency.ts';
+import { forTerminal } from '../util/escape.ts';
 
 /** Top-level keys that are not subjects. */
 export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
@@ -41,6 +43,12 @@ export function fromJson(raw: unknown, file = '<results>'): Results {
     for (const [id, c] of Object.entries(groups)) cells.push(cellOf(id, record(c, child(child(at, 'groups'), id)), key, child(child(at, 'groups'), id)));
   }
   if (cells.length === 0) throw new UserError(`${file}: not a results file: no subject with "groups" in it.`);
+  // Derived figures must be those of the samples stored beside them: compare judges the samples, while the
+  // tables, --fail-on-slower's list and history read the figures (src/results/consistency.ts).
+  for (const c of cells) {
+    const problem = cellInconsistency(c);
+    if (problem) throw new UserError(`${file}: cell ${forTerminal(c.id)}: ${problem}; the file was edited or is corrupt.`);
+  }
   return {
     format_version: RESULTS_FORMAT,
     origin: version === 0 ? 'seed' : 'benchgrid',

@@ -1,7 +1,8 @@
 // A cli-table3 grid that fits a width: long column headings become keys with a legend, the first
 // column is shortened, and what still does not fit is split into several grids sharing the first column.
 import Table from 'cli-table3';
-import { fitLine, visibleLength, wrap } from './width.ts';
+import { cutMiddle, fitLine, visibleLength, wrap } from './width.ts';
+import { gridLines } from './grid-lines.ts';
 
 /** What to draw: a heading row and body rows; the first column labels the rows. */
 export interface TableSpec {
@@ -34,15 +35,30 @@ export function fitTable(spec: TableSpec, width: number): string[] {
   const legendLines = legend.length > 0 ? wrap(`Columns: ${legend.join(', ')}.`, width) : [];
   if (fits(lines)) return [...lines, ...legendLines];
   // The row labels give up what is still missing, down to a third of the width; then the columns split.
-  const first = Math.max(0, ...[keyed.head, ...keyed.rows].map((r) => visibleLength(r[0] ?? '')));
-  const over = Math.max(...lines.map(visibleLength)) - width;
+  const first = Math.max(0, widestOf([keyed.head, ...keyed.rows].map((r) => visibleLength(r[0] ?? ''))));
+  const over = widestOf(lines.map(visibleLength)) - width;
   const narrow = shortenFirstColumn(keyed, Math.max(first - over, Math.min(first, Math.max(16, Math.floor(width / 3)))));
   lines = attempt(narrow);
   if (!fits(lines)) lines = split(narrow, width).flatMap((part, i) => (i === 0 ? attempt(part) : ['', ...attempt(part)]));
   return [...lines.map((l) => fitLine(l, width)), ...legendLines];
 }
 
+/**
+ * Most cells drawn by cli-table3. Its layout is quadratic in the cells (5,000 took 17 s; 200,000 overflowed
+ * its stack); a grid of more is drawn by gridLines, which draws the same lines in one pass. Small grids keep
+ * cli-table3 so that what every report and comparison printed so far stays byte for byte the same.
+ */
+export const CLI_TABLE_CELLS = 1000;
+
+/** The largest of `values` (-Infinity for none), looped: Math.max(...v) overflows the stack on a grid of 200,000 rows. */
+function widestOf(values: readonly number[]): number {
+  let most = -Infinity;
+  for (const v of values) if (v > most) most = v;
+  return most;
+}
+
 function render(s: TableSpec): string {
+  if (s.rows.length * s.head.length > CLI_TABLE_CELLS) return gridLines(s);
   const table = new Table({
     head: s.head,
     ...(s.colAligns ? { colAligns: s.colAligns } : {}),
@@ -58,7 +74,7 @@ function render(s: TableSpec): string {
  */
 function abbreviateHeads(s: TableSpec, n: number): { head: string[]; legend: string[] } {
   const excess = s.head.map((h, i) => {
-    const widest = Math.max(3, ...s.rows.map((r) => visibleLength(r[i] ?? '')));
+    const widest = Math.max(3, widestOf(s.rows.map((r) => visibleLength(r[i] ?? ''))));
     // A heading a little wider than its cells is kept: a key saves too little to be worth a legend.
     return { i, excess: i === 0 || visibleLength(h) - widest < 3 ? 0 : visibleLength(h) - widest };
   });
@@ -75,12 +91,8 @@ function abbreviateHeads(s: TableSpec, n: number): { head: string[]; legend: str
 
 /** Row labels cut in the middle to `max` columns (both ends of an id say the most). */
 function shortenFirstColumn(s: TableSpec, max: number): TableSpec {
-  const cut = (t: string) => {
-    const plain = [...t.replace(/\x1b\[[0-9;]*m/g, '')];
-    if (plain.length <= max) return t;
-    const left = Math.ceil((max - 1) / 2);
-    return plain.slice(0, left).join('') + '…' + plain.slice(plain.length - (max - 1 - left)).join('');
-  };
+  // In terminal columns, so that a label of wide characters (CJK, emoji) is cut to the width it takes.
+  const cut = (t: string) => cutMiddle(t, max);
   return { ...s, head: [cut(s.head[0]), ...s.head.slice(1)], rows: s.rows.map((r) => [cut(r[0] ?? ''), ...r.slice(1)]) };
 }
 
@@ -97,7 +109,7 @@ function split(s: TableSpec, width: number): TableSpec[] {
   let cols: number[] = [];
   for (let i = labels.length; i < s.head.length; i++) {
     const next = [...cols, i];
-    const widest = Math.max(...render(pick(next)).split('\n').map(visibleLength));
+    const widest = widestOf(render(pick(next)).split('\n').map(visibleLength));
     if (widest > width && cols.length > 0) {
       parts.push(pick(cols));
       cols = [i];

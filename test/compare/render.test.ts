@@ -1,10 +1,26 @@
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/compare/compute.ts';
+import { viewOf } from '../../src/compare/view.ts';
 import { renderMarkdown } from '../../src/compare/render-markdown.ts';
 import { renderTable } from '../../src/compare/render-table.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { PREDECESSOR_RESULTS } from '../helpers.ts';
 import { cpuRun } from './fixtures.ts';
+
+/** Two runs of the same cells with nothing changed but the noise. */
+const cpuVsCpu = () => compareResults(cpuRun({ seed: 1 }), cpuRun({ seed: 2 }), { before: 'a.json', after: 'b.json' });
+
+/** The terminal columns at which each border of a grid line stands (wide characters take two). */
+const borders = (line: string) => {
+  const at: number[] = [];
+  let col = 0;
+  for (const { segment } of new Intl.Segmenter().segment(line)) {
+    if ('│┌┬┐├┼┤└┴┘'.includes(segment)) at.push(col);
+    col += stringWidth(segment);
+  }
+  return at;
+};
 
 const predecessorVsCpu = () => compareResults(loadResults(PREDECESSOR_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
 
@@ -33,6 +49,54 @@ describe('renderTable', () => {
 
   it('has no colour codes without colour', () => {
     expect(text).not.toMatch(/\x1b\[/);
+  });
+
+  it('at 100 columns leaves out what every row shares, so the contract and the tool stay whole', () => {
+    const narrow = renderTable(predecessorVsCpu(), false, 100);
+    expect(narrow).toContain('On every row: group A, contract single_module_output, subject resnet18.');
+    const ids = narrow.split('\n').filter((l) => l.startsWith('│ ')).map((l) => l.split('│')[1].trim());
+    expect(ids).toContain('tool');
+    expect(ids).toContain('tl_extract_dataset');
+    expect(ids.filter((id) => id.includes('…'))).toEqual([]);
+    // The lists under the table still name cells in full.
+    expect(narrow).toContain('A/single_module_output/nnsight/resnet18: bit -> close (worse: speed label withheld)');
+  });
+
+  it('lines the columns up when a name holds CJK characters and an emoji', () => {
+    const c = cpuVsCpu();
+    c.cells[1].id = 'A/single_module_output/钩子🙂/resnet18';
+    for (const width of [200, 60]) {
+      const grid = renderTable(c, false, width).split('\n').filter((l) => /^[│┌├└]/.test(l));
+      expect(grid.some((l) => l.includes('钩子🙂'))).toBe(true);
+      // Every line of a grid has its borders at the same columns as the grid's top line.
+      const tops = grid.flatMap((l, i) => (l.startsWith('┌') ? [i] : []));
+      for (const [k, top] of tops.entries()) {
+        for (const l of grid.slice(top, tops[k + 1])) expect(borders(l)).toEqual(borders(grid[top]));
+      }
+      for (const l of grid) expect(stringWidth(l)).toBeLessThanOrEqual(width);
+    }
+  });
+});
+
+describe('--only-changed with nothing changed', () => {
+  const view = () => viewOf(cpuVsCpu(), { onlyChanged: true, sort: 'file' });
+
+  it('says so in one line in the table format, with no empty table under it', () => {
+    const { hidden, ...shown } = view();
+    expect(shown.cells).toEqual([]);
+    const text = renderTable(shown, false, 100, hidden);
+    expect(text).toContain(`No cell changed beyond noise (--only-changed): ${hidden} cells compared.`);
+    expect(text).not.toContain('Showing the 0 cells');
+    expect(text).not.toMatch(/[┌│└]/);
+    expect(text).not.toContain('interval: 95% hierarchical bootstrap CI');
+  });
+
+  it('says so in one line in the markdown, with no empty table', () => {
+    const { hidden, ...shown } = view();
+    const md = renderMarkdown(shown, hidden);
+    expect(md).toContain(`No cell changed beyond noise (--only-changed): ${hidden} cells compared.`);
+    expect(md).not.toContain('| cell |');
+    expect(md).not.toContain('<sub>interval');
   });
 });
 

@@ -38,6 +38,20 @@ describe('compare views', () => {
     expect(r.stdout).toContain('Showing the 2 cells that changed (--only-changed); 6 without a change are left out.');
   });
 
+  it('--only-changed with nothing changed says so in one line, and the JSON keeps its shape', async () => {
+    const [table, json, whole] = await Promise.all([
+      cli(['compare', base, base, '--only-changed'], { env: { COLUMNS: '100' } }),
+      cli(['compare', base, base, '--only-changed', '--format', 'json']),
+      cli(['compare', base, base, '--format', 'json']),
+    ]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('No cell changed beyond noise (--only-changed): 8 cells compared.');
+    expect(table.stdout).not.toMatch(/[┌│└]/);
+    // JSON is the full comparison whatever the view: the same keys and every cell.
+    expect(Object.keys(JSON.parse(json.stdout))).toEqual(Object.keys(JSON.parse(whole.stdout)));
+    expect(JSON.parse(json.stdout).cells).toHaveLength(8);
+  });
+
   it('--sort change puts the largest slowdown first', async () => {
     const r = await cli(['compare', base, mixed, '--sort', 'change'], { env: { COLUMNS: '200' } });
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('│ A/')).map((l) => l.split('│')[1].trim());

@@ -44,6 +44,14 @@ describe('the run summary of the seed', () => {
     }
   });
 
+  it('lines its columns up after a tool label of CJK characters and an emoji, as after a plain one as wide', () => {
+    const labelled = (tool: string): Summary => ({ ...summary, rows: summary.rows.map((r, i) => (i === 0 ? { ...r, entries: r.entries.map((e, j) => (j === 0 ? { ...e, tool } : e)) } : r)) });
+    // '钩子🙂' takes six columns, as 'abcdef' does (but four UTF-16 units, which padEnd would count).
+    const wide = renderSummary(labelled('钩子🙂'), 100);
+    expect(wide).toContain('钩子🙂');
+    expect(wide.replaceAll('钩子🙂', 'abcdef')).toBe(renderSummary(labelled('abcdef'), 100));
+  });
+
   it("marks a cell whose work witnesses say 'differs'", () => {
     const cells = results.cells.map((c) => (c.id === 'A/single_module_output/nnsight/resnet18' ? { ...c, work: { required: { forwards: 1, parameter_grads: false }, witnesses: [], differs: ['stops at the site'] } } : c));
     const s = buildSummary(reportInput({ ...results, cells }, spec), []);

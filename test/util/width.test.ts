@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 import { fitTable } from '../../src/util/fit-table.ts';
-import { fitLine, terminalWidth, wrapLine } from '../../src/util/width.ts';
+import stringWidth from 'string-width';
+import { cutMiddle, fitLine, sliceColumns, terminalWidth, visibleLength, wrapLine } from '../../src/util/width.ts';
 
 const CPU = path.join(FIXTURES, 'compare/cpu-run.results.json');
 const DIFFS = fs.readdirSync(path.join(FIXTURES, 'diff')).filter((d) => fs.existsSync(path.join(FIXTURES, 'diff', d, 'old.yaml')));
@@ -51,6 +52,28 @@ describe('fitting helpers', () => {
     // Spacing inside a line is kept; an indent deeper than the width still ends, every line fitting.
     expect(wrapLine('+ a/b  planned: a reason', 16)).toEqual(['+ a/b  planned:', '    a reason']);
     for (const l of wrapLine(' '.repeat(60) + 'word '.repeat(30), 40)) expect(l.length).toBeLessThanOrEqual(40);
+  });
+
+  it('counts terminal cells: CJK characters and emoji take two columns, colour codes none', () => {
+    expect(visibleLength('\x1b[31m钩子🙂\x1b[0m ok')).toBe(9);
+    expect(visibleLength('e\u0301')).toBe(1);
+    // Cuts fall between characters, never inside a wide one or an emoji's surrogate pair.
+    expect(fitLine('钩子🙂abc', 6)).toBe('钩子…');
+    expect(sliceColumns('钩子🙂abc', 5)).toBe('钩子');
+    expect(cutMiddle('模型名称很长的🙂', 9)).toBe('模型…的🙂');
+    for (const l of wrapLine('说明 '.repeat(30), 21)) expect(stringWidth(l)).toBeLessThanOrEqual(21);
+  });
+
+  it('fits a grid whose row labels hold CJK characters and an emoji, its columns lined up', () => {
+    const rows = [['钩子钩子钩子钩子🙂', '1.00 ms'], ['raw', '2.00 ms']];
+    // 18 columns of label, 7 of time: 33 wide in all, which code points (11 for the label) would take for 24.
+    const lines = fitTable({ head: ['cell', 'time'], rows, color: false, compact: true }, 30);
+    for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(30);
+    // The label gave up the room, not the time column at the end of each line.
+    expect(lines.join('\n')).toContain('│ 1.00 ms │');
+    expect(lines.join('\n')).toContain('…钩子🙂 │');
+    const at = (l: string) => [...l].reduce<{ col: number; bars: number[] }>((a, ch) => ({ col: a.col + stringWidth(ch), bars: '│┌┬┐├┼┤└┴┘'.includes(ch) ? [...a.bars, a.col] : a.bars }), { col: 0, bars: [] }).bars;
+    for (const l of lines) expect(at(l)).toEqual(at(lines[0]));
   });
 
   it('takes the width from a TTY, else $COLUMNS, else 100', () => {
