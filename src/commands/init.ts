@@ -11,6 +11,7 @@ import { allowedRoots, describeRoots, leavesRoots } from '../spec/places.ts';
 import { STATE_DICT_EXTENSIONS } from '../spec/subjects.ts';
 import { inside, writeAtomic } from '../util/files.ts';
 import { readJsonFile } from '../util/json-file.ts';
+import { isFile } from '../validate/rules-subjects.ts';
 
 /** Options of `init`. */
 export interface InitOptions {
@@ -44,8 +45,9 @@ export async function init(file: string | undefined, opts: InitOptions): Promise
   const named = [pythonFileOf(opts.model), opts.weights].filter((f): f is string => typeof f === 'string').map((f) => path.resolve(f));
   const dir = named.every((f) => inside(f, path.resolve('specs'))) ? 'specs' : '.';
   const out = path.resolve(file ?? path.join(dir, `${name}.yaml`));
-  if (lexists(out) && !opts.force) throw new UserError(`${out} exists; choose another file, or pass --force to overwrite it.`);
-  if (fs.lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UserError(`${out} is a symbolic link; init writes no file through a link (a cloned repository may plant one). Remove it, or choose another file.`);
+  const there = fs.lstatSync(out, { throwIfNoEntry: false });
+  if (there && !opts.force) throw new UserError(`${out} exists; choose another file, or pass --force to overwrite it.`);
+  if (there?.isSymbolicLink()) throw new UserError(`${out} is a symbolic link; init writes no file through a link (a cloned repository may plant one). Remove it, or choose another file.`);
   const found = discover(opts, out);
   const schema = path.relative(path.dirname(out), path.join(REPO_ROOT, 'schemas/spec.schema.json')).split(path.sep).join('/');
   const text = starterSpec({ ...model, name }, schema, found);
@@ -75,7 +77,7 @@ function discover(opts: InitOptions, out: string): Found {
   const found: Found = {};
   const file = pythonFileOf(opts.model);
   if (file) {
-    if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new UserError(`--model: ${file} is not a file (the path is relative to the current directory).`);
+    if (!isFile(file)) throw new UserError(`--model: ${file} is not a file (the path is relative to the current directory).`);
     found.modelFile = relative(file, 'model file');
   }
   if (opts.weights !== undefined) found.weights = weightsOf(opts.weights, relative(opts.weights, 'weights'));
@@ -91,8 +93,8 @@ function weightsOf(given: string, written: string): NonNullable<Found['weights']
   const st = fs.statSync(given, { throwIfNoEntry: false });
   if (st?.isDirectory()) {
     const config = path.join(given, 'config.json');
-    if (!fs.statSync(config, { throwIfNoEntry: false })?.isFile()) throw new UserError(`--weights: ${given} has no config.json; give a directory written by save_pretrained, or a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}).`);
-    const tokenizer = TOKENIZER_FILES.some((f) => fs.statSync(path.join(given, f), { throwIfNoEntry: false })?.isFile());
+    if (!isFile(config)) throw new UserError(`--weights: ${given} has no config.json; give a directory written by save_pretrained, or a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}).`);
+    const tokenizer = TOKENIZER_FILES.some((f) => isFile(path.join(given, f)));
     return { written, kind: 'pretrained', config: configOf(config), tokenizer };
   }
   if (st?.isFile() && STATE_DICT_EXTENSIONS.some((e) => given.toLowerCase().endsWith(e))) return { written, kind: 'state_dict', config: null, tokenizer: false };

@@ -10,13 +10,17 @@ import { inside } from '../util/files.ts';
 /** Binary executable formats: ELF (Linux) and Mach-O (macOS, both byte orders and the universal one). */
 const MAGIC = [Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from([0xcf, 0xfa, 0xed, 0xfe]), Buffer.from([0xfe, 0xed, 0xfa, 0xcf]), Buffer.from([0xca, 0xfe, 0xba, 0xbe])];
 
+/** How an interpreter is named: on PATH (python3), and as the last part of an absolute path and of what it links to. */
+const INTERPRETER_NAME = /^python[0-9.]*$/;
+
 /** Refuses an interpreter benchgrid must not start; returns nothing when it may be started. */
 export function checkInterpreter(python: string): void {
-  if (/^python[0-9.]*$/.test(python)) return;
+  if (INTERPRETER_NAME.test(python)) return;
   if (!python.startsWith('/')) throw new UserError(`the environment's python '${python}' is neither a name like python3 nor an absolute path. Name an interpreter (docs/spec.md).`);
   let head: Buffer;
+  let real: string;
   try {
-    const real = fs.realpathSync(python);
+    real = fs.realpathSync(python);
     if (!fs.statSync(real).isFile()) throw new Error('not a file');
     fs.accessSync(real, fs.constants.X_OK);
     const fd = fs.openSync(real, 'r');
@@ -32,7 +36,7 @@ export function checkInterpreter(python: string): void {
   if (!MAGIC.some((m) => head.equals(m))) {
     throw new UserError(`the environment's python ${python} is not a compiled program (a script, perhaps); benchgrid starts only real interpreters named by absolute path. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`);
   }
-  if (![python, fs.realpathSync(python)].every((p) => /^python[0-9.]*$/.test(path.basename(p)))) {
+  if (![python, real].every((p) => INTERPRETER_NAME.test(path.basename(p)))) {
     throw new UserError(`the environment's python ${python} is not named like a Python interpreter (python, python3, python3.11); benchgrid starts no other program as one. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`);
   }
 }

@@ -105,7 +105,7 @@ export function hubIdOf(model: string | undefined): string | null {
 export function stemOf(opts: ModelOptions, weights: string | undefined): string {
   const file = pythonFileOf(opts.model);
   if (file) return file.split('/').pop()!.replace(/\.py$/, '');
-  if (weights && (opts.model === undefined || hubIdOf(opts.model) === null)) return weights.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!.replace(/\.[a-z]+$/, '');
+  if (weights && (opts.model === undefined || hubIdOf(opts.model) === null)) return lastPart(weights).replace(/\.[a-z]+$/, '');
   const m = opts.model ?? 'torchvision:resnet18';
   return m.split(/[:/]/).pop()!;
 }
@@ -194,7 +194,7 @@ function pretrainedSubject(opts: ModelOptions, w: NonNullable<Found['weights']>)
     throw new UserError(`--model ${opts.model} and --weights ${w.written} disagree: the weights are a ${arch} model (their config.json); leave --model out, the weights say what the model is.`);
   }
   return decoder(opts, {
-    id: idOf(w.written.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!), label: `${arch} from ${w.written}`, arch, depth: w.config.layers, vocab: w.config.vocab, tokenizer: w.tokenizer,
+    id: idOf(lastPart(w.written)), label: `${arch} from ${w.written}`, arch, depth: w.config.layers, vocab: w.config.vocab, tokenizer: w.tokenizer,
     model: `{ builder: transformers, name: ${arch}, seed: 0, weights: ${JSON.stringify(w.written)} }`,
     notes: [`Weights: ${w.written} (save_pretrained), loaded with from_pretrained; results record their sha256.`],
   });
@@ -235,6 +235,11 @@ export function inputsOf(written: string, stimuli: number, batch: number): strin
     return `{ kind: tokens, shape: [${sizes.join(', ')}], vocab: ${vocab}, seed: 0, stimuli: ${stimuli}, batch_size: ${batch} }`;
   }
   throw new UserError(`--inputs: image:NxCxHxW (e.g. image:1x3x224x224), tokens:BATCHxLENGTH:VOCAB (e.g. tokens:1x16:1000), or builder (your function returns (model, inputs)) (got ${JSON.stringify(written)}).`);
+}
+
+/** The last part of a path as the user wrote it ('out/my-model/' -> 'my-model'). */
+function lastPart(p: string): string {
+  return p.replace(/[/\\]+$/, '').split(/[/\\]/).pop()!;
 }
 
 /** A subject id from a name: lower case, letters, digits and '_'. */

@@ -18,9 +18,14 @@ export function hubCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Files of a tokenizer: a snapshot or directory holding one of them holds a tokenizer. */
 export const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
 
+/** Where huggingface_hub keeps the snapshots of model `id` (ORG/NAME or NAME). */
+function snapshotsOf(id: string, env: NodeJS.ProcessEnv): string {
+  return path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
+}
+
 /** Whether some snapshot of model `id` (ORG/NAME or NAME) holds one of `files` (a config.json) in the local cache. */
 export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env, files: readonly string[] = ['config.json']): boolean {
-  const snapshots = path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
+  const snapshots = snapshotsOf(id, env);
   try {
     return fs.readdirSync(snapshots).some((rev) => files.some((f) => fs.existsSync(path.join(snapshots, rev, f))));
   } catch {
@@ -30,7 +35,7 @@ export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env, file
 
 /** The config.json of some cached snapshot of `id` (a regular file), or null when none is here. */
 export function hubConfigFile(id: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  const snapshots = path.join(hubCacheDir(env), `models--${id.split('/').join('--')}`, 'snapshots');
+  const snapshots = snapshotsOf(id, env);
   try {
     for (const rev of fs.readdirSync(snapshots).sort()) {
       const file = path.join(snapshots, rev, 'config.json');
