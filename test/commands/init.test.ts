@@ -81,6 +81,29 @@ describe('benchgrid init', () => {
     expect(r.stderr).toContain('Open the report: run/report.html');
   }, 600_000);
 
+  it("reads a weights directory's config.json as hostile data: a model_type that is no name, absurd counts, a huge or special file", async () => {
+    const dir = tmpdir();
+    write(dir, 'w1/config.json', JSON.stringify({ model_type: '../../etc', num_hidden_layers: 4 }));
+    const path1 = await cli(['init', 'a.yaml', '--weights', 'w1'], { cwd: dir });
+    expect([path1.code, path1.stderr]).toEqual([2, expect.stringContaining("w1/config.json does not say the model's model_type")]);
+    // Counts out of range are not used: the site falls back to block 1 and the vocabulary to 1000.
+    write(dir, 'w2/config.json', JSON.stringify({ model_type: 'gpt2', n_layer: 1e12, vocab_size: -5 }));
+    expect((await cli(['init', 'b.yaml', '--weights', 'w2'], { cwd: dir })).code).toBe(0);
+    const b = fs.readFileSync(path.join(dir, 'b.yaml'), 'utf8');
+    expect(b).toContain('sites: { site: "transformer.h.1" }');
+    expect(b).toContain('vocab: 1000');
+    write(dir, 'w3/config.json', `{"model_type": "gpt2", "pad": "${'x'.repeat(5 * 1024 * 1024)}"}`);
+    const big = await cli(['init', 'c.yaml', '--weights', 'w3'], { cwd: dir });
+    expect([big.code, big.stderr]).toEqual([2, expect.stringMatching(/the transformers config is 5\.0 MB; at most 4 MB is read/)]);
+    fs.mkdirSync(path.join(dir, 'w4'));
+    await execa('mkfifo', [path.join(dir, 'w4', 'config.json')]);
+    const fifo = await cli(['init', 'd.yaml', '--weights', 'w4'], { cwd: dir, timeout: 60_000 });
+    expect(fifo.code).toBe(2);
+    // A named pipe is not a file: the directory has no config.json, said at once instead of waiting on it.
+    expect(fifo.stderr).toContain("--weights: w4 has no config.json");
+    expect(['a.yaml', 'c.yaml', 'd.yaml'].filter((f) => fs.existsSync(path.join(dir, f)))).toEqual([]);
+  });
+
   it('runs one row of the Pythia-160M starter: nnsight beside hooks and the plain forward, bit-exact', async () => {
     const dir = tmpdir();
     expect((await cli(['init', '--model', 'hf:pythia'], { cwd: dir })).code).toBe(0);
