@@ -2,7 +2,24 @@
 // auto widths, one space of padding, cyan headings and grey borders when coloured). cli-table3's layout is
 // quadratic in the number of cells (5,000 took 17 s, 200,000 overflowed its stack), so fit-table.ts hands
 // it only small grids and draws larger ones here; test/util/grid-lines.test.ts holds the two equal. Pure.
+import { createRequire } from 'node:module';
 import { visibleLength } from './width.ts';
+
+/**
+ * Whether cli-table3 paints its borders and headings in this process. It paints through @colors/colors,
+ * an optional dependency that decides once, from FORCE_COLOR, --no-color and whether stdout is a terminal,
+ * and paints nothing when it is off or missing; a large grid must follow the same decision or it would be
+ * coloured where the same small grid is plain (CI's non-terminal stdout). Resolved from cli-table3's own
+ * place so it is the very instance cli-table3 uses.
+ */
+function cliTable3Paints(): boolean {
+  try {
+    const fromTable = createRequire(createRequire(import.meta.url).resolve('cli-table3'));
+    return (fromTable('@colors/colors/safe') as { enabled?: boolean }).enabled !== false;
+  } catch {
+    return false;
+  }
+}
 
 /** What to draw: the same fields fit-table.ts gives cli-table3. */
 export interface GridSpec {
@@ -20,8 +37,9 @@ export function gridLines(s: GridSpec): string {
   for (const r of s.rows) columns = Math.max(columns, r.length);
   const widths = new Array<number>(columns).fill(0);
   for (const row of [s.head, ...s.rows]) for (let i = 0; i < columns; i++) widths[i] = Math.max(widths[i], visibleLength(row[i] ?? ''));
-  const grey = (t: string) => (s.color ? `\x1b[90m${t}\x1b[39m` : t);
-  const cyan = (t: string) => (s.color ? `\x1b[36m${t}\x1b[39m` : t);
+  const coloured = s.color && cliTable3Paints();
+  const grey = (t: string) => (coloured ? `\x1b[90m${t}\x1b[39m` : t);
+  const cyan = (t: string) => (coloured ? `\x1b[36m${t}\x1b[39m` : t);
   // cli-table3 colours each segment of a rule apart, the closing corner with the last one.
   const rule = (left: string, mid: string, right: string) => widths.map((w, i) => grey(`${i === 0 ? left : mid}${'─'.repeat(w + 2)}${i === columns - 1 ? right : ''}`)).join('');
   const pad = (t: string, i: number) => {
