@@ -29,6 +29,7 @@ export const EXAMPLES: Record<string, [string, string][]> = {
     ["benchgrid run specs/resnet18_cpu.yaml --only 'A/single_module_output/*/*' --processes 1", 'a quick look at one row'],
     ['benchgrid run --resume results/resnet18_cpu/2026-01-01T00-00-00', 'finish an interrupted run'],
     ['benchgrid run specs/resnet18_cpu.yaml --tool-source torchlens=../torchlens', "torchlens from a checkout instead of the spec's release"],
+    ['benchgrid run specs/resnet18_cpu.yaml --compare-last', 'then this run against the previous one of the spec'],
   ],
   'bench-change': [
     ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base git:main --head .', "this checkout's torchlens against main's, in one run (run from the checkout)"],
@@ -38,10 +39,12 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   report: [
     ['benchgrid report results/resnet18_cpu/2026-01-01T00-00-00', 'the grid of a run directory'],
     ['benchgrid report results.json --spec specs/resnet18_cpu.yaml --format html --out report.html', 'the HTML report'],
+    ['benchgrid report results.json --format csv --out cells.csv', 'one row per cell, for pd.read_csv'],
   ],
   compare: [
     ['benchgrid compare results/main results/pr', 'two run directories, as a table'],
     ['benchgrid compare main.json pr.json --format markdown --only-changed --fail-on-slower 10', 'a PR comment; exit 4 on a slowdown'],
+    ['benchgrid compare --last specs/resnet18_cpu.yaml', "the spec's two latest complete runs under results/"],
   ],
   diff: [
     ['benchgrid diff specs/old.yaml specs/new.yaml', 'what a spec change does to the matrix'],

@@ -55,10 +55,10 @@ addFormat(addShared(plan, ['only', 'timing']), ['table', 'json'], 'output format
   .addOption(new Option('--no-sizes', 'the default: plan starts no program (kept for scripts that pass it)').hideHelp())
   .action(async (spec: string, opts) => (await import('./commands/plan.ts')).plan(spec, opts));
 
-const report = command('report', "Render a results file (benchgrid's or the seed's): terminal grid, markdown page, self-contained HTML, or JSON.")
+const report = command('report', "Render a results file (benchgrid's or the seed's): terminal grid, markdown page, self-contained HTML, JSON, or a tidy CSV or JSON Lines table (one row per cell).")
   .argument('<results>', 'results.json, or a run directory')
   .option('--spec <spec>', "spec whose labels, order and page to use (the page rows come from its 'page' section)");
-addFormat(report, ['table', 'markdown', 'html', 'json'], 'output format').option('--out <file>', 'write to this file instead of stdout')
+addFormat(report, ['table', 'markdown', 'html', 'json', 'csv', 'jsonl'], 'output format (csv, jsonl: one row per cell, docs/report.md#tidy-exports)').option('--out <file>', 'write to this file instead of stdout')
   .action(async (results: string, opts) => (await import('./commands/report.ts')).report(results, opts));
 
 const diff = command('diff', 'Show what a spec change does to the matrix: cells added, removed, flipped, and to re-measure.')
@@ -75,7 +75,8 @@ const run = command('run', 'Run every planned cell of a spec in fresh Python pro
   .option('--allow-downloads', 'download hub weights (hf:...) the local Hugging Face cache lacks, before the first cell; without it benchgrid never downloads');
 addShared(run, ['only', 'device', 'timing'])
   .option('--python <path>', 'run every environment with this interpreter instead of cached virtual environments')
-  .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated');
+  .option('--changed-since <rev>', 'only the cells a spec change since git revision REV invalidated')
+  .option('--compare-last', "once the run has finished: compare's table of it against the spec's previous complete run, on stderr (docs/compare.md)");
 addShared(run, ['probe'])
   .option('--tool-source <tool=source>', 'install TOOL (a tool id or package) from SOURCE for this run: a directory, git:REV (the current directory\'s repository) or git:REPO@REV (repeatable; docs/ci.md)', repeatable);
 addShared(run, ['jobs', 'start', 'schedule', 'seed'])
@@ -142,8 +143,9 @@ addFormat(env, ['table', 'json'], 'output format (list)', 'print as JSON (list; 
   });
 
 const compare = command('compare', 'Compare two results files cell by cell: speed labels, status and exactness changes, environment differences.')
-  .argument('<before>', 'results file (or run directory) of the baseline run (benchgrid or the seed layout)')
-  .argument('<after>', 'results file (or run directory) of the run to judge');
+  .argument('[before]', 'results file (or run directory) of the baseline run (benchgrid or the seed layout)')
+  .argument('[after]', 'results file (or run directory) of the run to judge')
+  .option('--last <spec>', "instead of two files: the spec's two newest complete runs in results/<name>/ (a spec file, or its name; docs/compare.md)");
 addFormat(compare, ['table', 'markdown', 'json'], 'output format (markdown: ready to paste as a PR comment)')
   .option('--only-changed', 'show only cells whose speed label, status or exactness changed')
   .addOption(new Option('--sort <order>', 'order of the cells: as in the files, by change (largest slowdown first), or by id').choices(['file', 'change', 'id']).default('file'))
@@ -152,7 +154,7 @@ addFormat(compare, ['table', 'markdown', 'json'], 'output format (markdown: read
   .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
   .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or a tool over its cells, is significantly slower by more than this percentage`)
   .option('--out <file>', 'write the comparison to a file instead of stdout')
-  .action(async (before: string, after: string, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
+  .action(async (before: string | undefined, after: string | undefined, opts) => (await import('./commands/compare.ts')).compare(before, after, opts));
 
 const tools = command('tools', 'Every adapter benchgrid can run (built in, in runners/, and in specs/runners/ of the project in the current directory): its runner, library, the releases installed in the cached environments, and the contracts it implements.')
   .argument('[spec]', "a spec: adds its own runners, the releases its environments pin, and which of its tools use each adapter");

@@ -7,7 +7,9 @@ import { buildRequest, type Job } from '../run/jobs.ts';
 import { bundleFiles, bundlePythonPath, type RunPlan } from '../run/run-plan.ts';
 import type { CellRequest } from '../run/request.ts';
 import { HARNESS_DIR } from '../repository.ts';
-import type { Spec } from '../spec/types.ts';
+import { NO_INDEX, type Spec } from '../spec/types.ts';
+import { indexLocations, localDirectory } from '../spec/package-index.ts';
+import { requirementsFileOptions } from '../env/pip-index.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { BUNDLE_FORMAT, MANIFEST_FILE, type BundleJob, type BundleManifest } from './manifest.ts';
 import { dict } from '../util/dict.ts';
@@ -54,6 +56,7 @@ export function planBundle(x: ExportInput): PlannedBundle {
     const local = m?.source?.file ?? (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ?? m?.config_from ?? tokenizer;
     if (local) throw new UserError(`subject '${id}' needs ${local}, a file on this machine, and bundles do not carry a subject's model files or weights yet. Run this spec with \`benchgrid run\` where the files are, or export a spec whose subjects a builder makes alone.`);
   }
+  refuseLocalIndexes(x);
   const requests = new Map<string, CellRequest>();
   const jobs: BundleJob[] = mine.map((job) => {
     const files = bundleFiles(job);
@@ -84,6 +87,18 @@ export function planBundle(x: ExportInput): PlannedBundle {
     jobs,
   };
   return { manifest, requests };
+}
+
+/**
+ * A bundle's requirements files name an environment's package indexes by URL, for the pip that installs
+ * them elsewhere; a directory on this machine (a path or a file: URL) cannot travel with it, so an
+ * environment that names one is refused before anything is written.
+ */
+function refuseLocalIndexes(x: ExportInput): void {
+  for (const name of new Set(x.jobs.map((j) => j.cell.environment))) {
+    const local = indexLocations(x.spec.environments[name]?.index ?? NO_INDEX).find((l) => localDirectory(l.location) !== null);
+    if (local) throw new UserError(`environment '${name}' takes packages from ${local.location} (its ${local.key}), a directory on this machine, and a bundle does not carry one. Export a spec whose environment names its indexes by https:// URL (docs/spec.md, environments), or run this spec with \`benchgrid run\` where the directory is.`);
+  }
 }
 
 /**
@@ -124,7 +139,9 @@ function writeBundleFiles(dir: string, planned: PlannedBundle, spec: Spec): void
   fs.copyFileSync(path.join(HARNESS_DIR, 'driver.py'), path.join(dir, 'driver.py'));
   for (const [name, env] of Object.entries(manifest.environments)) {
     const head = `# Environment '${name}' of spec ${spec.name} (python: ${env.python}).\n# The cell processes need torch and torchvision at least; install these with pip into the interpreter given to driver.py.\n`;
-    fs.writeFileSync(path.join(dir, env.file), head + env.requirements.map((r) => `${r}\n`).join(''));
+    // pip reads its index options in a requirements file too: `pip install -r` there asks the same indexes.
+    const lines = [...requirementsFileOptions(spec.environments[name]?.index ?? NO_INDEX), ...env.requirements];
+    fs.writeFileSync(path.join(dir, env.file), head + lines.map((l) => `${l}\n`).join(''));
   }
   for (const [rel, request] of planned.requests) {
     const file = path.join(dir, rel);

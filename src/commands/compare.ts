@@ -1,6 +1,11 @@
-// `benchgrid compare <before> <after>`: speed labels, status and exactness changes, environment guard.
+// `benchgrid compare <before> <after>` (or `--last SPEC`): speed labels, status and exactness changes,
+// environment guard; and `run --compare-last`'s comparison of a run with the one before.
+import fs from 'node:fs';
+import path from 'node:path';
 import { compareResults, DEFAULT_SETTINGS } from '../compare/compute.ts';
 import { envLine } from '../compare/format.ts';
+import { digestNote, entryOfResults, lastRuns, skippedLine, tooFewMessage, type RunEntry } from '../compare/last.ts';
+import { findRunEntries, specRunsFolder } from '../compare/last-find.ts';
 import type { CompareMode, CompareSettings, Comparison } from '../compare/model.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
@@ -12,6 +17,7 @@ import { useColor } from '../util/tty.ts';
 import { viewOf, type SortOrder, type ViewOptions } from '../compare/view.ts';
 import { parseThreshold, percent } from '../compare/threshold.ts';
 import { terminalWidth } from '../util/width.ts';
+import { loadDeclaredSpec } from '../validate/valid.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
 export const EXIT_SLOWER = EXIT.differenceFound;
@@ -26,26 +32,33 @@ export interface CompareOptions {
   out?: string;
   onlyChanged?: boolean;
   sort?: SortOrder;
+  /** `--last SPEC`: the spec's two newest complete runs instead of two files (src/compare/last.ts). */
+  last?: string;
 }
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
 
-/** Compares two results files and prints (or writes) the comparison. */
-export async function compare(beforeFile: string, afterFile: string, opts: CompareOptions): Promise<void> {
+/** One side of a comparison: the name it is shown by and its loaded results. */
+interface Side {
+  label: string;
+  results: Results;
+}
+
+/** Compares two results files (or, with --last, a spec's two newest complete runs) and prints (or writes) the comparison. */
+export async function compare(beforeFile: string | undefined, afterFile: string | undefined, opts: CompareOptions): Promise<void> {
   const format = resolveFormat(opts.format);
   const settings = compareSettings(opts);
-  const before = loadResults(beforeFile);
-  const after = loadResults(afterFile);
-  for (const [file, r] of [[beforeFile, before], [afterFile, after]] as const) {
-    const few = fewProcesses(r);
-    if (few) process.stderr.write(`benchgrid: warning: ${file}: ${few}\n`);
+  const [before, after] = opts.last === undefined ? filePair(beforeFile, afterFile) : await lastPair(opts.last, beforeFile ?? afterFile);
+  for (const side of [before, after]) {
+    const few = fewProcesses(side.results);
+    if (few) process.stderr.write(`benchgrid: warning: ${side.label}: ${few}\n`);
   }
-  const comparison = compareResults(before, after, { before: beforeFile, after: afterFile }, settings);
+  const comparison = compareResults(before.results, after.results, { before: before.label, after: after.label }, settings);
   if (opts.strictEnv && comparison.environment.blocking > 0) {
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
-    throw new UserError(`refusing to compare ${beforeFile} with ${afterFile} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
+    throw new UserError(`refusing to compare ${before.label} with ${after.label} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
   }
-  const text = render(comparison, format, !opts.out && useColor(process.stdout), { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' });
+  const text = render(comparison, format, !opts.out && useColor(process.stdout), { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' }, terminalWidth(process.stdout));
   if (opts.out) {
     writeAtomic(opts.out, text);
     process.stderr.write(`benchgrid: wrote the comparison to ${opts.out}\n`);
@@ -54,6 +67,73 @@ export async function compare(beforeFile: string, afterFile: string, opts: Compa
   }
   const failingTools = comparison.summary.failing_tools ?? [];
   if ((comparison.summary.failing && comparison.summary.failing.length > 0) || failingTools.length > 0) throw new ExitCode(EXIT_SLOWER);
+}
+
+/** BEFORE and AFTER as given, both required without --last. */
+function filePair(beforeFile: string | undefined, afterFile: string | undefined): [Side, Side] {
+  if (beforeFile === undefined || afterFile === undefined) throw new UserError('compare needs two results files or run directories: benchgrid compare BEFORE AFTER (or --last SPEC for the spec\'s two newest runs).');
+  return [{ label: beforeFile, results: loadResults(beforeFile) }, { label: afterFile, results: loadResults(afterFile) }];
+}
+
+/** The spec's two newest complete runs under results/<name>/, older first; skipped and passed-over runs are said on stderr. */
+async function lastPair(specArg: string, extra: string | undefined): Promise<[Side, Side]> {
+  if (extra !== undefined) throw new UserError(`compare --last ${specArg} takes no results files (got ${JSON.stringify(extra)}): it finds the spec's two newest runs itself. Drop --last to compare two files.`);
+  const name = await specName(specArg);
+  const folder = specRunsFolder(name);
+  const { entries, warnings } = findRunEntries([folder]);
+  for (const w of warnings) process.stderr.write(`benchgrid: warning: ${w}\n`);
+  const found = lastRuns(entries, name, 2);
+  for (const e of found.skipped) process.stderr.write(`benchgrid: ${skippedLine(e)}\n`);
+  if (found.runs.length < 2) throw new UserError(`compare --last ${specArg}: ${tooFewMessage(name, found, fs.existsSync(folder) ? folder : `${folder} (which does not exist)`)}`);
+  const [after, before] = found.runs;
+  process.stderr.write(`benchgrid: comparing the last two runs of ${name}: ${before.dir} (before) with ${after.dir} (after)\n`);
+  const note = digestNote(before, after);
+  if (note) process.stderr.write(`benchgrid: note: ${note}\n`);
+  return [sideOf(before), sideOf(after)];
+}
+
+function sideOf(e: RunEntry): Side {
+  return { label: e.dir, results: e.results! }; // lastRuns chooses complete runs only, which carry their results
+}
+
+/**
+ * The spec's name: from the spec file (its `name`, as `run` names results/<name>/), or the argument itself
+ * when no such file exists and it is a spec name (`compare --last tiny`).
+ */
+async function specName(arg: string): Promise<string> {
+  if (fs.existsSync(arg)) return (await loadDeclaredSpec(arg)).name;
+  if (SPEC_NAME.test(arg) && !/\.ya?ml$/.test(arg)) return arg;
+  throw new UserError(`compare --last ${arg}: no such spec file. Give the spec file the runs were made from (benchgrid compare --last specs/NAME.yaml), or the spec's name.`);
+}
+
+/** A spec's `name` (schemas/spec.schema.json): also a directory name under results/. */
+const SPEC_NAME = /^[a-z0-9][a-z0-9_.-]*$/;
+
+/**
+ * `run --compare-last`: this run against the newest other complete run of its spec, as compare's table on
+ * stderr (stdout carries run's JSON summary). Nothing to compare with is one line; the exit is the run's.
+ */
+export function compareWithPrevious(dir: string, results: Results, specName: string): void {
+  const rel = (p: string) => path.relative(process.cwd(), p) || p;
+  const folders = [specRunsFolder(specName), rel(path.dirname(path.resolve(dir)))];
+  const { entries, warnings } = findRunEntries(folders);
+  for (const w of warnings) process.stderr.write(`benchgrid: warning: ${w}\n`);
+  const [previous] = lastRuns(entries, specName, 1, dir).runs;
+  if (!previous) {
+    process.stderr.write(`benchgrid: --compare-last: no earlier complete run of ${specName} in ${[...new Set(folders)].join(' or ')}; nothing to compare this run with.\n`);
+    return;
+  }
+  process.stderr.write(`benchgrid: --compare-last: ${previous.dir} (before) against this run, ${rel(dir)} (after):\n`);
+  const note = digestNote(previous, entryOfResults(dir, results));
+  if (note) process.stderr.write(`benchgrid: note: ${note}\n`);
+  try {
+    const comparison = compareResults(previous.results!, results, { before: previous.dir, after: rel(dir) });
+    process.stderr.write(render(comparison, 'table', useColor(process.stderr), { onlyChanged: false, sort: 'file' }, terminalWidth(process.stderr)));
+  } catch (error) {
+    // The run is measured and kept whatever the comparison says: its exit stays the run's own.
+    if (!(error instanceof UserError)) throw error;
+    process.stderr.write(`benchgrid: --compare-last: could not compare: ${error.message}\n`);
+  }
 }
 
 /**
@@ -75,12 +155,12 @@ export function compareSettings(opts: Pick<CompareOptions, 'mode' | 'threshold' 
   return { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower };
 }
 
-function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions): string {
+function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions, width: number): string {
   // JSON keeps every cell in file order: it is the model, for programs.
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
   const { hidden, ...shown } = viewOf(c, view);
   if (format === 'markdown') return renderMarkdown(shown, hidden);
-  return renderTable(shown, color, terminalWidth(process.stdout), hidden);
+  return renderTable(shown, color, width, hidden);
 }
 
 function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {

@@ -27,7 +27,7 @@ async function collect(files: string[]): Promise<{ environments: Record<string, 
   for (const file of files) {
     const spec = await loadDeclaredSpec(file);
     for (const e of Object.values(spec.environments)) {
-      const key = JSON.stringify([e.id, e.python, [...e.requirements].sort()]);
+      const key = JSON.stringify([e.id, e.python, [...e.requirements].sort(), e.index]);
       if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e });
     }
   }

@@ -1,4 +1,5 @@
-// `benchgrid report <results.json>`: the results as a terminal grid, a markdown page, an HTML report or JSON.
+// `benchgrid report <results.json>`: the results as a terminal grid, a markdown page, an HTML report, JSON,
+// or a tidy table (CSV, JSON Lines) of one row per cell.
 import { UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import { writeAtomic } from '../results/write.ts';
@@ -7,12 +8,14 @@ import { renderMarkdown } from '../report/markdown.ts';
 import { resolvePage } from '../report/page.ts';
 import { loadSpecForReport } from '../report/spec.ts';
 import { renderTable } from '../report/table.ts';
+import { tidyRows } from '../report/tidy.ts';
+import { toCsv, toJsonl } from '../report/tidy-text.ts';
 import { reportInput } from '../report/run-reports.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
 
 /** The formats `report` writes. */
-export const REPORT_FORMATS = ['table', 'markdown', 'html', 'json'] as const;
+export const REPORT_FORMATS = ['table', 'markdown', 'html', 'json', 'csv', 'jsonl'] as const;
 
 /** Options of `report`. */
 export interface ReportOptions {
@@ -43,6 +46,8 @@ export async function report(file: string, opts: ReportOptions): Promise<void> {
   if (format === 'json') text = JSON.stringify(results, null, 2) + '\n';
   else if (format === 'markdown') text = renderMarkdown(input);
   else if (format === 'html') text = renderHtml(input);
+  else if (format === 'csv') text = toCsv(tidyRows(input));
+  else if (format === 'jsonl') text = toJsonl(tidyRows(input));
   else text = renderTable(input, !opts.out && useColor(process.stdout), terminalWidth(process.stdout));
   if (opts.out) {
     writeAtomic(opts.out, text);

@@ -45,6 +45,8 @@ export interface RunOptions extends SettingFlags {
   probe?: boolean;
   /** `--tool-source TOOL=SOURCE`, repeatable. */
   toolSource?: string[];
+  /** Once finished, compare the run with the spec's previous complete run (src/commands/compare.ts). */
+  compareLast?: boolean;
 }
 
 const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
@@ -53,6 +55,7 @@ const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.executor === 'slurm') {
     if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
+    if (opts.compareLast) throw new UserError('--compare-last is not supported with --executor slurm (the run finishes in `benchgrid ingest`); compare afterwards with `benchgrid compare --last SPEC`.');
     return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
   }
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
@@ -71,7 +74,9 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const header = previous ?? (await newHeader(specFile, loaded.spec, opts, prepared.requests));
   if (!header) return;
   const command = `benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`;
-  const { results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, python, fresh: !previous }, command);
+  const { dir, results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, python, fresh: !previous }, command);
+  // Loaded only when asked for: compare's statistics and tables are no part of a plain run.
+  if (opts.compareLast) (await import('./compare.ts')).compareWithPrevious(dir, results, loaded.spec.name);
   exitForRun(results, planned);
 }
 

@@ -1,6 +1,7 @@
 // Two results models in, one Comparison out: cells matched by id, speed labels, status and exactness
 // changes, the environment guard. Pure: no files, no printing.
 import type { CellResult, Results, Verdict } from '../results/model.ts';
+import { VERDICT_RANK } from '../results/effect.ts';
 import { environmentDifferences } from './env-guard.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { COMPARISON_FORMAT, type CellComparison, type CellSide, type CompareSettings, type Comparison, type RunSummary, type SpeedComparison, type SubjectNoise } from './model.ts';
@@ -140,12 +141,11 @@ function runToRun(runs: Runs, b: CellResult, a: CellResult): { variance: number;
   return { variance, df: Math.min(...parts.map((p) => p!.df)) };
 }
 
-const RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
-
 /** The exactness change of a cell; undefined (not recorded) counts as null (nothing compared). */
 function exactnessChange(before: Verdict, after: Verdict): CellComparison['exactness'] {
   if (before === after) return null;
-  const worse = before !== null && after !== null && RANK[after] > RANK[before];
+  // bit -> vacuous is worse: the cell can no longer be judged (src/results/effect.ts ranks the verdicts).
+  const worse = before !== null && after !== null && VERDICT_RANK[after] > VERDICT_RANK[before];
   return { before, after, worse };
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
+import { checkIndexDirectories, indexIdentity, pipIndexArgs } from './pip-index.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
 import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
@@ -33,9 +34,10 @@ export const MARKER = 'benchgrid-env.json';
 /** Finds the base interpreter and computes the cache key; never builds. */
 export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
   const interpreter = await describeInterpreter(env.python);
+  // A different index may give other wheels for the same requirements; one that names none keeps the old key.
   const key = crypto
     .createHash('sha256')
-    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort() }))
+    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort(), ...indexIdentity(env.index) }))
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(cacheDir(), 'envs', `${env.id}-${key}`);
@@ -106,6 +108,7 @@ export function alive(pid: number): boolean {
 }
 
 async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise<ResolvedEnv> {
+  checkIndexDirectories(r.env);
   const tmp = `${r.dir}.building-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(tmp), { recursive: true });
@@ -118,7 +121,7 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     fs.writeFileSync(reqFile, r.env.requirements.join('\n') + '\n');
     if (r.env.requirements.length > 0) {
       // pip's output goes to the log file and, read on the way, to a progress line on stderr.
-      await pipInstall(path.join(tmp, 'bin', 'python'), ['-r', reqFile], logFile, r.env.id, log);
+      await pipInstall(path.join(tmp, 'bin', 'python'), [...pipIndexArgs(r.env.index), '-r', reqFile], logFile, r.env.id, log);
     }
     throwIfInterrupted();
   } catch {
@@ -129,7 +132,7 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`, EXIT.runFailed);
   }
-  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify({ id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, built: new Date().toISOString() }, null, 1) + '\n');
+  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify({ id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), built: new Date().toISOString() }, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
   finished();

@@ -7,15 +7,19 @@ import { checkForeignInterpreter } from './interpreter.ts';
 import { UserError } from '../errors.ts';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
-import type { Spec } from '../spec/types.ts';
+import { NO_INDEX, type PackageIndex, type Spec } from '../spec/types.ts';
+import { pipIndexArgs } from './pip-index.ts';
 import { compareVersions } from '../spec/version-range.ts';
 
 /** Releases of a package on the index, newest first; an Error says why the index could not tell. */
-export type AskIndex = (python: string, pkg: string) => Promise<string[] | Error>;
+export type AskIndex = (python: string, pkg: string, index: PackageIndex) => Promise<string[] | Error>;
 
-/** Asks with `python -m pip index versions PKG` (pip's own configuration: indexes, find-links, proxies). */
-export const askPip: AskIndex = async (python, pkg) => {
-  const r = await execa(python, ['-m', 'pip', 'index', 'versions', pkg], { reject: false, timeout: 120_000, stdin: 'ignore' });
+/**
+ * Asks with `python -m pip index versions PKG`: the environment's own index options, and pip's own
+ * configuration (indexes, find-links, proxies) for what they do not set.
+ */
+export const askPip: AskIndex = async (python, pkg, index) => {
+  const r = await execa(python, ['-m', 'pip', 'index', 'versions', ...pipIndexArgs(index), pkg], { reject: false, timeout: 120_000, stdin: 'ignore' });
   const line = r.stdout.split('\n').find((l) => l.startsWith('Available versions:'));
   if (line) return line.replace('Available versions:', '').split(',').map((v) => v.trim()).filter(Boolean);
   if (/No matching distribution/.test(r.stderr)) return [];
@@ -32,9 +36,13 @@ export async function checkIndex(spec: Spec, ask: AskIndex = askPip): Promise<Di
     const first = spec.tools[`${t.id}@${t.versions[0]}`];
     const pkg = first?.package;
     if (!pkg) continue;
-    const python = spec.environments[t.environment]?.python ?? 'python3';
-    if (!asked.has(pkg)) asked.set(pkg, await askChecked(ask, python, pkg, path.dirname(spec.file)));
-    const known = asked.get(pkg)!;
+    const env = spec.environments[t.environment];
+    const python = env?.python ?? 'python3';
+    const index = env?.index ?? NO_INDEX;
+    // Asked once per package and index: two environments may take one package from different indexes.
+    const question = JSON.stringify([pkg, index]);
+    if (!asked.has(question)) asked.set(question, await askChecked(ask, python, pkg, index, path.dirname(spec.file)));
+    const known = asked.get(question)!;
     const base = ptr('tools', t.id, 'versions');
     if (known instanceof Error) {
       out.push(diag('warning', 'index-unavailable', positionOf(spec.positions, base, spec.file), base, `${known.message}.`, 'Check the network or pip configuration; the versions are checked again when their environments are built.'));
@@ -52,12 +60,12 @@ export async function checkIndex(spec: Spec, ask: AskIndex = askPip): Promise<Di
 }
 
 /** Asks only an interpreter installed on this machine, never one the spec brought (--check-index only reads it). */
-async function askChecked(ask: AskIndex, python: string, pkg: string, specDir: string): Promise<string[] | Error> {
+async function askChecked(ask: AskIndex, python: string, pkg: string, index: PackageIndex, specDir: string): Promise<string[] | Error> {
   try {
     checkForeignInterpreter(python, specDir);
   } catch (error) {
     if (error instanceof UserError) return new Error(`pip was not asked about ${pkg}: ${error.message.replace(/\.$/, '')}`);
     throw error;
   }
-  return ask(python, pkg);
+  return ask(python, pkg, index);
 }

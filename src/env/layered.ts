@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
+import { checkIndexDirectories, indexIdentity, pipIndexArgs } from './pip-index.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
 import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './build.ts';
@@ -65,6 +66,7 @@ async function layerContents(python: string, site: string): Promise<string[]> {
 }
 
 async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInstall, log: (line: string) => void): Promise<ResolvedEnv> {
+  checkIndexDirectories(r.env);
   const tmp = `${r.dir}.building-${process.pid}`;
   const logFile = `${r.dir}.build.log`;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-layer-'));
@@ -84,7 +86,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
     fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
     const constraints = path.join(tmp, 'base-constraints.txt');
     fs.writeFileSync(constraints, baseConstraints(base.env.requirements, install.packages).join('\n') + '\n');
-    await pipInstall(python, ['-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
+    await pipInstall(python, [...pipIndexArgs(r.env.index), '-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
     installed = await layerContents(python, site);
     recorded = install.record?.(installed) ?? {};
     throwIfInterrupted();
@@ -97,7 +99,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, built: new Date().toISOString() };
+  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, built: new Date().toISOString() };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import type { Environment } from '../spec/types.ts';
+import type { Environment, PackageIndex } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
 import { cacheDir } from './build.ts';
 import { checkForeignInterpreter } from './interpreter.ts';
+import { indexIdentity, pipIndexArgs } from './pip-index.ts';
 
 /** What an environment's build downloads. */
 export interface DownloadSize {
@@ -43,14 +44,14 @@ async function sizeOf(url: string): Promise<number | null> {
   }
 }
 
-/** Resolves `requirements` with `python`'s pip without installing, and sizes what it would fetch. */
-async function resolveSize(python: string, requirements: string[]): Promise<DownloadSize> {
+/** Resolves `requirements` with `python`'s pip, from the environment's index, without installing, and sizes what it would fetch. */
+async function resolveSize(python: string, requirements: string[], index: PackageIndex): Promise<DownloadSize> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-size-'));
   try {
     const reqs = path.join(dir, 'requirements.txt');
     const report = path.join(dir, 'report.json');
     fs.writeFileSync(reqs, requirements.join('\n') + '\n');
-    const r = await execa(python, ['-m', 'pip', 'install', '--dry-run', '--ignore-installed', '--only-binary=:all:', '--disable-pip-version-check', '--no-input', '--quiet', '--report', report, '-r', reqs], { reject: false, timeout: PIP_TIMEOUT_MS, stdin: 'ignore' });
+    const r = await execa(python, ['-m', 'pip', 'install', '--dry-run', '--ignore-installed', '--only-binary=:all:', '--disable-pip-version-check', '--no-input', '--quiet', '--report', report, ...pipIndexArgs(index), '-r', reqs], { reject: false, timeout: PIP_TIMEOUT_MS, stdin: 'ignore' });
     if (!fs.existsSync(report)) {
       const why = `${r.stderr ?? ''}`.split('\n').filter((l) => /error/i.test(l)).pop()?.replace(/^ERROR:\s*/, '') ?? (r.timedOut ? 'pip timed out' : `pip exited with ${r.exitCode}`);
       return { bytes: 0, files: 0, unknown: 0, error: why.slice(0, 300) };
@@ -81,7 +82,7 @@ export async function downloadSize(env: Environment, specDir: string, log: (line
   }
   const file = sizeFile(env);
   log(`asking pip what building environment '${env.id}' downloads (${requirements.length} requirement${requirements.length === 1 ? '' : 's'}; once, then cached)`);
-  const size = await resolveSize(env.python, requirements);
+  const size = await resolveSize(env.python, requirements, env.index);
   if (size.error === null) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify(size) + '\n');
@@ -90,7 +91,8 @@ export async function downloadSize(env: Environment, specDir: string, log: (line
 }
 
 function sizeFile(env: Environment): string {
-  const key = crypto.createHash('sha256').update(JSON.stringify({ python: env.python, requirements: [...env.requirements].sort() })).digest('hex').slice(0, 16);
+  // As the environment's cache key: another index may size other wheels; none named keeps the old file.
+  const key = crypto.createHash('sha256').update(JSON.stringify({ python: env.python, requirements: [...env.requirements].sort(), ...indexIdentity(env.index) })).digest('hex').slice(0, 16);
   return path.join(cacheDir(), 'sizes', `${key}.json`);
 }
 

@@ -1,5 +1,6 @@
 // Number and text formatting shared by every report format (the seed's page rules, docs/report.md).
 import type { CellResult, Verdict } from '../results/model.ts';
+import type { Agreement } from '../results/effect.ts';
 import { gcSignificant } from '../results/gc.ts';
 import { forHtml, forMarkdown } from '../util/escape.ts';
 
@@ -29,13 +30,39 @@ export function cellRange(c: CellResult): string | null {
 /**
  * A page row's exactness column: `bit-exact`, `close (max abs diff 2.2e-7)`, `mismatch (max abs diff 0.17)`,
  * `not compared` (the reference tool, raw, a contract without a comparable result); empty where the cell
- * has no measured result.
+ * has no measured result. A decoder output adds its task-level agreement beside the difference
+ * (`close (max abs diff 2.2e-7; top-1 1.00, TV 3.1e-8)`), and a cell whose write does not move the output
+ * reads `vacuous (...)` with the guard's figure.
  */
 export function exactnessCell(c: CellResult | null): string {
   if (!c || c.status !== 'ok' || c.exact === undefined) return '';
   if (c.exact === null) return 'not compared';
-  if (c.exact === 'bit' || c.max_abs_diff === null) return exactText(c.exact);
-  return `${c.exact} (max abs diff ${formatDiff(c.max_abs_diff)})`;
+  if (c.exact === 'vacuous') return vacuousText(c);
+  if (c.exact === 'bit') return exactText(c.exact);
+  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement)].filter((p) => p);
+  return parts.length ? `${c.exact} (${parts.join('; ')})` : exactText(c.exact);
+}
+
+/**
+ * `vacuous (the write does not move the output: max abs diff 3.1e-9 from the unwritten output)`: what the
+ * effect-size guard measured, so a reader sees how small the write was (src/results/effect.ts).
+ */
+export function vacuousText(c: CellResult): string {
+  const e = c.effect;
+  const figures = !e ? null : typeof e.max_abs_diff === 'number'
+    ? `max abs diff ${formatDiff(e.max_abs_diff)} from the unwritten output`
+    : 'first_divergence' in e ? 'every generated token the same as without the write' : null;
+  return `vacuous (the write does not move the output${figures ? `: ${figures}` : ''})`;
+}
+
+/** `top-1 0.97, TV 3.1e-3` for logits, `tokens part from new token 3, top-1 0.81` for a generation; '' otherwise. */
+export function agreementText(a: Agreement | null | undefined): string {
+  if (!a) return '';
+  const parts: string[] = [];
+  if ('first_divergence' in a) parts.push(a.first_divergence === null || a.first_divergence === undefined ? 'no token parts' : `tokens part from new token ${a.first_divergence + 1}`);
+  if (typeof a.top1_agreement === 'number') parts.push(`top-1 ${a.top1_agreement.toFixed(2)}`);
+  if (typeof a.tv_distance === 'number') parts.push(`TV ${formatDiff(a.tv_distance)}`);
+  return parts.join(', ');
 }
 
 /**
@@ -49,20 +76,21 @@ export function formatDiff(d: number): string {
   return String(Number(d.toPrecision(2)));
 }
 
-/** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch. */
+/** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch, `?` vacuous. */
 export function exactMark(v: Verdict | undefined): string {
-  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'mismatch' ? '!' : '';
+  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'mismatch' ? '!' : v === 'vacuous' ? '?' : '';
 }
 
 /** The exactness verdict in words, for tables: empty when the file does not say. */
 export function exactText(v: Verdict | undefined): string {
   if (v === undefined) return '';
   if (v === null) return 'not compared';
+  if (v === 'vacuous') return 'vacuous (the write does not move the output)';
   return v === 'bit' ? 'bit-exact' : v === 'close' ? 'close (within tolerance)' : 'mismatch';
 }
 
 /** Legend of the exactness marks, printed under grids. */
-export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ! mismatch (against the group\'s reference tool)';
+export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ! mismatch (against the group\'s reference tool), ? vacuous (the write does not move the output: agreement proves nothing)';
 
 /** The first non-empty line of a text (reasons can carry tracebacks). */
 export function firstLine(text: string | null | undefined): string {

@@ -90,7 +90,7 @@ p.samples { font: 12px ui-monospace, Menlo, Consolas, monospace; word-break: bre
 footer { max-width: 1180px; margin: 32px auto; padding: 0 24px; color: var(--muted); font-size: 12px; }
 `;
 
-/** The script that draws one chart per page section from the embedded JSON. Plain ES2017, no imports. */
+/** The script that draws each page section's forest plot and time chart from the embedded JSON. Plain ES2017, no imports. */
 export const APP_SCRIPT = `
 (function () {
   'use strict';
@@ -145,5 +145,56 @@ export const APP_SCRIPT = `
     drawn += 1;
   });
   document.documentElement.setAttribute('data-charts-drawn', String(drawn));
+
+  // The forest plots: x raw per tool with its 95% interval, a dashed line at 1.0x drawn under the data.
+  var unity = { id: 'unity', beforeDatasetsDraw: function (chart) {
+    var x = chart.scales.x.getPixelForValue(1), area = chart.chartArea, ctx = chart.ctx;
+    ctx.save();
+    ctx.strokeStyle = '#57606a'; ctx.lineWidth = 1.5; ctx.setLineDash([5, 4]);
+    ctx.beginPath(); ctx.moveTo(x, area.top); ctx.lineTo(x, area.bottom); ctx.stroke();
+    ctx.restore();
+  } };
+  var forests = 0;
+  data.forests.forEach(function (f) {
+    new Chart(document.getElementById(f.canvas), {
+      type: 'bar',
+      plugins: [unity],
+      data: {
+        labels: f.labels,
+        datasets: [
+          { type: 'bar', label: '95% interval', data: f.interval, order: 2,
+            backgroundColor: f.colors.map(function (x) { return x + '55'; }), borderColor: f.colors,
+            borderWidth: 1, borderSkipped: false, barPercentage: 0.5, categoryPercentage: 0.9 },
+          { type: 'line', label: 'x raw (paired median ratio)', data: f.ratio, order: 1, showLine: false,
+            pointStyle: 'circle', pointRadius: 5, pointHoverRadius: 7,
+            borderColor: '#1b1f24', backgroundColor: '#1b1f24' }
+        ]
+      },
+      options: {
+        indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false,
+        interaction: { mode: 'index', axis: 'y', intersect: false },
+        scales: {
+          x: { type: 'logarithmic', min: f.min, max: f.max, position: 'top',
+               afterBuildTicks: function (scale) { scale.ticks = f.ticks.map(function (v) { return { value: v }; }); },
+               ticks: { callback: function (v) { return Number(v.toPrecision(3)) + 'x'; }, maxRotation: 0, autoSkip: false },
+               title: { display: true, text: 'x raw: time over the plain forward (log scale)' } },
+          y: { ticks: { autoSkip: false, color: function (ctx) { return f.flagged[ctx.index] ? '#cf222e' : '#1b1f24'; } } }
+        },
+        plugins: {
+          legend: { position: 'bottom' },
+          tooltip: {
+            displayColors: false,
+            filter: function (item) { return item.datasetIndex === 1; },
+            callbacks: {
+              title: function (items) { return f.full[items[0].dataIndex]; },
+              label: function (item) { return f.details[item.dataIndex]; }
+            }
+          }
+        }
+      }
+    });
+    forests += 1;
+  });
+  document.documentElement.setAttribute('data-forests-drawn', String(forests));
 })();
 `;

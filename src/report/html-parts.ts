@@ -1,8 +1,8 @@
 // Pieces of the HTML report: chart data, the status matrix, key-value tables, raw samples. Pure.
 import type { CellResult } from '../results/model.ts';
-import { cellRange, escapeHtml, exactText, formatBytes, formatMs } from './format.ts';
+import { cellRange, escapeHtml, exactnessCell, exactText, formatBytes, formatMs } from './format.ts';
 import type { Grid } from './grid.ts';
-import type { PageSectionView } from './page.ts';
+import type { PageEntryView, PageSectionView } from './page.ts';
 
 /** What the page script needs to draw one section's chart. */
 export interface ChartData {
@@ -17,16 +17,28 @@ export interface ChartData {
   log: boolean;
 }
 
-const PALETTE = ['#0969da', '#bf3989', '#1a7f37', '#bc4c00', '#8250df', '#0a7d8c', '#9a6700', '#cf222e'];
+/** Row colours of the charts: one per page row, in order. */
+export const PALETTE = ['#0969da', '#bf3989', '#1a7f37', '#bc4c00', '#8250df', '#0a7d8c', '#9a6700', '#cf222e'];
+
+const plain = (s: string) => s.replace(/`/g, '');
+const short = (s: string) => (s.length > 56 ? `${s.slice(0, 55)}…` : s);
+
+/** A chart row's axis label: the tool, then the row label without `prefix` (the title's start, which every row repeats), each cut to 56 characters. */
+export function chartLabel(e: PageEntryView, prefix: string): string[] {
+  const row = prefix && e.rowLabel.startsWith(prefix) ? e.rowLabel.slice(prefix.length) : e.rowLabel;
+  return [short(plain(e.toolLabel)), short(plain(row))];
+}
+
+/** A chart row's tooltip title: the full tool and row labels (with the process count). */
+export function chartTitle(e: PageEntryView): string[] {
+  return [plain(e.toolLabel), plain(e.label)];
+}
 
 /** Chart data of a page section: one bar per measured entry, coloured by row; null when nothing was measured. */
 export function chartData(section: PageSectionView, index: number, prefix: string): ChartData | null {
   const measured = section.entries.filter((e) => e.kind === 'measured' && e.result);
   if (measured.length === 0) return null;
   const rows = [...new Set(measured.map((e) => e.rowLabel))];
-  const plain = (s: string) => s.replace(/`/g, '');
-  const short = (s: string) => (s.length > 56 ? `${s.slice(0, 55)}…` : s);
-  const strip = (s: string) => (prefix && s.startsWith(prefix) ? s.slice(prefix.length) : s);
   const range = measured.map((e): [number, number] => {
     const c = e.result!;
     return [c.min_ms ?? c.median_ms!, c.max_ms ?? c.median_ms!];
@@ -35,8 +47,8 @@ export function chartData(section: PageSectionView, index: number, prefix: strin
   const hi = Math.max(...range.map((r) => r[1]));
   return {
     canvas: `chart-${index}`,
-    labels: measured.map((e) => [short(plain(e.toolLabel)), short(plain(strip(e.rowLabel)))]),
-    full: measured.map((e) => [plain(e.toolLabel), plain(e.label)]),
+    labels: measured.map((e) => chartLabel(e, prefix)),
+    full: measured.map(chartTitle),
     median: measured.map((e) => e.result!.median_ms!),
     range,
     colors: measured.map((e) => PALETTE[rows.indexOf(e.rowLabel) % PALETTE.length]),
@@ -60,7 +72,7 @@ export function matrixHtml(grid: Grid): string {
         if (cell.kind === 'absent') return '<td class="absent"></td>';
         const c = cell.result!;
         const title = cell.kind === 'ok' ? okTitle(c) : c.reason ?? c.error?.message ?? '';
-        const cls = cell.kind === 'ok' && c.exact === 'mismatch' ? 'ok mismatch' : cell.kind;
+        const cls = cell.kind === 'ok' && (c.exact === 'mismatch' || c.exact === 'vacuous') ? 'ok mismatch' : cell.kind;
         return `<td class="${cls}" title="${escapeHtml(title)}" data-cell="${escapeHtml(c.id)}">${escapeHtml(cell.text)}</td>`;
       });
       return `<tr><th>${escapeHtml(contract)}</th>${tds.join('')}</tr>`;
@@ -74,8 +86,8 @@ export function matrixHtml(grid: Grid): string {
 
 function okTitle(c: CellResult): string {
   const bits = [cellRange(c) ?? 'ok'];
-  const exact = exactText(c.exact);
-  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' ? `, max abs diff ${c.max_abs_diff}` : ''));
+  const exact = c.exact === 'vacuous' || c.agreement ? exactnessCell(c) : exactText(c.exact);
+  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' && !c.agreement ? `, max abs diff ${c.max_abs_diff}` : ''));
   if (c.processes !== null) bits.push(`n=${c.processes} processes`);
   return bits.join('; ');
 }

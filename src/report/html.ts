@@ -2,6 +2,7 @@
 import { cellRange, escapeHtml, exactnessCell, exactText, firstLine } from './format.ts';
 import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
+import { FOREST_SENTENCE, forestData, type ForestData, type ForestView } from './forest.ts';
 import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData } from './html-parts.ts';
 import { aaText, hostText, notMeasuredText, protocolText } from './measured.ts';
 import { resolvePage, type PageEntryView, type PageSectionView, type PageView, type ReportInput } from './page.ts';
@@ -16,7 +17,8 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const page = resolvePage(input);
   const title = spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results';
   const charts: ChartData[] = [];
-  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', charts, showsRatios(results)));
+  const forests: ForestData[] = [];
+  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', { charts, forests }, showsRatios(results)));
   sections.push(taxHtml(input));
   const matrices = buildGrids(input).map((g) => {
     const { ok, unsupported, error } = g.counts;
@@ -53,17 +55,22 @@ ${results.cells.map(samplesHtml).join('\n')}
 </section>
 </main>
 <footer>Written by benchgrid. This file is self-contained and makes no network requests.</footer>
-<script type="application/json" id="benchgrid-data">${inlineJson({ charts })}</script>
+<script type="application/json" id="benchgrid-data">${inlineJson({ charts, forests })}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
 </html>
 `;
 }
 
-/** One page section: its chart (pushed onto `charts` for the inlined data) and its rows. */
-function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, charts: ChartData[], ratios: boolean): string {
+/**
+ * One page section: its forest plot of x raw (where the file has ratios), its time chart (both pushed onto
+ * `data` for the inlined JSON) and its rows.
+ */
+function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, data: { charts: ChartData[]; forests: ForestData[] }, ratios: boolean): string {
   const chart = chartData(section, i, prefix);
-  if (chart) charts.push(chart);
+  if (chart) data.charts.push(chart);
+  const forest = ratios && section.entries.length > 0 ? forestData(section, i, prefix) : null;
+  if (forest?.chart) data.forests.push(forest.chart);
   const chartHtml = chart
     ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
 <p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
@@ -74,7 +81,14 @@ function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix
     .join('\n');
   const head = page.fromSpec ? 'Workload' : 'Contract';
   const unpaired = ratios ? unpairedSentence(section.entries) : '';
-  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th><th>Import tax (95% CI)</th><th>Exactness</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
+  return `<section class="page-section"><h3>${inlineMd(section.title)}</h3>\n${forest ? `${forestHtml(forest, section.title)}\n` : ''}${chartHtml}\n<table class="page-rows"><tr><th>${head}</th><th>Tool</th><th>Median (min to max)</th>${ratios ? '<th>x raw (95% CI)</th><th>Import tax (95% CI)</th><th>Exactness</th>' : ''}</tr>\n${rows}\n</table>${unpaired ? `\n<p class="note">${escapeHtml(unpaired)}</p>` : ''}</section>`;
+}
+
+/** The forest plot's box and its note, or the note alone where no entry of the section has a paired ratio. */
+function forestHtml({ chart, caption }: ForestView, title: string): string {
+  if (!chart) return `<p class="note">No x raw to plot: no cell of this section has a paired ratio to the plain forward. ${escapeHtml(caption)}</p>`;
+  return `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart forest" role="img" aria-label="${escapeHtml(`x raw with 95% intervals: ${title}`)}"></canvas></div>
+<p class="note">${escapeHtml(FOREST_SENTENCE)}${caption ? ` ${escapeHtml(caption)}` : ''}</p>`;
 }
 
 /** The import tax table, per tool and subject; nothing for files without paired timing. */

@@ -154,14 +154,18 @@ export function explanation(c: CellResult, explain: { match: string; text: strin
  */
 export function fillVersion(label: string, tool: string, c: CellResult | null, input: ReportInput): string {
   if (!label.includes('{version}')) return label;
+  return label.replace(/\{version\}/g, toolVersion(tool, c, input) ?? '(version unknown)');
+}
+
+/** The version of a tool's library for a cell, looked up as fillVersion says; undefined when the file has none. */
+export function toolVersion(tool: string, c: CellResult | null, input: ReportInput): string | undefined {
   const { results } = input;
   const subject = c?.subject ?? Object.keys(results.subjects)[0];
   const meta = results.subjects[subject]?.meta?.versions ?? {};
   // Package names and import names differ in dashes (transformer-lens, transformer_lens).
   const library = input.libraries[tool] ?? tool;
   const names = [library, library.replace(/-/g, '_'), library.replace(/_/g, '-')];
-  const version = c?.tool_version ?? names.map((n) => results.versions[n] ?? meta[n]).find((v) => typeof v === 'string' && v !== '');
-  return label.replace(/\{version\}/g, version ?? '(version unknown)');
+  return c?.tool_version ?? names.map((n) => results.versions[n] ?? meta[n]).find((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** A tool's display label: the spec's with `{version}` filled, else its id. */

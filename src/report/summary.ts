@@ -166,7 +166,7 @@ const LEGEND = [
   'median: the median of the per-process medians, per call; spread: (max - min) / median of the per-process medians.',
   "x raw: the cost over the plain forward, timed in alternation with it in the same processes after the tool's import (paired), with a 95% interval that also holds what the next run may differ by; 'unpaired': the ratio of two sets of processes' medians (why: below). x ref: the same against the group's reference tool.",
   "tax: the import tax, what importing and using the tool does to the plain forward in its processes, against the row's control (1.00x: nothing); '*' where its interval excludes 1.00. Its own figure: x raw does not include it.",
-  "exact: against the group's reference (bit, close, mismatch); 'work: differs': the tool did not do the contract's work.",
+  "exact: against the group's reference (bit, close, mismatch; vacuous: the write does not move the output, so agreement proves nothing); 'work: differs': the tool did not do the contract's work.",
 ];
 
 const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['tax', 7], ['x ref', 7], ['exact', 8]] as const;

@@ -24,7 +24,7 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
   lines.push(bold(title) + (results.measured_on ? ` (measured ${results.measured_on})` : '') + (results.partial ? ' [partial: the run did not finish]' : ''));
   lines.push('');
   const cellText = (c: GridCell) => {
-    if (c.kind === 'ok') return c.result?.exact === 'mismatch' ? red(c.text) : c.result?.exact === 'close' ? yellow(c.text) : green(c.text);
+    if (c.kind === 'ok') return c.result?.exact === 'mismatch' ? red(c.text) : c.result?.exact === 'close' || c.result?.exact === 'vacuous' ? yellow(c.text) : green(c.text);
     if (c.kind === 'error') return red(c.text);
     if (c.kind === 'unsupported') return dim(c.text);
     return '';

@@ -10,6 +10,7 @@ import { WIRE_VERSION } from '../wire.ts';
 import type { HostFacts } from './host.ts';
 import { cellNotes, cellWork } from './work.ts';
 import { gcMedian, gcSamples } from './gc.ts';
+import { cellGrowth } from './memory-growth.ts';
 import { runPool, withStop } from './cell-stop.ts';
 import { dict } from '../util/dict.ts';
 import { baselineDonors } from '../run/jobs.ts';
@@ -20,6 +21,14 @@ import { betweenModel, type BetweenModel, type RunCells } from '../stats/between
 import type { EarlierCell } from './earlier.ts';
 import { controlsOf, taxPool, withControlledTax } from './control.ts';
 import { pairedPools } from './paired.ts';
+import { cellAgreement, cellEffect, worstVerdict } from './effect.ts';
+
+/** A cell's guard and agreement figures, each only where its processes recorded one. */
+function exactFigures(results: ProcessResult[]): Pick<CellResult, 'effect' | 'agreement'> {
+  const effect = cellEffect(results);
+  const agreement = cellAgreement(results);
+  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}) };
+}
 
 /** What aggregation needs besides the records. */
 export interface RunInfo {
@@ -41,8 +50,6 @@ export interface RunInfo {
   /** False: publish the in-run intervals alone (no run-to-run component); the comparisons of docs/performance.md use it. */
   betweenRun?: boolean;
 }
-
-const VERDICT_RANK: Record<string, number> = { bit: 0, close: 1, mismatch: 2 };
 
 /** Builds the results model from finished processes; cells without processes yet are left out (partial). */
 export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
@@ -236,9 +243,8 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
   let exact: Verdict = null;
   let maxAbs: number | null = null;
   if (cell.reference !== null) {
+    exact = worstVerdict(timed.map(({ res }) => res.exact?.verdict ?? null));
     for (const { res } of timed) {
-      const v = res.exact?.verdict ?? null;
-      if (v !== null && (exact === null || VERDICT_RANK[v] > VERDICT_RANK[exact])) exact = v;
       const d = res.exact?.max_abs_diff;
       if (typeof d === 'number') maxAbs = Math.max(maxAbs ?? 0, d);
     }
@@ -254,11 +260,13 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     samples_per_process: perProcess.map((p) => p.n),
     exact,
     max_abs_diff: maxAbs,
+    ...exactFigures(cell.reference === null ? [] : timed.map(({ res }) => res)),
     samples_ms: timed.map(({ res }) => res.timing!.samples_ms),
     gc_ms: gcSamples(timed.map(({ res }) => res.timing!)),
     gc_median_ms: gcMedian(gcSamples(timed.map(({ res }) => res.timing!))),
     per_process: perProcess,
     memory: mem.length ? { peak_rss_bytes: mem.map((m) => m.peak_rss_bytes), cuda_peak_allocated_bytes: mem.map((m) => m.cuda_peak_allocated_bytes) } : null,
+    memory_growth: cellGrowth(timed.map(({ res }) => res.timing!)),
     tool_version: toolVersion,
     error: null,
   };

@@ -1,5 +1,6 @@
 // Pure: the words every output format shows next to a cell's figure (docs/contracts.md, docs/report.md).
 import type { CellResult, Results } from './model.ts';
+import { growthText } from './memory-growth.ts';
 
 /** `work: differs (stops at the site)` when the witnesses showed other work than the contract's, else null. */
 export function workText(c: CellResult): string | null {
@@ -15,11 +16,12 @@ export function runtimeText(c: CellResult, results: Results): string | null {
 }
 
 /**
- * Everything to show beside a measured figure, in order: the work difference, a different torch, the
- * adapter's notes. Empty for the seed's cells, which record none of these.
+ * Everything to show beside a measured figure, in order: the work difference, memory kept per call
+ * (src/results/memory-growth.ts), a different torch, the adapter's notes. Empty for the seed's cells,
+ * which record none of these.
  */
 export function cellAnnotations(c: CellResult, results: Results): string[] {
-  const out = [workText(c), runtimeText(c, results)].filter((x): x is string => x !== null);
+  const out = [workText(c), growthText(c.memory_growth), runtimeText(c, results)].filter((x): x is string => x !== null);
   for (const n of c.notes ?? []) out.push(`note: ${n}`);
   return out;
 }

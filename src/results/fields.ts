@@ -58,13 +58,6 @@ export function text(v: unknown, at: At): string {
   return v;
 }
 
-/** A finite number, or null when absent or null. */
-export function optNumber(v: unknown, at: At): number | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(at, 'a number or null', v);
-  return v;
-}
-
 /** A finite number. */
 export function number(v: unknown, at: At): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(at, 'a number', v);

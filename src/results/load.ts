@@ -1,5 +1,6 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
 import { parseNotes, parseWork } from './work.ts';
+import { parseAgreement, parseEffect } from './effect.ts';
 import { aaPairedOf, pairedFields } from './paired-load.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
@@ -9,6 +10,7 @@ import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, typ
 import { dict } from '../util/dict.ts';
 import { MAX_PROMPTS } from '../spec/text-inputs.ts';
 import { cellInconsistency } from './consistency.ts';
+import { parseGrowth } from './memory-growth.ts';
 import { forTerminal } from '../util/escape.ts';
 
 /** Top-level keys that are not subjects. */
@@ -99,6 +101,7 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     samples_per_process: c.samples_per_process === undefined || c.samples_per_process === null ? null : boundedList(c.samples_per_process, f('samples_per_process'), MAX_PROCESSES, 'processes').map((x, i) => count(x, child(f('samples_per_process'), i), MAX_SAMPLES)),
     exact: verdictOf(c),
     max_abs_diff: optNonNegative(c.max_abs_diff, f('max_abs_diff')),
+    ...exactFiguresOf(c, at),
     samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : sampleLists(c.samples_ms, f('samples_ms')),
     gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : sampleLists(c.gc_ms, f('gc_ms'), (x, at) => duration(x, at)),
     gc_median_ms: optDuration(c.gc_median_ms, f('gc_median_ms')),
@@ -106,6 +109,7 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     precision_half_width: optNonNegative(c.precision_half_width, f('precision_half_width')),
     per_process: c.per_process === undefined || c.per_process === null ? null : boundedList(c.per_process, f('per_process'), MAX_PROCESSES, 'processes').map((x, i) => processOf(x, child(f('per_process'), i))),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
+    ...(c.memory_growth === undefined ? {} : { memory_growth: parseGrowth(c.memory_growth, f('memory_growth')) }),
     tool_version: optText(c.tool_version, f('tool_version')),
     ...(c.tool_source === undefined ? {} : { tool_source: sourceOf(c.tool_source, f('tool_source')) }),
     error: c.error === undefined || c.error === null ? null : errorOf(record(c.error, f('error')), f('error')),
@@ -114,6 +118,13 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     ...('notes' in c ? { notes: parseNotes(c.notes) } : {}),
     ...pairedFields(c, at),
   };
+}
+
+/** A cell's effect-size guard and agreement figures, each only where the file has one. */
+function exactFiguresOf(c: Record<string, unknown>, at: At): Pick<CellResult, 'effect' | 'agreement'> {
+  const effect = parseEffect(c.effect, child(at, 'effect'));
+  const agreement = parseAgreement(c.agreement, child(at, 'agreement'));
+  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}) };
 }
 
 function sourceOf(v: unknown, at: At): CellSource | null {
@@ -181,7 +192,7 @@ function verdictOf(c: Record<string, unknown>): Verdict | undefined {
   const e = c.exact;
   if (e === true) return 'close';
   if (e === false) return 'mismatch';
-  if (e === 'bit' || e === 'close' || e === 'mismatch') return e;
+  if (e === 'bit' || e === 'close' || e === 'mismatch' || e === 'vacuous') return e;
   return null;
 }
 

@@ -3,12 +3,18 @@ import type { PairedFigures } from './paired.ts';
 import type { ControlFigures, ImportTax } from './control.ts';
 import type { RatioCI } from '../stats/paired.ts';
 import type { RequiredWork, Witnesses } from '../run/record.ts';
+import type { MemoryGrowth } from './memory-growth.ts';
+import type { Agreement, EffectFigures } from './effect.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
 
-/** An exactness verdict against the group's reference tool; null when there is nothing to compare. */
-export type Verdict = 'bit' | 'close' | 'mismatch' | null;
+/**
+ * An exactness verdict against the group's reference tool; null when there is nothing to compare. `vacuous`:
+ * the values agree, but the contract's write does not move the output beyond the tolerance, so the agreement
+ * proves nothing (src/results/effect.ts).
+ */
+export type Verdict = 'bit' | 'close' | 'mismatch' | 'vacuous' | null;
 
 /** Statistics of one process's raw samples (milliseconds). */
 export interface ProcessStats {
@@ -72,6 +78,10 @@ export interface CellResult {
   /** undefined: the file does not say (the seed omits it for the reference); null: nothing to compare. */
   exact: Verdict | undefined;
   max_abs_diff: number | null;
+  /** A writing contract's effect-size guard: how far the reference's write moves the output; absent or null otherwise. */
+  effect?: EffectFigures | null;
+  /** A decoder output's top-1 agreement, TV distance, or where its generated tokens part; absent or null otherwise. */
+  agreement?: Agreement | null;
   /** Raw samples per process (ms); null when the file has none (the seed). */
   samples_ms: number[][] | null;
   /** The timed garbage collection after each sample, per process (ms), parallel to samples_ms; null when not recorded. */
@@ -84,6 +94,11 @@ export interface CellResult {
   /** Relative half-width of the 95% interval of the cell's median, from its process medians (src/stats/spread.ts). */
   precision_half_width?: number | null;
   memory: MemoryStats | null;
+  /**
+   * What the timing processes kept per call between their warm-ups and their last sample, and whether that
+   * is growth (src/results/memory-growth.ts); absent or null when not recorded (older results, the seed).
+   */
+  memory_growth?: MemoryGrowth | null;
   /** Version of the tool's library, when it has one; for a source build, its own version with the revision (`2.36.1+git.1a2b3c4`). */
   tool_version: string | null;
   /** Where a tool built from source came from (`run --tool-source`, bench-change); absent for a release. */

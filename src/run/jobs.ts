@@ -161,7 +161,10 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
     protocol: WIRE_VERSION, // the wire version: every wire file (request, result, manifest) names it `protocol`
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
-    contract: { kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work },
+    contract: {
+      kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work,
+      ...(kindFacts.writes ? { writes: kindFacts.writes } : {}), ...(kindFacts.output ? { output: kindFacts.output } : {}),
+    },
     subject: requestSubject(spec.subjects[cell.subject]),
     tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module, library },
     reference: timed && cell.reference !== null ? adapterName(adapterOf(cell.reference)) : null,

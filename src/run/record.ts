@@ -1,6 +1,6 @@
 // What a cell process's result file holds beyond its timing, as the run reads it: the work witnesses of its
-// untimed call, and its paired record with the figures derived from it (what the precision gate judges and
-// results aggregate).
+// untimed call, the effect-size guard and agreement of its exactness check, and its paired record with the
+// figures derived from it (what the precision gate judges and results aggregate).
 import { pairEstimate } from '../stats/paired.ts';
 import { median } from '../stats/summary.ts';
 
@@ -73,4 +73,39 @@ export interface TokensRecord {
   tokenizer: string;
   /** sha256 of the padded int64 token ids. */
   sha256: string;
+}
+
+/** How far the reference's write moved the output from the unwritten one (benchgrid_harness/effect.py). */
+export interface EffectFigures {
+  /** Largest absolute difference; null for generated tokens and where the two cannot be lined up. */
+  max_abs_diff: number | null;
+  /** The write stays within the exactness tolerance: agreement with the reference proves nothing. */
+  vacuous: boolean;
+  top1_agreement?: number | null;
+  tv_distance?: number | null;
+  first_divergence?: number | null;
+}
+
+/** A decoder output against the reference's as a user reads it. */
+export interface Agreement {
+  /** The fraction of positions whose top token (for tokens: whose generated token) is the reference's. */
+  top1_agreement?: number | null;
+  /** Total-variation distance of the softmax distributions, averaged over positions (logits only). */
+  tv_distance?: number | null;
+  /** Generated tokens: the index among the new tokens (0: the first) where any sequence first parts; null: none. */
+  first_divergence?: number | null;
+}
+
+/** What a timing process kept per call (schemas/result.schema.json `memory_growth`, benchgrid_harness/memory.py). */
+export interface MemoryGrowthRecord {
+  /** The tool's calls between the two readings. */
+  calls: number;
+  /** Resident set size [before the first sample, after the last]; null where it could not be read. */
+  rss_bytes: [number, number] | null;
+  /** torch.cuda.memory_allocated at the same two points; null off CUDA. */
+  cuda_allocated_bytes: [number, number] | null;
+  /** The last sample's result, held at the second reading for the exactness check (subtracted). */
+  held_bytes: { rss: number; cuda: number | null };
+  /** Per counter: the Theil-Sen slope of the readings after each call, or with under three calls (after - held - before) / calls; null: not read. */
+  per_call_bytes: { rss: number | null; cuda: number | null };
 }

@@ -41,6 +41,10 @@ export interface RequestContract {
   kind: string;
   params: RequestParams;
   grad: boolean;
+  /** How the harness computes the output without the contract's write (the effect-size guard); absent: it only reads. */
+  writes?: 'forward' | 'forward_per_strength' | 'corrupted_forward' | 'unsteered';
+  /** What the contract returns when more than numbers (compared also by top-1 agreement); absent: numbers. */
+  output?: 'logits' | 'tokens';
   work: RequestWork | null;
 }
 

@@ -51,6 +51,8 @@ function addSourceEnvironment(environments: Record<string, Environment>, baseId:
     id, python: base.python, default: false,
     requirements: [...base.requirements.filter((r) => requirementName(r) !== name), line],
     layer: { base: baseId, requirements: [`${pkg} from ${src.text}`], source: { package: pkg, source: src } },
+    // The source's dependencies and build backend come from where its base takes its packages.
+    index: base.index,
   };
   return id;
 }

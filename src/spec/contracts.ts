@@ -15,12 +15,21 @@ export interface Work {
   parameter_grads: boolean;
 }
 
+/** How the harness computes a writing contract's output with the write left out (benchgrid_harness/effect.py). */
+export type Writes = 'forward' | 'forward_per_strength' | 'corrupted_forward' | 'unsteered';
+
+/** What a contract returns, when it is more than numbers: logits, or generated token ids. */
+export type Output = 'logits' | 'tokens';
+
 /** One contract kind's facts. */
 export interface ContractFacts {
   kind: string;
   label: string;
   grad: boolean;
   params: Record<string, ParamType>;
+  /** Set for a contract that writes: its exactness is guarded against a write that does not move the output. */
+  writes?: Writes;
+  output?: Output;
   /** null: the harness records witnesses but checks nothing (group B operations). */
   work: Work | null;
 }

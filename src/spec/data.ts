@@ -35,6 +35,12 @@ export interface EnvironmentData {
   /** Another environment this one is layered over (src/env/layered.ts). */
   over?: string;
   requirements: string[];
+  /** pip's --index-url: a URL (https, http, file) or a directory, relative to the spec. */
+  index_url?: string;
+  /** pip's --extra-index-url, each a URL or a directory. */
+  extra_index_urls?: string[];
+  /** pip's --find-links, each a URL or a directory of wheels. */
+  find_links?: string[];
 }
 
 /** One `subjects:` entry as written. */

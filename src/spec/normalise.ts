@@ -6,6 +6,7 @@ import { builtinRunnerDirs } from './manifests.ts';
 import { ptr } from './diagnostics.ts';
 import { expandVersions, toolVariants, versionedToolId } from './versions.ts';
 import { layerEnvironments } from './layers.ts';
+import { indexOf } from './package-index.ts';
 import { expandDtypes, modelDtype, modelSource, weightsOf } from './subjects.ts';
 import { textInputsOf } from './text-inputs.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
@@ -25,7 +26,7 @@ import { dict, dictOf } from '../util/dict.ts';
 
 /** Fills defaults; assumes the data passed the schema. Cross-references are checked later by rules. */
 export function normalise(data: SpecData, file: string, sources: string[], positions: PosMap): Spec {
-  const { environments, defaultEnvironment } = environmentsOf(data.environments ?? {});
+  const { environments, defaultEnvironment } = environmentsOf(data.environments ?? {}, file);
   const runners = dictOf(builtinRunnerDirs());
   for (const [id, dir] of Object.entries(data.runners ?? {})) runners[id] = path.resolve(path.dirname(file), dir);
   const subjects = dict<Subject>();
@@ -94,14 +95,14 @@ function protocolOf(p: ProtocolData): Protocol {
   };
 }
 
-function environmentsOf(envData: Record<string, EnvironmentData>): { environments: Record<string, Environment>; defaultEnvironment: string } {
+function environmentsOf(envData: Record<string, EnvironmentData>, file: string): { environments: Record<string, Environment>; defaultEnvironment: string } {
   const envIds = Object.keys(envData);
   const marked = envIds.filter((id) => envData[id].default === true);
   const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
   const environments = dict<Environment>();
   for (const id of envIds) {
     const e = envData[id];
-    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null };
+    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null, index: indexOf(e, file) };
   }
   layerEnvironments(environments, envData);
   return { environments, defaultEnvironment };

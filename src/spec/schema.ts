@@ -8,6 +8,7 @@ import type { SpecData } from './data.ts';
 import { SCHEMA_DIR } from '../repository.ts';
 import { positionOf, type PosMap } from './document.ts';
 import { foldMisplacedKeys } from './misplaced.ts';
+import { locationProblem, withoutCredentials } from './package-index.ts';
 
 // ajv ships CommonJS; under ESM its class is the default export, or that export's `default`.
 const Ajv2020 = ajvClass(ajv2020);
@@ -19,6 +20,12 @@ function ajvClass(m: unknown): typeof ajv2020.Ajv2020 {
   return cur as typeof ajv2020.Ajv2020;
 }
 
+/** An ajv with benchgrid's formats: `package-location` is what locationProblem accepts (it also words the error). */
+function newAjv(options: { verbose?: boolean }): InstanceType<typeof ajv2020.Ajv2020> {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, ...options });
+  ajv.addFormat('package-location', { type: 'string', validate: (s: string) => locationProblem(s) === null });
+  return ajv;
+}
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -27,7 +34,7 @@ export function validatorFor(name: string): ValidateFunction {
   let v = compiled.get(name);
   if (v === undefined) {
     const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
-    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+    const ajv = newAjv({ verbose: true });
     const fresh = ajv.compile(schema);
     compiled.set(name, fresh);
     return fresh;
@@ -43,7 +50,7 @@ export function validatorForDef(name: string, def: string): ValidateFunction {
   let v = defs.get(key);
   if (v === undefined) {
     const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const ajv = newAjv({});
     ajv.addSchema(schema);
     v = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
     if (v === undefined) throw new Error(`schemas/${name} has no $defs/${def}`);
@@ -114,6 +121,12 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer));
       if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
       return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
+    }
+    case 'format': {
+      const problem = typeof value === 'string' ? locationProblem(value) : null;
+      // A password the spec holds is not printed again (into a CI log): the value is shown without it.
+      if (e.params.format === 'package-location' && problem) return diag('error', 'bad-index', at(pointer), pointer, `${problem.message} (got ${show(withoutCredentials(String(value)))}).`, problem.hint);
+      return diag('error', 'bad-value', at(pointer), pointer, `${e.message ?? 'has the wrong format'} (${got}).`);
     }
     case 'propertyNames':
       return diag('error', 'bad-name', at(pointer), pointer, `has an invalid key name.`);

@@ -71,7 +71,22 @@ export interface Environment {
    * base's site-packages); null for an environment built on its own.
    */
   layer: { base: string; requirements: string[]; source?: LayerSource } | null;
+  /** Where pip looks for its packages (src/spec/package-index.ts); NO_INDEX: pip's own configuration alone. */
+  index: PackageIndex;
 }
+
+/**
+ * The package indexes and wheel directories an environment's pip calls name (`--index-url`,
+ * `--extra-index-url`, `--find-links`): URLs as written, local directories as absolute paths.
+ */
+export interface PackageIndex {
+  index_url: string | null;
+  extra_index_urls: string[];
+  find_links: string[];
+}
+
+/** An environment that names no index: pip asks whatever this machine's pip configuration names. */
+export const NO_INDEX: PackageIndex = { index_url: null, extra_index_urls: [], find_links: [] };
 
 /** A source ready to build. */
 export interface ResolvedSource {

@@ -71,6 +71,8 @@ export function expandVersions(tools: Record<string, Tool>, environments: Record
           requirements: pinRequirement(base.requirements, pkg, v),
           default: false,
           layer: { base: base.id, requirements: [`${pkg}==${v}`] },
+          // A release comes from where its tool's environment takes its packages.
+          index: base.index,
         };
       }
       const label = t.label.includes('{version}') ? t.label : `${t.label} ${v}`;

@@ -8,7 +8,7 @@ import { versionRules } from './rules-versions.ts';
 import { ruleCovers, type Plan } from '../plan/expand.ts';
 import { contractKinds } from './rules-contracts.ts';
 import { fileNames } from './rules-names.ts';
-import { environmentLayers, requirementSources } from './rules-environments.ts';
+import { environmentLayers, indexDirectories, requirementSources } from './rules-environments.ts';
 import { subjectModels } from './rules-subjects.ts';
 import { textInputs } from './rules-text.ts';
 
@@ -305,7 +305,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, requirementSources, sitesAndSubjects, subjectModels, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, requirementSources, indexDirectories, sitesAndSubjects, subjectModels, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

@@ -56,7 +56,7 @@ function copy(dir: string): string {
  * a cell ran.
  */
 const TIMINGS = new Set(['median_ms', 'min_ms', 'max_ms', 'iqr_ms', 'n', 'stopped_by', 'gc_median_ms', 'phases_s', 'wall_s', 'samples_ms', 'gc_ms',
-  'samples_per_process', 'precision_half_width', 'memory', 'paired', 'import_tax', 'control', 'start']);
+  'samples_per_process', 'precision_half_width', 'memory', 'memory_growth', 'paired', 'import_tax', 'control', 'start']);
 
 /** A cell with its timings left out, at every depth (per process too). */
 function withoutTimings(value: unknown): Record<string, unknown> {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failedRequirement, resolveEnv } from '../../src/env/build.ts';
+import { NO_INDEX } from '../../src/spec/types.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
 
 
@@ -23,9 +24,9 @@ groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
 
 describe('environments', () => {
   it('key the cache by interpreter and requirements, in any order', async () => {
-    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null });
-    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true, layer: null });
-    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true, layer: null });
+    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null, index: NO_INDEX });
+    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true, layer: null, index: NO_INDEX });
+    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true, layer: null, index: NO_INDEX });
     expect(a.dir).toBe(b.dir);
     expect(a.dir).not.toBe(c.dir);
     expect(path.basename(a.dir)).toMatch(/^main-[0-9a-f]{16}$/);

@@ -123,7 +123,9 @@ subjects:
     sites: { block: transformer.h.1 }
 contracts:
   single_module_output: { site: block }
-  activation_patching: { site: block, params: { position: 4, answer_token: 10, wrong_token: 20, corrupt_seed: 1 } }
+  # The last position: the block site is the last of two blocks, whose output at an earlier position never
+  # reaches the last position's logits (the effect-size guard would call the cells vacuous).
+  activation_patching: { site: block, params: { position: 7, answer_token: 10, wrong_token: 20, corrupt_seed: 1 } }
 tools:
   raw: { label: plain forward }
   hooks: { label: forward hooks }

@@ -5,7 +5,7 @@ import tempfile
 
 import torch
 
-from . import adapters, exactness, memory, pairing, timing, witnesses
+from . import adapters, effect, exactness, memory, pairing, timing, witnesses
 from .machine import LoadProbe
 from .context import make_context
 from .device import resolve_device, synchronize
@@ -20,12 +20,39 @@ def grad_mode(request):
 
 
 def _reference_result(request, ctx):
-    """One call of the reference's contract callable, moved to the CPU so it holds no device memory."""
+    """One call of the reference's contract callable, moved to the CPU so it holds no device memory; and, for a
+    contract that writes, the effect-size guard's figures (effect.py: how far the write moves the output), else None."""
     reference, kind = request["reference"], request["contract"]["kind"]
+    writes, output = effect.facts(request["contract"])
     module = adapters.import_reference(reference["module"])
     function = adapters.contract_function(module, kind, f"reference {reference['tool']}", False)
     with grad_mode(request):
-        return exactness.to_cpu(function(ctx)())
+        expected = exactness.to_cpu(function(ctx)())
+        if writes is None:
+            return expected, None
+        plain = effect.unwritten(writes, ctx, function)
+    figures = effect.guard(expected, plain, output, request["settings"]["rtol"], request["settings"]["atol"],
+                           _padded(ctx), ctx.inputs.shape[-1])
+    return expected, figures
+
+
+def _padded(ctx):
+    """Text inputs' pad positions on the CPU (True there), or None for inputs without padding."""
+    return (ctx.inputs == ctx.pad_id).cpu() if ctx.pad_id is not None else None
+
+
+def _check(request, ctx, last, expected, guard):
+    """The `exact` object of the tool's last result against the reference's, with the guard's and the task-level
+    figures (effect.py)."""
+    settings, reference = request["settings"], request["reference"]
+    padded = _padded(ctx)
+    exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"], padded)
+    if padded is not None and bool(padded.any()) and exactness.has_positions(expected, padded):
+        ctx.note(f"exactness is judged at the prompts' {int((~padded).sum())} real token positions: the "
+                 f"{int(padded.sum())} padded positions are the output of no token, and tools fill them differently")
+    output = effect.facts(request["contract"])[1]
+    figures = effect.agreement(exactness.to_cpu(last), expected, output, padded, ctx.inputs.shape[-1])
+    return effect.judged(exact, guard, figures)
 
 
 def _prepare_tool(request, ctx, phases, state):
@@ -49,10 +76,10 @@ def _time(request, ctx, phases, state, twin):
     """Time mode: reference pass, [the baseline's block before the import], prepare, warm-ups, timed samples
     (or pairs with the baseline, pairing.py), then the exactness check and the witness call."""
     settings, reference = request["settings"], request["reference"]
-    expected = None
+    expected = guard = None
     if reference is not None:
         with phases("reference"):
-            expected = _reference_result(request, ctx)
+            expected, guard = _reference_result(request, ctx)
     paired = _pairing_header(request, twin)
     baseline = None
     if paired is not None and paired["unpaired"] is None:
@@ -79,11 +106,7 @@ def _time(request, ctx, phases, state, twin):
     exact = None
     if reference is not None:
         with phases("check"):
-            padded = (ctx.inputs == ctx.pad_id).cpu() if ctx.pad_id is not None else None
-            exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"], padded)
-            if padded is not None and bool(padded.any()) and exactness.has_positions(expected, padded):
-                ctx.note(f"exactness is judged at the prompts' {int((~padded).sum())} real token positions: the "
-                         f"{int(padded.sum())} padded positions are the output of no token, and tools fill them differently")
+            exact = _check(request, ctx, last, expected, guard)
     with phases("witness"):
         work = _witness(request, ctx, run)
     return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes, "paired": paired}

@@ -1,4 +1,5 @@
-"""Compare a tool's result with the reference's: `bit`, `close` (allclose at rtol/atol) or `mismatch`."""
+"""Compare a tool's result with the reference's: `bit`, `close` (allclose at rtol/atol) or `mismatch` (effect.py
+turns agreement into `vacuous` where the contract's write does not move the output)."""
 
 import math
 
@@ -24,6 +25,8 @@ def _tensors(got, want, rtol, atol):
         return "mismatch", None
     if got.dtype == want.dtype and torch.equal(got, want):
         return "bit", 0.0
+    # Integers (token ids) and booleans are compared exactly: rtol would make a token id close to its neighbours.
+    exact_kind = not (got.is_floating_point() or got.is_complex() or want.is_floating_point() or want.is_complex())
     wide = torch.complex128 if (got.is_complex() or want.is_complex()) else torch.float64
     got_w, want_w = got.to(wide), want.to(wide)
     nan_got = torch.isnan(got_w)
@@ -35,6 +38,8 @@ def _tensors(got, want, rtol, atol):
     diff = float(delta.nan_to_num(nan=math.inf).max()) if delta.numel() else 0.0
     if diff == 0.0:
         return ("bit" if got.dtype == want.dtype else "close"), 0.0
+    if exact_kind:
+        return "mismatch", diff
     close = torch.allclose(got_w, want_w, rtol=rtol, atol=atol, equal_nan=True)
     return ("close" if close else "mismatch"), (diff if math.isfinite(diff) else None)
 
@@ -62,6 +67,11 @@ def _compare(got, want, rtol, atol):
             verdict = item_verdict
         worst = None if worst is None or item_diff is None else max(worst, item_diff)
     return verdict, worst
+
+
+def verdict(got, want, rtol, atol):
+    """(verdict, max_abs_diff) of two CPU values (nested tensors), as `compare` judges them."""
+    return _compare(got, want, rtol, atol)
 
 
 def without_padding(value, padded):

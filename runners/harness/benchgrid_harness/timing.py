@@ -8,6 +8,10 @@ runs outside the clock, timed on its own and recorded as that sample's `gc_ms`, 
 dropped before the next clock starts: the cost of the garbage the tool made is measured, but never lands
 at random in a sample. The paired loop (`timed_pairs`: a tool and its baseline alternated pair by pair,
 docs/protocol.md "Pairing"; what is paired is pairing.py's) applies the same policy to both sides of every pair.
+
+Both loops read memory for its growth per call (memory.py): right after the collection that precedes the
+first sample, and right after each sample's (each pair's) collection, so neither a reading nor a
+collection lands in a sample.
 """
 
 import gc
@@ -16,6 +20,7 @@ from contextlib import contextmanager
 
 import torch
 
+from . import memory
 from .device import is_cuda, synchronize
 from .precision import median_half_width
 
@@ -97,8 +102,9 @@ def limits_of(settings, samples=None, budget_s=None):
     return samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision")
 
 
-def _sample_loop(run, limits, durations, gc_ns, timed, clock):
-    """Returns (count, stopped_by, last result); `durations` and `gc_ns` are preallocated."""
+def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None, readings=None):
+    """Returns (count, stopped_by, last result); `durations` and `gc_ns` are preallocated; `read()` is
+    appended to `readings` after each sample's collection, off the clock (memory growth)."""
     spent = 0
     count = 0
     result = None
@@ -109,6 +115,8 @@ def _sample_loop(run, limits, durations, gc_ns, timed, clock):
         elapsed, result = timed(run, clock)
         durations[count] = elapsed
         gc_ns[count] = collect(clock)
+        if readings is not None:
+            readings.append(read())
         count += 1
         spent += elapsed + gc_ns[count - 1]
         stopped_by = stop_reason(count, spent, durations, limits)
@@ -135,12 +143,18 @@ def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
     durations = [0] * limits[0]
     gc_ns = [0] * limits[0]
     with collector_paused():
-        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device), clock)
+        # collector_paused has just collected, and the loop ends on the last sample's collection.
+        before = memory.reading(device)
+        series = []
+        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device), clock,
+                                                 lambda: memory.reading(device), series)
+        after = memory.reading(device)
     timing = {
         **timing_facts(device, settings["warmups"]),
         "samples_ms": [ns / 1e6 for ns in durations[:count]],
         "gc_ms": [ns / 1e6 for ns in gc_ns[:count]],
         "stopped_by": stopped_by,
+        "memory_growth": memory.growth(before, after, memory.held_bytes(result), count, series),
     }
     return timing, result
 
@@ -156,9 +170,10 @@ def orders(rng, count):
     return out[:count]
 
 
-def _pair_loop(calls, order, limits, out, timed, clock):
+def _pair_loop(calls, order, limits, out, timed, clock, read=lambda: None, readings=None):
     """Returns (count, stopped_by, the first side's last result); `out` holds the preallocated lists
-    (ns per side, gc ns per side, ratio of the two per pair)."""
+    (ns per side, gc ns per side, ratio of the two per pair); `read()` is appended to `readings` after each
+    pair's collections, off the clock (memory growth)."""
     ns, gc_ns, ratios = out
     spent = 0
     count = 0
@@ -172,6 +187,8 @@ def _pair_loop(calls, order, limits, out, timed, clock):
             gc_ns[side][count] = collect(clock)
             spent += elapsed + gc_ns[side][count]
         ratios[count] = ns[0][count] / ns[1][count] if ns[1][count] else float("inf")
+        if readings is not None:
+            readings.append(read())
         count += 1
         stopped_by = stop_reason(count, spent, ratios, limits)
         if stopped_by is not None:
@@ -181,13 +198,19 @@ def _pair_loop(calls, order, limits, out, timed, clock):
 def sample_pairs(calls, order, limits, device, clock=time.perf_counter_ns):
     """Time the two `calls` in alternation, pair j in `order[j]`, until the limits (timing.stop_reason; the
     precision rule judges the per-pair ratios). Returns (count, stopped_by, ms per side, gc ms per side,
-    first side's last result). `clock` as in timing.sample."""
+    first side's last result, the first side's memory growth per call). `clock` as in timing.sample."""
     size = limits[0]
     out = ([[0] * size, [0] * size], [[0] * size, [0] * size], [0.0] * size)
     with collector_paused():
-        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock)
+        before = memory.reading(device)
+        # The loop returns only the first side's last result: the baseline's is freed by then.
+        series = []
+        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock,
+                                             lambda: memory.reading(device), series)
+        after = memory.reading(device)
+    growth = memory.growth(before, after, memory.held_bytes(last), count, series)
     to_ms = lambda values: [v / 1e6 for v in values[:count]]  # noqa: E731
-    return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last
+    return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last, growth
 
 
 def timed_pairs(request, run, baseline, device, rng, spent_s):
@@ -196,7 +219,8 @@ def timed_pairs(request, run, baseline, device, rng, spent_s):
     settings = request["settings"]
     limits = limits_of(settings, budget_s=max(0.0, settings["sampling_budget_s"] - spent_s))
     order = orders(rng, limits[0])
-    count, stopped_by, ms, gc_ms, last = sample_pairs((run, baseline), order, limits, device)
-    timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by}
+    count, stopped_by, ms, gc_ms, last, growth = sample_pairs((run, baseline), order, limits, device)
+    timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by,
+              "memory_growth": growth}
     paired = {"baseline_ms": ms[1], "baseline_gc_ms": gc_ms[1], "tool_first": [o == (0, 1) for o in order[:count]]}
     return timing, paired, last

@@ -60,7 +60,7 @@ class PairLoopTest(unittest.TestCase):
 
     def test_each_pair_runs_in_its_drawn_order_and_each_side_keeps_its_own_samples(self):
         order = [(0, 1), (1, 0), (1, 0), (0, 1)]
-        (count, stopped_by, ms, _, _), clock = self.pairs([2, 4, 6, 8], [1, 1, 1, 1], order, limits(samples=4))
+        (count, stopped_by, ms, _, _, _), clock = self.pairs([2, 4, 6, 8], [1, 1, 1, 1], order, limits(samples=4))
         calls = [e for e in clock.events if e != "clock"]
         self.assertEqual(calls, ["tool", "baseline", "baseline", "tool", "baseline", "tool", "tool", "baseline"])
         self.assertEqual((count, stopped_by), (4, "samples"))
@@ -70,25 +70,25 @@ class PairLoopTest(unittest.TestCase):
     def test_precision_judges_the_ratios_so_a_drift_shared_by_both_sides_does_not_hold_it_back(self):
         # Both sides slow down together: their samples spread, their ratio stays 2.
         drift = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-        (count, stopped_by, ms, _, _), _ = self.pairs([2 * d for d in drift], drift, [(0, 1)] * 10,
+        (count, stopped_by, ms, _, _, _), _ = self.pairs([2 * d for d in drift], drift, [(0, 1)] * 10,
                                                       limits(samples=10, min_samples=3, precision=0.01))
         self.assertEqual((count, stopped_by), (6, "precision"))
         self.assertEqual([t / b for t, b in zip(ms[TOOL], ms[BASELINE])], [2.0] * 6)
 
     def test_the_budget_counts_both_sides_and_their_collections(self):
         clock = FakeClock(tick=MS)  # each call +1 ms, each collection 1 ms
-        (count, stopped_by, ms, gc_ms, _), _ = self.pairs(9, 4, [(0, 1)] * 20, limits(budget_ms=50), clock)
+        (count, stopped_by, ms, gc_ms, _, _), _ = self.pairs(9, 4, [(0, 1)] * 20, limits(budget_ms=50), clock)
         # (10 + 1) + (5 + 1) = 17 ms a pair: 34 within 50, 51 past it.
         self.assertEqual((count, stopped_by), (3, "budget"))
         self.assertEqual(gc_ms, [[1.0] * 3, [1.0] * 3])
         self.assertEqual(ms, [[10.0] * 3, [5.0] * 3])
 
     def test_min_samples_pairs_are_taken_even_past_the_budget(self):
-        (count, stopped_by, _, _, _), _ = self.pairs(30, 30, [(1, 0)] * 20, limits(min_samples=5, budget_ms=1))
+        (count, stopped_by, _, _, _, _), _ = self.pairs(30, 30, [(1, 0)] * 20, limits(min_samples=5, budget_ms=1))
         self.assertEqual((count, stopped_by), (5, "budget"))
 
     def test_a_baseline_that_reads_zero_time_does_not_break_the_loop(self):
-        (count, stopped_by, ms, _, _), _ = self.pairs(1, 0, [(0, 1)] * 8, limits(samples=8, precision=0.5))
+        (count, stopped_by, ms, _, _, _), _ = self.pairs(1, 0, [(0, 1)] * 8, limits(samples=8, precision=0.5))
         self.assertEqual((count, stopped_by), (8, "samples"))
         self.assertEqual(ms[BASELINE], [0.0] * 8)
 
