@@ -36,7 +36,8 @@ export function definitionChanges(input: DefinitionInput): DefinitionChange[] {
 
   // An environment's `default` flag moves tools between environments; that shows as a tool change.
   out.push(...keyed('environment', old.environments, neu.environments, new Map(), measured, (id, o, n) => {
-    const fields = fieldChanges({ python: o.python, requirements: o.requirements, default: o.default }, { python: n.python, requirements: n.requirements, default: n.default });
+    // The package index decides which wheels pip installs, so a changed index invalidates like a changed pin.
+    const fields = fieldChanges({ python: o.python, requirements: o.requirements, index: o.index, default: o.default }, { python: n.python, requirements: n.requirements, index: n.index, default: n.default });
     const real = fields.some((f) => f.path !== 'default');
     return { fields, pick: (m) => real && m.new.environment === id };
   }));

@@ -91,6 +91,12 @@ describe('diffSpecs on other changes', () => {
     expect(d.definitions).toEqual([{ kind: 'environment', id: 'main', change: 'changed', fields: [{ path: 'requirements', from: ['torch==2.5.0'], to: ['torch==2.6.0'] }], invalidates: everyPlanned }]);
   });
 
+  it("an environment's package index invalidates the cells of the tools in it, as a pin does", async () => {
+    const env = (index: string): [string, string] => ['subjects:', `environments:\n  main: { requirements: [torch==2.5.0]${index} }\nsubjects:`];
+    const d = await diffTexts(variant(env('')), variant(env(', index_url: "https://download.pytorch.org/whl/cpu"')));
+    expect(d.definitions).toEqual([{ kind: 'environment', id: 'main', change: 'changed', fields: [{ path: 'index.index_url', from: null, to: 'https://download.pytorch.org/whl/cpu' }], invalidates: everyPlanned }]);
+  });
+
   it("a tool's adapter change invalidates that tool's cells only", async () => {
     const d = await diffTexts(variant(), variant(['tv_fx: { label: torchvision fx }', 'tv_fx: { label: torchvision fx, adapter: hooks }']));
     expect(d.definitions).toEqual([{ kind: 'tool', id: 'tv_fx', change: 'changed', fields: [{ path: 'adapter', from: 'tv_fx', to: 'hooks' }], invalidates: [CELLS.smoFx] }]);
