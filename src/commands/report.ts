@@ -9,6 +9,7 @@ import { resolvePage } from '../report/page.ts';
 import { loadSpecForReport } from '../report/spec.ts';
 import { renderTable } from '../report/table.ts';
 import { tidyRows } from '../report/tidy.ts';
+import { withGrowth } from '../report/growth.ts';
 import { toCsv, toJsonl } from '../report/tidy-text.ts';
 import { reportInput } from '../report/run-reports.ts';
 import { useColor } from '../util/tty.ts';
@@ -43,7 +44,7 @@ export async function report(file: string, opts: ReportOptions): Promise<void> {
     }
   }
   let text: string;
-  if (format === 'json') text = JSON.stringify(results, null, 2) + '\n';
+  if (format === 'json') text = JSON.stringify(withGrowth(results), null, 2) + '\n';
   else if (format === 'markdown') text = renderMarkdown(input);
   else if (format === 'html') text = renderHtml(input);
   else if (format === 'csv') text = toCsv(tidyRows(input));

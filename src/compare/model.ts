@@ -96,7 +96,7 @@ export interface CellComparison {
   speed: SpeedComparison;
   /** Set when the status or the reason changed. */
   status_changed: boolean;
-  /** Set when the exactness verdict changed; worse when it went down bit -> close -> vacuous -> mismatch. */
+  /** Set when the exactness verdict changed; worse when it went down bit -> close -> degraded -> vacuous -> mismatch. */
   exactness: { before: Verdict; after: Verdict; worse: boolean } | null;
 }
 

@@ -4,7 +4,8 @@ import type { ReasonRule, Spec } from '../spec/types.ts';
 import { satisfies } from '../spec/version-range.ts';
 import { expandToolList, splitToolId } from '../spec/versions.ts';
 import { pairingOf, type Pairing } from './pairing.ts';
-import { declaredSubject, expandSubjectList } from '../spec/subjects.ts';
+import { expandSubjectList } from '../spec/subjects.ts';
+import { namesSubject } from '../spec/sweep.ts';
 
 /** One cell of the matrix: a contract done by a tool on a subject, within a group. */
 export interface Cell {
@@ -53,8 +54,8 @@ export function ruleCovers(rule: ReasonRule, contract: string, tool: string, sub
     (rule.tools === null || rule.tools.includes(tool) || rule.tools.includes(declared)) &&
     inRange &&
     (rule.contracts === null || rule.contracts.includes(contract)) &&
-    // A subject of the dtype axis (gpt2@bf16) is covered by a reason naming it or its declared subject.
-    (rule.subjects === null || rule.subjects.includes(subject) || rule.subjects.includes(declaredSubject(subject)))
+    // A subject an axis made (gpt2@bf16, gpt2@seq=256@bf16) is covered by a reason naming it or one it was made from.
+    (rule.subjects === null || rule.subjects.some((named) => namesSubject(named, subject)))
   );
 }
 

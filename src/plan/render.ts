@@ -4,6 +4,7 @@ import { DEFAULT_WIDTH, wrap } from '../util/width.ts';
 import type { Plan } from './expand.ts';
 import type { Spec } from '../spec/types.ts';
 import { expandToolList } from '../spec/versions.ts';
+import { expandSubjectList, isDeclared } from '../spec/subjects.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** The plan as it is printed by `benchgrid plan`, no line wider than `width`. */
@@ -16,7 +17,8 @@ export function renderPlan(rawSpec: Spec, plan: Plan, selected: (id: string) => 
   const green = (s: string) => (color ? `\x1b[32m${s}\x1b[39m` : s);
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);
   for (const g of spec.groups) {
-    for (const subject of g.subjects) {
+    // A swept subject's points and a dtype axis's subjects each get their grid, as the planner expands them.
+    for (const subject of expandSubjectList(spec.subjects, g.subjects)) {
       const mine = cells.filter((c) => c.group === g.id && c.subject === subject);
       if (mine.length === 0) continue;
       const tools = expandToolList(spec.tools, g.tools).filter((t) => mine.some((c) => c.tool === t));
@@ -35,7 +37,9 @@ export function renderPlan(rawSpec: Spec, plan: Plan, selected: (id: string) => 
         })]);
       }
       const planned = mine.filter((c) => c.status === 'planned').length;
-      lines.push(...wrap(`${g.id}: ${g.title} / ${spec.subjects[subject]?.label ?? subject}: ${planned} of ${mine.length} cells run`, width));
+      const label = spec.subjects[subject]?.label ?? subject;
+      const name = isDeclared(spec.subjects[subject] ?? { axis: null, sweep: null }) ? label : `${label}, ${subject}`;
+      lines.push(...wrap(`${g.id}: ${g.title} / ${name}: ${planned} of ${mine.length} cells run`, width));
       lines.push(...fitTable({ head: ['', ...tools], rows, color }, width));
       for (const [reason, key] of keys) lines.push(...hanging(`  (${key}) `, reason, width));
       lines.push('');

@@ -32,15 +32,36 @@ export function cellRange(c: CellResult): string | null {
  * `not compared` (the reference tool, raw, a contract without a comparable result); empty where the cell
  * has no measured result. A decoder output adds its task-level agreement beside the difference
  * (`close (max abs diff 2.2e-7; top-1 1.00, TV 3.1e-8)`), and a cell whose write does not move the output
- * reads `vacuous (...)` with the guard's figure.
+ * reads `vacuous (...)` with the guard's figure. A reduced-precision cell re-judged at float32 says what the
+ * control found: `degraded (precision: max abs diff 0.031 in bfloat16; bit-exact at float32)`, or a mismatch
+ * that persists, `mismatch (max abs diff 0.0078; at float32 too: max abs diff 0.01)`.
  */
 export function exactnessCell(c: CellResult | null): string {
   if (!c || c.status !== 'ok' || c.exact === undefined) return '';
   if (c.exact === null) return 'not compared';
   if (c.exact === 'vacuous') return vacuousText(c);
+  if (c.exact === 'degraded') return degradedText(c);
   if (c.exact === 'bit') return exactText(c.exact);
-  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement)].filter((p) => p);
+  const control = c.precision_control;
+  const atFloat32 = control && control.verdict === 'mismatch' && c.exact === 'mismatch'
+    ? `at float32 too${control.max_abs_diff === null ? '' : `: max abs diff ${formatDiff(control.max_abs_diff)}`}` : null;
+  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement), atFloat32].filter((p) => p);
   return parts.length ? `${c.exact} (${parts.join('; ')})` : exactText(c.exact);
+}
+
+/**
+ * `degraded (precision: max abs diff 0.031 in bfloat16; bit-exact at float32)`: the difference at the subject's
+ * precision and what the control found at float32 (src/results/precision-control.ts).
+ */
+export function degradedText(c: CellResult): string {
+  const control = c.precision_control;
+  const parts = [
+    c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}${control ? ` in ${control.from}` : ''}`,
+    agreementText(c.agreement),
+    !control ? null : control.verdict === 'bit' ? 'bit-exact at float32'
+      : `close at float32${control.max_abs_diff === null ? '' : ` (max abs diff ${formatDiff(control.max_abs_diff)})`}`,
+  ].filter((p) => p);
+  return `degraded (precision${parts.length ? `: ${parts.join('; ')}` : ''})`;
 }
 
 /**
@@ -76,9 +97,12 @@ export function formatDiff(d: number): string {
   return String(Number(d.toPrecision(2)));
 }
 
-/** The one-character exactness mark of the terminal grid: `=` bit, `~` close, `!` mismatch, `?` vacuous. */
+/**
+ * The one-character exactness mark of the terminal grid: `=` bit, `~` close, `≈` degraded (equal at float32),
+ * `!` mismatch, `?` vacuous.
+ */
 export function exactMark(v: Verdict | undefined): string {
-  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'mismatch' ? '!' : v === 'vacuous' ? '?' : '';
+  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'degraded' ? '≈' : v === 'mismatch' ? '!' : v === 'vacuous' ? '?' : '';
 }
 
 /** The exactness verdict in words, for tables: empty when the file does not say. */
@@ -86,11 +110,12 @@ export function exactText(v: Verdict | undefined): string {
   if (v === undefined) return '';
   if (v === null) return 'not compared';
   if (v === 'vacuous') return 'vacuous (the write does not move the output)';
+  if (v === 'degraded') return 'degraded (precision)';
   return v === 'bit' ? 'bit-exact' : v === 'close' ? 'close (within tolerance)' : 'mismatch';
 }
 
 /** Legend of the exactness marks, printed under grids. */
-export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ! mismatch (against the group\'s reference tool), ? vacuous (the write does not move the output: agreement proves nothing)';
+export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ≈ degraded (differs only by precision: agrees at float32), ! mismatch (against the group\'s reference tool), ? vacuous (the write does not move the output: agreement proves nothing)';
 
 /** The first non-empty line of a text (reasons can carry tracebacks). */
 export function firstLine(text: string | null | undefined): string {

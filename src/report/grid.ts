@@ -2,7 +2,7 @@
 import type { CellResult } from '../results/model.ts';
 import { cellAnnotations } from '../results/annotations.ts';
 import { gcSignificant } from '../results/gc.ts';
-import { exactMark, firstLine, formatMs, vacuousText } from './format.ts';
+import { degradedText, exactMark, firstLine, formatMs, vacuousText } from './format.ts';
 import type { ReportInput } from './page.ts';
 import { expandToolList } from '../spec/versions.ts';
 import { cellIndex, publishedRatio } from '../results/published.ts';
@@ -90,8 +90,9 @@ export function buildGrids(input: ReportInput): Grid[] {
             if (ratio && !ratio.paired && ratio.why) unpaired.set(ratio.why, (unpaired.get(ratio.why) ?? 0) + 1);
             const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
             // A work difference, another torch or a note is keyed under the grid, like a reason; so is the
-            // guard's figure of a cell whose write does not move the output (its mark alone would not say how far).
-            const notes = [...(c.exact === 'vacuous' ? [vacuousText(c)] : []), ...cellAnnotations(c, results)];
+            // guard's figure of a cell whose write does not move the output (its mark alone would not say how far),
+            // and the precision control's of a degraded one.
+            const notes = [...(c.exact === 'vacuous' ? [vacuousText(c)] : c.exact === 'degraded' ? [degradedText(c)] : []), ...cellAnnotations(c, results)];
             const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
             return { id, kind: 'ok', text: key ? `${figure} (${key})` : figure, key, result: c };
           }

@@ -86,8 +86,8 @@ export function matrixHtml(grid: Grid): string {
 
 function okTitle(c: CellResult): string {
   const bits = [cellRange(c) ?? 'ok'];
-  const exact = c.exact === 'vacuous' || c.agreement ? exactnessCell(c) : exactText(c.exact);
-  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' && !c.agreement ? `, max abs diff ${c.max_abs_diff}` : ''));
+  const exact = c.exact === 'vacuous' || c.exact === 'degraded' || c.agreement ? exactnessCell(c) : exactText(c.exact);
+  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' && c.exact !== 'degraded' && !c.agreement ? `, max abs diff ${c.max_abs_diff}` : ''));
   if (c.processes !== null) bits.push(`n=${c.processes} processes`);
   return bits.join('; ');
 }

@@ -7,6 +7,7 @@ import { chartData, inlineMd, kvTable, matrixHtml, samplesHtml, type ChartData }
 import { aaText, hostText, notMeasuredText, protocolText } from './measured.ts';
 import { resolvePage, type PageEntryView, type PageSectionView, type PageView, type ReportInput } from './page.ts';
 import { TAX_HEADINGS, TAX_SENTENCE, showsRatios, taxRows, unpairedSentence } from './pairing-parts.ts';
+import { growthHtml } from './growth-html.ts';
 
 /**
  * The report as one HTML document. Pure given the chart library's text, which defaults to Chart.js's
@@ -20,6 +21,7 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const forests: ForestData[] = [];
   const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', { charts, forests }, showsRatios(results)));
   sections.push(taxHtml(input));
+  sections.push(...growthHtml(input));
   const matrices = buildGrids(input).map((g) => {
     const { ok, unsupported, error } = g.counts;
     const heading = `${g.group}${g.groupTitle ? `: ${g.groupTitle}` : ''} / ${g.subjectLabel}`;
@@ -43,7 +45,7 @@ ${spec?.description ? `<p>${inlineMd(spec.description)}</p>` : ''}
 ${sections.join('\n')}
 </section>
 <section id="status"><h2>Status matrix</h2>
-<p class="note">Rows are contracts, columns tools. Marks: = bit-exact, ~ within tolerance, ! mismatch against the group's reference tool. Hover a cell for its reason or range.</p>
+<p class="note">Rows are contracts, columns tools. Marks: = bit-exact, ~ within tolerance, ≈ degraded (differs only by precision: agrees at float32), ! mismatch against the group's reference tool. Hover a cell for its reason or range.</p>
 ${matrices.join('\n')}
 </section>
 ${page.fromSpec ? `<section id="appendix"><h2>Cells not on the page</h2>\n${appendixHtml(page)}\n</section>` : ''}

@@ -4,6 +4,8 @@ import { cellRange, exactnessCell, exactText, firstLine, mdCell } from './format
 import { howMeasured } from './measured.ts';
 import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
+import { growthFamilies } from './growth.ts';
+import { growthMarkdown } from './growth-text.ts';
 import { showsRatios, TAX_HEADINGS, taxRows, TAX_SENTENCE, unpairedSentence } from './pairing-parts.ts';
 
 /** The results page as `benchgrid report --format markdown` prints it. */
@@ -26,6 +28,7 @@ export function renderMarkdown(input: ReportInput): string {
     const unpaired = ratios ? unpairedSentence(section.entries) : '';
     if (unpaired) out.push(mdCell(unpaired), '');
   }
+  out.push(...growthMarkdown(growthFamilies(results)));
   out.push(...taxSection(input));
   if (page.fromSpec) {
     out.push('## Cells not on the page', '');

@@ -4,12 +4,14 @@ import type { CellResult } from '../results/model.ts';
 import { cellIndex, formatPublished, publishedRatio, ratioTo, sibling, toolTaxes, type ToolTax } from '../results/published.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';
 import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
-import { fitLine, padColumns, wrap } from '../util/width.ts';
+import { fitLine, padColumns, wrap, wrapLine } from '../util/width.ts';
 import { oneLineAnswers, renderAnswers, type AnswerBlock } from './answer.ts';
 import { renderStability, stabilityOf, type Stability } from './stability.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 import { formatTax } from './pairing-parts.ts';
 import { precisionOf, renderPrecision, type PrecisionSummary } from './precision.ts';
+import { growthFamilies, type GrowthFamily } from './growth.ts';
+import { growthLines } from './growth-text.ts';
 
 /** One tool's line of the summary; the same object `run --json` prints. */
 export interface SummaryEntry {
@@ -73,6 +75,8 @@ export interface Summary {
   import_tax: ToolTax[];
   /** With a precision target: how many cells met it, and the ones that did not; null without one. */
   precision: PrecisionSummary | null;
+  /** How each tool's time and overhead grow over each swept subject family (src/report/growth.ts); empty without sweeps. */
+  growth: GrowthFamily[];
   /** off_page: measured cells the page does not show (the report lists them). */
   counts: { cells: number; ok: number; error: number; unsupported: number; off_page: number };
   partial: boolean;
@@ -131,7 +135,7 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), precision: precisionOf(results), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), precision: precisionOf(results), growth: growthFamilies(results), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
 }
 
 /** The run's failed cells grouped by their cause's first line, in file order. */
@@ -166,7 +170,7 @@ const LEGEND = [
   'median: the median of the per-process medians, per call; spread: (max - min) / median of the per-process medians.',
   "x raw: the cost over the plain forward, timed in alternation with it in the same processes after the tool's import (paired), with a 95% interval that also holds what the next run may differ by; 'unpaired': the ratio of two sets of processes' medians (why: below). x ref: the same against the group's reference tool.",
   "tax: the import tax, what importing and using the tool does to the plain forward in its processes, against the row's control (1.00x: nothing); '*' where its interval excludes 1.00. Its own figure: x raw does not include it.",
-  "exact: against the group's reference (bit, close, mismatch; vacuous: the write does not move the output, so agreement proves nothing); 'work: differs': the tool did not do the contract's work.",
+  "exact: against the group's reference (bit, close, mismatch; degraded: a reduced-precision cell that agrees at float32, so it differs only by precision; vacuous: the write does not move the output, so agreement proves nothing); 'work: differs': the tool did not do the contract's work.",
 ];
 
 const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['tax', 7], ['x ref', 7], ['exact', 8]] as const;
@@ -191,6 +195,8 @@ export function renderSummary(raw: Summary, width: number): string {
     ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width));
   const noise = renderStability(s.stability);
   if (noise.length) lines.push('', ...noise.flatMap((l) => wrap(l, width)));
+  const growth = growthLines(s.growth);
+  if (growth.length) lines.push('', ...growth.flatMap((l) => wrapLine(l, width)));
   // The answer comes last, after the noise it is to be read against, as hyperfine ends with its summary.
   const answers = renderAnswers(s.answers, (id) => id);
   if (answers.length) lines.push('', ...answers);

@@ -7,6 +7,8 @@ import { buildGrids, type GridCell } from './grid.ts';
 import type { ReportInput } from './page.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 import { taxRows } from './pairing-parts.ts';
+import { growthFamilies } from './growth.ts';
+import { growthLines } from './growth-text.ts';
 
 /** The results as `benchgrid report --format table` prints them; `color` adds ANSI colours. */
 export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WIDTH): string {
@@ -24,7 +26,7 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
   lines.push(bold(title) + (results.measured_on ? ` (measured ${results.measured_on})` : '') + (results.partial ? ' [partial: the run did not finish]' : ''));
   lines.push('');
   const cellText = (c: GridCell) => {
-    if (c.kind === 'ok') return c.result?.exact === 'mismatch' ? red(c.text) : c.result?.exact === 'close' || c.result?.exact === 'vacuous' ? yellow(c.text) : green(c.text);
+    if (c.kind === 'ok') return c.result?.exact === 'mismatch' ? red(c.text) : c.result?.exact === 'close' || c.result?.exact === 'vacuous' || c.result?.exact === 'degraded' ? yellow(c.text) : green(c.text);
     if (c.kind === 'error') return red(c.text);
     if (c.kind === 'unsupported') return dim(c.text);
     return '';
@@ -40,6 +42,8 @@ export function renderTable(raw: ReportInput, color: boolean, width = DEFAULT_WI
     for (const u of grid.unpaired) lines.push(...hanging('  ', `unpaired (${u.count} cell${u.count === 1 ? '' : 's'}, no x ratio): ${u.reason}`, width));
     lines.push('');
   }
+  const growth = growthLines(growthFamilies(results));
+  if (growth.length) lines.push(...growth, '');
   for (const [subject, s] of Object.entries(results.subjects)) {
     const aa = s.meta?.aa_noise;
     if (aa && aa.max_rel_diff !== null) {

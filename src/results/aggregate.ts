@@ -22,12 +22,14 @@ import type { EarlierCell } from './earlier.ts';
 import { controlsOf, taxPool, withControlledTax } from './control.ts';
 import { pairedPools } from './paired.ts';
 import { cellAgreement, cellEffect, worstVerdict } from './effect.ts';
+import { cellPrecisionControl } from './precision-control.ts';
 
 /** A cell's guard and agreement figures, each only where its processes recorded one. */
-function exactFigures(results: ProcessResult[]): Pick<CellResult, 'effect' | 'agreement'> {
+function exactFigures(results: ProcessResult[]): Pick<CellResult, 'effect' | 'agreement' | 'precision_control'> {
   const effect = cellEffect(results);
   const agreement = cellAgreement(results);
-  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}) };
+  const control = cellPrecisionControl(results);
+  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}), ...(control ? { precision_control: control } : {}) };
 }
 
 /** What aggregation needs besides the records. */

@@ -9,10 +9,12 @@ import { bad, child, optNonNegative, record, type At } from './fields.ts';
 export type { Agreement, EffectFigures };
 
 /**
- * Verdicts from best to worst. `vacuous` (the values agree, but the write does not move the output) is no
- * agreement, so it ranks below close; a mismatch stays the worst.
+ * Verdicts from best to worst. `degraded` (beyond float32 rounding at the subject's reduced precision, in agreement
+ * at float32) is below close: the difference is larger than the tolerance or float32 rounding explains, yet the
+ * control shows the tool computes the contract. `vacuous` (the values agree, but the write does not move the
+ * output) is below it: no test could tell there whether the tool does the work at all. A mismatch stays the worst.
  */
-export const VERDICT_RANK: Record<NonNullable<Verdict>, number> = { bit: 0, close: 1, vacuous: 2, mismatch: 3 };
+export const VERDICT_RANK: Record<NonNullable<Verdict>, number> = { bit: 0, close: 1, degraded: 2, vacuous: 3, mismatch: 4 };
 
 /** The verdict of a cell: its processes' worst (null when none compared). */
 export function worstVerdict(verdicts: Verdict[]): Verdict {

@@ -1,6 +1,7 @@
 // One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
 import { parseNotes, parseWork } from './work.ts';
 import { parseAgreement, parseEffect } from './effect.ts';
+import { parsePrecisionControl } from './precision-control.ts';
 import { aaPairedOf, pairedFields } from './paired-load.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
@@ -121,10 +122,11 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
 }
 
 /** A cell's effect-size guard and agreement figures, each only where the file has one. */
-function exactFiguresOf(c: Record<string, unknown>, at: At): Pick<CellResult, 'effect' | 'agreement'> {
+function exactFiguresOf(c: Record<string, unknown>, at: At): Pick<CellResult, 'effect' | 'agreement' | 'precision_control'> {
   const effect = parseEffect(c.effect, child(at, 'effect'));
   const agreement = parseAgreement(c.agreement, child(at, 'agreement'));
-  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}) };
+  const control = parsePrecisionControl(c.precision_control, child(at, 'precision_control'));
+  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}), ...(control ? { precision_control: control } : {}) };
 }
 
 function sourceOf(v: unknown, at: At): CellSource | null {
@@ -192,7 +194,7 @@ function verdictOf(c: Record<string, unknown>): Verdict | undefined {
   const e = c.exact;
   if (e === true) return 'close';
   if (e === false) return 'mismatch';
-  if (e === 'bit' || e === 'close' || e === 'mismatch' || e === 'vacuous') return e;
+  if (e === 'bit' || e === 'close' || e === 'mismatch' || e === 'vacuous' || e === 'degraded') return e;
   return null;
 }
 

@@ -5,6 +5,7 @@ import type { RatioCI } from '../stats/paired.ts';
 import type { RequiredWork, Witnesses } from '../run/record.ts';
 import type { MemoryGrowth } from './memory-growth.ts';
 import type { Agreement, EffectFigures } from './effect.ts';
+import type { PrecisionControl } from './precision-control.ts';
 
 /** Current results format version; files without one are the seed's layout (version 0). */
 export const RESULTS_FORMAT = 1;
@@ -12,9 +13,11 @@ export const RESULTS_FORMAT = 1;
 /**
  * An exactness verdict against the group's reference tool; null when there is nothing to compare. `vacuous`:
  * the values agree, but the contract's write does not move the output beyond the tolerance, so the agreement
- * proves nothing (src/results/effect.ts).
+ * proves nothing (src/results/effect.ts). `degraded`: on a subject of reduced precision the tool differs from the
+ * reference beyond float32 rounding, and agrees with it at float32: it differs only by precision
+ * (src/results/precision-control.ts).
  */
-export type Verdict = 'bit' | 'close' | 'mismatch' | 'vacuous' | null;
+export type Verdict = 'bit' | 'close' | 'mismatch' | 'vacuous' | 'degraded' | null;
 
 /** Statistics of one process's raw samples (milliseconds). */
 export interface ProcessStats {
@@ -82,6 +85,8 @@ export interface CellResult {
   effect?: EffectFigures | null;
   /** A decoder output's top-1 agreement, TV distance, or where its generated tokens part; absent or null otherwise. */
   agreement?: Agreement | null;
+  /** A reduced-precision subject's control at float32 (the float32 verdict and max abs diff); absent where none ran. */
+  precision_control?: PrecisionControl | null;
   /** Raw samples per process (ms); null when the file has none (the seed). */
   samples_ms: number[][] | null;
   /** The timed garbage collection after each sample, per process (ms), parallel to samples_ms; null when not recorded. */

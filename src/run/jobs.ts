@@ -188,6 +188,7 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
       sampling_budget_s: protocol.budget_s_per_cell / (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
       threads: protocol.threads,
       ...tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
+      ...float32Tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       memory_calls: 1,
     },
   };
@@ -204,6 +205,14 @@ function adapterName(a: RequestAdapter): RequestAdapter {
 export function tolerance(contract: Spec['contracts'][string], protocol: Spec['protocol'], dtype: ModelDtype): { rtol: number; atol: number } {
   const base = dtype === 'bfloat16' || dtype === 'float16' ? protocol.low_precision[dtype] : { rtol: protocol.rtol, atol: protocol.atol };
   return { rtol: contract.exactness?.rtol ?? base.rtol, atol: contract.exactness?.atol ?? base.atol };
+}
+
+/**
+ * A reduced-precision subject's precision control judges the tool at float32 (runners/harness/
+ * benchgrid_harness/precision_control.py), so it needs the tolerance a float32 subject of the same contract has.
+ */
+function float32Tolerance(contract: Spec['contracts'][string], protocol: Spec['protocol'], dtype: ModelDtype): { float32_tolerance?: { rtol: number; atol: number } } {
+  return dtype === 'bfloat16' || dtype === 'float16' ? { float32_tolerance: tolerance(contract, protocol, 'float32') } : {};
 }
 
 /** A subject as requests (and the subject probe, probe.ts) carry it: data only, built by the harness. */

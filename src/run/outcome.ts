@@ -5,7 +5,7 @@ import { readJsonFile } from '../util/json-file.ts';
 
 /** A result file larger than this is not one (samples are bounded by protocol.samples, at most 100,000 per process). */
 const MAX_RESULT_BYTES = 256 * 1024 * 1024;
-import type { Agreement, EffectFigures, MemoryGrowthRecord, PairedRecord, RequiredWork, TokensRecord, Witnesses } from './record.ts';
+import type { Agreement, EffectFigures, MemoryGrowthRecord, PairedRecord, PrecisionControlRecord, RequiredWork, TokensRecord, Witnesses } from './record.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -40,9 +40,11 @@ export interface ProcessResult {
     memory_growth?: MemoryGrowthRecord;
   } | null;
   exact: {
-    verdict: 'bit' | 'close' | 'mismatch' | 'vacuous' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number;
+    verdict: 'bit' | 'close' | 'mismatch' | 'vacuous' | 'degraded' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number;
     /** The effect-size guard of a writing contract, and a decoder output's task-level agreement (absent in older results). */
     effect?: EffectFigures | null; agreement?: Agreement | null;
+    /** A reduced-precision subject's control at float32 (absent where it did not run, and in older results). */
+    precision_control?: PrecisionControlRecord | null;
   } | null;
   memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;
   versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };

@@ -86,6 +86,24 @@ export interface EffectFigures {
   first_divergence?: number | null;
 }
 
+/**
+ * The precision control of a reduced-precision subject's cell (benchgrid_harness/precision_control.py): the tool
+ * against the reference on the same subject built at float32, untimed, after the samples.
+ */
+export interface PrecisionControlRecord {
+  dtype: 'float32';
+  /** The subject's own dtype. */
+  from: 'bfloat16' | 'float16';
+  /** At float32 and the float32 tolerance; null when the control failed (`error`). */
+  verdict: 'bit' | 'close' | 'mismatch' | null;
+  max_abs_diff: number | null;
+  rtol: number;
+  atol: number;
+  /** The float32-rounding bound of the reference's output (1e-5 of its largest magnitude). */
+  bound: number | null;
+  error: string | null;
+}
+
 /** A decoder output against the reference's as a user reads it. */
 export interface Agreement {
   /** The fraction of positions whose top token (for tokens: whose generated token) is the reference's. */

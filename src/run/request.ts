@@ -155,6 +155,8 @@ export interface RequestSettings {
   threads: number;
   rtol: number;
   atol: number;
+  /** A reduced-precision subject's: the tolerance of its precision control at float32 (absent otherwise). */
+  float32_tolerance?: { rtol: number; atol: number };
   precision?: number | null;
   memory_calls: number;
 }

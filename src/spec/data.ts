@@ -52,6 +52,8 @@ export interface SubjectData {
   inputs: InputsData;
   sites: Record<string, string>;
   pairing?: 'on' | 'off';
+  /** The sweep axis: a dotted path of the subject (inputs.shape.1, model.config.n_layer) -> its values. */
+  sweep?: Record<string, Array<number | string | boolean>>;
 }
 
 /** `subjects.X.model:` as written. */

@@ -78,3 +78,27 @@ function childrenOf(node: YamlNode): YamlNode[] {
   if (isSeq(node)) return node.items.filter((i): i is YamlNode => typeof i === 'object' && i !== null);
   return [];
 }
+
+/** Most points one subject's sweep may make (the product of its lists' lengths): each is a subject with its own cells. */
+export const MAX_SWEEP_POINTS = 1000;
+
+/** Elements the harness generates at most per input tensor (runners/harness/benchgrid_harness/request.py): 8 GiB of float32. */
+export const MAX_INPUT_ELEMENTS = 2 ** 31;
+
+/** An input over MAX_INPUT_ELEMENTS: which key is too large (the batch's shape, or the stimuli), and why. */
+export interface InputOverLimit {
+  key: 'shape' | 'stimuli';
+  message: string;
+}
+
+/** The batch (`shape`) and the dataset (`stimuli` x shape[1:]), each within MAX_INPUT_ELEMENTS, as the harness checks before generating them. */
+export function inputsOverLimit(inputs: { shape: readonly number[]; stimuli: number }): InputOverLimit[] {
+  const prod = (xs: readonly number[]) => xs.reduce((a, x) => a * x, 1);
+  const batch = prod(inputs.shape);
+  const dataset = inputs.stimuli * prod(inputs.shape.slice(1));
+  const n = (x: number) => x.toLocaleString('en-US');
+  const out: InputOverLimit[] = [];
+  if (batch > MAX_INPUT_ELEMENTS) out.push({ key: 'shape', message: `shape [${inputs.shape.join(', ')}] is ${n(batch)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31) per input.` });
+  if (dataset > MAX_INPUT_ELEMENTS) out.push({ key: 'stimuli', message: `${n(inputs.stimuli)} stimuli of shape [${inputs.shape.slice(1).join(', ')}] are ${n(dataset)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31).` });
+  return out;
+}

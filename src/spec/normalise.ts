@@ -9,6 +9,7 @@ import { layerEnvironments } from './layers.ts';
 import { indexOf } from './package-index.ts';
 import { expandDtypes, modelDtype, modelSource, weightsOf } from './subjects.ts';
 import { textInputsOf } from './text-inputs.ts';
+import { expandSweeps, sweepAxes } from './sweep.ts';
 import type { EnvironmentData, GroupData, ProtocolData, SpecData, SubjectData } from './data.ts';
 import {
   DEFAULT_PROTOCOL,
@@ -31,6 +32,8 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
   for (const [id, dir] of Object.entries(data.runners ?? {})) runners[id] = path.resolve(path.dirname(file), dir);
   const subjects = dict<Subject>();
   for (const [id, s] of Object.entries(data.subjects)) subjects[id] = subjectOf(id, s, file);
+  // A sweep's points first: a point of a subject with dtypes is then made once per dtype.
+  expandSweeps(subjects, data.subjects, (id, s) => subjectOf(id, s, file));
   expandDtypes(subjects);
   const contracts = dict<Contract>();
   for (const [id, c] of Object.entries(data.contracts)) {
@@ -128,6 +131,8 @@ function subjectOf(id: string, s: SubjectData, file: string): Subject {
     },
     axis: null,
     dtypes: s.dtypes ?? [],
+    sweep: null,
+    swept: sweepAxes(s),
     inputs: {
       kind: s.inputs.kind,
       shape,

@@ -109,7 +109,7 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       return diag('error', 'missing-key', at(pointer), pointer, `missing required key '${missing}'.`);
     }
     case 'type':
-      return diag('error', 'wrong-type', at(pointer), pointer, `must be ${e.params.type} (${got}).`);
+      return diag('error', 'wrong-type', at(pointer), pointer, `must be ${e.params.type} (${got}).`, sweepHint(pointer));
     case 'enum':
       return diag('error', 'bad-value', at(pointer), pointer, `must be one of ${(e.params.allowedValues as unknown[]).map(show).join(', ')} (${got}).`, hintFor(value, e.params.allowedValues as unknown[]));
     case 'const':
@@ -140,7 +140,7 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       return diag('error', 'over-limit', at(pointer), pointer, `${e.message ?? 'is too large'} (${got}).`, 'The limits are listed in docs/security.md.');
     case 'minItems':
     case 'minProperties':
-      return diag('error', 'empty', at(pointer), pointer, `must not be empty.`);
+      return diag('error', 'empty', at(pointer), pointer, `must not be empty.`, sweepHint(pointer));
     default:
       return diag('error', 'schema', at(pointer), pointer, `${e.message ?? 'is invalid'} (${got}).`);
   }
@@ -152,8 +152,14 @@ const PATTERN_MESSAGES: [string, string, string, string][] = [
   ['/slurm/time_limit', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
   ['/$defs/requirement/', 'bad-requirement', 'is not a PEP 508 requirement', "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md)."],
   ['/$defs/interpreter/', 'bad-interpreter', 'must be an interpreter name like python3 or python3.11, or an absolute path', 'Relative paths and scripts are refused (docs/spec.md, environments).'],
+  ['/$defs/subjectIds/', 'bad-name', 'is not a subject: a declared id, or one an axis made from it (gpt2@seq=256, gpt2@bf16)', 'Check the subject\'s id and its sweep\'s values (`benchgrid plan` lists every subject).'],
   ['/$defs/printable/', 'control-character', 'must not contain line breaks or control characters', 'Write it on one line.'],
 ];
+
+/** What to write instead of a sweep's key that is not a list of values (src/spec/sweep.ts). */
+function sweepHint(pointer: string): string | undefined {
+  return /^\/subjects\/[^/]+\/sweep(\/[^/]+)?$/.test(pointer) ? 'A sweep maps a path of the subject to a list of its values, e.g. sweep: { inputs.shape.1: [16, 64, 256] } (docs/spec.md, Sweeps).' : undefined;
+}
 
 function hintFor(value: unknown, allowed: unknown[]): string | undefined {
   if (typeof value !== 'string') return undefined;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { SubjectData } from './data.ts';
 import { DTYPE_SHORT, type ModelDtype, type Subject, type Weights } from './types.ts';
 import { VERSION_SEP } from './versions.ts';
+import { pointIds } from './sweep.ts';
 
 /** A python builder's function: a file of the spec's tree (absolute once resolved) or an installed module. */
 export interface ModelSource {
@@ -59,10 +60,11 @@ export function dtypeSubjectId(subject: string, dtype: ModelDtype): string {
 /**
  * Adds one subject per declared dtype (SUBJECT@bf16, ...), each the declared subject with its model (and
  * floating inputs) in that dtype; the declared subject stays, for the groups and reasons that name it.
+ * A swept subject's dtypes are its points' (src/spec/sweep.ts): SUBJECT@seq=256@bf16.
  */
 export function expandDtypes(subjects: Record<string, Subject>): void {
   for (const s of Object.values(subjects)) {
-    if (s.axis !== null) continue;
+    if (s.axis !== null || s.swept.length > 0) continue;
     for (const dtype of s.dtypes) {
       const id = dtypeSubjectId(s.id, dtype);
       const inputs = s.inputs.kind === 'image' ? { ...s.inputs, dtype } : s.inputs;
@@ -72,16 +74,26 @@ export function expandDtypes(subjects: Record<string, Subject>): void {
   }
 }
 
-/** A group's subjects with each subject of the dtype axis replaced by its dtypes, in declared order. */
-export function expandSubjectList(subjects: Record<string, Subject>, ids: readonly string[]): string[] {
-  return [...new Set(ids.flatMap((id) => {
-    const s = subjects[id];
-    return s && s.dtypes.length > 0 && s.axis === null ? s.dtypes.map((d) => dtypeSubjectId(id, d)) : [id];
-  }))];
+/** The subjects one id stands for: a swept subject's points, a subject of the dtype axis's dtypes, else itself. */
+function subjectsOf(subjects: Record<string, Subject>, id: string): string[] {
+  const s = subjects[id];
+  if (!s) return [id];
+  if (s.swept.length > 0) return pointIds(s).flatMap((p) => subjectsOf(subjects, p));
+  return s.dtypes.length > 0 && s.axis === null ? s.dtypes.map((d) => dtypeSubjectId(id, d)) : [id];
 }
 
-/** The declared subject a subject of the dtype axis was made from (`gpt2@bf16` -> `gpt2`); any other id itself. */
+/** A group's subjects with each swept subject replaced by its points and each of the dtype axis by its dtypes, in declared order. */
+export function expandSubjectList(subjects: Record<string, Subject>, ids: readonly string[]): string[] {
+  return [...new Set(ids.flatMap((id) => subjectsOf(subjects, id)))];
+}
+
+/** The declared subject a subject of the dtype axis or a sweep was made from (`gpt2@seq=256@bf16` -> `gpt2`); any other id itself. */
 export function declaredSubject(id: string): string {
   const i = id.indexOf(VERSION_SEP);
   return i < 0 ? id : id.slice(0, i);
+}
+
+/** Whether a subject is one the spec declares, not one an axis made (a point of a sweep, or one dtype): the rules check those. */
+export function isDeclared(s: Pick<Subject, 'axis' | 'sweep'>): boolean {
+  return s.axis === null && s.sweep === null;
 }

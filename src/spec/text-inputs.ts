@@ -9,6 +9,7 @@ import { diag, ptr, type Diagnostic } from './diagnostics.ts';
 import { positionOf } from './document.ts';
 import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
 import type { Spec, TextInputs, Tokenizer } from './types.ts';
+import { declaredSubject } from './subjects.ts';
 
 /** At most this many prompts, each at most this many characters (the harness checks the same). */
 export const MAX_PROMPTS = 4096;
@@ -48,9 +49,9 @@ export function readPromptsFiles(spec: Spec): Diagnostic[] {
   for (const s of Object.values(spec.subjects)) {
     const text = s.inputs.text;
     if (text?.prompts_file == null) continue;
-    // The subjects of a dtype axis share their declared subject's file: read once, said once.
-    const p = ptr('subjects', s.axis?.of ?? s.id, 'inputs', 'prompts_file');
-    const sized = spec.data.subjects[s.axis?.of ?? s.id]?.inputs.batch_size !== undefined;
+    // The subjects of a dtype axis or a sweep share their declared subject's file: read once, said once.
+    const p = ptr('subjects', declaredSubject(s.id), 'inputs', 'prompts_file');
+    const sized = spec.data.subjects[declaredSubject(s.id)]?.inputs.batch_size !== undefined;
     if (read.has(p)) {
       const prompts = read.get(p);
       if (prompts) fill(s, prompts, sized);

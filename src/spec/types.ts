@@ -123,6 +123,16 @@ export interface LayerSource {
   source: ResolvedSource;
 }
 
+/** A value a sweep writes in place of the subject's own. */
+export type SweepValue = number | string | boolean;
+
+/** One swept key of a subject: the path it writes, the short name its points' ids use, and its values. */
+export interface SweepAxis {
+  path: string;
+  name: string;
+  values: SweepValue[];
+}
+
 /** A model plus its inputs and named sites. */
 export interface Subject {
   id: string;
@@ -145,6 +155,10 @@ export interface Subject {
   axis: { of: string; dtype: ModelDtype } | null;
   /** The declared `dtypes`: this subject stands for one subject per dtype (SUBJECT@bf16, ...); empty otherwise. */
   dtypes: ModelDtype[];
+  /** For a point of a sweep (SUBJECT@seq=256): the declared subject and the point's values by short name; null otherwise. */
+  sweep: { of: string; values: Record<string, SweepValue> } | null;
+  /** The declared `sweep`: this subject stands for one subject per point (src/spec/sweep.ts); empty otherwise. */
+  swept: SweepAxis[];
   inputs: {
     kind: 'image' | 'tokens' | 'builder' | 'text';
     /** One batch; empty for inputs the builder returns. */

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
 import { allowedRoots, describeRoots, leavesRoots } from '../spec/places.ts';
-import { HUB_ID, STATE_DICT_EXTENSIONS } from '../spec/subjects.ts';
+import { HUB_ID, isDeclared, STATE_DICT_EXTENSIONS } from '../spec/subjects.ts';
 import { hubCached } from '../spec/hub-cache.ts';
 import type { Spec, Subject } from '../spec/types.ts';
 import type { RuleInput } from './rules.ts';
 
 /** The problems of every declared subject's model (a subject of the dtype axis is its declared one's copy). */
 export const subjectModels = ({ spec, options }: RuleInput): Diagnostic[] =>
-  Object.values(spec.subjects).filter((s) => s.axis === null).flatMap((s) => modelProblems(spec, s, options?.allowDownloads ?? false));
+  Object.values(spec.subjects).filter(isDeclared).flatMap((s) => modelProblems(spec, s, options?.allowDownloads ?? false));
 
 function modelProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -6,14 +6,14 @@ import { diag, ptr, type Diagnostic } from '../spec/diagnostics.ts';
 import { positionOf } from '../spec/document.ts';
 import { hubCached, TOKENIZER_FILES } from '../spec/hub-cache.ts';
 import { allowedRoots, describeRoots, leavesRoots } from '../spec/places.ts';
-import { HUB_ID } from '../spec/subjects.ts';
+import { HUB_ID, isDeclared } from '../spec/subjects.ts';
 import type { Spec, Subject } from '../spec/types.ts';
 import type { RuleInput } from './rules.ts';
 import { isFile } from './rules-subjects.ts';
 
 /** Every declared text subject's problems (a subject of the dtype axis shares its declared one's inputs). */
 export const textInputs = ({ spec, options }: RuleInput): Diagnostic[] =>
-  Object.values(spec.subjects).filter((s) => s.axis === null && s.inputs.text !== null).flatMap((s) => textProblems(spec, s, options?.allowDownloads ?? false));
+  Object.values(spec.subjects).filter((s) => isDeclared(s) && s.inputs.text !== null).flatMap((s) => textProblems(spec, s, options?.allowDownloads ?? false));
 
 function textProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -10,6 +10,10 @@ import { contractKinds } from './rules-contracts.ts';
 import { fileNames } from './rules-names.ts';
 import { environmentLayers, indexDirectories, requirementSources } from './rules-environments.ts';
 import { subjectModels } from './rules-subjects.ts';
+import { inputsOverLimit } from '../spec/limits.ts';
+import { expandSubjectList, isDeclared } from '../spec/subjects.ts';
+import { namesSubject } from '../spec/sweep.ts';
+import { sweeps } from './rules-sweeps.ts';
 import { textInputs } from './rules-text.ts';
 
 /** What every rule gets. */
@@ -133,7 +137,7 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
     const p = ptr('contracts', cell.contract, 'site');
     out.push(diag('error', 'unknown-site', at(spec, p), p, `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`, suggestion(site, Object.keys(subject.sites), 'site')));
   }
-  for (const s of Object.values(spec.subjects).filter((x) => x.axis === null)) {
+  for (const s of Object.values(spec.subjects).filter(isDeclared)) {
     const base = ptr('subjects', s.id);
     if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
     out.push(...causalLmProblems(spec, s, base));
@@ -145,19 +149,10 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
   return out;
 };
 
-/** Elements the harness generates at most per input tensor (runners/harness/benchgrid_harness/request.py): 8 GiB of float32. */
-const MAX_INPUT_ELEMENTS = 2 ** 31;
-
-/** The batch (`shape`) and the dataset (`stimuli` x shape[1:]), each within MAX_INPUT_ELEMENTS, as the harness checks before generating them. */
+/** The batch and the dataset within the harness's limit (src/spec/limits.ts). */
 function inputSizeProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
-  const prod = (xs: readonly number[]) => xs.reduce((a, x) => a * x, 1);
-  const batch = prod(s.inputs.shape);
-  const dataset = s.inputs.stimuli * prod(s.inputs.shape.slice(1));
-  const n = (x: number) => x.toLocaleString('en-US');
-  const out: Diagnostic[] = [];
-  if (batch > MAX_INPUT_ELEMENTS) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/shape`), `${base}/inputs/shape`, `shape [${s.inputs.shape.join(', ')}] is ${n(batch)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31) per input.`, 'Use a smaller batch or input.'));
-  if (dataset > MAX_INPUT_ELEMENTS) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `${n(s.inputs.stimuli)} stimuli of shape [${s.inputs.shape.slice(1).join(', ')}] are ${n(dataset)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31).`, 'Use fewer stimuli.'));
-  return out;
+  const hint = { shape: 'Use a smaller batch or input.', stimuli: 'Use fewer stimuli.' };
+  return inputsOverLimit(s.inputs).map((o) => diag('error', 'bad-value', at(spec, `${base}/inputs/${o.key}`), `${base}/inputs/${o.key}`, o.message, hint[o.key]));
 }
 
 /** A transformers architecture name, as transformers spells a config's model_type. */
@@ -213,10 +208,13 @@ const reasons: Rule = ({ spec, plan }) => {
 /** A reason's or unpaired rule's tools, contracts and subjects that are not in its group. */
 function unknownNames(spec: Spec, g: Spec['groups'][number], r: Spec['groups'][number]['unsupported'][number], what = 'reason'): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', g.subjects, 'subject']];
+  // A reason may name a subject an axis made from the group's (a point gpt2@seq=256, a dtype gpt2@bf16).
+  const made = expandSubjectList(spec.subjects, g.subjects);
+  const subjects = [...new Set([...g.subjects, ...made])];
+  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', subjects, 'subject']];
   for (const [key, known, noun] of dims) {
     (r[key] ?? []).forEach((x, k) => {
-      if (known.includes(x)) return;
+      if (known.includes(x) || (noun === 'subject' && made.some((id) => namesSubject(x, id)))) return;
       const q = `${r.pointer}/${key}/${k}`;
       // A name the spec no longer declares at all is the root cause of every place that names it
       // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
@@ -305,7 +303,7 @@ const protocol: Rule = ({ spec }) => {
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, requirementSources, indexDirectories, sitesAndSubjects, subjectModels, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, requirementSources, indexDirectories, sitesAndSubjects, subjectModels, sweeps, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

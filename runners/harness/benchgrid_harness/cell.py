@@ -5,7 +5,7 @@ import tempfile
 
 import torch
 
-from . import adapters, effect, exactness, memory, pairing, timing, witnesses
+from . import adapters, effect, exactness, memory, pairing, precision_control, timing, witnesses
 from .machine import LoadProbe
 from .context import make_context
 from .device import resolve_device, synchronize
@@ -53,6 +53,18 @@ def _check(request, ctx, last, expected, guard):
     output = effect.facts(request["contract"])[1]
     figures = effect.agreement(exactness.to_cpu(last), expected, output, padded, ctx.inputs.shape[-1])
     return effect.judged(exact, guard, figures)
+
+
+def _controlled(request, ctx, state, exact, expected, phases):
+    """The cell's `exact`, re-judged by the precision control where a reduced-precision subject's verdict asks for
+    it (precision_control.py): last of all, untimed, so that nothing of it lands in a sample or a witness."""
+    dtype = state["subject"]["dtype"]
+    needed, limit = precision_control.needs_control(dtype, exact, expected, request["settings"].get("float32_tolerance"))
+    if not needed:
+        return exact
+    with phases("precision_control"):
+        control = precision_control.run(request, dtype, limit, ctx.device, lambda: grad_mode(request), ctx.tmpdir)
+    return precision_control.judged(exact, control)
 
 
 def _prepare_tool(request, ctx, phases, state):
@@ -109,6 +121,8 @@ def _time(request, ctx, phases, state, twin):
             exact = _check(request, ctx, last, expected, guard)
     with phases("witness"):
         work = _witness(request, ctx, run)
+    if exact is not None:
+        exact = _controlled(request, ctx, state, exact, expected, phases)
     return {"status": "ok", "timing": measured, "exact": exact, "work": work, "notes": ctx.notes, "paired": paired}
 
 

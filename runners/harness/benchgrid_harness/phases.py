@@ -4,7 +4,8 @@ import os
 import time
 from contextlib import contextmanager
 
-NAMES = ("startup", "imports", "build", "reference", "before", "prepare", "warmup", "timed", "check", "witness")
+NAMES = ("startup", "imports", "build", "reference", "before", "prepare", "warmup", "timed", "check", "witness",
+         "precision_control")
 
 # perf_counter() at the fork, in a child of the fork server (forkserver.py); None in a cold process.
 _forked_at = None

@@ -121,6 +121,11 @@ def _problems(request):
     precision = settings.get("precision")
     if precision is not None and not (_is_number(precision) and 0 < precision < 1):
         problems.append(f"settings.precision: expected null or a number between 0 and 1 (got {json.dumps(precision)[:80]})")
+    tolerance = settings.get("float32_tolerance")
+    if tolerance is not None and not (isinstance(tolerance, dict) and all(
+            _is_number(tolerance.get(k)) and tolerance[k] >= 0 for k in ("rtol", "atol"))):
+        problems.append(f"settings.float32_tolerance: expected absent or {{rtol, atol}}, non-negative numbers "
+                        f"(got {json.dumps(tolerance)[:80]})")
     if settings["min_samples"] > settings["samples"]:
         problems.append(f"settings.min_samples: must not exceed settings.samples "
                         f"(got {settings['min_samples']} > {settings['samples']})")

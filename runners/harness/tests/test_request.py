@@ -207,6 +207,14 @@ class LoadRequestTest(unittest.TestCase):
             with self.subTest(precision=precision):
                 self.refuses("settings.precision", precision, "null or a number between 0 and 1")
 
+    def test_a_reduced_precision_subjects_float32_tolerance_loads_and_a_broken_one_is_refused(self):
+        req = request()
+        put(req, "settings.float32_tolerance", {"rtol": 1e-5, "atol": 1e-6})
+        self.assertEqual(request_module.load_request(self.write(req)), req)
+        for tolerance in ({}, {"rtol": 1e-5}, {"rtol": -1, "atol": 0}, {"rtol": "1e-5", "atol": 0}, [1e-5, 1e-6]):
+            with self.subTest(tolerance=tolerance):
+                self.refuses("settings.float32_tolerance", tolerance, "expected absent or {rtol, atol}")
+
     def test_inputs_need_their_kinds_own_fields(self):
         self.refuses("subject.inputs.dtype", "int8", "expected one of float32")
         req = request()

@@ -1,0 +1,55 @@
+// A swept results file for the growth tests: the tiny results' subject (tiny-results.ts) swept over `seq`, as
+// subjects `tiny@seq=16`, `tiny@seq=64`, `tiny@seq=256`, each with the plain forward growing like seq, hooks
+// adding a constant 0.5 ms, and nnsight adding half the forward again (an overhead that grows like it).
+import { tinyResultsJson } from './tiny-results.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
+
+/** The swept values of the fixture. */
+export const SEQS = [16, 64, 256];
+
+/** Per-process medians scattered by +-1%, the same scatter at every value (so the fits are near exact). */
+const SCATTER = [0.99, 1, 1.01];
+
+/** A measured cell whose processes have these medians (each process: three samples around its median). */
+function measured(medians: number[], extra: Record<string, unknown> = {}): Json {
+  const samples = medians.map((m) => [m * 0.999, m, m * 1.001]);
+  const sorted = [...medians].sort((a, b) => a - b);
+  return {
+    status: 'ok', statuses: ['ok'], reason: null,
+    median_ms: sorted[Math.floor(sorted.length / 2)], min_ms: sorted[0], max_ms: sorted[sorted.length - 1],
+    processes: medians.length, samples_per_process: samples.map((s) => s.length), samples_ms: samples,
+    per_process: samples.map((s, index) => ({
+      index, n: 3, median_ms: s[1], min_ms: s[0], max_ms: s[2], iqr_ms: s[2] - s[0],
+      stopped_by: 'samples', phases_s: { imports: 1.5, timed: 0.1 }, wall_s: 2.25, cpus: null, start: 'cold',
+    })),
+    memory: { peak_rss_bytes: [300 * 1024 * 1024], cuda_peak_allocated_bytes: [null] },
+    tool_version: null, error: null, max_abs_diff: null, exact: null,
+    ...extra,
+  };
+}
+
+/** The subjects' id for a value, with `extra` sweep pairs before it (`tiny@batch=2@seq=16`). */
+export const sweptId = (seq: number, extra = '') => `tiny${extra}@seq=${seq}`;
+
+/** The swept results; `extra` adds other sweep pairs to every subject id, `seqs` chooses the values. */
+export function growthResultsJson(seqs = SEQS, extra = ''): Record<string, unknown> {
+  const tiny = tinyResultsJson() as Json;
+  const meta = tiny.resnet18.meta;
+  delete tiny.resnet18;
+  for (const seq of seqs) {
+    const id = sweptId(seq, extra);
+    const forward = 0.01 * seq;
+    const cell = (tool: string) => `A/single_module_output/${tool}/${id}`;
+    tiny[id] = {
+      meta: structuredClone(meta),
+      not_measured: [],
+      groups: {
+        [cell('raw')]: measured(SCATTER.map((s) => forward * s)),
+        [cell('hooks')]: measured(SCATTER.map((s) => (forward + 0.5) * s), {}),
+        [cell('nnsight')]: measured(SCATTER.map((s) => forward * 1.5 * s), { exact: 'bit', max_abs_diff: 0 }),
+      },
+    };
+  }
+  return tiny;
+}
