@@ -221,7 +221,7 @@ export function requestSubject(subject: Spec['subjects'][string]): RequestSubjec
   const weights = m.weights === null ? null : m.weights.kind === 'hub' ? { kind: 'hub' as const, id: m.weights.id } : { kind: m.weights.kind, path: m.weights.path };
   return {
     id: subject.id,
-    model: { builder: m.builder, name: m.name ?? subject.id, seed: m.seed, config: m.config, dtype: m.dtype, source: m.source, weights, config_from: m.config_from },
+    model: { builder: m.builder, name: m.name ?? subject.id, seed: m.seed, config: m.config, dtype: m.dtype, source: m.source, weights, config_from: m.config_from, ...(m.reinit.length > 0 ? { reinit: m.reinit } : {}) },
     inputs: requestInputs(subject.inputs),
     sites: subject.sites,
   };

@@ -83,6 +83,8 @@ export interface RequestModel {
   source?: { file: string | null; module: string | null; function: string } | null;
   weights?: { kind: 'state_dict' | 'pretrained'; path: string } | { kind: 'hub'; id: string } | null;
   config_from?: string | null;
+  /** Modules re-initialised after the build (absent: none; written only when some are named, so other requests are unchanged). */
+  reinit?: string[];
 }
 
 /** Text inputs: the prompts themselves, tokenized and padded by the harness (benchgrid_harness/text.py). */

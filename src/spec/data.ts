@@ -64,6 +64,7 @@ export interface ModelData {
   config?: Record<string, unknown>;
   weights?: string;
   config_from?: string;
+  reinit?: string[];
   dtype?: 'float32' | 'bfloat16' | 'float16' | 'float64';
 }
 

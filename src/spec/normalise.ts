@@ -128,6 +128,7 @@ function subjectOf(id: string, s: SubjectData, file: string): Subject {
       weights: weightsOf(s.model.weights, file),
       source: s.model.builder === 'python' ? modelSource(s.model.name ?? null, file) : null,
       config_from: s.model.config_from === undefined ? null : path.resolve(path.dirname(file), s.model.config_from),
+      reinit: s.model.reinit ?? [],
     },
     axis: null,
     dtypes: s.dtypes ?? [],

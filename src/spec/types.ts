@@ -150,6 +150,8 @@ export interface Subject {
     source: { file: string | null; module: string | null; function: string } | null;
     /** transformers: a directory holding the config.json to build from (absolute); null: the architecture's defaults. */
     config_from: string | null;
+    /** Modules re-initialised by their own reset_parameters() after the seeded build (random weights only); empty: none. */
+    reinit: string[];
   };
   /** For a subject of the dtype axis: the declared subject it was made from (its reasons and groups name that). */
   axis: { of: string; dtype: ModelDtype } | null;

@@ -63,6 +63,10 @@ function modelProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnos
     else if (contained(p, s.model.config_from, 'config_from') && !isFile(path.join(s.model.config_from, 'config.json'))) out.push(diag('error', 'missing-file', at(p), p, `${s.model.config_from} has no config.json.`));
     if (w !== null) out.push(diag('error', 'bad-value', at(p), p, 'config_from and weights both say where the model comes from; weights hold their own config.', 'Keep one.'));
   }
+  if (s.model.reinit.length > 0 && w !== null) {
+    const p = `${base}/reinit`;
+    out.push(diag('error', 'bad-value', at(p), p, 'reinit re-initialises modules of a randomly initialised model; here it would overwrite the real weights.', 'Remove reinit, or the weights.'));
+  }
   const inputsDtype = written?.dtype !== undefined ? spec.data.subjects[s.id]?.inputs.dtype : undefined;
   if (inputsDtype !== undefined && s.inputs.kind === 'image' && inputsDtype !== written?.dtype) {
     const p = ptr('subjects', s.id, 'inputs', 'dtype');

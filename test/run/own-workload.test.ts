@@ -268,7 +268,8 @@ describe('a decoder in bfloat16 through the dtype axis', () => {
     };
     expect(judged('tiny@bf16')).toEqual({ rtol: 1.6e-2, atol: 1e-5, dtype: 'bfloat16' });
     expect(judged('tiny@fp32')).toEqual({ rtol: 1e-5, atol: 1e-6, dtype: 'float32' });
-    for (const c of cells(decoder[0], 'D', 'tiny@bf16').filter((x) => x.tool === 'nnsight' || x.tool === 'transformer_lens')) expect(['bit', 'close', 'mismatch']).toContain(c.exact);
+    // A bf16 cell beyond float32 rounding is re-run at float32 (the precision control): degraded where it agrees there.
+    for (const c of cells(decoder[0], 'D', 'tiny@bf16').filter((x) => x.tool === 'nnsight' || x.tool === 'transformer_lens')) expect(['bit', 'close', 'degraded', 'mismatch']).toContain(c.exact);
     const md = fs.readFileSync(path.join(first, 'report.md'), 'utf8');
     expect(md).toMatch(/a tiny GPT-2, bfloat16, random weights/);
     expect(md).toMatch(/a tiny GPT-2, float32, random weights/);

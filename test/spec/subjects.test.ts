@@ -74,6 +74,23 @@ describe('a python builder', () => {
   });
 });
 
+describe('reinit', () => {
+  it('names modules re-initialised after a random build, and the request carries them', async () => {
+    const { spec: s, diagnostics } = await loadSpec(write(dir, 'reinit.yaml', spec('{ builder: torchvision, name: vit_b_16, seed: 0, config: { image_size: 32 }, reinit: [heads.head] }', { inputs: '{ kind: image, shape: [1, 3, 32, 32], seed: 0 }', site: 'encoder.ln' })));
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(s!.subjects.s.model.reinit).toEqual(['heads.head']);
+    const plain = await loadSpec(write(dir, 'plain.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0 }')));
+    expect(plain.spec!.subjects.s.model.reinit).toEqual([]);
+  });
+
+  it('is refused over real weights, at its line, with what to do (exit 2)', async () => {
+    const r = await cli(['validate', write(dir, 'reinit-weights.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors, reinit: [body.0] }'))]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/reinit-weights\.yaml:\d+:\d+.*here it would overwrite the real weights/);
+    expect(r.stderr).toMatch(/Remove reinit, or the weights/);
+  });
+});
+
 describe('weights', () => {
   it('are a state_dict file for torchvision and python models, a save_pretrained directory for transformers', async () => {
     const sd = await loadSpec(write(dir, 'sd.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors }')));

@@ -149,6 +149,8 @@ _GENERATED_RULES = [
 
 _PYTHON_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MODULE_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+# A submodule of a model, as named_modules() spells it: Sequential children are numbers (features.0).
+_SUBMODULE = re.compile(r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 
 
@@ -223,6 +225,11 @@ def _model_problems(model):
     config_from = model.get("config_from")
     if config_from is not None and not (isinstance(config_from, str) and config_from):
         problems.append("subject.model.config_from: expected null or a directory")
+    reinit = model.get("reinit", [])
+    if not (isinstance(reinit, list) and all(isinstance(p, str) and _SUBMODULE.match(p) for p in reinit)):
+        problems.append(f"subject.model.reinit: expected a list of module paths (got {json.dumps(reinit)[:80]})")
+    elif reinit and weights is not None:
+        problems.append("subject.model.reinit: re-initialising modules would overwrite the real weights; name reinit only for random weights")
     return problems
 
 

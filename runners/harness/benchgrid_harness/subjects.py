@@ -241,6 +241,22 @@ def _make_inputs(spec):
     return inputs, list(torch.split(dataset, spec["batch_size"]))
 
 
+def reinitialise(model, paths):
+    """Calls each named module's own reset_parameters(), in order, drawing from torch's generator right after
+    the seeded build (so every process gets the same weights): for architectures whose initialisation zeroes
+    a layer, torchvision's ViT its classification head, whose logits are then 0 whatever the input, so that no
+    write could move them and no agreement would mean anything."""
+    modules = dict(model.named_modules())
+    for path in paths:
+        module = modules.get(path)
+        if module is None:
+            near = ", ".join(sorted(p for p in modules if p and path.split(".")[-1] in p)[:5]) or "see validate --probe"
+            raise HarnessError(f"model.reinit names {path}, which is not a module of this model (modules like it: {near})")
+        if not callable(getattr(module, "reset_parameters", None)):
+            raise HarnessError(f"model.reinit names {path}, a {type(module).__name__}, which has no reset_parameters() to re-initialise it")
+        module.reset_parameters()
+
+
 def build_subject(subject_spec, device):
     """Seed, build, move to `device` and put in eval mode; inputs are drawn from their own seed."""
     model_spec, input_spec = subject_spec["model"], subject_spec["inputs"]
@@ -256,6 +272,7 @@ def build_subject(subject_spec, device):
     except ImportError:
         pass
     model, returned = _BUILDERS[model_spec["builder"]](dict(model_spec, config=dict(model_spec["config"])), device)
+    reinitialise(model, model_spec.get("reinit") or [])
     # The model's dtype: the request's, else (requests of the first format) a floating inputs dtype.
     dtype_name = model_spec.get("dtype") or input_spec.get("dtype") or "float32"
     if dtype_name not in ("float32", "float64", "float16", "bfloat16"):

@@ -103,6 +103,8 @@ class LoadRequestTest(unittest.TestCase):
             ("subject.model.weights", {"kind": "url", "path": "http://x"}, "kind state_dict, pretrained or hub"),
             ("subject.model.weights", {"kind": "hub", "id": "../../etc"}, "expected a hub id"),
             ("subject.model.weights", {"kind": "pretrained", "path": ""}, "expected a path"),
+            ("subject.model.reinit", "heads.head", "expected a list of module paths"),
+            ("subject.model.reinit", ["heads.head; rm"], "expected a list of module paths"),
         ]
         for path, value, expected in cases:
             with self.subTest(path=path, value=value):
@@ -111,6 +113,13 @@ class LoadRequestTest(unittest.TestCase):
                 put(req, path, value)
                 lines = self.problems(req)
                 self.assertTrue(any(expected in line for line in lines), f"{path} = {value!r}: {lines}")
+
+    def test_reinit_loads_for_random_weights_and_is_refused_over_real_ones(self):
+        req = request()
+        req["subject"]["model"]["reinit"] = ["heads.head", "features.0"]
+        self.assertEqual(request_module.load_request(self.write(req)), req)
+        req["subject"]["model"]["weights"] = {"kind": "state_dict", "path": "/specs/net.pt"}
+        self.assertTrue(any("would overwrite the real weights" in line for line in self.problems(req)))
 
     def test_generated_inputs_still_need_their_shape_and_sizes(self):
         for key in ("shape", "stimuli", "batch_size"):

@@ -94,5 +94,31 @@ class UserModelTest(unittest.TestCase):
             weights.read_state_dict(path)
 
 
+class ReinitTest(unittest.TestCase):
+    """model.reinit: torchvision zeroes ViT's head, so its logits are 0 whatever the input until it is re-initialised."""
+
+    def subject(self, reinit):
+        return {"id": "vit", "sites": {},
+                "model": {"builder": "torchvision", "name": "vit_b_16", "seed": 0, "config": {"image_size": 32}, "reinit": reinit},
+                "inputs": {"kind": "image", "shape": [2, 3, 32, 32], "seed": 0, "stimuli": 2, "batch_size": 2}}
+
+    def logits(self, reinit):
+        s = subjects.build_subject(self.subject(reinit), torch.device("cpu"))
+        with torch.no_grad():
+            return s.model(s.inputs[0] if isinstance(s.inputs, (list, tuple)) else s.inputs)
+
+    def test_a_zeroed_head_gives_zero_logits_and_its_own_reset_gives_it_weights_the_same_in_every_build(self):
+        self.assertEqual(self.logits([]).abs().max().item(), 0.0)
+        first, again = self.logits(["heads.head"]), self.logits(["heads.head"])
+        self.assertGreater(first.abs().max().item(), 0.0)
+        self.assertTrue(torch.equal(first, again))
+
+    def test_a_path_that_is_no_module_or_has_no_reset_is_refused(self):
+        with self.assertRaisesRegex(HarnessError, "heads.nope, which is not a module"):
+            self.logits(["heads.nope"])
+        with self.assertRaisesRegex(HarnessError, "has no reset_parameters"):
+            self.logits(["heads"])
+
+
 if __name__ == "__main__":
     unittest.main()
