@@ -3,7 +3,7 @@
 // exponent of the time and of the overhead over the plain forward, and what that says. Pure.
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellResult, Results } from '../results/model.ts';
-import { cellIndex, publishedRatio, type Published } from '../results/published.ts';
+import { cellIndex, hasInterval, publishedRatio, type CellIndex, type Published } from '../results/published.ts';
 import { fitGrowth, growthVerdict, type GrowthFit, type GrowthPoint, type GrowthVerdict } from '../stats/growth.ts';
 import { splitSweep } from './tidy.ts';
 
@@ -76,7 +76,7 @@ export function growthFamilies(results: Results): GrowthFamily[] {
     const series = tools.map((tool): GrowthSeries => {
       const own = at(tool);
       const time = tool === BASELINE_TOOL ? forward : fitGrowth(timePoints(f.values, own));
-      const overhead = tool === BASELINE_TOOL ? null : fitGrowth(overheadPoints(f.values, own, raws));
+      const overhead = tool === BASELINE_TOOL ? null : fitGrowth(overheadPoints(f.values, own, raws, index));
       // Without a measured forward there is nothing to be an overhead over, and nothing to judge it against.
       const judged = tool !== BASELINE_TOOL && (forward !== null || overhead !== null);
       return {
@@ -132,10 +132,18 @@ function timePoints(values: number[], cells: (CellResult | null)[]): GrowthPoint
  * The overhead the tool adds at each value, per process: where the cell paired, its time less the forward
  * timed in alternation with it in the same process (t (1 - 1/r), r the process's paired ratio); else its time
  * less the forward cell's median. Only positive differences can be fitted on a log scale: a process not above
- * the forward is left out, and a value with none drops out of the fit.
+ * the forward is left out, and a value with none drops out of the fit. So does a value where the cell's
+ * x raw interval holds 1.00: there the overhead is not measurable, and fitting its noise's positive half
+ * read the forward hook (1.00x raw at every length) as "overhead ~ seq^1.00, grows like the forward".
  */
-function overheadPoints(values: number[], cells: (CellResult | null)[], raws: (CellResult | null)[]): GrowthPoint[] {
-  return values.map((x, i) => ({ x, times: overheads(cells[i], raws[i]).filter((d) => d > 0) })).filter((p) => p.times.length > 0);
+function overheadPoints(values: number[], cells: (CellResult | null)[], raws: (CellResult | null)[], index: CellIndex): GrowthPoint[] {
+  return values.map((x, i) => ({ x, times: measurable(cells[i], index) ? overheads(cells[i], raws[i]).filter((d) => d > 0) : [] })).filter((p) => p.times.length > 0);
+}
+
+/** Whether the cell's cost over the forward is shown at all: its published x raw with an interval above 1.00. */
+function measurable(c: CellResult | null, index: CellIndex): boolean {
+  const r = c ? publishedRatio(c, index) : null;
+  return r !== null && hasInterval(r) && r.low > 1;
 }
 
 function overheads(c: CellResult | null, raw: CellResult | null): number[] {

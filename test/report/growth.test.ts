@@ -105,6 +105,22 @@ describe('growth in the reports', () => {
     expect(md).toMatch(/\| hooks \| 0\.66 ms, 4\.13x unpaired \| 1\.14 ms, 1\.78x \(1\.\d\d-1\.\d\d\) \| 3\.06 ms, 1\.20x unpaired \|/);
   });
 
+  it('fits no overhead for a tool whose x raw interval holds 1.00 at every value: there is none to measure', () => {
+    const raw = growthResultsJson() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
+    for (const seq of SEQS) {
+      const hooks = raw[sweptId(seq)].groups[`A/single_module_output/hooks/${sweptId(seq)}`];
+      const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2);
+      hooks.paired = {
+        ratio: 1, ci95: [0.97, 1.03], pairs: 2, baseline: 'raw',
+        published: { ratio: 1, ci95: [0.96, 1.04], tax: null },
+        processes: [{ index: 0, ratio: 1, tax: 1, pairs: 2, seed: 1, baseline_ms: baseline, tool_first: [true, false], before_ms: baseline }],
+      };
+    }
+    const hooks = growthFamilies(fromJson(raw))[0].tools.find((s) => s.tool === 'hooks')!;
+    expect([hooks.overhead, hooks.verdict]).toEqual([null, 'none']);
+    expect(hooks.time).not.toBeNull();
+  });
+
   it('ends the run\'s summary with the same lines, and carries the families in its JSON', () => {
     const summary = buildSummary(reportInput(swept(), null), []);
     expect(summary.growth).toEqual(growthFamilies(swept()));
