@@ -8,7 +8,7 @@ import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import { readJournal } from '../run/journal.ts';
-import { linkOutside } from '../util/files.ts';
+import { lexists, linkOutside } from '../util/files.ts';
 import { entryOfJournal, entryOfResults, type RunEntry } from './last.ts';
 
 /** The folder `run` writes a spec's runs into by default: results/<spec>/ under the current directory. */
@@ -62,7 +62,7 @@ function runDirs(folder: string, warnings: string[]): string[] {
 function readEntry(folder: string, dir: string, warnings: string[]): RunEntry | null {
   const file = path.join(dir, 'results.json');
   try {
-    if (present(file)) {
+    if (lexists(file)) {
       const why = linkOutside(folder, file);
       if (why) {
         warnings.push(`${file} ${why}; not read (docs/security.md).`);
@@ -70,22 +70,12 @@ function readEntry(folder: string, dir: string, warnings: string[]): RunEntry | 
       }
       return entryOfResults(dir, loadResults(file));
     }
-    if (!present(path.join(dir, 'journal.jsonl'))) return null; // not a run directory (a Slurm script folder, say)
+    if (!lexists(path.join(dir, 'journal.jsonl'))) return null; // not a run directory (a Slurm script folder, say)
     const { header } = readJournal(dir);
     return header ? entryOfJournal(dir, header) : null;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     warnings.push(`${error.message} (passed over)`);
     return null;
-  }
-}
-
-/** Whether something (a link included, dangling or not) is at `p`. */
-function present(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }

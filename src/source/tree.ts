@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
+import { lexists } from '../util/files.ts';
 import { git } from './git.ts';
 
 /** Most files a tree may hold, and most bytes: a package's source is far below both. */
@@ -32,7 +33,7 @@ const MAX_SUBMODULE_DEPTH = 8;
  * (a gitlink, a directory) that git lists for it; a submodule that is not checked out has no files here.
  */
 async function gitListed(dir: string, depth: number): Promise<string[]> {
-  const listed = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => exists(path.join(dir, f)));
+  const listed = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => lexists(path.join(dir, f)));
   const files: string[] = [];
   for (const f of [...new Set(listed)]) {
     if (!fs.lstatSync(path.join(dir, f)).isDirectory()) files.push(f);
@@ -66,11 +67,11 @@ async function gitList(dir: string, args: string[]): Promise<string[]> {
  */
 export function withoutRuns(dir: string, files: string[]): string[] {
   const set = new Set(files);
-  const runs = files.filter((f) => path.posix.basename(f) === 'journal.jsonl').map((f) => path.posix.dirname(f)).filter((d) => set.has(`${d}/spec.json`) || exists(path.join(dir, d, 'spec.json')));
+  const runs = files.filter((f) => path.posix.basename(f) === 'journal.jsonl').map((f) => path.posix.dirname(f)).filter((d) => set.has(`${d}/spec.json`) || lexists(path.join(dir, d, 'spec.json')));
   const inRun = (f: string) => runs.some((r) => f.startsWith(`${r}/`));
   const latestLink = (f: string) => {
     if (path.posix.basename(f) !== 'latest' || !fs.lstatSync(path.join(dir, f), { throwIfNoEntry: false })?.isSymbolicLink()) return false;
-    return exists(path.join(dir, f, 'journal.jsonl'));
+    return lexists(path.join(dir, f, 'journal.jsonl'));
   };
   return files.filter((f) => !inRun(f) && !latestLink(f));
 }
@@ -93,14 +94,7 @@ export function walkFiles(dir: string): string[] {
   return check(dir, withoutRuns(dir, out.sort()));
 }
 
-function exists(file: string): boolean {
-  try {
-    fs.lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
+
 
 function tooLarge(dir: string, what: string): UserError {
   return new UserError(`${dir}: this tree holds ${what}, too large for a source build. Point at the package's own directory (the one with pyproject.toml).`);

@@ -7,6 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, UserError } from '../errors.ts';
 
+/** Whether anything is at `p`, a symbolic link included (dangling or not): lstat, never following it; false where it cannot be looked at. */
+export function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `file` is `root` or below it, lexically. */
 export function inside(file: string, root: string): boolean {
   const rel = path.relative(root, file);
