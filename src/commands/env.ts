@@ -5,7 +5,10 @@ import path from 'node:path';
 import { listEnvs, type ListedEnv } from '../env/list.ts';
 import { alive, cacheDir, MARKER } from '../env/build.ts';
 import { DiskUsage, formatBytes } from '../run/disk.ts';
-import { ensureEnv } from '../env/layered.ts';
+import { ensureEnv, type SpecLocks } from '../env/layered.ts';
+import { lockPath, readLock, writeLock, type LockedEnv } from '../env/lock.ts';
+import { indexIdentity } from '../env/pip-index.ts';
+import { resolvedSet, type ResolvedPackage } from '../env/resolved.ts';
 import { duringBuilds } from '../env/interrupt.ts';
 import { choosePrune, chooseStaleBuilds, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
@@ -21,31 +24,67 @@ export interface EnvOptions {
   yes?: boolean;
 }
 
-/** Every environment of the specs, each once, bases before the layers over them. */
-async function collect(files: string[]): Promise<{ environments: Record<string, Environment>; env: Environment }[]> {
-  const seen = new Map<string, { environments: Record<string, Environment>; env: Environment }>();
+type Collected = { environments: Record<string, Environment>; env: Environment; locks: SpecLocks | null };
+
+/** Every environment of the specs, each once, bases before the layers over them, with its spec's lock. */
+async function collect(files: string[]): Promise<Collected[]> {
+  const seen = new Map<string, Collected>();
   for (const file of files) {
     const spec = await loadDeclaredSpec(file);
+    const lock = readLock(spec.file);
     for (const e of Object.values(spec.environments)) {
-      const key = JSON.stringify([e.id, e.python, [...e.requirements].sort(), e.index]);
-      if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e });
+      const key = JSON.stringify([e.id, e.python, [...e.requirements].sort(), e.index, lock ? spec.file : null]);
+      if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e, locks: lock ? { lock, specFile: spec.file } : null });
     }
   }
   return [...seen.values()].sort((a, b) => Number(a.env.layer !== null) - Number(b.env.layer !== null));
 }
 
 /** Lists (with cache state and disk cost), builds, or prunes the environments the given specs declare. */
-export async function env(action: 'list' | 'build' | 'prune', files: string[], opts: EnvOptions): Promise<void> {
+export async function env(action: 'list' | 'build' | 'prune' | 'lock', files: string[], opts: EnvOptions): Promise<void> {
   if (action === 'prune') return prune(files, opts);
+  if (action === 'lock') return duringBuilds(() => lockSpecs(files));
   const all = await collect(files);
   if (action === 'list') return list(listEnvs(all.map((x) => x.env)), opts);
   // SIGINT/SIGTERM stop the builds: pip's process tree killed, the unfinished directory removed, exit 130.
   await duringBuilds(async () => {
-    for (const { environments, env: e } of all) {
-      const built = await ensureEnv(environments, e.id, (s) => process.stderr.write(`benchgrid: ${s}\n`));
+    for (const { environments, env: e, locks } of all) {
+      const built = await ensureEnv(environments, e.id, (s) => process.stderr.write(`benchgrid: ${s}\n`), locks);
       process.stderr.write(`benchgrid: environment '${e.id}' ready: ${built.python}\n`);
     }
   });
+}
+
+/**
+ * Writes each spec's lock (SPEC.lock.json): the resolved set of each environment that is not a layer, read
+ * from its build (built first if missing). Always from the requirements, never from the lock it replaces,
+ * so locking again is how a lock is brought up to date.
+ */
+async function lockSpecs(files: string[]): Promise<void> {
+  const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
+  for (const file of files) {
+    const spec = await loadDeclaredSpec(file);
+    const environments: Record<string, LockedEnv> = {};
+    for (const e of Object.values(spec.environments)) {
+      if (e.layer) continue;
+      const r = await ensureEnv(spec.environments, e.id, log, null);
+      const resolved = markerResolved(r.dir) ?? (await resolvedSet(r.python));
+      environments[e.id] = { python: r.interpreter.version, requirements: e.requirements, ...indexIdentity(e.index), resolved };
+    }
+    const written = writeLock(spec.file, { benchgrid_lock: 1, spec: spec.name, environments });
+    const counts = Object.entries(environments).map(([id, l]) => `${id}: ${l.resolved.length} packages`).join('; ');
+    process.stdout.write(`wrote ${path.relative(process.cwd(), written) || lockPath(spec.file)} (${counts || 'no environments'})\n`);
+  }
+}
+
+/** The resolved set a build recorded in its marker; null for one built before markers recorded it. */
+function markerResolved(dir: string): ResolvedPackage[] | null {
+  try {
+    const r = JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8'))?.resolved;
+    return Array.isArray(r) ? (r as ResolvedPackage[]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Lists each environment with its cached builds and their disk cost; starts no interpreter (docs/security.md). */

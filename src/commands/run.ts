@@ -16,6 +16,7 @@ import { runLocally } from '../run/local.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
 import { checkCuda, interpreters } from '../env/python.ts';
+import { withEnvironments } from '../env/recorded.ts';
 import { newSeed } from '../run/schedule.ts';
 import { recordedFlags, runSettings, type SettingFlags } from '../settings/settings.ts';
 import { lockRunDir, thisHolder } from '../run/lock.ts';
@@ -155,7 +156,8 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   const earlier = earlierRuns({ spec: rp.spec.name, device: rp.device, hostname: localHost().hostname, start, protocol: rp.protocol, dir });
   const between = rp.protocol.precision === null ? null : betweenModel(earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))));
   const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume, between }));
-  const results = recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool);
+  // What each environment holds (src/env/recorded.ts): compare names a transitive version that moved.
+  const results = await withEnvironments(recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool), pythons);
   await keepingJournal(dir, resume, async () => {
     writeResults(path.join(dir, 'results.json'), results);
     if (!stopped) pointLatest(dir, spec.name);

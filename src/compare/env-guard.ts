@@ -57,7 +57,39 @@ export function factsOf(r: Results, subject: string | null): Map<string, { value
     (runtimes.get(c.tool) ?? runtimes.set(c.tool, new Set()).get(c.tool)!).add(text);
   }
   for (const [tool, rs] of runtimes) out.set(`runtime.${tool}`, { value: [...rs].sort().join('; '), blocking: true });
+  // Every version each environment held (src/env/recorded.ts), so a transitive dependency that moved is named.
+  for (const [name, pins] of resolvedOf(r)) {
+    for (const [pkg, version] of pins) out.set(`${RESOLVED}${name}.${pkg}`, { value: version, blocking: true });
+  }
   return out;
+}
+
+/** The key prefix of an environment's resolved package: `resolved.main.numpy`. */
+const RESOLVED = 'resolved.';
+
+/** Environment name -> package -> version, from `run.environments` (absent in results made before it). */
+export function resolvedOf(r: Results): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  const envs = r.run?.environments;
+  if (!envs || typeof envs !== 'object') return out;
+  for (const [name, e] of Object.entries(envs as Record<string, { resolved?: unknown }>)) {
+    if (!Array.isArray(e?.resolved)) continue;
+    const pins = new Map<string, string>();
+    for (const line of e.resolved) if (typeof line === 'string' && line.includes('==')) pins.set(line.slice(0, line.indexOf('==')), line.slice(line.indexOf('==') + 2));
+    out.set(name, pins);
+  }
+  return out;
+}
+
+/**
+ * A resolved package on one side only: where the other side recorded that environment's set it is a
+ * real difference (installed there, not here: null); where it recorded none, nothing is known, and the
+ * package is left out rather than listed as one note per package.
+ */
+function resolvedOneSide(key: string, other: Results): 'absent' | 'unknown' | null {
+  if (!key.startsWith(RESOLVED)) return null;
+  const name = [...resolvedOf(other).keys()].find((n) => key.startsWith(`${RESOLVED}${n}.`));
+  return name === undefined ? 'unknown' : 'absent';
 }
 
 /**
@@ -73,11 +105,14 @@ export function environmentDifferences(before: Results, after: Results): EnvDiff
     const fb = factsOf(before, subject);
     const fa = factsOf(after, subject);
     for (const key of new Set([...fb.keys(), ...fa.keys()])) {
-      const b = fb.get(key)?.value;
-      const a = fa.get(key)?.value;
+      let b = fb.get(key)?.value;
+      let a = fa.get(key)?.value;
       if (b === a) continue;
+      const oneSide = b === undefined ? resolvedOneSide(key, before) : a === undefined ? resolvedOneSide(key, after) : null;
+      if (oneSide === 'unknown') continue;
+      if (oneSide === 'absent') [b, a] = [b ?? null, a ?? null];
       const recorded = b === undefined ? 'after' : a === undefined ? 'before' : 'both';
-      const blocking = recorded === 'both' && (fb.get(key)?.blocking ?? true);
+      const blocking = recorded === 'both' && (fb.get(key)?.blocking ?? fa.get(key)?.blocking ?? true);
       const id = JSON.stringify([key, b, a]);
       const d = found.get(id) ?? { key, before: b ?? null, after: a ?? null, subjects: [], blocking, recorded };
       if (subject) d.subjects!.push(subject);

@@ -5,8 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
-import { pipInstall } from './pip-progress.ts';
-import { checkIndexDirectories, indexIdentity, pipIndexArgs } from './pip-index.ts';
+import { checkIndexDirectories, indexIdentity } from './pip-index.ts';
+import { install, uvFailure } from './install.ts';
+import { lockDigest, type LockedEnv } from './lock.ts';
+import { pins, resolvedSet } from './resolved.ts';
+import { chooseInstaller, UV_VERSION } from './uv.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
 import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
@@ -26,22 +29,33 @@ export interface ResolvedEnv {
   python: string;
   interpreter: { path: string; version: string };
   built: boolean;
+  /** The spec's lock of this environment (lock.ts): the build installs exactly its set. */
+  locked: LockedEnv | null;
 }
 
 /** File written last into a built environment: its presence means the environment is complete. */
 export const MARKER = 'benchgrid-env.json';
 
-/** Finds the base interpreter and computes the cache key; never builds. */
-export async function resolveEnv(env: Environment): Promise<ResolvedEnv> {
+/**
+ * Finds the base interpreter and computes the cache key; never builds. The installer (uv or pip) is not
+ * part of the key: both install the same requirements from the same indexes, and the marker records the
+ * resolved set each produced, so an environment built by either is found by both (every environment built
+ * before uv keeps its key; CI's cached environments stay valid). A lock does change what is installed:
+ * a locked environment adds its lock's digest (`lock`), and a layer over a locked base the base's
+ * (`base_lock`), so neither key changes for a spec without a lock.
+ */
+export async function resolveEnv(env: Environment, lockOf: (pythonVersion: string) => LockedEnv | null = () => null, baseLock: string | null = null): Promise<ResolvedEnv> {
   const interpreter = await describeInterpreter(env.python);
+  const locked = lockOf(interpreter.version);
+  const lockIdentity = { ...(locked ? { lock: lockDigest(locked) } : {}), ...(baseLock ? { base_lock: baseLock } : {}) };
   // A different index may give other wheels for the same requirements; one that names none keeps the old key.
   const key = crypto
     .createHash('sha256')
-    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort(), ...indexIdentity(env.index) }))
+    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort(), ...indexIdentity(env.index), ...lockIdentity }))
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(cacheDir(), 'envs', `${env.id}-${key}`);
-  return { env, key, dir, python: path.join(dir, 'bin', 'python'), interpreter, built: fs.existsSync(path.join(dir, MARKER)) };
+  return { env, key, dir, python: path.join(dir, 'bin', 'python'), interpreter, built: fs.existsSync(path.join(dir, MARKER)), locked };
 }
 
 async function describeInterpreter(python: string): Promise<{ path: string; version: string }> {
@@ -115,14 +129,22 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
   const logFile = `${r.dir}.build.log`;
   log(`building environment '${r.env.id}' (${r.env.requirements.length} requirements) in ${r.dir}; log: ${logFile}`);
   const finished = underway(`environment '${r.env.id}'`, tmp);
+  let installer: Awaited<ReturnType<typeof chooseInstaller>> = { kind: 'pip' };
+  let resolved: Awaited<ReturnType<typeof resolvedSet>> = [];
   try {
+    // The venv of the interpreter itself (with its pip, which layers over this environment install with).
     await startTree('venv', r.interpreter.path, ['-m', 'venv', tmp], { stdout: { file: logFile }, stderr: { file: logFile } });
+    const python = path.join(tmp, 'bin', 'python');
     const reqFile = path.join(tmp, 'requirements.txt');
-    fs.writeFileSync(reqFile, r.env.requirements.join('\n') + '\n');
-    if (r.env.requirements.length > 0) {
-      // pip's output goes to the log file and, read on the way, to a progress line on stderr.
-      await pipInstall(path.join(tmp, 'bin', 'python'), [...pipIndexArgs(r.env.index), '-r', reqFile], logFile, r.env.id, log);
+    // A locked build installs the locked set exactly: every package pinned, none resolved again.
+    const lines = r.locked ? pins(r.locked.resolved) : r.env.requirements;
+    fs.writeFileSync(reqFile, lines.join('\n') + '\n');
+    if (lines.length > 0) {
+      installer = await chooseInstaller(r.interpreter.path, log);
+      // The installer's output goes to the log file and, read on the way, to a progress line on stderr.
+      await install(installer, { python, index: r.env.index, args: [...(r.locked ? ['--no-deps'] : []), '-r', reqFile], logFile, envId: r.env.id, log });
     }
+    resolved = await resolvedSet(python);
     throwIfInterrupted();
   } catch {
     // Interrupted: duringBuilds removes the directory once every process of the build has ended.
@@ -132,7 +154,9 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`, EXIT.runFailed);
   }
-  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify({ id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), built: new Date().toISOString() }, null, 1) + '\n');
+  const by = installer.kind === 'uv' ? { installer: `uv ${UV_VERSION}` } : { installer: 'pip' };
+  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), ...by, locked: r.locked !== null, resolved, built: new Date().toISOString() };
+  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
   finished();
@@ -141,6 +165,8 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
 
 /** Names the requirement pip could not install, from its output. */
 export function failedRequirement(pipOutput: string, requirements: string[]): string {
+  const uv = uvFailure(pipOutput);
+  if (uv) return uv;
   const patterns = [
     /Could not find a version that satisfies the requirement ([^\s(]+)/,
     /No matching distribution found for ([^\s(]+)/,

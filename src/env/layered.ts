@@ -11,6 +11,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
+import { lockDigest, lockedFor, type SpecLock } from './lock.ts';
+import { pins, resolvedSet } from './resolved.ts';
 import { checkIndexDirectories, indexIdentity, pipIndexArgs } from './pip-index.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
@@ -30,13 +32,24 @@ export interface LayerInstall {
   record?(installed: string[]): Record<string, unknown>;
 }
 
-/** Builds (if needed) the environment named `name` of a spec's environments, layers over their bases. */
-export async function ensureEnv(environments: Record<string, Environment>, name: string, log: (line: string) => void): Promise<ResolvedEnv> {
+/** A spec's lock (lock.ts) and the spec file it lies beside (for its messages). */
+export interface SpecLocks {
+  lock: SpecLock;
+  specFile: string;
+}
+
+/**
+ * Builds (if needed) the environment named `name` of a spec's environments, layers over their bases; an
+ * environment the spec's lock names is built from the lock. A layer itself is not locked (its pins are
+ * exact releases), but over a locked base it is a layer of its own, constrained by the base's locked set.
+ */
+export async function ensureEnv(environments: Record<string, Environment>, name: string, log: (line: string) => void, locks: SpecLocks | null = null): Promise<ResolvedEnv> {
   const env = environments[name];
-  const r = await resolveEnv(env);
+  const lockOf = (version: string) => (locks ? lockedFor(locks.lock, env, locks.specFile, version) : null);
+  const r = await resolveEnv(env, lockOf, env.layer ? baseLockOf(environments, env.layer.base, locks) : null);
   if (env.layer === null) return buildEnv(r, log);
   if (r.built) return r;
-  const base = await ensureEnv(environments, env.layer.base, log);
+  const base = await ensureEnv(environments, env.layer.base, log, locks);
   const release = await lock(`${r.dir}.lock`, log);
   try {
     if (fs.existsSync(path.join(r.dir, MARKER))) return { ...r, built: true };
@@ -46,6 +59,15 @@ export async function ensureEnv(environments: Record<string, Environment>, name:
   } finally {
     release();
   }
+}
+
+/** The lock digest of the bottom base under a layer, or null when that base is not locked. */
+function baseLockOf(environments: Record<string, Environment>, name: string, locks: SpecLocks | null): string | null {
+  const env = environments[name];
+  if (!locks || !env) return null;
+  if (env.layer) return baseLockOf(environments, env.layer.base, locks);
+  const l = Object.hasOwn(locks.lock.environments, name) ? locks.lock.environments[name] : null;
+  return l ? lockDigest(l) : null;
 }
 
 async function purelib(python: string): Promise<string> {
@@ -76,19 +98,23 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   const out = { stdout: { file: logFile, append: true }, stderr: { file: logFile, append: true } } as const;
   let installed: string[] = [];
   let recorded: Record<string, unknown> = {};
+  let resolved: Awaited<ReturnType<typeof resolvedSet>> = [];
   try {
     fs.writeFileSync(logFile, '');
-    // No pip of its own: the base's pip, found through the .pth, installs into this prefix.
+    // No pip of its own: the base's pip, found through the .pth, installs into this prefix. Layers stay
+    // with pip: uv reads what an environment holds from its own site-packages only, not from the base
+    // behind the .pth, and would install a second torch into every layer.
     await startTree('venv', r.interpreter.path, ['-m', 'venv', '--without-pip', tmp], out);
     const python = path.join(tmp, 'bin', 'python');
     const site = await purelib(python);
     // addsitedir (not a bare path) so the base's own .pth files are honoured too.
     fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
     const constraints = path.join(tmp, 'base-constraints.txt');
-    fs.writeFileSync(constraints, baseConstraints(base.env.requirements, install.packages).join('\n') + '\n');
+    fs.writeFileSync(constraints, baseConstraints(base.locked ? pins(base.locked.resolved) : base.env.requirements, install.packages).join('\n') + '\n');
     await pipInstall(python, [...pipIndexArgs(r.env.index), '-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
     installed = await layerContents(python, site);
     recorded = install.record?.(installed) ?? {};
+    resolved = await resolvedSet(python);
     throwIfInterrupted();
   } catch (error) {
     // Interrupted: duringBuilds removes the directory once every process of the build has ended.
@@ -99,7 +125,7 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, built: new Date().toISOString() };
+  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, installer: 'pip', resolved, built: new Date().toISOString() };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);

@@ -17,10 +17,10 @@ export function pipPhase(line: string): string | null {
   return 'installed';
 }
 
-/** A progress reporter for one build; `feed` takes pip's stdout as it comes, `stop` ends the heartbeat. */
-export function pipProgress(envId: string, log: (line: string) => void, now: () => number = Date.now) {
+/** A progress reporter for one build; `feed` takes pip's stdout (or uv's stderr, with uvPhase) as it comes, `stop` ends the heartbeat. */
+export function pipProgress(envId: string, log: (line: string) => void, now: () => number = Date.now, phaseOf: (line: string) => string | null = pipPhase, starting = 'starting pip') {
   const t0 = now();
-  let current = 'starting pip';
+  let current = starting;
   let lastShown = '';
   let lastAt = -Infinity;
   let pending = '';
@@ -41,7 +41,7 @@ export function pipProgress(envId: string, log: (line: string) => void, now: () 
       const lines = (pending + chunk).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const phase = pipPhase(line);
+        const phase = phaseOf(line);
         if (phase) {
           current = phase;
           show(false);

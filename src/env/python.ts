@@ -6,6 +6,7 @@ import { EXIT, UserError } from '../errors.ts';
 import type { Spec } from '../spec/types.ts';
 import { MARKER } from './build.ts';
 import { ensureEnv } from './layered.ts';
+import { readLock } from './lock.ts';
 import { duringBuilds, interrupted } from './interrupt.ts';
 import { dict } from '../util/dict.ts';
 
@@ -28,6 +29,9 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
     for (const name of envNames) out[name] = python;
     return { pythons: out, failed };
   }
+  // An environment the spec's lock (SPEC.lock.json) names is built from it.
+  const lock = readLock(spec.file);
+  const locks = lock ? { lock, specFile: spec.file } : null;
   // SIGINT/SIGTERM stop the builds as they stop `env build` (interrupt.ts): exit 130, nothing run yet.
   await duringBuilds(async () => {
     for (const name of envNames) {
@@ -38,7 +42,7 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
         continue;
       }
       try {
-        const resolved = await ensureEnv(spec.environments, name, log);
+        const resolved = await ensureEnv(spec.environments, name, log, locks);
         markUsed(resolved.dir);
         out[name] = resolved.python;
       } catch (error) {

@@ -113,7 +113,7 @@ describe('an interrupted environment build', () => {
     const { r, backend, cache, left } = await interruptBuild((spec) => ['env', 'build', spec], 'SIGTERM');
     expect(r.exitCode, r.stderr).toBe(130);
     const last = r.stderr.trimEnd().split('\n').pop() ?? '';
-    expect(last).toMatch(/^benchgrid: SIGTERM: interrupted building environment 'slow'; stopped pip with every process started under it, and removed the unfinished \S+\/envs\/slow-[0-9a-f]{16}\.building-\d+\. Run the command again to build it\.$/);
+    expect(last).toMatch(/^benchgrid: SIGTERM: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\/envs\/slow-[0-9a-f]{16}\.building-\d+\. Run the command again to build it\.$/);
     expect(r.stderr.match(/interrupted/g)).toHaveLength(1);
     expect(running(backend)).toBe(false);
     expect(processesNaming(cache)).toEqual([]);
@@ -126,7 +126,7 @@ describe('an interrupted environment build', () => {
   it('SIGINT during the builds run does first: the same, and no run directory is left', async () => {
     const { r, backend, cache, dir, left } = await interruptBuild((spec, d) => ['run', spec, '--out', path.join(d, 'run')], 'SIGINT');
     expect(r.exitCode, r.stderr).toBe(130);
-    expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^benchgrid: SIGINT: interrupted building environment 'slow'; stopped pip with every process started under it, and removed the unfinished \S+\.building-\d+\./);
+    expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^benchgrid: SIGINT: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\.building-\d+\./);
     expect(running(backend)).toBe(false);
     expect(processesNaming(cache)).toEqual([]);
     expect(left.filter((n) => n.includes('.building-') || n.endsWith('.lock'))).toEqual([]);

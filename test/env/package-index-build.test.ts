@@ -45,7 +45,8 @@ describe('an environment built from the package indexes its spec names', () => {
   it('installs from its find_links, a layer from its own, a release from its tool environment\'s', async () => {
     const dir = tmpdir();
     const spec = await project(dir);
-    const env = { BENCHGRID_CACHE: path.join(dir, 'cache') };
+    // pip's log says where it looked (uv's builds from a wheel directory: test/env/uv-lock.test.ts).
+    const env = { BENCHGRID_CACHE: path.join(dir, 'cache'), BENCHGRID_INSTALLER: 'pip' };
     const built = await cli(['env', 'build', spec], { env, timeout: 300_000 });
     expect(built.code, built.stderr).toBe(0);
 
