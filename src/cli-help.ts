@@ -36,6 +36,10 @@ export const EXAMPLES: Record<string, [string, string][]> = {
     ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base pinned --head ../torchlens', 'a working tree against the release the spec pins'],
     ["benchgrid bench-change SPEC --tool tl_record --base git:v2.36.1 --format markdown --fail-on-slower 5", 'a PR comment; exit 4 when slower by more than 5%'],
   ],
+  bisect: [
+    ['benchgrid bisect specs/resnet18_cpu.yaml --tool torchlens --good v2.36.0 --bad main', 'the first commit of main that made torchlens slower (run from the checkout)'],
+    ["benchgrid bisect SPEC --tool hookkit --good v1.0 --bad HEAD --repo ../hookkit --only 'A/single_module_output/*/*' --json", 'one row, another checkout, the report as JSON'],
+  ],
   report: [
     ['benchgrid report results/resnet18_cpu/2026-01-01T00-00-00', 'the grid of a run directory'],
     ['benchgrid report results.json --spec specs/resnet18_cpu.yaml --format html --out report.html', 'the HTML report'],
@@ -53,6 +57,7 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   env: [
     ['benchgrid env list specs/*.yaml', 'the cached Python environments and whether they are built'],
     ['benchgrid env build specs/resnet18_cpu.yaml', 'build them now (progress on stderr)'],
+    ['benchgrid env lock specs/resnet18_cpu.yaml', 'record every installed version in specs/resnet18_cpu.lock.json; later builds install exactly that'],
     ['benchgrid env prune specs/*.yaml --older-than 30', 'what pruning would remove (add --yes to remove it)'],
   ],
   history: [

@@ -109,6 +109,21 @@ addShared(benchChange, ['probe', 'timing', 'jobs', 'start', 'seed'], { processes
 addFormat(benchChange, ['table', 'markdown', 'json'], 'output format (markdown: a PR comment, also written to the run directory as change.md)')
   .action(async (spec: string | undefined, opts) => (await import('./commands/bench-change.ts')).benchChange(spec, opts));
 
+const bisect = command('bisect', "The commit that made a tool slower: binary search over its first-parent line from --good to --bad, each step a bench-change run against good (docs/ci.md, Bisect).")
+  .argument('<spec>', 'spec file')
+  .option('--tool <name>', 'the tool id, or the package its tools use')
+  .option('--good <rev>', 'a revision known not slower (an ancestor of --bad on its first-parent line)')
+  .option('--bad <rev>', 'a revision known slower')
+  .option('--repo <dir>', "the tool's git checkout (its package's directory; default: the current directory)")
+  .option('--only <globs>', "only the tool's cells whose id (as the spec names them) matches one of these globs")
+  .option('--out <dir>', 'where the steps\' runs and bisect.json go (default results/<spec>/bisect-<timestamp>)');
+addShared(bisect, ['probe', 'timing', 'jobs', 'start', 'seed'], { processes: 'processes per cell and side at each step (override, recorded in the results)' })
+  .option('--threshold <pct>', THRESHOLD_HELP)
+  .addOption(new Option('--mode <mode>', "which rule decides a label: ratio (each cell relative to its group's raw cell) or absolute").choices(['ratio', 'absolute']).default('ratio'))
+  .option('--fail-on-slower <pct>', 'a step is slower when a cell or the tool is significantly slower by more than this percentage (bench-change\'s rule; default 0)');
+addFormat(bisect, ['table', 'json'], 'output format (the report is also written as bisect.json)')
+  .action(async (spec: string, opts) => (await import('./commands/bisect.ts')).bisect(spec, opts));
+
 const exportCommand = command('export', 'Write a self-contained bundle (requests, harness, runners, requirements, driver.py) that runs with Python alone.')
   .argument('<spec>', 'spec file')
   .requiredOption('--out <dir>', 'bundle directory (must be new or empty)');
@@ -131,13 +146,13 @@ command('history', 'An offline site of every cell over runs and tool releases, w
   .option('--threshold <pct>', `compare's ${THRESHOLD_HELP}`)
   .action(async (dirs: string[], opts) => (await import('./commands/history.ts')).history(dirs, opts));
 
-const env = command('env', 'The Python environments of specs: list them with their disk cost, build the missing ones, or prune the cache.')
-  .addArgument(new Argument('<action>', 'list, build or prune').choices(['list', 'build', 'prune']))
+const env = command('env', 'The Python environments of specs: list them with their disk cost, build the missing ones, lock them (SPEC.lock.json), or prune the cache.')
+  .addArgument(new Argument('<action>', 'list, build, lock or prune').choices(['list', 'build', 'lock', 'prune']))
   .argument('[spec...]', 'spec files (prune: remove cached environments these do not use)');
 addFormat(env, ['table', 'json'], 'output format (list)', 'print as JSON (list; same as --format json)')
   .option('--older-than <days>', 'prune: only environments built more than DAYS days ago')
   .option('--yes', 'prune: remove them (default: only print what would be removed)')
-  .action(async (action: 'list' | 'build' | 'prune', specs: string[], opts) => {
+  .action(async (action: 'list' | 'build' | 'lock' | 'prune', specs: string[], opts) => {
     if (action !== 'prune' && specs.length === 0) program.error(`error: env ${action} needs at least one spec file`, { exitCode: 2 });
     return (await import('./commands/env.ts')).env(action, specs, opts);
   });
