@@ -41,7 +41,9 @@ describe('runners/harness/contracts.json', () => {
 
   it('gives gradients to exactly the contracts whose work reaches a backward', () => {
     const f = facts as Exclude<typeof facts, Error>;
-    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['backward_capture', 'generated_token_attribution', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
+    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['attribution_patching', 'backward_capture', 'generated_token_attribution', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
+    // attribution_patching: the clean and the corrupted forward, one backward to the block outputs only; it reads, so no guard.
+    expect([f.attribution_patching.work, f.attribution_patching.writes]).toEqual([{ forwards: 2, parameter_grads: false }, undefined]);
     expect(f.same_site_gradient.work).toEqual({ forwards: 1, parameter_grads: true });
     expect(f.site_gradient_only.work).toEqual({ forwards: 1, parameter_grads: false });
     expect(f.site_output_stopped.work?.forwards).toBe(0);

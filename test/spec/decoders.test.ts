@@ -37,7 +37,9 @@ describe('specs/decoders_cpu.yaml and specs/decoders_gpu.yaml', () => {
     }
     expect(cells.filter((c) => c.status !== 'planned' && !c.reason)).toEqual([]);
     const kinds = new Set(cells.filter((c) => c.status === 'planned').map((c) => c.contract));
-    for (const k of ['residual_cache', 'attention_pattern', 'activation_patching', 'steered_generation', 'sae_encode', 'generated_token_attribution']) expect(kinds.has(k), k).toBe(true);
+    for (const k of ['residual_cache', 'attention_pattern', 'activation_patching', 'attribution_patching', 'steered_generation', 'sae_encode', 'generated_token_attribution']) expect(kinds.has(k), k).toBe(true);
+    // Five architectures: GPT-2, Llama, GPT-NeoX, Qwen2 and Gemma, each planned on the CPU.
+    for (const s of ['gpt2_small', 'smollm_135m', 'pythia_160m', 'qwen2_0_5b', 'gemma_2b']) expect(cells.some((c) => c.id.endsWith(`/${s}`) && c.status === 'planned'), s).toBe(true);
     expect(new Set(cells.map((c) => c.tool)).size).toBeGreaterThanOrEqual(11);
   });
 

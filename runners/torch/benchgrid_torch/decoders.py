@@ -47,6 +47,13 @@ def logit_difference(logits, params):
     return logits[:, -1, int(params["answer_token"])] - logits[:, -1, int(params["wrong_token"])]
 
 
+def attribution_patching(clean, corrupted, gradients):
+    """attribution_patching's result from every block's clean and corrupted output and the gradient there of the
+    corrupted run's summed logit difference (lists in block order, each [batch, seq, d]): per block
+    ((clean - corrupted) * gradient).sum(-1), stacked to [layers, batch, seq] (docs/contracts.md)."""
+    return torch.stack([((c - k) * g).sum(dim=-1) for c, k, g in zip(clean, corrupted, gradients)])
+
+
 def sae_encode(activation, sae):
     """A standard sparse autoencoder's encoder, by hand: relu((x - b_dec) @ W_enc + b_enc) (sae-lens's StandardSAE
     with apply_b_dec_to_input=True)."""

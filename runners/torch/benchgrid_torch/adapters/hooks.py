@@ -303,3 +303,7 @@ def generated_token_attribution(ctx):
         return activation.detach() * gradient
 
     return run
+
+
+from .hooks_attribution_patching import attribution_patching  # noqa: E402,F401
+from .hooks_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

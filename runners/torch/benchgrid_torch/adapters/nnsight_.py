@@ -251,3 +251,7 @@ def generated_token_attribution(ctx):
         return kept.detach() * gradient
 
     return run
+
+
+from .nnsight_attribution_patching import attribution_patching  # noqa: E402,F401
+from .nnsight_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

@@ -274,3 +274,7 @@ def _last_line(exc):
     """The last non-empty line of an exception's text (nnsight wraps the original traceback into it)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
+
+
+from .nnterp_attribution_patching import attribution_patching  # noqa: E402,F401
+from .nnterp_ablation import logit_lens, zero_ablation, mean_ablation  # noqa: E402,F401

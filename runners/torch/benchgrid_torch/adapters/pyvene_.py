@@ -217,3 +217,6 @@ def sae_encode(ctx):
         return _collect(model, x)[0][0]
 
     return run
+
+
+from .pyvene_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

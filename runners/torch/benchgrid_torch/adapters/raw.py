@@ -109,3 +109,7 @@ def generated_token_attribution(ctx):
         return model(x).detach()
 
     return run
+
+
+from .raw_attribution_patching import attribution_patching  # noqa: E402,F401
+from .raw_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

@@ -106,3 +106,4 @@ def ordered_dataset_features(ctx):
         return torch.cat([_saved(trace, site) for trace in traces])
 
     return run
+from .torchlens_trace_sparse_ablation import logit_lens, zero_ablation, mean_ablation  # noqa: E402,F401

@@ -312,3 +312,7 @@ def generated_token_attribution(ctx):
         return kept[0].detach() * gradient
 
     return run
+
+
+from .transformer_lens_attribution_patching import attribution_patching  # noqa: E402,F401
+from .transformer_lens_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

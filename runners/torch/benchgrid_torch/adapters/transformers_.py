@@ -150,3 +150,7 @@ def generated_token_attribution(ctx):
         return embeds.detach() * gradient
 
     return run
+
+
+from .transformers_attribution_patching import attribution_patching  # noqa: E402,F401
+from .transformers_ablation import logit_lens  # noqa: E402,F401
