@@ -1,15 +1,18 @@
-// The growth families on the HTML report: per family, a log-log line chart of each tool's median against the
-// swept value with a band from its smallest to its largest per-process median (inline SVG: no script, so
-// the page's script policy is untouched), then the markdown page's table. Pure.
-import { escapeHtml, formatMs } from './format.ts';
-import { growthFamilies, type GrowthFamily } from './growth.ts';
-import { familyTitle, formatFit, GROWTH_SENTENCE, growthTableRows } from './growth-text.ts';
+// The growth families on the HTML report: per family, side by side, each tool's paired x raw against the
+// swept value with its 95% interval as a band (the figure the exponents judge), its median time with the
+// band of its per-process medians, and its peak memory where the memory processes recorded one; then the
+// markdown page's table. Pure.
+import { formatPublished } from '../results/published.ts';
+import { escapeHtml, formatBytes, formatMs } from './format.ts';
+import { chartSvg, type ChartPoint, type ChartSeries } from './growth-chart.ts';
+import { growthFamilies, growthMemory, memoryPeaks, type GrowthCell, type GrowthFamily } from './growth.ts';
+import { familyTitle, formatFit, GROWTH_SENTENCE, growthTableRows, VERDICT_WORDS } from './growth-text.ts';
 import type { ReportInput } from './page.ts';
 
-const W = 640;
-const H = 300;
-const M = { left: 70, right: 20, top: 16, bottom: 40 };
 const COLOURS = ['#444444', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
+
+/** What the charts draw, under the section's heading. */
+const CHARTS_SENTENCE = 'Charts, log-log: x raw (each line through a tool\'s published x raw, its band the 95% interval where the cell paired, else the extremes of the two cells\' process medians; the dashed line is 1.00x), the median time (its band from the smallest to the largest per-process median), and the peak memory of the memory processes (its band from the smallest to the largest process) where recorded.';
 
 /** The growth section of the HTML report; nothing for results without sweeps. */
 export function growthHtml({ results }: ReportInput): string[] {
@@ -19,32 +22,48 @@ export function growthHtml({ results }: ReportInput): string[] {
     const { head, rows } = growthTableRows(f);
     const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
     const trs = rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`).join('\n');
-    return `<h4>${escapeHtml(familyTitle(f))}</h4>\n${chartSvg(f)}\n<table><tr>${th}</tr>\n${trs}\n</table>`;
+    return `<h4>${escapeHtml(familyTitle(f))}</h4>\n<div class="growth-charts" style="display:flex;flex-wrap:wrap;gap:12px">${familyCharts(f).join('')}</div>\n<table><tr>${th}</tr>\n${trs}\n</table>`;
   });
-  return [`<section class="page-section" id="growth"><h3>Growth</h3>\n<p class="note">${escapeHtml(GROWTH_SENTENCE)} Chart: log-log, each line through a tool's medians, its band from the smallest to the largest per-process median.</p>\n${parts.join('\n')}</section>`];
+  return [`<section class="page-section" id="growth"><h3>Growth</h3>\n<p class="note">${escapeHtml(GROWTH_SENTENCE)} ${escapeHtml(CHARTS_SENTENCE)}</p>\n${parts.join('\n')}</section>`];
 }
 
-/** The family's chart: a line and a band per tool over log x and log time, with a legend of the fits. */
-function chartSvg(f: GrowthFamily): string {
-  const measured = f.tools.flatMap((s) => s.cells.flatMap((c) => (c && c.status === 'ok' && c.min_ms && c.max_ms && c.min_ms > 0 ? [c.min_ms, c.max_ms] : [])));
-  if (measured.length === 0) return '<p class="muted">Nothing in this family was measured.</p>';
-  const [x0, x1] = [Math.log(f.values[0]), Math.log(f.values[f.values.length - 1])];
-  const [y0, y1] = [Math.log(Math.min(...measured)) - 0.1, Math.log(Math.max(...measured)) + 0.1];
-  const px = (v: number) => M.left + ((Math.log(v) - x0) / (x1 - x0 || 1)) * (W - M.left - M.right);
-  const py = (t: number) => H - M.bottom - ((Math.log(t) - y0) / (y1 - y0 || 1)) * (H - M.top - M.bottom);
-  const p = (x: number, y: number) => `${x.toFixed(1)},${y.toFixed(1)}`;
-  const series = f.tools.map((s, i) => {
-    const colour = COLOURS[i % COLOURS.length];
-    const at = s.cells.flatMap((c, j) => (c && c.status === 'ok' && c.median_ms && c.min_ms && c.max_ms && c.min_ms > 0 ? [{ v: f.values[j], c }] : []));
-    const band = [...at.map(({ v, c }) => p(px(v), py(c.max_ms!))), ...[...at].reverse().map(({ v, c }) => p(px(v), py(c.min_ms!)))].join(' ');
-    const line = at.map(({ v, c }) => p(px(v), py(c.median_ms!))).join(' ');
-    const dots = at.map(({ v, c }) => `<circle cx="${px(v).toFixed(1)}" cy="${py(c.median_ms!).toFixed(1)}" r="3" fill="${colour}"><title>${escapeHtml(`${s.tool}, ${f.key}=${v}: ${formatMs(c.median_ms!)}`)}</title></circle>`).join('');
-    return `<polygon points="${band}" fill="${colour}" fill-opacity="0.18" stroke="none"/><polyline points="${line}" fill="none" stroke="${colour}" stroke-width="2"/>${dots}`;
-  });
-  const xTicks = f.values.map((v) => `<text x="${px(v).toFixed(1)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="11">${escapeHtml(String(v))}</text>`).join('');
-  const yTicks = [Math.exp(y0 + 0.1), Math.exp((y0 + y1) / 2), Math.exp(y1 - 0.1)].map((t) => `<text x="${M.left - 6}" y="${(py(t) + 4).toFixed(1)}" text-anchor="end" font-size="11">${escapeHtml(formatMs(t))}</text>`).join('');
-  const legend = f.tools.map((s, i) => `<tspan x="${M.left + 8}" dy="${i === 0 ? 0 : 14}" fill="${COLOURS[i % COLOURS.length]}">${escapeHtml(`${s.tool}: t ~ ${formatFit(f.key, s.time) || 'no fit'}`)}</tspan>`).join('');
-  const axes = `<line x1="${M.left}" y1="${H - M.bottom}" x2="${W - M.right}" y2="${H - M.bottom}" stroke="#888"/><line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${H - M.bottom}" stroke="#888"/>`;
-  const label = `<text x="${(M.left + W - M.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12">${escapeHtml(f.key)}</text>`;
-  return `<svg class="growth-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(`Median time against ${f.key}: ${familyTitle(f)}`)}">${axes}${series.join('')}${xTicks}${yTicks}${label}<text x="0" y="${M.top + 10}" font-size="11">${legend}</text></svg>`;
+/** The family's charts: x raw first, then time, then memory where any was recorded. */
+function familyCharts(f: GrowthFamily): string[] {
+  const title = familyTitle(f);
+  const colour = (tool: string) => COLOURS[Math.max(0, f.tools.findIndex((s) => s.tool === tool)) % COLOURS.length];
+  const ok = (c: GrowthCell | null): c is GrowthCell => c !== null && c.status === 'ok';
+  const point = (j: number, y: number | null, low: number | null, high: number | null, title: string): ChartPoint[] => (y !== null && y > 0 ? [{ x: f.values[j], y, low, high, title }] : []);
+  const at = (tool: string, j: number) => `${tool}, ${f.key}=${f.values[j]}`;
+
+  const ratios: ChartSeries[] = f.tools.filter((s) => s.cells.some((c) => c?.x_raw)).map((s) => ({
+    name: s.tool, colour: colour(s.tool),
+    points: s.cells.flatMap((c, j) => (ok(c) && c.x_raw ? point(j, c.x_raw.ratio, c.x_raw.low, c.x_raw.high, `${at(s.tool, j)}: ${formatPublished(c.x_raw)}`) : [])),
+    // The exponent alone (its interval is in the table below): a legend line must fit the chart's width.
+    legend: `${s.tool}: overhead${s.overhead ? ` ~ ${f.key}^${s.overhead.exponent.toFixed(2)}` : ''}, ${s.verdict ? VERDICT_WORDS[s.verdict] : 'not judged'}`,
+  }));
+  const times: ChartSeries[] = f.tools.map((s) => ({
+    name: s.tool, colour: colour(s.tool),
+    points: s.cells.flatMap((c, j) => (ok(c) && c.median_ms !== null ? point(j, c.median_ms, c.min_ms, c.max_ms, `${at(s.tool, j)}: ${formatMs(c.median_ms)}`) : [])),
+    legend: `${s.tool}: t ~ ${formatFit(f.key, s.time) || 'no fit'}`,
+  }));
+  const charts = [
+    chartSvg({ kind: 'growth-ratio-chart', key: f.key, values: f.values, series: ratios, format: (y) => `${y.toFixed(2)}x`, label: `x raw against ${f.key}: ${title}`, rule: 1 }),
+    chartSvg({ kind: 'growth-chart', key: f.key, values: f.values, series: times, format: formatMs, label: `Median time against ${f.key}: ${title}`, rule: null }),
+  ];
+  const memory = growthMemory(f);
+  if (memory) {
+    const peaks: ChartSeries[] = f.tools.map((s) => ({
+      name: s.tool, colour: colour(s.tool),
+      points: s.cells.flatMap((c, j) => {
+        const bytes = ok(c) ? memoryPeaks(c, memory) : [];
+        if (bytes.length === 0) return [];
+        const [low, high] = [Math.min(...bytes), Math.max(...bytes)];
+        // One memory process has no spread to draw: its point stands alone on the line.
+        return point(j, high, bytes.length > 1 ? low : null, bytes.length > 1 ? high : null, `${at(s.tool, j)}: ${memory.label} ${formatBytes(high)}`);
+      }),
+      legend: `${s.tool}: ${memory.label}`,
+    }));
+    charts.push(chartSvg({ kind: 'growth-memory-chart', key: f.key, values: f.values, series: peaks, format: formatBytes, label: `${memory.label} against ${f.key}: ${title}`, rule: null }));
+  }
+  return charts;
 }

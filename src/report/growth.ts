@@ -17,6 +17,16 @@ export interface GrowthCell {
   max_ms: number | null;
   /** The x raw every report shows (publishedRatio); null for the raw cell and where there is none. */
   x_raw: Published | null;
+  /** Peak memory per memory process (results' `memory`): RSS, and on CUDA the allocator's peak; empty where none was recorded. */
+  peak_rss_bytes: number[];
+  cuda_peak_bytes: number[];
+}
+
+/** Which peak a family's memory chart and text show: the GPU allocator's where any cell recorded one, else RSS. */
+export interface GrowthMemory {
+  kind: 'cuda' | 'rss';
+  /** `peak CUDA allocated` or `peak RSS`. */
+  label: string;
 }
 
 /** One tool over a family's values. */
@@ -81,11 +91,37 @@ export function growthFamilies(results: Results): GrowthFamily[] {
       const judged = tool !== BASELINE_TOOL && (forward !== null || overhead !== null);
       return {
         tool, time, overhead, verdict: judged ? growthVerdict(forward, overhead) : null,
-        cells: own.map((c) => (c ? { cell: c.id, status: c.status, median_ms: c.median_ms, min_ms: c.min_ms, max_ms: c.max_ms, x_raw: publishedRatio(c, index) } : null)),
+        cells: own.map((c) => (c ? growthCell(c, index) : null)),
       };
     });
     return { ...f, forward, tools: series };
   });
+}
+
+/** What a report shows of one cell at one swept value. */
+function growthCell(c: CellResult, index: CellIndex): GrowthCell {
+  const ok = c.status === 'ok' && c.memory !== null;
+  return {
+    cell: c.id, status: c.status, median_ms: c.median_ms, min_ms: c.min_ms, max_ms: c.max_ms, x_raw: publishedRatio(c, index),
+    peak_rss_bytes: ok ? c.memory!.peak_rss_bytes.filter((b) => b > 0) : [],
+    cuda_peak_bytes: ok ? c.memory!.cuda_peak_allocated_bytes.filter((b): b is number => b !== null && b > 0) : [],
+  };
+}
+
+/**
+ * The family's memory figure: on CUDA the allocator's peak (what a tool keeps on the GPU; the process's RSS
+ * there is mostly the CUDA runtime), else the peak RSS (which holds the interpreter and the imports, so
+ * the tools differ by what they import and keep); null where no cell of the family recorded memory.
+ */
+export function growthMemory(f: GrowthFamily): GrowthMemory | null {
+  const cells = f.tools.flatMap((s) => s.cells.filter((c): c is GrowthCell => c !== null));
+  if (cells.some((c) => c.cuda_peak_bytes.length > 0)) return { kind: 'cuda', label: 'peak CUDA allocated' };
+  return cells.some((c) => c.peak_rss_bytes.length > 0) ? { kind: 'rss', label: 'peak RSS' } : null;
+}
+
+/** A cell's peaks of the family's memory figure, one per memory process. */
+export function memoryPeaks(c: GrowthCell | null, memory: GrowthMemory): number[] {
+  return c ? (memory.kind === 'cuda' ? c.cuda_peak_bytes : c.peak_rss_bytes) : [];
 }
 
 /** The results model with its growth families as `growth`, for `report --format json`; unchanged without sweeps. */

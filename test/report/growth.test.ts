@@ -66,7 +66,7 @@ describe('the growth families of a swept results file', () => {
     expect(f.tools.map((s) => [s.tool, s.overhead, s.verdict])).toEqual([['hooks', null, null], ['nnsight', null, null]]);
     expect(f.tools[1].time!.exponent).toBeCloseTo(1, 9);
     const text = renderTable(reportInput(fromJson(raw), null), false, 200);
-    expect(text).toContain('    nnsight  t ~ seq^1.00 (0.99 to 1.01)\n');
+    expect(text).toContain('    nnsight  t ~ seq^1.00 (0.99 to 1.01); peak RSS 321.0 -> 336.0 MiB\n');
   });
 
   it('reads the id convention, one or several pairs', () => {
@@ -81,10 +81,11 @@ describe('growth in the reports', () => {
     const text = renderTable(reportInput(swept(), null), false, 200);
     expect(text).toContain('Growth over swept subjects:');
     expect(text).toContain('tiny over seq (16-256), A / single_module_output');
-    expect(text).toContain('    raw      t ~ seq^1.00 (0.99 to 1.01)\n');
+    // Each line ends with the tool's peak memory at the first and the last value.
+    expect(text).toContain('    raw      t ~ seq^1.00 (0.99 to 1.01); peak RSS 301.0 -> 316.0 MiB\n');
     // hooks' own time is no power law (a constant over a growing forward): its interval is wide.
-    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 \(0\.4\d to 0\.6\d\); overhead ~ seq\^0\.00 \(-0\.0\d to 0\.0\d\): constant\n/);
-    expect(text).toMatch(/nnsight {2}t ~ seq\^1\.00 .*; overhead ~ seq\^1\.00 \(\S+ to \S+\): grows like the forward\n/);
+    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 \(0\.4\d to 0\.6\d\); overhead ~ seq\^0\.00 \(-0\.0\d to 0\.0\d\): constant; peak RSS 301\.0 -> 316\.0 MiB\n/);
+    expect(text).toMatch(/nnsight {2}t ~ seq\^1\.00 .*; overhead ~ seq\^1\.00 \(\S+ to \S+\): grows like the forward; peak RSS 321\.0 -> 336\.0 MiB\n/);
   });
 
   it('shows a paired cell\'s published x raw with its interval at its value, and takes its overhead from its own processes', () => {
@@ -126,7 +127,7 @@ describe('growth in the reports', () => {
     expect(summary.growth).toEqual(growthFamilies(swept()));
     const text = renderSummary(summary, 80);
     expect(text).toContain('  tiny over seq (16-256), A / single_module_output\n');
-    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 .*; overhead ~ seq\^0\.00 .*:\n {8}constant\n/);
+    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 .*; overhead ~ seq\^0\.00 .*:\n {8}constant; peak RSS 301\.0 -> 316\.0 MiB\n/);
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 
@@ -140,7 +141,9 @@ describe('growth in the reports', () => {
     expect(md).toContain('## Growth');
     expect(md).toContain('### tiny over seq (16-256), A / single_module_output');
     expect(md).toContain('| Tool | seq=16 | seq=64 | seq=256 | Time exponent (95% CI) | Overhead exponent (95% CI) | Overhead |');
-    expect(md).toContain('| raw | 0.16 ms | 0.64 ms | 2.56 ms | seq^1.00 (0.99 to 1.01) |  |  |');
+    expect(md).toContain('| raw | 0.16 ms | 0.64 ms | 2.56 ms | seq^1.00 (0.99 to 1.01) |  |  | 301.0 / 304.0 / 316.0 |');
+    // The memory column names its figure: the memory processes' peak RSS on the CPU.
+    expect(md).toContain('| Overhead | Peak RSS (MiB) |');
     expect(md).toMatch(/\| hooks \| 0\.66 ms, 4\.13x unpaired \| .* \| seq\^0\.00 \(-0\.0\d to 0\.0\d\) \| constant \|/);
     expect(md).toMatch(/\| nnsight \| 0\.24 ms, 1\.50x unpaired \| .* \| grows like the forward \|/);
   });
