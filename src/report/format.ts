@@ -45,8 +45,18 @@ export function exactnessCell(c: CellResult | null): string {
   const control = c.precision_control;
   const atFloat32 = control && control.verdict === 'mismatch' && c.exact === 'mismatch'
     ? `at float32 too${control.max_abs_diff === null ? '' : `: max abs diff ${formatDiff(control.max_abs_diff)}`}` : null;
-  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement), atFloat32].filter((p) => p);
+  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement), atFloat32 ?? controlFailed(control)].filter((p) => p);
   return parts.length ? `${c.exact} (${parts.join('; ')})` : exactText(c.exact);
+}
+
+/**
+ * `float32 control failed: RuntimeError: ...`: a control that could not run leaves the verdict at the subject's
+ * precision, and a reader must see that the verdict was not re-judged and why (its first line, at most 80 characters).
+ */
+function controlFailed(control: CellResult['precision_control']): string | null {
+  if (!control || control.verdict !== null || !control.error) return null;
+  const line = control.error.split('\n')[0];
+  return `float32 control failed: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
 }
 
 /**

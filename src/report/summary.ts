@@ -212,7 +212,8 @@ function pairingLines(s: Summary, width: number): string[] {
   if (s.import_tax.length > 0) {
     const taxes = s.import_tax.map((t) => `${t.tool} ${formatTax(t)}${t.low > 1 ? ' slows torch' : t.high < 1 ? ' speeds torch up' : ''}`).join(', ');
     const control = s.import_tax.every((t) => t.controlled === t.cells) ? "against each row's control" : s.import_tax.some((t) => t.controlled > 0) ? "against each row's control where one ran" : 'uncontrolled: no control ran';
-    lines.push(...wrap(`Import tax per tool (the plain forward after its import over before it, ${control}, 95% interval): ${taxes}.`, width));
+    // Said as the mean of the rows' taxes, so a reader does not take it for one more row's figure beside the tax column.
+    lines.push(...wrap(`Import tax per tool, the mean over its rows of the tax column (the plain forward after its import over before it, ${control}, 95% interval): ${taxes}.`, width));
   }
   return lines;
 }

@@ -23,3 +23,14 @@ describe('a mismatch the control confirmed', () => {
     expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 0.01 }))).toBe('mismatch (max abs diff 0.01)');
   });
 });
+
+describe('a control that could not run', () => {
+  it('says the verdict was not re-judged at float32, and why, in one short line', () => {
+    const failed = { from: 'bfloat16', verdict: null, max_abs_diff: null, rtol: 1e-5, atol: 1e-6 } as const;
+    const c = cell({ exact: 'mismatch', max_abs_diff: 0.0156, precision_control: { ...failed, error: 'RuntimeError: float32 weights do not fit\nTraceback ...' } });
+    expect(exactnessCell(c)).toBe('mismatch (max abs diff 0.016; float32 control failed: RuntimeError: float32 weights do not fit)');
+    const long = cell({ exact: 'close', max_abs_diff: 0.002, precision_control: { ...failed, error: `ValueError: ${'x'.repeat(200)}` } });
+    expect(exactnessCell(long)).toMatch(/^close \(max abs diff 0\.002; float32 control failed: ValueError: x+…\)$/);
+    expect(exactnessCell(long).length).toBeLessThanOrEqual(133);
+  });
+});
