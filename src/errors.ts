@@ -1,7 +1,7 @@
 // The error types that cross the one error boundary in cli.ts, and the exit codes they map to.
 
 /**
- * Exit codes, one per class of outcome, documented in the README and in `benchgrid --help`. A bug is 1
+ * Exit codes, one per class of outcome, documented in docs/commands.md ("Exit codes") and in `benchgrid --help`. A bug is 1
  * because that is also what Node exits with when it crashes outside the boundary; a difference found
  * (`diff --exit-code`, `compare --fail-on-slower`) has its own code so that CI never reads a crash as a
  * regression.
@@ -25,7 +25,7 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** The exit-code table printed by `benchgrid --help` (the README carries the same table). */
+/** The exit-code table printed by `benchgrid --help` (docs/commands.md carries the same table). */
 export const EXIT_HELP = `Exit codes:
   0    success
   1    internal error: a bug in benchgrid (the stack is printed; please report it)
