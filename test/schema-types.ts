@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { expect } from 'vitest';
+import { PROTOCOL_TABLE } from '../src/protocol-table.ts';
 import { ROOT } from './helpers.ts';
 
 interface Member {
@@ -61,4 +62,14 @@ export function expectSameShape(types: Map<string, Map<string, Member>>, name: s
     if (values) expect(m.literals, `${name}.${key}: enum`).toEqual(values);
     if (typeof value === 'string') expect(m.literals, `${name}.${key}: const`).toEqual([value]);
   }
+}
+
+/**
+ * The schema object without the protocol table's passthrough keys: those TypeScript carries from the spec to
+ * the request without naming them (src/protocol-table.ts), so no interface declares them.
+ */
+export function withoutPassthrough(object: SchemaObject): SchemaObject {
+  const carried = new Set(PROTOCOL_TABLE.keys.filter((r) => r.passthrough).map((r) => r.key));
+  const properties = Object.fromEntries(Object.entries(object.properties).filter(([k]) => !carried.has(k)));
+  return { ...object, properties, ...(object.required ? { required: object.required.filter((k) => !carried.has(k)) } : {}) };
 }

@@ -3,7 +3,7 @@ import type { Cell, Plan } from '../plan/expand.ts';
 import { contractFacts } from '../spec/contracts.ts';
 import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import type { ModelDtype, Protocol, Spec } from '../spec/types.ts';
-import type { RunSettings } from '../settings/settings.ts';
+import { harnessSettings, type RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
@@ -179,14 +179,11 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
     mode: timed ? 'time' : 'memory',
     process_index: job.index,
     settings: {
-      warmups: protocol.warmups,
-      samples: protocol.samples,
-      min_samples: protocol.min_samples,
-      precision: protocol.precision,
+      // The keys the protocol table hands the harness as they are (warmups, samples, ...; docs/protocol.md).
+      ...harnessSettings(protocol),
       // The cell's budget is shared by the processes it runs whatever the target: with a precision target, the
       // fewest (min_processes); the processes it adds to meet the target each get the same share.
       sampling_budget_s: protocol.budget_s_per_cell / (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
-      threads: protocol.threads,
       ...tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       ...float32Tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       memory_calls: 1,

@@ -1,9 +1,10 @@
 // The effective run settings: one function (runSettings) makes them from a spec's timing settings and the
 // command line's flags, as hyperfine's Options::from_cli_arguments does. `run`, `bench-change`, `export`,
 // `run --executor slurm`, `ingest` and `plan`'s cost estimate all call it, so an override is applied,
-// bounded and recorded in one place. The timing flags are declared here once (TIMING_FLAGS): the command
-// line registers them from this list (src/cli-options.ts) and runSettings applies them from it.
+// bounded and recorded in one place. The timing flags come from the protocol table (TIMING_FLAGS): the
+// command line registers them from this list (src/cli-options.ts) and runSettings applies them from it.
 import type { Protocol, Spec } from '../spec/types.ts';
+import { PROTOCOL_TABLE } from '../protocol-table.ts';
 
 /** A device a run measures on. */
 export type Device = 'cpu' | 'cuda';
@@ -62,16 +63,19 @@ export interface TimingFlag {
   percent?: boolean;
 }
 
-/** The timing overrides, in the order `--help` lists them. Their maxima are the spec schema's. */
-export const TIMING_FLAGS: readonly TimingFlag[] = [
-  { key: 'processes', flag: '--processes <n>', min: 1, max: 1000, help: 'processes per cell (override, recorded in the results)' },
-  { key: 'samples', flag: '--samples <n>', min: 1, max: 100_000, help: 'timed samples per process (override, recorded in the results)' },
-  { key: 'warmups', flag: '--warmups <n>', min: 0, max: 10_000, help: 'untimed warm-up calls per process before its samples; 0 for none (override, recorded in the results)' },
-  { key: 'memory_runs', flag: '--memory-runs <n>', min: 0, max: 100, help: 'processes per cell that measure peak memory; 0 for none (override, recorded in the results)' },
-  { key: 'aa_pairs', flag: '--aa-pairs <n>', min: 0, max: 100, help: "A/A pairs of the reference cell, which measure the run's own noise; 0 for none (override, recorded in the results)" },
-  { key: 'controls', flag: '--controls <n>', min: 0, max: 1000, help: 'control processes per row, which every import tax is judged against; 0 for none (override, recorded in the results)' },
-  { key: 'precision', flag: '--precision <pct>', min: 0, max: 100, percent: true, help: "target half-width of each published interval, in percent: cells still wider run more processes, up to protocol.processes; 'off' for none (override, recorded in the results)" },
-];
+/** The timing overrides, in the order `--help` lists them: the protocol table's keys that have a flag. */
+export const TIMING_FLAGS: readonly TimingFlag[] = PROTOCOL_TABLE.keys
+  .filter((r) => r.flag !== undefined)
+  .sort((a, b) => a.flag!.rank - b.flag!.rank)
+  .map((r) => ({
+    key: r.key as TimingFlag['key'],
+    flag: r.flag!.name,
+    // A percentage is bounded as a percentage (percentOrOff); a count by the key's own bounds.
+    min: r.flag!.percent ? 0 : (r.minimum ?? 0),
+    max: r.flag!.percent ? 100 : r.maximum!,
+    help: r.flag!.help,
+    ...(r.flag!.percent ? { percent: true } : {}),
+  }));
 
 /**
  * The settings of a run from its spec and flags. `seed` gives the schedule's seed when no --seed was given
@@ -96,6 +100,19 @@ export function runSettings(spec: Spec, flags: SettingFlags, seed: () => number)
     schedule: { kind: flags.schedule ?? spec.protocol.schedule, seed: flags.seed ?? seed() },
     overrides,
   };
+}
+
+/** The request settings TypeScript names among those the protocol table hands the harness as they are. */
+export type HarnessSettings = Pick<Protocol, 'warmups' | 'samples' | 'min_samples' | 'threads' | 'precision'>;
+
+/**
+ * The protocol's values of the keys the protocol table marks `harness`, under the same keys: the request's
+ * settings the harness reads as the spec (after the overrides) gives them. A passthrough key (one only the
+ * harness reads) is among them without TypeScript naming it.
+ */
+export function harnessSettings(protocol: Protocol): HarnessSettings {
+  const values = protocol as unknown as Record<string, unknown>;
+  return Object.fromEntries(PROTOCOL_TABLE.keys.filter((r) => r.harness).map((r) => [r.key, values[r.key]])) as unknown as HarnessSettings;
 }
 
 /** The flags a run recorded (journal header or bundle manifest), to rebuild its settings with runSettings. */

@@ -1,4 +1,5 @@
 // The resolved spec: what the planner and runner read. Every field is filled; defaults are applied once.
+import { tableDefaults } from '../protocol-table.ts';
 import type { SpecData } from './data.ts';
 import type { PosMap } from './document.ts';
 
@@ -39,21 +40,12 @@ export const LOW_PRECISION_DEFAULTS: Protocol['low_precision'] = {
   float16: { rtol: 1e-3, atol: 1e-5 },
 };
 
-/** The protocol defaults, documented in docs/spec.md. */
+/**
+ * The protocol defaults: the protocol table's (runners/harness/benchgrid_harness/protocol.json, documented in
+ * docs/spec.md), and the exactness tolerances the spec loader makes from `protocol.exactness`.
+ */
 export const DEFAULT_PROTOCOL: Protocol = {
-  warmups: 3,
-  samples: 20,
-  processes: 3,
-  min_samples: 3,
-  budget_s_per_cell: 20,
-  memory_runs: 1,
-  threads: 1,
-  aa_pairs: 2,
-  controls: null,
-  timeout_s: 600,
-  precision: null,
-  min_processes: 3,
-  schedule: 'interleaved',
+  ...(tableDefaults() as unknown as Omit<Protocol, 'rtol' | 'atol' | 'low_precision'>),
   rtol: 1e-5,
   atol: 1e-6,
   low_precision: LOW_PRECISION_DEFAULTS,

@@ -34,7 +34,7 @@ import torch
 from . import adapters
 from .context import resolve_site
 from .subjects import build_subject
-from .timing import limits_of, sample, warm_up
+from .timing import Limits, limits_of, sample, warm_up
 
 
 def _differences(a, b):
@@ -85,8 +85,10 @@ def before_block(request, twin):
     warm_up(baseline, max(1, settings["warmups"]), twin.device)
     share = settings["sampling_budget_s"] * pairing["before"] / (pairing["before"] + 2 * settings["samples"])
     limits = limits_of(settings, samples=pairing["before"], budget_s=share)
-    # Two samples at least, whatever min_samples says: the tax needs a median of more than one call.
-    timing, _ = sample(baseline, settings, twin.device, (limits[0], min(2, limits[0]), limits[2], limits[3]))
+    # Two samples at least, whatever min_samples says: the tax needs a median of more than one call. The
+    # block's own limits only (count, floor, share of the budget, precision): any other is the tool's loop's.
+    limits = Limits(limits.samples, min(2, limits.samples), limits.budget_ns, limits.precision)
+    timing, _ = sample(baseline, settings, twin.device, limits)
     return {"baseline_ms": timing["samples_ms"], "baseline_gc_ms": timing["gc_ms"], "stopped_by": timing["stopped_by"]}, baseline
 
 

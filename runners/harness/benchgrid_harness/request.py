@@ -7,16 +7,17 @@ import re
 
 from . import WIRE_VERSION
 from .errors import RequestError
+from .protocol import is_int as _is_int
+from .protocol import is_number as _is_number
+from .protocol import maximum, settings_problems
 
 _DEVICE = re.compile(r"^(cpu|cuda(:[0-9]+)?)$")
 _IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
 _FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 # Upper bounds of what the harness allocates or loops over, as the spec's schema bounds them (a request
-# file is hostile until checked: samples of 10**12 would preallocate terabytes before the first call).
-_MAX_CALLS = 100_000
-_MAX_WARMUPS = 10_000
-_MAX_THREADS = 1024
-_MAX_BUDGET_S = 86_400
+# file is hostile until checked: samples of 10**12 would preallocate terabytes before the first call);
+# the settings' own come from the protocol table (protocol.py).
+_MAX_CALLS = maximum("samples")
 _MAX_SEED = 2**64 - 1  # torch.manual_seed's range
 # Inputs are generated in full before the first call (subjects.py): one batch of `shape` and a dataset of
 # `stimuli` samples of shape[1:]. 2**31 elements is 8 GiB of float32 per tensor, far past any subject
@@ -25,15 +26,6 @@ _MAX_SEED = 2**64 - 1  # torch.manual_seed's range
 _MAX_DIMS = 8
 _MAX_ELEMENTS = 2**31
 _MAX_STIMULI = 1_000_000
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value):
-    """A finite int or float (JSON's 1e999 loads as infinity, NaN as nan: neither is a setting)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _count(low, high):
@@ -77,15 +69,6 @@ _RULES = [
     ("device", lambda v: isinstance(v, str) and _DEVICE.match(v), '"cpu", "cuda" or "cuda:N"'),
     ("mode", lambda v: v in ("time", "memory"), '"time" or "memory"'),
     ("process_index", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
-    ("settings.warmups", _count(0, _MAX_WARMUPS), f"an integer from 0 to {_MAX_WARMUPS}"),
-    ("settings.samples", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
-    ("settings.min_samples", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
-    ("settings.sampling_budget_s", lambda v: _is_number(v) and 0 <= v <= _MAX_BUDGET_S,
-     f"a number of seconds from 0 to {_MAX_BUDGET_S}"),
-    ("settings.threads", _count(1, _MAX_THREADS), f"an integer from 1 to {_MAX_THREADS}"),
-    ("settings.rtol", lambda v: _is_number(v) and v >= 0, "a non-negative finite number"),
-    ("settings.atol", lambda v: _is_number(v) and v >= 0, "a non-negative finite number"),
-    ("settings.memory_calls", _count(1, _MAX_CALLS), f"an integer from 1 to {_MAX_CALLS}"),
 ]
 
 
@@ -100,6 +83,9 @@ def _problems(request):
             continue
         if not test(value):
             problems.append(f"{path}: expected {expected} (got {json.dumps(value)[:80]})")
+    # The timing settings, as the protocol table declares them (protocol.py).
+    settings = request.get("settings")
+    problems.extend(settings_problems(settings if isinstance(settings, dict) else {}))
     if problems:
         return problems
     problems.extend(_model_problems(request["subject"]["model"]))
@@ -118,9 +104,6 @@ def _problems(request):
     if inputs["kind"] not in ("builder", "text"):
         problems.extend(_size_problems(inputs))
     settings = request["settings"]
-    precision = settings.get("precision")
-    if precision is not None and not (_is_number(precision) and 0 < precision < 1):
-        problems.append(f"settings.precision: expected null or a number between 0 and 1 (got {json.dumps(precision)[:80]})")
     tolerance = settings.get("float32_tolerance")
     if tolerance is not None and not (isinstance(tolerance, dict) and all(
             _is_number(tolerance.get(k)) and tolerance[k] >= 0 for k in ("rtol", "atol"))):

@@ -16,6 +16,7 @@ collection lands in a sample.
 
 import gc
 import time
+from collections import namedtuple
 from contextlib import contextmanager
 
 import torch
@@ -80,26 +81,30 @@ def collector_paused():
             gc.enable()
 
 
+# What stops a sampling loop: at most `samples`, never fewer than `min_samples`, the budget of timed work
+# and collections in ns, and the precision target (None: no such stop).
+Limits = namedtuple("Limits", "samples min_samples budget_ns precision")
+
+
 def stop_reason(count, spent, values, limits):
     """Why sampling stops after `count` samples, or None to go on (checked between samples, off the clock).
     `values` are what the precision rule judges: the samples, or a pair's ratios."""
-    samples, min_samples, budget_ns, precision = limits
-    if count >= samples:
+    if count >= limits.samples:
         return "samples"
-    if count < min_samples:
+    if count < limits.min_samples:
         return None
-    if spent > budget_ns:
+    if spent > limits.budget_ns:
         return "budget"
-    if precision is not None and median_half_width(values[:count]) <= precision:
+    if limits.precision is not None and median_half_width(values[:count]) <= limits.precision:
         return "precision"
     return None
 
 
 def limits_of(settings, samples=None, budget_s=None):
-    """(samples, min_samples, budget in ns, precision) from the request's settings, optionally overridden."""
+    """The Limits of the request's settings, the count and the budget optionally overridden."""
     samples = settings["samples"] if samples is None else samples
     budget_s = settings["sampling_budget_s"] if budget_s is None else budget_s
-    return samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision")
+    return Limits(samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision"))
 
 
 def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None, readings=None):
@@ -140,23 +145,29 @@ def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
     """
     limits = limits or limits_of(settings)
     # Preallocated so the loop only stores an int per sample.
-    durations = [0] * limits[0]
-    gc_ns = [0] * limits[0]
-    with collector_paused():
-        # collector_paused has just collected, and the loop ends on the last sample's collection.
-        before = memory.reading(device)
-        series = []
-        count, stopped_by, result = _sample_loop(run, limits, durations, gc_ns, call_timer(device), clock,
-                                                 lambda: memory.reading(device), series)
-        after = memory.reading(device)
+    durations = [0] * limits.samples
+    gc_ns = [0] * limits.samples
+    count, stopped_by, result, growth = _measured(_sample_loop, (run, limits, durations, gc_ns), device, clock)
     timing = {
         **timing_facts(device, settings["warmups"]),
         "samples_ms": [ns / 1e6 for ns in durations[:count]],
         "gc_ms": [ns / 1e6 for ns in gc_ns[:count]],
         "stopped_by": stopped_by,
-        "memory_growth": memory.growth(before, after, memory.held_bytes(result), count, series),
+        "memory_growth": growth,
     }
     return timing, result
+
+
+def _measured(loop, args, device, clock):
+    """Runs `loop(*args, timed, clock, read, readings)` under the GC policy, memory read before it and after
+    each sample's (pair's) collection: (count, stopped_by, last result, memory growth per call)."""
+    with collector_paused():
+        # collector_paused has just collected, and the loop ends on the last sample's collection.
+        before = memory.reading(device)
+        series = []
+        count, stopped_by, last = loop(*args, call_timer(device), clock, lambda: memory.reading(device), series)
+        after = memory.reading(device)
+    return count, stopped_by, last, memory.growth(before, after, memory.held_bytes(last), count, series)
 
 
 def orders(rng, count):
@@ -199,16 +210,10 @@ def sample_pairs(calls, order, limits, device, clock=time.perf_counter_ns):
     """Time the two `calls` in alternation, pair j in `order[j]`, until the limits (timing.stop_reason; the
     precision rule judges the per-pair ratios). Returns (count, stopped_by, ms per side, gc ms per side,
     first side's last result, the first side's memory growth per call). `clock` as in timing.sample."""
-    size = limits[0]
+    size = limits.samples
     out = ([[0] * size, [0] * size], [[0] * size, [0] * size], [0.0] * size)
-    with collector_paused():
-        before = memory.reading(device)
-        # The loop returns only the first side's last result: the baseline's is freed by then.
-        series = []
-        count, stopped_by, last = _pair_loop(calls, order, limits, out, call_timer(device), clock,
-                                             lambda: memory.reading(device), series)
-        after = memory.reading(device)
-    growth = memory.growth(before, after, memory.held_bytes(last), count, series)
+    # The loop returns only the first side's last result: the baseline's is freed by then.
+    count, stopped_by, last, growth = _measured(_pair_loop, (calls, order, limits, out), device, clock)
     to_ms = lambda values: [v / 1e6 for v in values[:count]]  # noqa: E731
     return count, stopped_by, [to_ms(s) for s in out[0]], [to_ms(s) for s in out[1]], last, growth
 
@@ -218,7 +223,7 @@ def timed_pairs(request, run, baseline, device, rng, spent_s):
     before it spent `spent_s`: (timing record of the tool, `paired` fields, the tool's last result)."""
     settings = request["settings"]
     limits = limits_of(settings, budget_s=max(0.0, settings["sampling_budget_s"] - spent_s))
-    order = orders(rng, limits[0])
+    order = orders(rng, limits.samples)
     count, stopped_by, ms, gc_ms, last, growth = sample_pairs((run, baseline), order, limits, device)
     timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by,
               "memory_growth": growth}

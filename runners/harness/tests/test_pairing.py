@@ -20,7 +20,7 @@ TOOL, BASELINE = 0, 1
 
 
 def limits(samples=20, min_samples=1, budget_ms=10**6, precision=None):
-    return samples, min_samples, budget_ms * MS, precision
+    return timing.Limits(samples, min_samples, budget_ms * MS, precision)
 
 
 class OrdersTest(unittest.TestCase):

@@ -13,49 +13,51 @@ from fakes import MS, Box, CollectorTest, FakeClock, settings, without_full_coll
 
 CPU = torch.device("cpu")
 
+L = timing.Limits
+
 
 class StopReasonTest(unittest.TestCase):
     def test_the_sample_count_ends_sampling_whatever_else_holds(self):
-        self.assertEqual(timing.stop_reason(5, 0, [1] * 5, (5, 5, 10, None)), "samples")
-        self.assertEqual(timing.stop_reason(5, 99, [1] * 5, (5, 1, 10, 0.5)), "samples")
+        self.assertEqual(timing.stop_reason(5, 0, [1] * 5, L(5, 5, 10, None)), "samples")
+        self.assertEqual(timing.stop_reason(5, 99, [1] * 5, L(5, 1, 10, 0.5)), "samples")
 
     def test_nothing_stops_sampling_below_min_samples_not_even_a_spent_budget(self):
-        self.assertIsNone(timing.stop_reason(2, 10**12, [1, 1], (20, 3, 10, None)))
-        self.assertIsNone(timing.stop_reason(2, 10**12, [1, 1], (20, 3, 10, 0.5)))
+        self.assertIsNone(timing.stop_reason(2, 10**12, [1, 1], L(20, 3, 10, None)))
+        self.assertIsNone(timing.stop_reason(2, 10**12, [1, 1], L(20, 3, 10, 0.5)))
 
     def test_the_budget_stops_sampling_once_spent_time_exceeds_it(self):
-        self.assertEqual(timing.stop_reason(3, 11, [1, 1, 1], (20, 3, 10, None)), "budget")
-        self.assertIsNone(timing.stop_reason(3, 10, [1, 1, 1], (20, 3, 10, None)), "exactly the budget is not over it")
+        self.assertEqual(timing.stop_reason(3, 11, [1, 1, 1], L(20, 3, 10, None)), "budget")
+        self.assertIsNone(timing.stop_reason(3, 10, [1, 1, 1], L(20, 3, 10, None)), "exactly the budget is not over it")
 
     def test_precision_stops_once_the_median_interval_is_narrow_enough(self):
         steady = [100] * 6
-        self.assertEqual(timing.stop_reason(6, 0, steady, (20, 3, 10**9, 0.01)), "precision")
-        self.assertIsNone(timing.stop_reason(6, 0, steady, (20, 3, 10**9, None)), "no precision: no such stop")
+        self.assertEqual(timing.stop_reason(6, 0, steady, L(20, 3, 10**9, 0.01)), "precision")
+        self.assertIsNone(timing.stop_reason(6, 0, steady, L(20, 3, 10**9, None)), "no precision: no such stop")
         spread = [100, 300, 100, 300, 100, 300]
-        self.assertIsNone(timing.stop_reason(6, 0, spread, (20, 3, 10**9, 0.01)))
+        self.assertIsNone(timing.stop_reason(6, 0, spread, L(20, 3, 10**9, 0.01)))
 
     def test_precision_judges_only_the_samples_taken_not_the_preallocated_rest(self):
         # Six steady samples then zeros: were the zeros judged, the median would be 0 and never precise.
         values = [100] * 6 + [0] * 14
-        self.assertEqual(timing.stop_reason(6, 0, values, (20, 3, 10**9, 0.01)), "precision")
-        self.assertIsNone(timing.stop_reason(5, 0, values, (20, 3, 10**9, 0.01)), "below 6 values nothing is precise")
+        self.assertEqual(timing.stop_reason(6, 0, values, L(20, 3, 10**9, 0.01)), "precision")
+        self.assertIsNone(timing.stop_reason(5, 0, values, L(20, 3, 10**9, 0.01)), "below 6 values nothing is precise")
 
     def test_the_budget_is_checked_before_precision(self):
-        self.assertEqual(timing.stop_reason(6, 11, [100] * 6, (20, 3, 10, 0.01)), "budget")
+        self.assertEqual(timing.stop_reason(6, 11, [100] * 6, L(20, 3, 10, 0.01)), "budget")
 
 
 class LimitsTest(unittest.TestCase):
     def test_limits_come_from_the_settings_with_the_budget_in_nanoseconds(self):
         self.assertEqual(timing.limits_of(settings(samples=20, min_samples=3, sampling_budget_s=1.5, precision=0.02)),
-                         (20, 3, 1_500_000_000, 0.02))
+                         L(20, 3, 1_500_000_000, 0.02))
 
     def test_overrides_replace_samples_and_budget_and_min_samples_never_exceeds_samples(self):
-        self.assertEqual(timing.limits_of(settings(min_samples=10), samples=4, budget_s=0.25), (4, 4, 250_000_000, None))
+        self.assertEqual(timing.limits_of(settings(min_samples=10), samples=4, budget_s=0.25), L(4, 4, 250_000_000, None))
 
     def test_a_request_without_precision_has_no_precision_stop(self):
         s = settings()
         del s["precision"]
-        self.assertIsNone(timing.limits_of(s)[3])
+        self.assertIsNone(timing.limits_of(s).precision)
 
 
 class SampleTest(unittest.TestCase):
