@@ -34,8 +34,8 @@ def _expected(row, nullable):
         words = "a non-negative finite number"
     else:
         unit = "a number of seconds" if row["key"].endswith("_s") or "seconds" in row["key"] else "a number"
-        start = f"from {_fmt(low)}" if low is not None else f"above {_fmt(row['exclusiveMinimum'])}"
-        words = f"{unit} {start} to {_fmt(high)}"
+        span = f"from {_fmt(low)} to" if low is not None else f"above {_fmt(row['exclusiveMinimum'])}, at most"
+        words = f"{unit} {span} {_fmt(high)}"
     return f"null or {words}" if nullable else words
 
 

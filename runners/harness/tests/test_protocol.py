@@ -60,6 +60,8 @@ class TableRulesTest(unittest.TestCase):
         self.assertEqual(protocol.expected("precision"), "null or a number between 0 and 1")
         self.assertEqual(protocol.expected("sampling_budget_s"), "a number of seconds from 0 to 86400")
         self.assertEqual(protocol.expected("rtol"), "a non-negative finite number")
+        row = {"key": "limit_s", "type": "number", "exclusiveMinimum": 0, "maximum": 60}
+        self.assertEqual(protocol._expected(row, True), "null or a number of seconds above 0, at most 60")
 
 if __name__ == "__main__":
     unittest.main()
