@@ -82,18 +82,20 @@ def collector_paused():
 
 
 # What stops a sampling loop: at most `samples`, never fewer than `min_samples`, the budget of timed work
-# and collections in ns, and the precision target (None: no such stop).
-Limits = namedtuple("Limits", "samples min_samples budget_ns precision")
+# and collections in ns, the precision target, and the wall-clock limit in ns since the loop's first sample
+# began (max_seconds_per_process; None: no such stop).
+Limits = namedtuple("Limits", "samples min_samples budget_ns precision max_ns", defaults=(None,))
 
 
-def stop_reason(count, spent, values, limits):
+def stop_reason(count, spent, values, limits, since=None):
     """Why sampling stops after `count` samples, or None to go on (checked between samples, off the clock).
-    `values` are what the precision rule judges: the samples, or a pair's ratios."""
+    `values` are what the precision rule judges: the samples, or a pair's ratios; `since` is the wall-clock
+    time (ns) since the first sample began, read only when there is a wall-clock limit."""
     if count >= limits.samples:
         return "samples"
     if count < limits.min_samples:
         return None
-    if spent > limits.budget_ns:
+    if spent > limits.budget_ns or (limits.max_ns is not None and since > limits.max_ns):
         return "budget"
     if limits.precision is not None and median_half_width(values[:count]) <= limits.precision:
         return "precision"
@@ -104,7 +106,18 @@ def limits_of(settings, samples=None, budget_s=None):
     """The Limits of the request's settings, the count and the budget optionally overridden."""
     samples = settings["samples"] if samples is None else samples
     budget_s = settings["sampling_budget_s"] if budget_s is None else budget_s
-    return Limits(samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision"))
+    wall_s = settings.get("max_seconds_per_process")
+    return Limits(samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision"),
+                  None if wall_s is None else int(wall_s * 1e9))
+
+
+def _since_start(limits, clock):
+    """Reads of the wall-clock time (ns) since this call, made right before a loop's first sample; None, and no
+    read of the clock at all, without a wall-clock limit."""
+    if limits.max_ns is None:
+        return lambda: None
+    started = clock()
+    return lambda: clock() - started
 
 
 def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None, readings=None):
@@ -113,6 +126,7 @@ def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None,
     spent = 0
     count = 0
     result = None
+    since = _since_start(limits, clock)
     while True:
         # The previous sample's result is freed here, before the clock starts (cycles it holds by the
         # collection after this sample), not by the assignment below, inside this sample's window.
@@ -124,7 +138,7 @@ def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None,
             readings.append(read())
         count += 1
         spent += elapsed + gc_ns[count - 1]
-        stopped_by = stop_reason(count, spent, durations, limits)
+        stopped_by = stop_reason(count, spent, durations, limits, since())
         if stopped_by is not None:
             return count, stopped_by, result
 
@@ -136,8 +150,9 @@ def timing_facts(device, warmups):
 
 
 def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
-    """Time `run` up to `samples` times, until `sampling_budget_s` of timed work and collections, or until
-    the median is precise to `precision` (never below `min_samples`); `limits` (limits_of) overrides them.
+    """Time `run` up to `samples` times, until `sampling_budget_s` of timed work and collections, until
+    `max_seconds_per_process` of wall-clock time since the first sample, or until the median is precise to
+    `precision` (never below `min_samples`); `limits` (limits_of) overrides them.
     `clock` returns nanoseconds: perf_counter_ns, or the unit tests' fake clock (read in the same places).
 
     Returns (timing dict for the result, the last call's return value). See the module docstring for the
@@ -189,6 +204,7 @@ def _pair_loop(calls, order, limits, out, timed, clock, read=lambda: None, readi
     spent = 0
     count = 0
     results = [None, None]
+    since = _since_start(limits, clock)
     while True:
         # The previous pair's results are freed here, before this pair's first clock starts.
         results = [None, None]
@@ -201,7 +217,7 @@ def _pair_loop(calls, order, limits, out, timed, clock, read=lambda: None, readi
         if readings is not None:
             readings.append(read())
         count += 1
-        stopped_by = stop_reason(count, spent, ratios, limits)
+        stopped_by = stop_reason(count, spent, ratios, limits, since())
         if stopped_by is not None:
             return count, stopped_by, results[0]
 
