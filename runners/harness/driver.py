@@ -6,7 +6,7 @@ Usage: python driver.py [BUNDLE_DIR] [--python PATH] [--env-python ENV=PATH ...]
 `journal.jsonl` it starts a fresh `<python> -m benchgrid_harness --request R --result S` through the
 bundle's harness/benchgrid_harness/launch.py, the module `benchgrid run` starts its processes with (the
 allow-listed environment, time limit and process-tree kill), and appends one journal line with what it
-saw of the process (the fields of src/run/outcome.ts `Exit`). `benchgrid ingest` classifies each process
+saw of the process (the fields of src/records/outcome.ts `Exit`). `benchgrid ingest` classifies each process
 from that line and its result file.
 Resumable: run it again and only the jobs missing from the journal run. Standard library only, Python >= 3.8.
 """

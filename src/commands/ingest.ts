@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { ingestBundles } from '../bundle/ingest.ts';
+import { ingestBundles } from '../executors/bundle/ingest.ts';
 import { timestamp } from '../run/run-plan.ts';
-import { MAX_MANIFEST_BYTES } from '../bundle/parse.ts';
+import { MAX_MANIFEST_BYTES } from '../executors/bundle/parse.ts';
 import { readJsonFile } from '../util/json-file.ts';
 
 /** Options of `ingest`. */
@@ -19,7 +19,7 @@ export async function ingest(dirs: string[], opts: IngestCommandOptions): Promis
   const submissions = dirs.filter((d) => fs.existsSync(path.join(d, 'slurm.json')));
   if (submissions.length > 0) {
     if (dirs.length > 1) throw new UserError(`${submissions[0]} is a Slurm submission; ingest it on its own (its shards are found inside it).`);
-    return (await import('../slurm/finish.ts')).finishSlurm(submissions[0], { out: opts.out, json: opts.json });
+    return (await import('../executors/slurm/finish.ts')).finishSlurm(submissions[0], { out: opts.out, json: opts.json });
   }
   const specName = readSpecName(dirs[0]);
   const out = path.resolve(opts.out ?? path.join('results', specName, timestamp()));

@@ -11,16 +11,16 @@ import { linksUnder, NoSpaceError, writeAtomic } from '../util/files.ts';
 import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
-import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
-import { runLocally } from '../run/local.ts';
+import { appendRecord, readJournal, type JournalHeader } from '../records/journal.ts';
+import { runLocally } from '../executors/local/local.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
 import { checkCuda, interpreters } from '../env/python.ts';
 import { withEnvironments } from '../env/recorded.ts';
 import { newSeed } from '../run/schedule.ts';
 import { recordedFlags, runSettings, type SettingFlags } from '../settings/settings.ts';
-import { lockRunDir, thisHolder } from '../run/lock.ts';
-import { stoppedEarly } from '../run/repeat-gate.ts';
+import { lockRunDir, thisHolder } from '../executors/local/lock.ts';
+import { stoppedEarly } from '../sampling/repeat-gate.ts';
 import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
 import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
@@ -57,7 +57,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   if (opts.executor === 'slurm') {
     if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
     if (opts.compareLast) throw new UserError('--compare-last is not supported with --executor slurm (the run finishes in `benchgrid ingest`); compare afterwards with `benchgrid compare --last SPEC`.');
-    return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
+    return (await import('../executors/slurm/run.ts')).runOnSlurm(specArg, opts);
   }
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
   if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);

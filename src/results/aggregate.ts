@@ -2,8 +2,8 @@
 // through RunInfo.host (read by the caller, see host.ts).
 import type { Plan, Cell } from '../plan/expand.ts';
 import type { Protocol, Spec } from '../spec/types.ts';
-import type { ProcessRecord } from '../run/journal.ts';
-import type { ProcessResult } from '../run/outcome.ts';
+import type { ProcessRecord } from '../records/journal.ts';
+import type { ProcessResult } from '../records/outcome.ts';
 import { RESULTS_FORMAT, type CellResult, type ProcessStats, type Results, type SubjectModel, type Verdict } from './model.ts';
 import { median, summary } from '../stats/summary.ts';
 import { WIRE_VERSION } from '../wire.ts';
@@ -74,7 +74,7 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     // A/A and control processes are figures of the run, not of the cell they run for.
     let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa' && r.kind !== 'control');
     // An A/A process that failed in a way every process repeats stopped the cell before its own
-    // processes ran (src/run/repeat-gate.ts): that failure is the cell's.
+    // processes ran (src/sampling/repeat-gate.ts): that failure is the cell's.
     if (mine.length === 0) mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
     // A baseline cell timed by its row's paired processes borrows their blocks before the import.
     const lent = donors.has(cell.id) ? lentRecords(cell, donors.get(cell.id)!, byCell) : null;
