@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
-import { readJournal } from '../src/run/journal.ts';
+import { readJournal } from '../src/records/journal.ts';
 import { loadResults } from '../src/results/load.ts';
 import { REPO_ROOT } from '../src/repository.ts';
 import type { DerivedSpec } from './setup.ts';

@@ -254,7 +254,7 @@ else summary();
 
 /**
  * The precision the default protocol achieved in run NAME: the median over its measured cells of the
- * half-width of their median's 95% interval (src/run/precision.ts, with the run's pool). The precision
+ * half-width of their median's 95% interval (src/sampling/precision.ts, with the run's pool). The precision
  * run asks for this, so that it is judged at the precision the default protocol delivers.
  */
 function achieved(runName: string): void {

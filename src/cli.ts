@@ -9,6 +9,7 @@ import { addFormat, addShared, boundedInt, repeatable } from './cli-options.ts';
 import { guardTerminal } from './util/terminal.ts';
 import { keepFileSizeErrors, writeFailure } from './util/files.ts';
 import { THRESHOLD_HELP } from './compare/threshold.ts';
+import { runExecutorNames } from './executors/registry.ts';
 
 const program = new Command('benchgrid')
   .description('Benchmark PyTorch capture and intervention tools against each other, from a declarative spec.')
@@ -80,7 +81,7 @@ addShared(run, ['only', 'device', 'timing'])
 addShared(run, ['probe'])
   .option('--tool-source <tool=source>', 'install TOOL (a tool id or package) from SOURCE for this run: a directory, git:REV (the current directory\'s repository) or git:REPO@REV (repeatable; docs/ci.md)', repeatable);
 addShared(run, ['jobs', 'start', 'schedule', 'seed'])
-  .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(['local', 'slurm']).default('local'))
+  .addOption(new Option('--executor <name>', 'where cell processes run: here, or as a Slurm array job').choices(runExecutorNames()).default('local'))
   .option('--partition <name>', 'slurm: partition (default: the spec\'s slurm.partition, else the cluster\'s default)')
   .option('--gpus-per-task <n>', 'slurm: GPUs per array task (default 1 for a cuda spec)', boundedInt('--gpus-per-task', 0, 64))
   .option('--cpus-per-task <n>', 'slurm: CPUs per array task (default: the protocol\'s threads)', boundedInt('--cpus-per-task', 1, 1024))

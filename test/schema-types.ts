@@ -1,7 +1,7 @@
 // Reads TypeScript interfaces with the TypeScript compiler and checks them against the JSON Schema objects
 // they describe: the same keys, required where the schema requires them, and the same values where the
 // schema gives an enum or a string const. A type and its schema are one fact written twice; the tests of
-// src/spec/data.ts (spec.schema.json) and src/run/request.ts (request.schema.json) use this.
+// src/spec/data.ts (spec.schema.json) and src/records/request.ts (request.schema.json) use this.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';

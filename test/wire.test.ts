@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { readManifest } from '../src/spec/manifests.ts';
 import { WIRE, WIRE_VERSION } from '../src/wire.ts';
-import { runOnce } from '../src/run/spawn.ts';
+import { runOnce } from '../src/executors/local/spawn.ts';
 import { FIXTURES, ROOT, testPython, tmpdir, write } from './helpers.ts';
 
 const HARNESS = path.join(ROOT, 'runners/harness');

@@ -11,7 +11,7 @@ import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { viewOf } from '../compare/view.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
-import type { JournalHeader } from '../run/journal.ts';
+import type { JournalHeader } from '../records/journal.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeSpecFile } from '../run/resume.ts';
 import { timestamp } from '../run/run-plan.ts';
 import { writeAtomic } from '../results/write.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listEnvs, type ListedEnv } from '../env/list.ts';
 import { alive, cacheDir, MARKER } from '../env/build.ts';
-import { DiskUsage, formatBytes } from '../run/disk.ts';
+import { DiskUsage, formatBytes } from '../executors/local/disk.ts';
 import { ensureEnv, type SpecLocks } from '../env/layered.ts';
 import { lockPath, readLock, writeLock, type LockedEnv } from '../env/lock.ts';
 import { indexIdentity } from '../env/pip-index.ts';

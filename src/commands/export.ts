@@ -1,9 +1,9 @@
 // `benchgrid export SPEC --out DIR`: a bundle that runs without Node (`python DIR/driver.py`).
 import path from 'node:path';
 import { UserError } from '../errors.ts';
-import { planBundle, writeBundle } from '../bundle/export.ts';
-import { parseShard } from '../bundle/manifest.ts';
-import { exportSelection, type SelectOptions } from '../bundle/select.ts';
+import { planBundle, writeBundle } from '../executors/bundle/export.ts';
+import { parseShard } from '../executors/bundle/manifest.ts';
+import { exportSelection, type SelectOptions } from '../executors/bundle/select.ts';
 
 /** Options of `export`: the selection and the run settings' flags (SelectOptions), and where to write. */
 export interface ExportOptions extends SelectOptions {

@@ -7,7 +7,7 @@ import type { Plan } from '../plan/expand.ts';
 import { cachedDownloadSize, describeSize, downloadSize, type DownloadSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';
 import { baselineDonors } from '../run/jobs.ts';
-import { readJournal } from '../run/journal.ts';
+import { readJournal } from '../records/journal.ts';
 import { runPlan } from '../run/run-plan.ts';
 import type { Manifest } from '../spec/manifests.ts';
 import type { SettingFlags } from '../settings/settings.ts';

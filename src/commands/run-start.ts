@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '../compare/compute.ts';
 import { cachedDownloadSize, describeSize } from '../env/size.ts';
 import { listEnvs } from '../env/list.ts';
 import type { RunPlan } from '../run/run-plan.ts';
-import { probeSpec } from '../run/probe.ts';
+import { probeSpec } from '../executors/local/probe.ts';
 import { formatDiagnostic } from '../spec/diagnostics.ts';
 import type { Spec } from '../spec/types.ts';
 

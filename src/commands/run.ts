@@ -11,16 +11,17 @@ import { linksUnder, NoSpaceError, writeAtomic } from '../util/files.ts';
 import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
-import { appendRecord, readJournal, type JournalHeader } from '../run/journal.ts';
-import { runLocally } from '../run/local.ts';
+import { appendRecord, readJournal, type JournalHeader } from '../records/journal.ts';
+import { executorNamed } from '../executors/registry.ts';
+import type { Executor, ExecutorRunOptions } from '../executors/executor.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeCommand, resumePython, resumeSpecFile } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
 import { checkCuda, interpreters } from '../env/python.ts';
 import { withEnvironments } from '../env/recorded.ts';
 import { newSeed } from '../run/schedule.ts';
-import { recordedFlags, runSettings, type SettingFlags } from '../settings/settings.ts';
-import { lockRunDir, thisHolder } from '../run/lock.ts';
-import { stoppedEarly } from '../run/repeat-gate.ts';
+import { recordedFlags, runSettings } from '../settings/settings.ts';
+import { lockRunDir, thisHolder } from '../executors/local/lock.ts';
+import { stoppedEarly } from '../sampling/repeat-gate.ts';
 import { prepareSources, toolSourceRequests, type Prepared, type SourceRequest } from '../source/prepare.ts';
 import { recordSources, runSources } from '../results/sources.ts';
 import type { Spec } from '../spec/types.ts';
@@ -29,8 +30,8 @@ import { downloadHubWeights, missingHubWeights } from '../run/downloads.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun, refuseCudaBeforeBuilds } from './run-start.ts';
 import { exitForRun, printRunSummary } from './run-summary.ts';
 
-/** Options of `run`: the run settings' flags (src/settings/settings.ts) and how to run. */
-export interface RunOptions extends SettingFlags {
+/** Options of `run`: the run settings' flags (src/settings/settings.ts), how to run, and the executor's own. */
+export interface RunOptions extends ExecutorRunOptions {
   out?: string;
   /** Download hub weights the local cache lacks before the first cell (src/run/downloads.ts). */
   allowDownloads?: boolean;
@@ -41,7 +42,8 @@ export interface RunOptions extends SettingFlags {
   changedSince?: string;
   jobs?: number;
   start?: 'cold' | 'fork';
-  executor?: 'local' | 'slurm';
+  /** An executor's name (src/executors/registry.ts); local when absent. */
+  executor?: string;
   /** false (--no-probe): skip the subject probe at the start. */
   probe?: boolean;
   /** `--tool-source TOOL=SOURCE`, repeatable. */
@@ -54,11 +56,8 @@ const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
 
 /** Runs a spec (or resumes a run directory); the exit says how it went (exitForRun), 130 when interrupted. */
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
-  if (opts.executor === 'slurm') {
-    if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
-    if (opts.compareLast) throw new UserError('--compare-last is not supported with --executor slurm (the run finishes in `benchgrid ingest`); compare afterwards with `benchgrid compare --last SPEC`.');
-    return (await import('../slurm/run.ts')).runOnSlurm(specArg, opts);
-  }
+  const executor = await executorNamed(opts.executor ?? 'local');
+  if (executor.submit) return executor.submit(specArg, opts);
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
   if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);
   if (previous && opts.toolSource?.length) throw new UserError('--resume takes the sources the run started with (its journal records them); drop --tool-source.');
@@ -155,7 +154,8 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   // This spec's earlier runs here: the run-to-run component of every published interval is learnt from them.
   const earlier = earlierRuns({ spec: rp.spec.name, device: rp.device, hostname: localHost().hostname, start, protocol: rp.protocol, dir });
   const between = rp.protocol.precision === null ? null : betweenModel(earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))));
-  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume, between }));
+  const execute = await executeHere(opts.executor);
+  const stopped = await keepingJournal(dir, resume, () => execute(rp, jobs, { dir, pythons, start, concurrency, log, resume, between }));
   // What each environment holds (src/env/recorded.ts): compare names a transitive version that moved.
   const results = await withEnvironments(recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool), pythons);
   await keepingJournal(dir, resume, async () => {
@@ -166,6 +166,13 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   printRunSummary(results, spec, dir, opts.json);
   if (stopped) throw new ExitCode(EXIT.interrupted);
   return results;
+}
+
+/** How the named executor (local when none is named) runs a planned run's jobs here. */
+async function executeHere(name: string | undefined): Promise<NonNullable<Executor['execute']>> {
+  const executor = await executorNamed(name ?? 'local');
+  if (!executor.execute) throw new UserError(`--executor ${executor.name} submits its processes; it cannot run a run planned here.`);
+  return executor.execute;
 }
 
 /**

@@ -7,7 +7,7 @@ import { annotation, inGitHubActions } from '../spec/annotations.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Plan } from '../plan/expand.ts';
 import type { Spec } from '../spec/types.ts';
-import type { ProbeReport } from '../run/probe.ts';
+import type { ProbeReport } from '../executors/local/probe.ts';
 import { writeWorkflowCommand } from '../util/terminal.ts';
 
 /** Options of `validate`. */
@@ -76,7 +76,7 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
 /** The subject probe of a valid spec: builds its environments when missing (as run does), then each subject once. */
 async function probe(spec: Spec, plan: Plan, python: string | undefined): Promise<ProbeReport & { summary: string }> {
   const { interpreters } = await import('../env/python.ts');
-  const { probeSpec, probeSummary } = await import('../run/probe.ts');
+  const { probeSpec, probeSummary } = await import('../executors/local/probe.ts');
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
   const planned = plan.cells.filter((c) => c.status === 'planned');
   const { pythons } = await interpreters(spec, new Set(planned.map((c) => c.environment)), python, log);

@@ -6,7 +6,7 @@ declare module 'jstat' {
     studentt: {
       /** Student's t distribution CDF with `dof` degrees of freedom. */
       cdf(x: number, dof: number): number;
-      /** Its quantile function (used by src/run/precision.ts). */
+      /** Its quantile function (used by src/sampling/precision.ts). */
       inv(p: number, dof: number): number;
     };
     chisquare: {

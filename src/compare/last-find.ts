@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
-import { readJournal } from '../run/journal.ts';
+import { readJournal } from '../records/journal.ts';
 import { lexists, linkOutside } from '../util/files.ts';
 import { entryOfJournal, entryOfResults, type RunEntry } from './last.ts';
 

@@ -32,7 +32,7 @@ interface Group {
  * cells being the unit of replication, so that noise the cell rule cannot see (a slow minute that hit
  * one cell's processes) is in the spread between cells. With five or more tools, each tool's variance
  * is moderated towards the comparison's typical spread between cells of one tool, as the precision rule
- * does with processes (src/run/precision.ts, moderatedLogSpread). The label is the cell rule's band rule
+ * does with processes (src/sampling/precision.ts, moderatedLogSpread). The label is the cell rule's band rule
  * (judgeBand): the interval beyond ±--threshold (widened to the cell rule's A/A noise and run shift in
  * absolute mode) and p below alpha.
  */

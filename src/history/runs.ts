@@ -4,7 +4,7 @@
 // leads nowhere) is skipped with a warning, and one run that does not load is a warning, not the end.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBundleSpecData } from '../bundle/parse.ts';
+import { readBundleSpecData } from '../executors/bundle/parse.ts';
 import { UserError } from '../errors.ts';
 import { loadResults } from '../results/load.ts';
 import type { Results } from '../results/model.ts';

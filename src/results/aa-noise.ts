@@ -1,7 +1,7 @@
 // A/A noise of a run (docs/protocol.md, "The A/A cell"): the same reference cell measured in pairs of
 // alternating fresh processes; where they paired, also judged on their paired ratios to raw. Pure.
 import type { Plan } from '../plan/expand.ts';
-import type { ProcessRecord } from '../run/journal.ts';
+import type { ProcessRecord } from '../records/journal.ts';
 import type { AANoise } from './model.ts';
 import { pairedProcess } from './paired.ts';
 import { median } from '../stats/summary.ts';

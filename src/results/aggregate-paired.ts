@@ -1,8 +1,8 @@
 // The paired side of aggregation (docs/protocol.md, "Pairing"): each tool cell's paired figures and import
 // tax, why a cell is unpaired, and the baseline cells timed by their row's paired processes. Pure.
 import type { Cell } from '../plan/expand.ts';
-import type { ProcessRecord } from '../run/journal.ts';
-import type { ProcessResult } from '../run/outcome.ts';
+import type { ProcessRecord } from '../records/journal.ts';
+import type { ProcessResult } from '../records/outcome.ts';
 import type { CellResult } from './model.ts';
 import { pairedFigures, pairedPools, pairedProcess, type PairedProcess } from './paired.ts';
 

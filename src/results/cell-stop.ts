@@ -1,8 +1,8 @@
 // Why a cell stopped running processes (precision-driven sampling), recorded in the results.
 import type { Protocol } from '../spec/types.ts';
 import type { CellResult } from './model.ts';
-import { poolFor, precisionSettings, processSoFar } from '../run/precision-gate.ts';
-import { nextProcess, type CellStop, type ProcessSoFar } from '../run/precision.ts';
+import { poolFor, precisionSettings, processSoFar } from '../sampling/precision-gate.ts';
+import { nextProcess, type CellStop, type ProcessSoFar } from '../sampling/precision.ts';
 import { type Pool } from '../stats/spread.ts';
 import type { BetweenModel } from '../stats/between-run.ts';
 
@@ -34,7 +34,7 @@ export function withStop(c: CellResult, protocol: Protocol, pool: Pool | null = 
 }
 
 /**
- * The run's spread between processes (src/run/precision.ts), from its measured cells: of paired ratios
+ * The run's spread between processes (src/sampling/precision.ts), from its measured cells: of paired ratios
  * over its paired cells (`paired`), else of process medians over the others. The live gate saw the pool
  * as it grew; judged afterwards, every cell sees the whole run's.
  */

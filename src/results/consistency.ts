@@ -84,7 +84,7 @@ function perProcess(c: CellResult, stats: ReturnType<typeof summary>[]): string 
 
 /**
  * The paired processes' own figures, each from the cell's samples and the baselines timed beside them
- * (src/run/record.ts, pairedProcess), and the cell's paired ratio, their geometric mean
+ * (src/records/record.ts, pairedProcess), and the cell's paired ratio, their geometric mean
  * (src/results/paired.ts). Its interval is left alone: it is moderated by the whole run's pool.
  */
 function paired(c: CellResult, samples: number[][]): string | null {

@@ -6,7 +6,7 @@
 // which changes nothing reads 1.0 whatever the process does over time. Pure.
 import type { Cell, Plan } from '../plan/expand.ts';
 import { CONTROL_STRIDE, controlEnvironments } from '../run/jobs.ts';
-import type { ProcessRecord } from '../run/journal.ts';
+import type { ProcessRecord } from '../records/journal.ts';
 import { difference, estimateFromInterval, intervalOf, logEstimate, meanOf, type LogEstimate, type RatioCI } from '../stats/paired.ts';
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 import type { CellResult } from './model.ts';

@@ -1,11 +1,11 @@
 // Pure: a cell's effect-size guard and task-level agreement from its timing processes (docs/contracts.md,
 // "Does the write move the output?"), the order of exactness verdicts, and their loading from a results file.
-import type { ProcessResult } from '../run/outcome.ts';
-import type { Agreement, EffectFigures } from '../run/record.ts';
+import type { ProcessResult } from '../records/outcome.ts';
+import type { Agreement, EffectFigures } from '../records/record.ts';
 import type { Verdict } from './model.ts';
 import { bad, child, optNonNegative, record, type At } from './fields.ts';
 
-// The figures are wire records (src/run/record.ts); the results model keeps them as they came.
+// The figures are wire records (src/records/record.ts); the results model keeps them as they came.
 export type { Agreement, EffectFigures };
 
 /**

@@ -13,7 +13,7 @@
 // warm-up) grew 3.9-4.3 MiB in each of 3 processes over 5 calls, ~750 KiB per call, and 2-4 MiB over 9,
 // below 1% of its 1.4 GiB. A cell is marked when at least two thirds of its judged processes keep memory: a
 // leak shows in every fresh process, noise often in some (tl_record: two of three at ~95 KiB per call).
-import type { MemoryGrowthRecord } from '../run/record.ts';
+import type { MemoryGrowthRecord } from '../records/record.ts';
 import { median } from '../stats/summary.ts';
 import { bad, boundedList, child, count, MAX_PROCESSES, MAX_SAMPLES, record, type At } from './fields.ts';
 

@@ -2,7 +2,7 @@
 import type { PairedFigures } from './paired.ts';
 import type { ControlFigures, ImportTax } from './control.ts';
 import type { RatioCI } from '../stats/paired.ts';
-import type { RequiredWork, Witnesses } from '../run/record.ts';
+import type { RequiredWork, Witnesses } from '../records/record.ts';
 import type { MemoryGrowth } from './memory-growth.ts';
 import type { Agreement, EffectFigures } from './effect.ts';
 import type { PrecisionControl } from './precision-control.ts';
@@ -183,9 +183,9 @@ export interface SubjectModel {
   tokens?: TokensRecord;
 }
 
-/** Prompts as tokenized and padded: the run's record of them (src/run/record.ts). */
-export type { TokensRecord } from '../run/record.ts';
-import type { TokensRecord } from '../run/record.ts';
+/** Prompts as tokenized and padded: the run's record of them (src/records/record.ts). */
+export type { TokensRecord } from '../records/record.ts';
+import type { TokensRecord } from '../records/record.ts';
 
 /** A loaded results file. */
 export interface Results {

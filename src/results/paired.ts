@@ -2,10 +2,10 @@
 // in alternation after the tool's import (the paired ratio), and the import tax (the baseline after the
 // import over the baseline before it); per cell, each over processes with a 95% interval. Pure.
 import { intervalOf, logEstimate, logInterval, pairRatios, type RatioCI } from '../stats/paired.ts';
-import type { PairedProcess } from '../run/record.ts';
+import type { PairedProcess } from '../records/record.ts';
 
-export type { PairedProcess, PairedRecord } from '../run/record.ts';
-export { pairedProcess } from '../run/record.ts';
+export type { PairedProcess, PairedRecord } from '../records/record.ts';
+export { pairedProcess } from '../records/record.ts';
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 
 /**

@@ -1,7 +1,7 @@
 // Pure: a cell's precision control from its timing processes (docs/contracts.md, "Differs only by precision?"),
 // and its loading from a results file. The harness decides the verdict (`degraded` or `mismatch`); this keeps the
 // figures a reader needs to see why.
-import type { ProcessResult } from '../run/outcome.ts';
+import type { ProcessResult } from '../records/outcome.ts';
 import { bad, child, nonNegative, oneOf, optNonNegative, optText, record, type At } from './fields.ts';
 
 /** A cell's control: the subject's dtype, the verdict and max abs diff at float32, and the tolerance they were judged at. */

@@ -1,5 +1,5 @@
 // Pure: a cell's work witnesses from its timing processes' results (docs/contracts.md).
-import type { ProcessResult } from '../run/outcome.ts';
+import type { ProcessResult } from '../records/outcome.ts';
 import type { CellWork } from './model.ts';
 
 /**

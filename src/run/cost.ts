@@ -2,7 +2,7 @@
 // last run of the same spec on this machine (each process's wall time, by cell and kind, plus what the
 // run spent outside its processes: starting fork servers, probing, writing reports).
 import type { Job } from './jobs.ts';
-import type { ProcessRecord } from './journal.ts';
+import type { ProcessRecord } from '../records/journal.ts';
 
 /** The last run of a spec, as the estimate reads it. */
 export interface LastRun {

@@ -7,7 +7,8 @@ import { harnessSettings, type RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
-import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTextInputs, RequestTokenInputs } from './request.ts';
+import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTextInputs, RequestTokenInputs } from '../records/request.ts';
+import type { JobKind } from '../records/journal.ts';
 
 /**
  * One cell process to run. `kind` aa is an extra timing process of a reference cell for A/A noise;
@@ -23,8 +24,8 @@ export interface Job {
   index: number;
 }
 
-/** The kinds of cell process. */
-export type JobKind = 'time' | 'memory' | 'aa' | 'control';
+// The kinds of cell process are the journal's, which records each process's.
+export type { JobKind };
 
 /**
  * A control job's index holds its environment: CONTROL_STRIDE x (the environment's position in

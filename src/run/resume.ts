@@ -19,7 +19,7 @@ import { UserError } from '../errors.ts';
 import { hasErrors, loadSpec } from '../validate/load.ts';
 import { inside, linksUnder } from '../util/files.ts';
 import { parseSource } from '../source/parse.ts';
-import { readJournal, type JournalHeader } from './journal.ts';
+import { readJournal, type JournalHeader } from '../records/journal.ts';
 
 /** The header of the run directory to resume, after refusing links in it. */
 export function resumableHeader(resume: string): JournalHeader {

@@ -3,16 +3,10 @@
 // run (load, clock frequency, heat) spreads over every cell instead of landing on whole cells.
 import { CONTROL_STRIDE, type Job } from './jobs.ts';
 import { mulberry32 } from '../util/prng.ts';
+import type { Schedule, ScheduleKind } from '../records/journal.ts';
 
-/** How processes are ordered: `sequential` keeps each cell's processes together (the old order). */
-export type ScheduleKind = 'interleaved' | 'sequential';
-
-/** The schedule of a run, recorded in the journal, bundles and results so the order can be rebuilt. */
-export interface Schedule {
-  kind: ScheduleKind;
-  /** Seed of the per-round shuffles (unused by `sequential`, recorded all the same). */
-  seed: number;
-}
+// The schedule's types are the journal's, which records it.
+export type { Schedule, ScheduleKind };
 
 /** The schedule kinds, for the command line's validation. */
 export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['interleaved', 'sequential'];

@@ -16,7 +16,7 @@ export interface Protocol {
   /** Control processes per row and environment (src/run/jobs.ts controlCount); null: as many as `processes`. */
   controls: number | null;
   timeout_s: number;
-  /** Relative half-width of the median's 95% interval at which sampling stops (src/run/precision.ts); null: never. */
+  /** Relative half-width of the median's 95% interval at which sampling stops (src/sampling/precision.ts); null: never. */
   precision: number | null;
   /** With precision: the fewest processes a cell runs. */
   min_processes: number;

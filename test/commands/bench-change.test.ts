@@ -9,7 +9,7 @@ import type { ChangeReport } from '../../src/change/render.ts';
 import { buildHistory } from '../../src/history/model.ts';
 import { findRuns } from '../../src/history/runs.ts';
 import { loadResults } from '../../src/results/load.ts';
-import { LOCK_FILE, thisHolder } from '../../src/run/lock.ts';
+import { LOCK_FILE, thisHolder } from '../../src/executors/local/lock.ts';
 import { cli } from '../helpers.ts';
 import { commitSlowdown, sourcedWorkspace } from '../source/tool-repo.ts';
 

@@ -8,7 +8,7 @@ import { EXIT } from '../../src/errors.ts';
 import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
-// One cell, one process: the smallest run there is (as test/run/lock.test.ts runs it).
+// One cell, one process: the smallest run there is (as test/executors/local/lock.test.ts runs it).
 const ONE_CELL = ['--only', 'A/single_module_output/raw/*', '--processes', '1'];
 let cwd: string;
 let first: Awaited<ReturnType<typeof cli>>;

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { choosePrune } from '../../src/env/prune.ts';
 import { baseConstraints } from '../../src/env/layered.ts';
-import { DiskUsage, formatBytes } from '../../src/run/disk.ts';
+import { DiskUsage, formatBytes } from '../../src/executors/local/disk.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
 const SPEC = (versions: string) => `benchgrid: 1

@@ -1,5 +1,5 @@
 // The timing record's `memory_growth` (benchgrid_harness/memory.py) is one fact written twice: its
-// TypeScript type (src/run/record.ts) and schemas/result.schema.json must name the same keys, required
+// TypeScript type (src/records/record.ts) and schemas/result.schema.json must name the same keys, required
 // alike; what the harness writes is checked against the schema by result-schema.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/result.schema
 
 describe('MemoryGrowthRecord agrees with the result schema', () => {
   it('has the keys of $defs/memory_growth, required where the schema requires them', () => {
-    expectSameShape(interfaces('src/run/record.ts'), 'MemoryGrowthRecord', schemaAt(schema, '/$defs/memory_growth'));
+    expectSameShape(interfaces('src/records/record.ts'), 'MemoryGrowthRecord', schemaAt(schema, '/$defs/memory_growth'));
   });
 
   it('is an optional part of every timing record, so results written before it still validate', () => {

@@ -1,8 +1,8 @@
 // A/A noise: processes 2k and 2k+1 form pair k; a failed process drops its own pair, not the others'.
 import { describe, expect, it } from 'vitest';
 import { aaNoise } from '../../src/results/aa-noise.ts';
-import type { ProcessRecord } from '../../src/run/journal.ts';
-import type { ProcessResult } from '../../src/run/outcome.ts';
+import type { ProcessRecord } from '../../src/records/journal.ts';
+import type { ProcessResult } from '../../src/records/outcome.ts';
 
 const CELL = 'A/single_module_output/hooks/resnet18';
 

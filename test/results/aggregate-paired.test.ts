@@ -3,8 +3,8 @@
 // before the import, the reasons of unpaired cells, and the paired A/A figure.
 import { describe, expect, it } from 'vitest';
 import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
-import type { ProcessRecord } from '../../src/run/journal.ts';
-import type { ProcessResult } from '../../src/run/outcome.ts';
+import type { ProcessRecord } from '../../src/records/journal.ts';
+import type { ProcessResult } from '../../src/records/outcome.ts';
 import type { PairedRecord } from '../../src/results/paired.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
 import { loadTiny, tinyRun } from './tiny-run.ts';

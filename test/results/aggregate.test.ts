@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
 import type { HostFacts } from '../../src/results/host.ts';
-import type { ProcessRecord } from '../../src/run/journal.ts';
-import type { ProcessResult } from '../../src/run/outcome.ts';
+import type { ProcessRecord } from '../../src/records/journal.ts';
+import type { ProcessResult } from '../../src/records/outcome.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
 import { loadTiny, tinyRun } from './tiny-run.ts';
 

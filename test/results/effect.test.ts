@@ -2,7 +2,7 @@
 // process saw, the worst agreement; `vacuous` ranks as no agreement, and the figures load back from a file.
 import { describe, expect, it } from 'vitest';
 import { cellAgreement, cellEffect, parseAgreement, parseEffect, VERDICT_RANK, worstVerdict } from '../../src/results/effect.ts';
-import type { ProcessResult } from '../../src/run/outcome.ts';
+import type { ProcessResult } from '../../src/records/outcome.ts';
 
 const process = (exact: Partial<NonNullable<ProcessResult['exact']>> | null) =>
   ({ exact: exact && { verdict: 'bit', max_abs_diff: 0, reference: 'hooks', rtol: 1e-5, atol: 1e-6, ...exact } }) as ProcessResult;

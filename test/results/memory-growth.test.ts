@@ -8,7 +8,7 @@ import { renderHtml } from '../../src/report/html.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { renderTable } from '../../src/report/table.ts';
 import { reportInput } from '../../src/report/run-reports.ts';
-import type { MemoryGrowthRecord } from '../../src/run/record.ts';
+import type { MemoryGrowthRecord } from '../../src/records/record.ts';
 import { measuredCell, resultsOf } from '../compare/simulate.ts';
 
 const KIB = 1024;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { VERDICT_RANK, worstVerdict } from '../../src/results/effect.ts';
 import { cellPrecisionControl, parsePrecisionControl } from '../../src/results/precision-control.ts';
-import type { PrecisionControlRecord } from '../../src/run/record.ts';
-import type { ProcessResult } from '../../src/run/outcome.ts';
+import type { PrecisionControlRecord } from '../../src/records/record.ts';
+import type { ProcessResult } from '../../src/records/outcome.ts';
 
 const control = (over: Partial<PrecisionControlRecord>): PrecisionControlRecord =>
   ({ dtype: 'float32', from: 'bfloat16', verdict: 'bit', max_abs_diff: 0, rtol: 1e-5, atol: 1e-6, bound: 4e-5, error: null, ...over });

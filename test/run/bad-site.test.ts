@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
-import { readJournal } from '../../src/run/journal.ts';
+import { readJournal } from '../../src/records/journal.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
 

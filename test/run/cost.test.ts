@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planCost, describeDuration } from '../../src/run/cost.ts';
 import type { Job } from '../../src/run/jobs.ts';
-import type { ProcessRecord } from '../../src/run/journal.ts';
+import type { ProcessRecord } from '../../src/records/journal.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
 const job = (cell: string, kind: Job['kind'], index = 0) => ({ key: `${cell}#${kind}#${index}`, cell: { id: cell }, kind, index }) as unknown as Job;

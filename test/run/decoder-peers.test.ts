@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runOnce } from '../../src/run/spawn.ts';
+import { runOnce } from '../../src/executors/local/spawn.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 

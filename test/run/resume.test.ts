@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/run/journal.ts';
+import { readJournal } from '../../src/records/journal.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { cli, FIXTURES, ROOT, testPython, tmpdir } from '../helpers.ts';
 

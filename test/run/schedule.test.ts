@@ -93,7 +93,7 @@ describe('the interleaved schedule', () => {
 
 describe('shards of an interleaved export', () => {
   it('get the same cells whatever the seed, and keep the rounds within each shard', async () => {
-    const { shardJobs } = await import('../../src/bundle/export.ts');
+    const { shardJobs } = await import('../../src/executors/bundle/export.ts');
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
     const order = loaded.plan!.cells.map((c) => c.id);
     const p = { processes: 2, memory_runs: 0, aa_pairs: 1 };

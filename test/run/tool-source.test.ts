@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
-import { readJournal } from '../../src/run/journal.ts';
+import { readJournal } from '../../src/records/journal.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
 import { git, sourcedWorkspace } from '../source/tool-repo.ts';
 

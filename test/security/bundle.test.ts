@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ingestBundles } from '../../src/bundle/ingest.ts';
-import { readManifestFile } from '../../src/bundle/manifest.ts';
-import { loadBundleSpec } from '../../src/bundle/spec.ts';
+import { ingestBundles } from '../../src/executors/bundle/ingest.ts';
+import { readManifestFile } from '../../src/executors/bundle/manifest.ts';
+import { loadBundleSpec } from '../../src/executors/bundle/spec.ts';
 import { UserError } from '../../src/errors.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
 import { cellSlug } from '../../src/run/run-plan.ts';
-import { sbatchScript } from '../../src/slurm/script.ts';
-import { resolveSlurm } from '../../src/slurm/settings.ts';
+import { sbatchScript } from '../../src/executors/slurm/script.ts';
+import { resolveSlurm } from '../../src/executors/slurm/settings.ts';
 import { loadSpec } from '../../src/validate/load.ts';
 import { cli, FIXTURES, testPython, tmpdir, write } from '../helpers.ts';
 

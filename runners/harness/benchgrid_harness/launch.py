@@ -15,7 +15,7 @@ A command (one JSON object per line on serve()'s stdin; a dict for run()):
      "cwd": D, "pythonpath": [dirs], "threads": N, "tmpdir": T | null, "stdout": F, "stderr": G,
      "cpus": [0, 1] | null, "timeout_s": 120}
 serve() answers `{"id": 1, "pid": N}` once the process exists in its own session, and
-`{"id": 1, "exit": EXIT}` when it has ended, EXIT having the fields of src/run/outcome.ts `Exit`
+`{"id": 1, "exit": EXIT}` when it has ended, EXIT having the fields of src/records/outcome.ts `Exit`
 (null for absent). `{"id": 1, "kill": true}` kills that process's group at once (Ctrl-C in Node).
 End of stdin kills every process still running and ends the server.
 """
@@ -89,7 +89,7 @@ def signal_name(number):
 
 
 def exit_info(command, code=None, signum=None, timed_out=False, spawn_error=None):
-    """How a process ended, as src/run/outcome.ts `Exit` (and the driver's journal) has it."""
+    """How a process ended, as src/records/outcome.ts `Exit` (and the driver's journal) has it."""
     return {"exitCode": code,
             "signal": None if signum is None else signal_name(signum), "timedOut": timed_out,
             "timeoutS": command["timeout_s"], "spawnError": None if timed_out else spawn_error,

@@ -1,6 +1,6 @@
 """How precise a process's median is: the distribution-free 95% interval of a median, as a relative half-width.
 
-The same rule as src/run/precision.ts's `medianHalfWidth`, so a process stops by precision exactly when
+The same rule as src/sampling/precision.ts's `medianHalfWidth`, so a process stops by precision exactly when
 the orchestrator would judge its samples precise.
 """
 

@@ -1,6 +1,6 @@
 """launch.py's pure parts: the one place the environment allow-list is applied, how an ended process is
 reported, and how the server answers a command line it was sent (a bad one is answered, never waited on).
-Starting and killing real processes is test/run/launch.test.ts's job; nothing here starts one."""
+Starting and killing real processes is test/executors/local/launch.test.ts's job; nothing here starts one."""
 
 import json
 import os

@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseJournalLine, parseManifest, specDataOf } from '../../../src/bundle/parse.ts';
+import { parseJournalLine, parseManifest, specDataOf } from '../../../src/executors/bundle/parse.ts';
 import { compareResults } from '../../../src/compare/compute.ts';
 import { UserError } from '../../../src/errors.ts';
 import { renderHtml } from '../../../src/report/html.ts';
