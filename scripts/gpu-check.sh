@@ -25,21 +25,30 @@ fail() { echo "gpu-check: $1" >&2; exit "${2:-2}"; }
 need_value() { [[ $# -ge 2 && -n "$2" ]] || fail "$1 needs a value. See scripts/gpu-check.sh --help."; }
 benchgrid() { node "$ROOT/bin/benchgrid.js" "$@"; }
 
+# Reads `--option value` pairs into the variables MAP names (`--spec=spec --bundle=BUNDLE`; `=+list` appends the
+# option and its value to the array `list`), the caller's locals included; any other word shows the usage.
+read_options() {
+  local map=" ${1//$'\n'/ } " target; shift
+  while [[ $# -gt 0 ]]; do
+    target="${map#* "$1"=}"
+    [[ "$target" != "$map" ]] || usage
+    target="${target%% *}"
+    need_value "$@"
+    if [[ "$target" == +* ]]; then
+      local -n _into="${target#+}"
+      _into+=("$1" "$2")
+    else
+      printf -v "$target" '%s' "$2"
+    fi
+    shift 2
+  done
+}
+
 prepare() {
   local device=cuda spec="$ROOT/specs/resnet18_gpu_check.yaml" machine="$ROOT/scripts/gpu-check/h200-packages.txt"
   local machine_python="" environment=main export_args=()
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --device) need_value "$@"; device="$2"; shift 2 ;;
-      --spec) need_value "$@"; spec="$2"; shift 2 ;;
-      --bundle) need_value "$@"; BUNDLE="$2"; shift 2 ;;
-      --machine) need_value "$@"; machine="$2"; shift 2 ;;
-      --machine-python) need_value "$@"; machine_python="$2"; shift 2 ;;
-      --environment) need_value "$@"; environment="$2"; shift 2 ;;
-      --only|--processes|--samples) need_value "$@"; export_args+=("$1" "$2"); shift 2 ;;
-      *) usage ;;
-    esac
-  done
+  read_options "--device=device --spec=spec --bundle=BUNDLE --machine=machine --machine-python=machine_python
+    --environment=environment --only=+export_args --processes=+export_args --samples=+export_args" "$@"
   [[ "$device" == cuda || "$device" == cpu ]] || fail "--device must be cuda or cpu (got '$device')."
   # A bundle's results must not mix with another's: the previous one goes.
   rm -rf "$BUNDLE"
@@ -55,16 +64,7 @@ prepare() {
 
 there() {
   local out="${OUT:-}" python=python3 stop=360 hard=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --bundle) need_value "$@"; BUNDLE="$2"; shift 2 ;;
-      --out) need_value "$@"; out="$2"; shift 2 ;;
-      --python) need_value "$@"; python="$2"; shift 2 ;;
-      --stop-after-s) need_value "$@"; stop="$2"; shift 2 ;;
-      --hard-limit-s) need_value "$@"; hard="$2"; shift 2 ;;
-      *) usage ;;
-    esac
-  done
+  read_options "--bundle=BUNDLE --out=out --python=python --stop-after-s=stop --hard-limit-s=hard" "$@"
   [[ -f "$BUNDLE/bundle.json" ]] || fail "$BUNDLE has no bundle.json: run 'scripts/gpu-check.sh prepare' here first and carry the bundle."
   [[ -n "$out" ]] || out="$BUNDLE/out"
   mkdir -p "$out"
@@ -98,15 +98,7 @@ finish() {
   [[ $# -ge 1 ]] || usage
   local from="$1"; shift
   local results="" seed="$ROOT/reference/resnet18_gpu.results.json" label="this run"
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --bundle) need_value "$@"; BUNDLE="$2"; shift 2 ;;
-      --results) need_value "$@"; results="$2"; shift 2 ;;
-      --seed) need_value "$@"; seed="$2"; shift 2 ;;
-      --label) need_value "$@"; label="$2"; shift 2 ;;
-      *) usage ;;
-    esac
-  done
+  read_options "--bundle=BUNDLE --results=results --seed=seed --label=label" "$@"
   [[ -f "$from/$PACK" ]] || fail "$from has no $PACK: give the folder the 'there' step's files came back to."
   [[ -f "$BUNDLE/bundle.json" ]] || fail "$BUNDLE has no bundle.json: the bundle that was carried must still be here."
   local stamp ran

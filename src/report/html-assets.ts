@@ -106,6 +106,12 @@ export const APP_SCRIPT = `
     }
     return v >= 1000 ? Number((v / 1000).toPrecision(6)) + ' s' : Number(v.toPrecision(6)) + ' ms';
   }
+  // A bar per row from its low to its high, in the row's colour, under the dataset of the row's points.
+  function spans(label, data, colors, thickness) {
+    return { type: 'bar', label: label, data: data, order: 2,
+      backgroundColor: colors.map(function (x) { return x + '55'; }), borderColor: colors,
+      borderWidth: 1, borderSkipped: false, barPercentage: thickness, categoryPercentage: 0.9 };
+  }
   var drawn = 0;
   data.charts.forEach(function (c) {
     var canvas = document.getElementById(c.canvas);
@@ -114,9 +120,7 @@ export const APP_SCRIPT = `
       data: {
         labels: c.labels,
         datasets: [
-          { type: 'bar', label: 'smallest to largest per-process median', data: c.range, order: 2,
-            backgroundColor: c.colors.map(function (x) { return x + '55'; }), borderColor: c.colors,
-            borderWidth: 1, borderSkipped: false, barPercentage: 0.7, categoryPercentage: 0.9 },
+          spans('smallest to largest per-process median', c.range, c.colors, 0.7),
           { type: 'line', label: 'median', data: c.median, order: 1, showLine: false, pointStyle: 'line',
             rotation: 90, pointRadius: 8, pointHoverRadius: 10, pointBorderWidth: 3,
             borderColor: '#1b1f24', backgroundColor: '#1b1f24' }
@@ -162,9 +166,7 @@ export const APP_SCRIPT = `
       data: {
         labels: f.labels,
         datasets: [
-          { type: 'bar', label: '95% interval', data: f.interval, order: 2,
-            backgroundColor: f.colors.map(function (x) { return x + '55'; }), borderColor: f.colors,
-            borderWidth: 1, borderSkipped: false, barPercentage: 0.5, categoryPercentage: 0.9 },
+          spans('95% interval', f.interval, f.colors, 0.5),
           { type: 'line', label: 'x raw (paired median ratio)', data: f.ratio, order: 1, showLine: false,
             pointStyle: 'circle', pointRadius: 5, pointHoverRadius: 7,
             borderColor: '#1b1f24', backgroundColor: '#1b1f24' }

@@ -2,15 +2,10 @@
 // column is shortened, and what still does not fit is split into several grids sharing the first column.
 import Table from 'cli-table3';
 import { cutMiddle, fitLine, visibleLength, wrap } from './width.ts';
-import { gridLines } from './grid-lines.ts';
+import { type GridSpec, gridLines } from './grid-lines.ts';
 
 /** What to draw: a heading row and body rows; the first column labels the rows. */
-export interface TableSpec {
-  head: string[];
-  rows: string[][];
-  colAligns?: ('left' | 'right' | 'center')[];
-  color: boolean;
-  compact?: boolean;
+export interface TableSpec extends GridSpec {
   /** How many leading columns label a row (repeated in every part of a split grid); default 1. */
   labelColumns?: number;
 }

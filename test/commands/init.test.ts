@@ -72,10 +72,8 @@ describe('benchgrid init', () => {
   it('runs one cell of the starter spec and ends with the summary', async () => {
     const dir = tmpdir();
     expect((await cli(['init', 'starter.yaml'], { cwd: dir })).code).toBe(0);
-    const out = path.join(dir, 'run');
-    const r = await cli(['run', 'starter.yaml', '--only', 'A/single_module_output/nnsight/*', '--processes', '1', '--samples', '2', '--python', await testPython(), '--out', out], { cwd: dir, timeout: 600_000 });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const cell = loadResults(out).cells.find((c) => c.id === 'A/single_module_output/nnsight/resnet18')!;
+    const r = await runRow(dir, 'starter.yaml', 'A/single_module_output/nnsight/*', await testPython());
+    const cell = r.results.cells.find((c) => c.id === 'A/single_module_output/nnsight/resnet18')!;
     expect([cell.status, cell.exact]).toEqual(['ok', 'bit']);
     expect(r.stderr).toMatch(/nnsight +\d+\.\d\d m?s .* bit\n/);
     expect(r.stderr).toContain('Open the report: run/report.html');
@@ -107,12 +105,10 @@ describe('benchgrid init', () => {
   it('runs one row of the Pythia-160M starter: nnsight beside hooks and the plain forward, bit-exact', async () => {
     const dir = tmpdir();
     expect((await cli(['init', '--model', 'hf:pythia'], { cwd: dir })).code).toBe(0);
-    const out = path.join(dir, 'run');
     // In the spec's own environments (the decoders' transformers over main, as specs/decoders_*.yaml have them, so
     // the environments CI built for those serve here too).
-    const r = await cli(['run', 'specs/pythia_starter.yaml', '--only', 'A/single_module_output/nnsight/*', '--processes', '1', '--samples', '2', '--out', out], { cwd: dir, timeout: 600_000 });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const cell = loadResults(out).cells.find((c) => c.id === 'A/single_module_output/nnsight/pythia_160m')!;
+    const { results } = await runRow(dir, 'specs/pythia_starter.yaml', 'A/single_module_output/nnsight/*');
+    const cell = results.cells.find((c) => c.id === 'A/single_module_output/nnsight/pythia_160m')!;
     expect([cell.status, cell.exact]).toEqual(['ok', 'bit']);
   }, 600_000);
 
@@ -121,10 +117,8 @@ describe('benchgrid init', () => {
     fs.cpSync(path.join(import.meta.dirname, '../../specs/examples/models'), path.join(dir, 'models'), { recursive: true });
     const w = await cli(['init', 'mixer.yaml', '--model', 'python:models/mixer.py:build', '--site', 'mixer.1.tokens', '--inputs', 'image:2x3x32x32'], { cwd: dir });
     expect(w.code, w.stderr).toBe(0);
-    const out = path.join(dir, 'run');
-    const r = await cli(['run', 'mixer.yaml', '--only', 'A/replacement_edit/nnsight/*', '--processes', '1', '--samples', '2', '--python', await testPython(), '--out', out], { cwd: dir, timeout: 600_000 });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const cell = loadResults(out).cells.find((c) => c.id === 'A/replacement_edit/nnsight/mixer')!;
+    const { results } = await runRow(dir, 'mixer.yaml', 'A/replacement_edit/nnsight/*', await testPython());
+    const cell = results.cells.find((c) => c.id === 'A/replacement_edit/nnsight/mixer')!;
     expect([cell.status, cell.exact]).toEqual(['ok', 'bit']);
   }, 600_000);
 
@@ -137,10 +131,7 @@ describe('benchgrid init', () => {
     const text = fs.readFileSync(path.join(dir, 'my-model_starter.yaml'), 'utf8');
     expect(text).toContain('model: { builder: transformers, name: gpt2, seed: 0, weights: "my-model" }');
     expect(text).toMatch(/inputs:\n {6}kind: text\n {6}prompts:/);
-    const out = path.join(dir, 'run');
-    const r = await cli(['run', 'my-model_starter.yaml', '--only', 'A/single_module_output/transformer_lens/*', '--processes', '1', '--samples', '2', '--out', out], { cwd: dir, timeout: 600_000 });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const results = loadResults(out);
+    const { results } = await runRow(dir, 'my-model_starter.yaml', 'A/single_module_output/transformer_lens/*');
     const cell = results.cells.find((c) => c.id === 'A/single_module_output/transformer_lens/my_model')!;
     expect([cell.status, ...(cell.work?.witnesses ?? []).map((x) => x.tokens)]).toEqual(['ok', 'same']);
     expect(['bit', 'close']).toContain(cell.exact);
@@ -148,6 +139,17 @@ describe('benchgrid init', () => {
     expect(results.subjects.my_model.meta?.model?.tokens).toMatchObject({ prompts: 3, padding_side: 'left', pad_id: 0 });
   }, 600_000);
 });
+
+/**
+ * `benchgrid run SPEC --only ONLY` in DIR, one process of two samples, into DIR/run, which must exit 0: its stderr
+ * and results. With `python`, the cells run there; without, in the spec's own environments.
+ */
+async function runRow(dir: string, spec: string, only: string, python?: string) {
+  const out = path.join(dir, 'run');
+  const r = await cli(['run', spec, '--only', only, '--processes', '1', '--samples', '2', ...(python ? ['--python', python] : []), '--out', out], { cwd: dir, timeout: 600_000 });
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  return { stderr: r.stderr, results: loadResults(out) };
+}
 
 // A 4-layer GPT-2 with random weights and a word-level tokenizer (pad id 0), both saved with save_pretrained,
 // as a user's fine-tuned model would be.

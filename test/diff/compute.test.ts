@@ -7,15 +7,15 @@ import path from 'node:path';
 const same: [number, number] = [7, 7];
 const planned6: [number, number] = [6, 6];
 const everyPlanned = [CELLS.smoRaw, CELLS.smoHooks, CELLS.smoFx, CELLS.editRaw, CELLS.editHooks, CELLS.forward];
+/** A cell as the diff lists it: planned, or the feature extractor's edit it cannot make. */
+const planned = (id: string) => ({ id, status: 'planned' as const, reason: null });
+const editFx = { id: CELLS.editFx, status: 'unsupported' as const, reason: 'a feature extractor reads outputs' };
 
 describe('diffSpecs over the fixture pairs', () => {
   it('an added tool adds its cells, planned or with their reason, and invalidates nothing', async () => {
     expect(await diffPair('added-tool')).toEqual(expected({
       cells: {
-        added: [
-          { id: CELLS.smoFx, status: 'planned', reason: null },
-          { id: CELLS.editFx, status: 'unsupported', reason: 'a feature extractor reads outputs' },
-        ],
+        added: [planned(CELLS.smoFx), editFx],
       },
       definitions: [{ kind: 'tool', id: 'tv_fx', change: 'added', fields: [], invalidates: [] }],
     }, { cells: [5, 7], planned: [5, 6] }));
@@ -24,11 +24,7 @@ describe('diffSpecs over the fixture pairs', () => {
   it('a removed contract removes its cells', async () => {
     expect(await diffPair('removed-contract')).toEqual(expected({
       cells: {
-        removed: [
-          { id: CELLS.editRaw, status: 'planned', reason: null },
-          { id: CELLS.editHooks, status: 'planned', reason: null },
-          { id: CELLS.editFx, status: 'unsupported', reason: 'a feature extractor reads outputs' },
-        ],
+        removed: [planned(CELLS.editRaw), planned(CELLS.editHooks), editFx],
       },
       definitions: [{ kind: 'contract', id: 'replacement_edit', change: 'removed', fields: [], invalidates: [] }],
     }, { cells: [7, 4], planned: [6, 4] }));

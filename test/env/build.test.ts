@@ -3,23 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failedRequirement, resolveEnv } from '../../src/env/build.ts';
 import { NO_INDEX } from '../../src/spec/types.ts';
-import { cli, tmpdir, write } from '../helpers.ts';
+import { cli, tmpdir } from '../helpers.ts';
+import { oneEnvSpec } from './fixtures.ts';
 
 
 /** A one-cell spec whose only environment, `env`, installs `requirement`. */
 function envSpec(dir: string, env: string, requirement: string): string {
-  return write(dir, `${env}-env.yaml`, `benchgrid: 1
-name: ${env}env
-title: Environment ${env}
-device: cpu
-environments:
-  ${env}: { requirements: ["${requirement}"] }
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
-contracts: { raw_forward: {} }
-tools: { reference: { label: ref } }
-groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
-`);
+  return oneEnvSpec(dir, `${env}-env.yaml`, { name: `${env}env`, title: `Environment ${env}`, env, requirement });
 }
 
 describe('environments', () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tmpdir, write } from '../helpers.ts';
+import { oneEnvSpec } from './fixtures.ts';
 
 /** A find-links directory holding `slowpkg-1.0.tar.gz`, whose build backend writes its pid to $SLOWPKG_PIDFILE and sleeps. */
 async function slowIndex(dir: string): Promise<string> {
@@ -44,18 +45,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 }
 
 function slowSpec(dir: string): string {
-  return write(dir, 'slow.yaml', `benchgrid: 1
-name: slowenv
-title: A slow environment
-device: cpu
-environments:
-  slow: { requirements: ["slowpkg==1.0"] }
-subjects:
-  s: { label: S, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer1 } }
-contracts: { raw_forward: {} }
-tools: { reference: { label: ref } }
-groups: { B: { subjects: [s], cells: { raw_forward: [reference] } } }
-`);
+  return oneEnvSpec(dir, 'slow.yaml', { name: 'slowenv', title: 'A slow environment', env: 'slow', requirement: 'slowpkg==1.0' });
 }
 
 /** Whether a process runs (a zombie, ended but not yet reaped, does not). */

@@ -8,23 +8,12 @@ import { choosePrune } from '../../src/env/prune.ts';
 import { baseConstraints } from '../../src/env/layered.ts';
 import { DiskUsage, formatBytes } from '../../src/executors/local/disk.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { layer2Spec } from './fixtures.ts';
 
-const SPEC = (versions: string) => `benchgrid: 1
-name: layers
-title: layers
-device: cpu
-environments:
-  main: { requirements: [demo-tool==1.0] }
-subjects:
-  s: { label: s, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer2 } }
-contracts:
-  single_module_output: { site: l }
-tools:
-  hooks: { label: hooks }
-  demo: { label: "demo {version}", adapter: hooks, package: demo-tool, versions: [${versions}] }
-groups:
-  A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [hooks, demo] }
-`;
+const SPEC = (versions: string) => layer2Spec({
+  name: 'layers', title: 'layers', environments: '  main: { requirements: [demo-tool==1.0] }',
+  tools: { demo: `{ label: "demo {version}", adapter: hooks, package: demo-tool, versions: [${versions}] }` },
+});
 
 describe('layered environments', () => {
   it('builds one release as a small layer that sees the base and shadows its copy of the tool', async () => {

@@ -8,24 +8,14 @@ import { checkIndex } from '../../src/env/index-check.ts';
 import { downloadSize } from '../../src/env/size.ts';
 import { loadDeclaredSpec } from '../../src/validate/valid.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { layer2Spec } from './fixtures.ts';
 
-const SPEC = `benchgrid: 1
-name: indexbuild
-title: index build
-device: cpu
-environments:
-  main: { index_url: empty, find_links: [wheels], requirements: [bg-index-probe==1.0] }
-  more: { over: main, index_url: empty, find_links: [more-wheels], requirements: [bg-index-extra==0.1] }
-subjects:
-  s: { label: s, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer2 } }
-contracts:
-  single_module_output: { site: l }
-tools:
-  hooks: { label: hooks }
-  probe: { label: "probe {version}", adapter: hooks, package: bg-index-probe, versions: ["1.0", "2.0"] }
-groups:
-  A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [hooks, probe] }
-`;
+const SPEC = layer2Spec({
+  name: 'indexbuild', title: 'index build',
+  environments: `  main: { index_url: empty, find_links: [wheels], requirements: [bg-index-probe==1.0] }
+  more: { over: main, index_url: empty, find_links: [more-wheels], requirements: [bg-index-extra==0.1] }`,
+  tools: { probe: '{ label: "probe {version}", adapter: hooks, package: bg-index-probe, versions: ["1.0", "2.0"] }' },
+});
 
 async function wheel(dir: string, name: string, version: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });

@@ -7,15 +7,9 @@ import { cli, tmpdir } from '../helpers.ts';
 
 describe('chooseStaleBuilds', () => {
   it('chooses the unfinished builds whose process is gone, keeps those in progress, and ignores everything else', () => {
-    const names = [
-      'main-0123456789abcdef',
-      'main-0123456789abcdef.build.log',
-      'main-0123456789abcdef.lock',
-      'main-0123456789abcdef.building-4242',
-      'main+captum-0.8.0-fedcba9876543210.building-77',
-      'main-0123456789abcdef.building-',
-      'main-0123456789abcdef.building-12x',
-    ];
+    // An environment, its log and lock, an unfinished build of it and of a layer, and two names that only look like builds.
+    const env = 'main-0123456789abcdef';
+    const names = [env, `${env}.build.log`, `${env}.lock`, `${env}.building-4242`, 'main+captum-0.8.0-fedcba9876543210.building-77', `${env}.building-`, `${env}.building-12x`];
     const asked: number[] = [];
     const alive = (pid: number) => (asked.push(pid), pid === 77);
     expect(chooseStaleBuilds(names, alive)).toEqual([

@@ -8,23 +8,13 @@ import { lockPath, readLock } from '../../src/env/lock.ts';
 import { configOptions, uvPhase } from '../../src/env/uv.ts';
 import { uvFailure } from '../../src/env/install.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
+import { layer2Spec } from './fixtures.ts';
 
-const SPEC = `benchgrid: 1
-name: lockbuild
-title: lock build
-device: cpu
-environments:
-  main: { index_url: empty, find_links: [wheels], requirements: [bg-lock-app] }
-  more: { over: main, requirements: [bg-lock-extra==0.1] }
-subjects:
-  s: { label: s, model: { builder: torchvision, name: resnet18, seed: 0 }, inputs: { kind: image, shape: [1, 3, 8, 8], seed: 0 }, sites: { l: layer2 } }
-contracts:
-  single_module_output: { site: l }
-tools:
-  hooks: { label: hooks }
-groups:
-  A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [hooks] }
-`;
+const SPEC = layer2Spec({
+  name: 'lockbuild', title: 'lock build',
+  environments: `  main: { index_url: empty, find_links: [wheels], requirements: [bg-lock-app] }
+  more: { over: main, requirements: [bg-lock-extra==0.1] }`,
+});
 
 /** A pure-Python wheel NAME-VERSION requiring `requires` (Requires-Dist lines). */
 const WHEEL = `

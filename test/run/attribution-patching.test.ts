@@ -2,33 +2,17 @@
 // tiny GPT-2 and a tiny Qwen2, every tool that implements it agrees with forward hooks (bit, or close for
 // TransformerLens's bridge, which computes attention itself), with two forwards each, and the tools whose gradient
 // idiom is a full backward are marked for filling parameter gradients.
-import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResults } from '../../src/results/load.ts';
-import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { CellResult } from '../../src/results/model.ts';
+import { FIXTURES } from '../helpers.ts';
+import { cellOf, runInSpecEnvsBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/attribution-patching.yaml');
 const SUBJECTS = ['gpt2', 'qwen2'];
-let results: Results;
-
-const cell = (tool: string, subject: string): CellResult => {
-  const c = results.cells.find((x) => x.id === `M/attribution_patching/${tool}/${subject}`);
-  if (!c) throw new Error(`no cell for ${tool} on ${subject}`);
-  return c;
-};
-
-beforeAll(async () => {
-  // The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
-  const built = await cli(['env', 'build', SPEC], { timeout: 1_800_000 });
-  expect(built.code, built.stderr.slice(-2000)).toBe(0);
-  const out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', SPEC, '--out', out, '--schedule', 'sequential'], { timeout: 600_000 });
-  expect(r.code, r.stderr.slice(-3000)).toBe(0);
-  expect(fs.existsSync(path.join(out, 'results.json'))).toBe(true);
-  results = loadResults(path.join(out, 'results.json'));
-}, 2_400_000);
+// The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
+const run = runInSpecEnvsBeforeAll(SPEC, 600_000);
+const cell = (tool: string, subject: string): CellResult => cellOf(run.results, `M/attribution_patching/${tool}/${subject}`);
 
 describe('attribution_patching on two architectures', () => {
   it('runs every cell, and every tool agrees with forward hooks', () => {

@@ -3,29 +3,20 @@
 // `vacuous`, with the guard's figure, in every report; decoder cells carry top-1 agreement, TV distance and where
 // generated tokens part.
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, runSpec } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { CellResult } from '../../src/results/model.ts';
+import { cli, FIXTURES } from '../helpers.ts';
+import { cellOf, runBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/effect.yaml');
-let results: Results;
-let out: string;
-
-const cell = (id: string): CellResult => {
-  const c = results.cells.find((x) => x.id === id);
-  if (!c) throw new Error(`no cell ${id}`);
-  return c;
-};
-
-beforeAll(async () => {
-  ({ out, results } = await runSpec(SPEC, 500_000));
-}, 520_000);
+const run = runBeforeAll(SPEC, 500_000);
 
 const MOVING = [
   'A/replacement_edit/%/resnet18', 'A/repeated_steering/%/resnet18', 'A/replacement_edit/%/gpt2', 'A/repeated_steering/%/gpt2',
   'M/activation_patching/%/gpt2', 'M/steered_generation/%/gpt2',
 ];
 const WEAK = ['A/weak_steering/%/resnet18', 'A/weak_steering/%/gpt2', 'M/weak_generation/%/gpt2'];
+const cell = (id: string): CellResult => cellOf(run.results, id);
 const of = (pattern: string, tool: string) => cell(pattern.replace('%', tool));
 
 describe('a write that silently does nothing', () => {
@@ -61,7 +52,7 @@ describe('a write too weak to move the output', () => {
   });
 
   it('reads vacuous with the guard\'s figure in the markdown page, the table, the HTML report and the JSON', async () => {
-    const file = path.join(out, 'results.json');
+    const file = path.join(run.out, 'results.json');
     const vacuous = /vacuous \(the write does not move the output: max abs diff [\d.e-]+ from the unwritten output\)/;
     const md = await cli(['report', file, '--spec', SPEC, '--format', 'markdown']);
     expect(md.stdout).toMatch(new RegExp(`\\| weak_steering, n=1 processes \\| dropped \\| [^|]+ \\|[^|]*\\|[^|]*\\| ${vacuous.source} \\|`));
@@ -78,10 +69,10 @@ describe('a write too weak to move the output', () => {
   });
 
   it('is no agreement for compare: a cell going from bit to vacuous got worse', async () => {
-    const file = path.join(out, 'results.json');
+    const file = path.join(run.out, 'results.json');
     const { fromJson } = await import('../../src/results/load.ts');
     const { toJson } = await import('../../src/results/write.ts');
-    const before = JSON.parse(JSON.stringify(toJson(results)));
+    const before = JSON.parse(JSON.stringify(toJson(run.results)));
     before.resnet18.groups['A/weak_steering/faithful/resnet18'].exact = 'bit';
     delete before.resnet18.groups['A/weak_steering/faithful/resnet18'].effect;
     fromJson(before); // still a valid results file
@@ -108,7 +99,7 @@ describe('decoder cells', () => {
   });
 
   it('show them beside the max abs diff in the markdown page', async () => {
-    const md = await cli(['report', path.join(out, 'results.json'), '--spec', SPEC, '--format', 'markdown']);
+    const md = await cli(['report', path.join(run.out, 'results.json'), '--spec', SPEC, '--format', 'markdown']);
     expect(md.stdout).toMatch(/\| replacement_edit, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff [\d.e-]+; top-1 [\d.]+, TV [\d.e-]+\) \|/);
     expect(md.stdout).toMatch(/\| steered_generation, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff \d+; tokens part from new token \d+, top-1 [\d.]+\) \|/);
   });

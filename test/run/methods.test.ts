@@ -2,12 +2,11 @@
 // libraries: on a tiny GPT-2 and a tiny Llama (grouped-query attention), every tool that implements them agrees
 // with forward hooks (bit, or close for TransformerLens's bridge, which computes attention itself), every ablation
 // moves the logits (the effect-size guard passes: no cell is vacuous), and the witnesses see the contracts' work.
-import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadResults } from '../../src/results/load.ts';
-import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { CellResult } from '../../src/results/model.ts';
+import { FIXTURES } from '../helpers.ts';
+import { cellOf, runInSpecEnvsBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/methods.yaml');
 const SUBJECTS = ['gpt2', 'llama'];
@@ -19,24 +18,9 @@ const TOOLS: Record<string, string[]> = {
   mean_ablation: ['nnsight', 'nnterp', 'pyvene', 'transformer_lens', 'tl_trace_sparse'],
   head_ablation: ['nnsight', 'pyvene', 'transformer_lens'],
 };
-let results: Results;
-
-const cell = (contract: string, tool: string, subject: string): CellResult => {
-  const c = results.cells.find((x) => x.id === `N/${contract}/${tool}/${subject}`);
-  if (!c) throw new Error(`no cell for ${contract} ${tool} on ${subject}`);
-  return c;
-};
-
-beforeAll(async () => {
-  // The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
-  const built = await cli(['env', 'build', SPEC], { timeout: 1_800_000 });
-  expect(built.code, built.stderr.slice(-2000)).toBe(0);
-  const out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', SPEC, '--out', out, '--schedule', 'sequential'], { timeout: 1_500_000 });
-  expect(r.code, r.stderr.slice(-3000)).toBe(0);
-  expect(fs.existsSync(path.join(out, 'results.json'))).toBe(true);
-  results = loadResults(path.join(out, 'results.json'));
-}, 3_300_000);
+// The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
+const run = runInSpecEnvsBeforeAll(SPEC, 1_500_000);
+const cell = (contract: string, tool: string, subject: string): CellResult => cellOf(run.results, `N/${contract}/${tool}/${subject}`);
 
 describe('logit_lens and the ablations on two architectures', () => {
   it('run every cell, and every tool agrees with forward hooks', () => {

@@ -6,16 +6,13 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, runSpec } from '../helpers.ts';
+import { cellOf } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/precision-control.yaml');
 let results: Results;
 let out: string;
 
-const cell = (tool: string, subject: string): CellResult => {
-  const c = results.cells.find((x) => x.id === `A/single_module_output/${tool}/${subject}`);
-  if (!c) throw new Error(`no cell for ${tool} on ${subject}`);
-  return c;
-};
+const cell = (tool: string, subject: string): CellResult => cellOf(results, `A/single_module_output/${tool}/${subject}`);
 
 beforeAll(async () => {
   ({ out, results } = await runSpec(SPEC, 300_000));

@@ -2,33 +2,28 @@
 // the harness is asked for each point exactly as for a subject declared by hand with that value.
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../src/results/model.ts';
+import { describe, expect, it } from 'vitest';
 import { requestSubject } from '../../src/run/jobs.ts';
 import { loadSpec } from '../../src/validate/load.ts';
-import { FIXTURES, runSpec, tmpdir, write } from '../helpers.ts';
+import { FIXTURES, tmpdir, write } from '../helpers.ts';
+import { runBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/sweep.yaml');
-let out: string;
-let results: Results;
-
-beforeAll(async () => {
-  ({ out, results } = await runSpec(SPEC, 240_000));
-}, 300_000);
+const run = runBeforeAll(SPEC, 240_000);
 
 describe('benchgrid run of a swept spec', () => {
   it('runs every cell of every point, and its results\' subjects are the points', () => {
-    expect(results.cells.map((c) => `${c.id} ${c.status}`).sort()).toEqual([
+    expect(run.results.cells.map((c) => `${c.id} ${c.status}`).sort()).toEqual([
       'A/single_module_output/hooks/gpt2@seq=32 ok',
       'A/single_module_output/hooks/gpt2@seq=8 ok',
       'A/single_module_output/raw/gpt2@seq=32 ok',
       'A/single_module_output/raw/gpt2@seq=8 ok',
     ]);
-    expect(Object.keys(results.subjects).sort()).toEqual(['gpt2@seq=32', 'gpt2@seq=8']);
+    expect(Object.keys(run.results.subjects).sort()).toEqual(['gpt2@seq=32', 'gpt2@seq=8']);
   });
 
   it('asks the harness for a point as for the subject written out with its value', async () => {
-    const request = JSON.parse(fs.readFileSync(path.join(out, 'processes', 'A+single_module_output+hooks+gpt2@seq=32', 'time-0.request.json'), 'utf8'));
+    const request = JSON.parse(fs.readFileSync(path.join(run.out, 'processes', 'A+single_module_output+hooks+gpt2@seq=32', 'time-0.request.json'), 'utf8'));
     const byHand = fs.readFileSync(SPEC, 'utf8').replace('shape: [1, 8]', 'shape: [1, 32]').replace(/\n    sweep:.*\n/, '\n');
     const { spec } = await loadSpec(write(tmpdir(), 'by-hand.yaml', byHand));
     expect(request.subject).toEqual(JSON.parse(JSON.stringify({ ...requestSubject(spec!.subjects.gpt2), id: 'gpt2@seq=32' })));

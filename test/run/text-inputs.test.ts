@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { cli, testPython, tmpdir, write } from '../helpers.ts';
+import { DECODER_TOOLS, lastPositionPatching } from './decoder-spec.ts';
 
 const PROMPTS = ['the cat sat on the mat', 'hello', 'a much longer prompt about the cat and the mat and the hat'];
 
@@ -39,15 +40,9 @@ subjects:
     sites: { block: transformer.h.1 }
 contracts:
   single_module_output: { site: block }
-  # The last position: the block site is the last of two blocks, whose output at an earlier position never
-  # reaches the last position's logits (the effect-size guard would call the cells vacuous).
-  activation_patching: { site: block, params: { position: 12, answer_token: 10, wrong_token: 20, corrupt_seed: 1 } }
+${lastPositionPatching(12)}
   steered_generation: { site: block, params: { vector_seed: 2, strength: 4 } }
-tools:
-  raw: { label: plain forward }
-  hooks: { label: forward hooks }
-  nnsight: { label: nnsight }
-  transformer_lens: { label: TransformerLens }
+${DECODER_TOOLS}
 groups:
   A:
     reference: hooks

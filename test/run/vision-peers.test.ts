@@ -6,14 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { cellOf } from './cell-fixtures.ts';
 
 let r: Results;
 let out: string;
-const cell = (id: string) => {
-  const c = r.cells.find((x) => x.id === id);
-  if (!c) throw new Error(`no cell ${id}`);
-  return c;
-};
+const cell = (id: string) => cellOf(r, id);
 const outcome = (id: string) => {
   const c = cell(id);
   return c.status === 'ok' ? c.exact : `${c.status}: ${c.reason}`;

@@ -2,24 +2,15 @@
 // not, in real Python processes with real torch; and a contract defined only by a fixture runner runs end to end.
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { CellResult, Results } from '../../src/results/model.ts';
-import { cli, FIXTURES, runSpec } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { CellResult } from '../../src/results/model.ts';
+import { cli, FIXTURES } from '../helpers.ts';
+import { cellOf, runBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/work.yaml');
 const CONTRACTS = ['single_module_output', 'matched_retained', 'replacement_edit', 'repeated_steering', 'same_site_gradient', 'ordered_dataset_features'];
-let results: Results;
-let out: string;
-
-const cell = (id: string): CellResult => {
-  const c = results.cells.find((x) => x.id === id);
-  if (!c) throw new Error(`no cell ${id}`);
-  return c;
-};
-
-beforeAll(async () => {
-  ({ out, results } = await runSpec(SPEC, 400_000));
-}, 420_000);
+const run = runBeforeAll(SPEC, 400_000);
+const cell = (id: string): CellResult => cellOf(run.results, id);
 
 describe('work witnesses on the six A contracts', () => {
   it('records witnesses for every measured cell and marks none of the fair tools', () => {
@@ -63,7 +54,7 @@ describe('work witnesses on the six A contracts', () => {
   });
 
   it('shows the difference in words in the markdown page, the terminal table, the HTML report and the JSON', async () => {
-    const file = path.join(out, 'results.json');
+    const file = path.join(run.out, 'results.json');
     const md = await cli(['report', file, '--spec', SPEC, '--format', 'markdown']);
     expect(md.stdout).toMatch(/\| single_module_output, n=1 processes \| twice \| [\d.]+ ms \([^)]*\); work: differs \(runs the forward twice\) \|/);
     expect(md.stdout).toMatch(/\| fair \| [\d.]+ ms \([^)]*\) \|/);
@@ -78,7 +69,7 @@ describe('work witnesses on the six A contracts', () => {
   });
 
   it('lists marked cells when two runs are compared', async () => {
-    const file = path.join(out, 'results.json');
+    const file = path.join(run.out, 'results.json');
     // A wide terminal, so that the marked cell's line is not wrapped to the default 100 columns.
     const r = await cli(['compare', file, file], { env: { COLUMNS: '400' } });
     expect(r.stdout).toMatch(/Marked cells \(\d+\)/);
@@ -93,8 +84,8 @@ describe('a contract only a fixture runner defines', () => {
     const stops = cell('N/site_output_norm/norm_stops/resnet18');
     expect({ status: stops.status, differs: stops.work?.differs, exact: stops.exact }).toEqual({ status: 'ok', differs: ['stops at the site'], exact: 'bit' });
     // The request file of the stopped adapter's process, wherever the run's layout keeps it.
-    const file = fs.readdirSync(out, { recursive: true }).map(String).find((f) => f.includes('norm_stops') && f.endsWith('.request.json'));
-    const request = JSON.parse(fs.readFileSync(path.join(out, file!), 'utf8'));
+    const file = fs.readdirSync(run.out, { recursive: true }).map(String).find((f) => f.includes('norm_stops') && f.endsWith('.request.json'));
+    const request = JSON.parse(fs.readFileSync(path.join(run.out, file!), 'utf8'));
     expect(request.contract).toEqual({ kind: 'site_output_norm', params: { site: 'layer2' }, grad: false, work: { forwards: 1, parameter_grads: false } });
   });
 });

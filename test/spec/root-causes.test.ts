@@ -26,12 +26,18 @@ async function validate(file: string): Promise<{ code: number; errors: Diagnosti
   return { code: json.code, errors, lines: human.stderr.split('\n').filter((l) => /^\S+:\d+:\d+ /.test(l)) };
 }
 
+/** `validate` of FILE, which must refuse it (exit 2) with exactly one error: the errors and the human lines. */
+async function refusedWithOneError(file: string): Promise<{ errors: Diagnostic[]; lines: string[] }> {
+  const { code, errors, lines } = await validate(file);
+  expect(code).toBe(2);
+  expect(errors).toHaveLength(1);
+  return { errors, lines };
+}
+
 describe('one editing mistake, one error at its line, saying what to do', () => {
   it('a key indented one space short: the line out of line and the column of its siblings, not the parser\'s text', async () => {
     const file = edited('indent', '    label: ResNet-18\n', '   label: ResNet-18\n');
-    const { code, errors, lines } = await validate(file);
-    expect(code).toBe(2);
-    expect(errors).toHaveLength(1);
+    const { errors, lines } = await refusedWithOneError(file);
     expect(errors[0]).toMatchObject({ code: 'bad-indentation', line: lineOf(tiny, 'label: ResNet-18'), col: 4 });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`indent.yaml:${errors[0].line}:4 subjects.resnet18.label: \`label\` is at column 4 but belongs to subject \`resnet18\` (its keys are at column 5). Indent it to column 5.`);
@@ -40,9 +46,7 @@ describe('one editing mistake, one error at its line, saying what to do', () => 
 
   it("a subject's key outdented to the subject's column: the key, not six schema errors", async () => {
     const file = edited('outdent', '    sites: { layer2: layer2 }', '  sites: { layer2: layer2 }');
-    const { code, errors, lines } = await validate(file);
-    expect(code).toBe(2);
-    expect(errors).toHaveLength(1);
+    const { errors, lines } = await refusedWithOneError(file);
     expect(errors[0]).toMatchObject({ code: 'misplaced-key', line: lineOf(tiny, 'sites: {'), col: 3, path: '/subjects/sites' });
     expect(errors[0].message).toBe('`sites` is at column 3 but belongs to subject `resnet18` (its keys are at column 5).');
     expect(errors[0].hint).toBe('Indent it to column 5.');
@@ -53,9 +57,7 @@ describe('one editing mistake, one error at its line, saying what to do', () => 
 
   it("a tool's declaration misspelt: the error is at the declaration, not at the group that names the tool right", async () => {
     const file = edited('declaration', '  hooks: { label: forward hooks }', '  hoosk: { label: forward hooks }');
-    const { code, errors, lines } = await validate(file);
-    expect(code).toBe(2);
-    expect(errors).toHaveLength(1);
+    const { errors, lines } = await refusedWithOneError(file);
     expect(errors[0]).toMatchObject({ code: 'misspelt-declaration', line: lineOf(tiny, 'hooks: { label'), col: 3, path: '/tools/hoosk' });
     expect(errors[0].message).toBe(`tool 'hoosk' is declared here but used nowhere, while line ${lineOf(tiny, 'tools: [raw, hooks')} uses 'hooks', which is not declared.`);
     expect(errors[0].hint).toBe("Rename the declaration to 'hooks'.");

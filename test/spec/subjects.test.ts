@@ -7,35 +7,17 @@ import { loadSpec } from '../../src/validate/load.ts';
 import { buildRequest, tolerance } from '../../src/run/jobs.ts';
 import { hubCached } from '../../src/spec/hub-cache.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
+import { oneSubjectSpec } from './one-subject.ts';
 
 let dir: string;
 
 /** A spec with one subject `s` (the given model, inputs and extras) and a read of `site` by raw and hooks. */
 function spec(model: string, opts: { inputs?: string; extra?: string; protocol?: string; site?: string } = {}): string {
-  return `benchgrid: 1
-name: subjects_test
-title: subjects
-device: cpu
-protocol: { processes: 2, samples: 3, min_samples: 2${opts.protocol ? `, ${opts.protocol}` : ''} }
-subjects:
-  s:
-    label: my model
-    model: ${model}
-    inputs: ${opts.inputs ?? '{ kind: image, shape: [1, 3, 8, 8], seed: 0 }'}
-    sites: { block: ${opts.site ?? 'body.0'} }
-${opts.extra ?? ''}
-contracts:
-  single_module_output: { site: block }
-tools:
-  raw: { label: plain forward }
-  hooks: { label: hooks }
-groups:
-  A:
-    reference: hooks
-    subjects: [s]
-    contracts: [single_module_output]
-    tools: [raw, hooks]
-`;
+  return oneSubjectSpec({
+    name: 'subjects_test', title: 'subjects', label: 'my model', model,
+    protocol: `{ processes: 2, samples: 3, min_samples: 2${opts.protocol ? `, ${opts.protocol}` : ''} }`,
+    inputs: opts.inputs ?? '{ kind: image, shape: [1, 3, 8, 8], seed: 0 }', site: opts.site ?? 'body.0', extra: `${opts.extra ?? ''}\n`,
+  });
 }
 
 beforeAll(() => {

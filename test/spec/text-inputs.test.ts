@@ -5,32 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/validate/load.ts';
 import { buildRequest } from '../../src/run/jobs.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
+import { oneSubjectSpec } from './one-subject.ts';
 
 let dir: string;
 
 function spec(inputs: string, model = '{ builder: transformers, name: gpt2, seed: 0, config: { n_layer: 1, n_embd: 8, n_head: 2, vocab_size: 300 } }'): string {
-  return `benchgrid: 1
-name: text_test
-title: text
-device: cpu
-subjects:
-  s:
-    label: prompts
-    model: ${model}
-    inputs: ${inputs}
-    sites: { block: transformer.h.0 }
-contracts:
-  single_module_output: { site: block }
-tools:
-  raw: { label: plain forward }
-  hooks: { label: hooks }
-groups:
-  A:
-    reference: hooks
-    subjects: [s]
-    contracts: [single_module_output]
-    tools: [raw, hooks]
-`;
+  return oneSubjectSpec({ name: 'text_test', title: 'text', label: 'prompts', model, inputs, site: 'transformer.h.0' });
 }
 
 async function problems(name: string, inputs: string, model?: string): Promise<string[]> {

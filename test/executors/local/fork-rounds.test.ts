@@ -33,10 +33,15 @@ const job = (name: string, round: number, mode: 'time' | 'memory' = 'time'): Pro
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** A fork launcher over fake parents (with these options), and the parents. */
+async function overFakeParents(options: { parentPerRound?: boolean } = {}) {
+  const f = fakeParents();
+  return { f, launcher: await forkLauncher('python3', 1, { open: f.open, ...options }) };
+}
+
 describe('the fork launcher', () => {
   it('forks each round from its own parent and closes a parent once its round is over', async () => {
-    const f = fakeParents();
-    const launcher = await forkLauncher('python3', 1, { open: f.open });
+    const { f, launcher } = await overFakeParents();
     const a = launcher.start(job('a', 0));
     const b = launcher.start(job('b', 0));
     await tick();
@@ -54,8 +59,7 @@ describe('the fork launcher', () => {
   });
 
   it("keeps an earlier round's parent while one of its processes still runs (--jobs N lets rounds overlap)", async () => {
-    const f = fakeParents();
-    const launcher = await forkLauncher('python3', 1, { open: f.open });
+    const { f, launcher } = await overFakeParents();
     const slow = launcher.start(job('slow', 0));
     const next = launcher.start(job('next', 1));
     await tick();
@@ -70,8 +74,7 @@ describe('the fork launcher', () => {
   });
 
   it('uses one parent for every round when asked to, as before', async () => {
-    const f = fakeParents();
-    const launcher = await forkLauncher('python3', 1, { open: f.open, parentPerRound: false });
+    const { f, launcher } = await overFakeParents({ parentPerRound: false });
     const runs = [launcher.start(job('a', 0)), launcher.start(job('b', 1)), launcher.start(job('c', 2))];
     await tick();
     for (const n of ['a', 'b', 'c']) f.finish.get(n)!();
@@ -81,8 +84,7 @@ describe('the fork launcher', () => {
   });
 
   it('starts memory processes cold and says so; a process stopped before its parent was ready never starts', async () => {
-    const f = fakeParents();
-    const launcher = await forkLauncher('python3', 1, { open: f.open });
+    const { f, launcher } = await overFakeParents();
     expect(launcher.start(job('m', 0, 'memory')).start).toBe('cold');
     const late = launcher.start(job('late', 3));
     late.kill();

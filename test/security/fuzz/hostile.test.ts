@@ -32,6 +32,7 @@ import { loadSpec } from '../../../src/validate/load.ts';
 import { ROOT, tmpdir, write } from '../../helpers.ts';
 import { tinyResultsJson, TINY_SPEC } from '../../report/tiny-results.ts';
 import { checkHtml, checkMarkdown, checkTerminal } from '../sink-checks.ts';
+import { locate, pathTo, places, setAt } from './doc-paths.ts';
 import { FUZZ_SEED } from './mutate.ts';
 
 /** The longest one input may take before it counts as a hang (a generous bound on a busy two-core machine). */
@@ -77,22 +78,6 @@ afterAll(() => {
   expect(repoState()).toBe(repoBefore);
   expect(fs.readFileSync(sentinel, 'utf8')).toBe('{"SECRET": "outside the tree"}\n');
 });
-
-/** Every (parent, key) holding a value of the given type, in a fixed order. */
-function places(doc: unknown, type: 'string' | 'number'): [Record<string, unknown> | unknown[], string | number][] {
-  const out: [Record<string, unknown> | unknown[], string | number][] = [];
-  const visit = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach((x, i) => (typeof x === type ? out.push([v, i]) : visit(x)));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (typeof x === type ? out.push([v as Record<string, unknown>, k]) : visit(x));
-  };
-  visit(doc);
-  return out;
-}
-
-const setAt = (p: Record<string, unknown> | unknown[], k: string | number, v: unknown) => {
-  if (Array.isArray(p)) p[k as number] = v;
-  else p[k as string] = v;
-};
 
 /** Renders results through every renderer of every sink and checks each. */
 function renderAll(results: ReturnType<typeof fromJson>, what: string): void {
@@ -254,26 +239,6 @@ describe('fuzz: hostile specs', () => {
     }
   }, 120_000);
 });
-
-/** The keys from `doc` down to `parent[key]` (found by identity in `doc`). */
-function pathTo(doc: unknown, parent: unknown, key: string | number): (string | number)[] {
-  const walk = (v: unknown, trail: (string | number)[]): (string | number)[] | null => {
-    if (v === parent) return [...trail, key];
-    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
-      const found = walk(x, [...trail, Array.isArray(v) ? Number(k) : k]);
-      if (found) return found;
-    }
-    return null;
-  };
-  return walk(doc, []) ?? [];
-}
-
-/** [parent, key] of a path in a document. */
-function locate(doc: unknown, trail: (string | number)[]): [Record<string, unknown> | unknown[], string | number] {
-  let at = doc as Record<string | number, unknown>;
-  for (const k of trail.slice(0, -1)) at = at[k] as Record<string | number, unknown>;
-  return [at as Record<string, unknown>, trail[trail.length - 1]];
-}
 
 describe('fuzz: results trees with symbolic links', () => {
   it('40 trees of runs, dangling links, loops and links out: history reads only inside, writes only its site', async () => {
