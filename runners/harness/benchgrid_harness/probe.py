@@ -13,6 +13,7 @@ import difflib
 import json
 import sys
 
+from .hooked import with_hooks
 from .result import write_atomically
 
 PROBE_VERSION = 1
@@ -46,12 +47,8 @@ def _calls(model, inputs, modules):
         # the list of blocks). It counts as called when any of its children is.
         targets = list(m.children()) if isinstance(m, (torch.nn.ModuleList, torch.nn.ModuleDict)) else [m]
         handles += [t.register_forward_hook(lambda _m, _a, _o, p=p: seen.add(p)) for t in targets]
-    try:
-        with torch.no_grad():
-            model(inputs)
-    finally:
-        for h in handles:
-            h.remove()
+    with torch.no_grad():
+        with_hooks(handles, model, inputs)
     return seen
 
 

@@ -12,6 +12,7 @@ to the originals in class and parameter shapes, which is how the final module is
 import torch
 
 from .device import synchronize
+from .hooked import with_hooks
 
 
 def _signature(module):
@@ -24,12 +25,8 @@ def find_final_module(model, inputs):
     order = []
     handles = [m.register_forward_hook(lambda module, _args, _output: order.append(module))
                for m in model.modules() if next(m.children(), None) is None]
-    try:
-        with torch.no_grad():
-            model(inputs)
-    finally:
-        for handle in handles:
-            handle.remove()
+    with torch.no_grad():
+        with_hooks(handles, model, inputs)
     return order[-1] if order else None
 
 

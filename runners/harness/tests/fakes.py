@@ -1,14 +1,22 @@
-"""What the harness's unit tests share: a fake clock that only the code under test moves, and a request
-that load_request accepts (every test changes one field of it to something hostile)."""
+"""What the harness's unit tests share: a fake clock that only the code under test moves, a request
+that load_request accepts (every test changes one field of it to something hostile), and a scratch folder."""
 
 import copy
 import gc
+import tempfile
 import unittest
 from unittest import mock
 
 from benchgrid_harness import WIRE_VERSION
 
 MS = 1_000_000  # nanoseconds
+
+
+def scratch_folder(test, prefix="benchgrid-harness-test-"):
+    """A temporary folder removed when `test` (a TestCase) is cleaned up; its path."""
+    folder = tempfile.TemporaryDirectory(prefix=prefix)
+    test.addCleanup(folder.cleanup)
+    return folder.name
 
 
 class Box:

@@ -6,11 +6,11 @@ JSON Schema validator.)"""
 import json
 import math
 import os
-import tempfile
 import unittest
 from unittest import mock
 
 from benchgrid_harness import WIRE_VERSION, result
+from fakes import scratch_folder
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "result.schema.json")
 ENVIRONMENT = {"hostname": "h", "device": "cpu"}
@@ -74,9 +74,7 @@ class BuildTest(unittest.TestCase):
 
 class WriteTest(unittest.TestCase):
     def setUp(self):
-        folder = tempfile.TemporaryDirectory(prefix="benchgrid-harness-test-")
-        self.addCleanup(folder.cleanup)
-        self.folder = folder.name
+        self.folder = scratch_folder(self)
         self.path = os.path.join(self.folder, "RES.json")
 
     def test_the_file_is_the_result_as_sorted_json_and_nothing_else_is_left(self):

@@ -4,13 +4,13 @@ digest covers exactly the bytes loaded."""
 
 import hashlib
 import os
-import tempfile
 import unittest
 
 import torch
 
 from benchgrid_harness import subjects, weights
 from benchgrid_harness.errors import HarnessError
+from fakes import scratch_folder
 
 MODEL_FILE = '''
 import torch
@@ -33,9 +33,7 @@ class Unpicklable:
 
 class UserModelTest(unittest.TestCase):
     def setUp(self):
-        folder = tempfile.TemporaryDirectory(prefix="benchgrid-subjects-test-")
-        self.addCleanup(folder.cleanup)
-        self.folder = folder.name
+        self.folder = scratch_folder(self, "benchgrid-subjects-test-")
         self.file = os.path.join(self.folder, "net.py")
         with open(self.file, "w", encoding="utf-8") as f:
             f.write(MODEL_FILE)

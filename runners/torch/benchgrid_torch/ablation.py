@@ -7,6 +7,8 @@ from benchgrid_harness.errors import HarnessError
 from benchgrid_harness.subjects import native_model
 from benchgrid_harness.text import pad_id, padding_mask
 
+from benchgrid_torch import decoders
+
 #: The final norm's attribute on the base model, by architecture: GPT-2, Llama (and Qwen2, Gemma), GPT-NeoX.
 _FINAL_NORMS = ("ln_f", "norm", "final_layer_norm")
 
@@ -39,9 +41,7 @@ def unembedding(ctx):
 
 def lens_blocks(ctx):
     """The blocks whose outputs logit_lens reads: the ModuleList site's children (unsupported otherwise)."""
-    if ctx.blocks is None:
-        ctx.unsupported(f"logit_lens reads a ModuleList of blocks; {ctx.site!r} is not one")
-    return ctx.blocks
+    return decoders.blocks(ctx, "logit_lens")
 
 
 def last(hidden):

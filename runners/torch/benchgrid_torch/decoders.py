@@ -5,6 +5,7 @@ place among them, eager attention, a tokenizer that downloads nothing)."""
 import re
 
 import torch
+from benchgrid_harness.hooked import with_hooks
 from benchgrid_harness.subjects import native_model
 from benchgrid_harness.text import pad_id, padding_mask
 
@@ -27,11 +28,7 @@ def replace_first(output, value):
 def forward_keeping(model, site, inputs):
     """The site module's tensor from one forward of `model`, kept by a forward hook removed after the call."""
     kept = []
-    handle = site.register_forward_hook(lambda _module, _args, output: kept.append(first(output)))
-    try:
-        model(inputs)
-    finally:
-        handle.remove()
+    with_hooks([site.register_forward_hook(lambda _module, _args, output: kept.append(first(output)))], model, inputs)
     return kept[0]
 
 
@@ -60,11 +57,23 @@ def sae_encode(activation, sae):
     return torch.relu((activation - sae["b_dec"]) @ sae["W_enc"] + sae["b_enc"])
 
 
-def next_token_probability(logits):
-    """generated_token_attribution's target: the probability of the greedy next token, per sequence, and the token."""
-    last = logits[:, -1]
-    token = last.argmax(dim=-1)
-    return torch.softmax(last, dim=-1).gather(1, token[:, None])[:, 0], token
+def next_token_probability(logits, token):
+    """generated_token_attribution's target: the probability at the last position of each sequence's greedy next
+    token (`token`, picked by an earlier step without gradients), summed over the batch."""
+    return torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
+
+
+def blocks(ctx, contract):
+    """The blocks a contract over the whole stack reads: the ModuleList site's children in order (unsupported for a
+    site that is no ModuleList of blocks)."""
+    if ctx.blocks is None:
+        ctx.unsupported(f"{contract} reads a ModuleList of blocks; {ctx.site!r} is not one")
+    return ctx.blocks
+
+
+def block_paths(ctx, contract):
+    """The module paths of `blocks(ctx, contract)`, for tools that name modules by path."""
+    return [f"{ctx.site}.{i}" for i in range(len(blocks(ctx, contract)))]
 
 
 def steering(ctx):

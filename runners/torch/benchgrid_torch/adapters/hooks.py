@@ -1,13 +1,13 @@
 """Forward hooks on the site module: the reference for group A (hooks are removed after every call).
 
 A module that returns a tuple (torchvision's and PyTorch's `nn.MultiheadAttention`: `(output, weights)`) has
-the tuple's first tensor as its site output, for reads and edits alike (docs/contracts.md).
+the tuple's first tensor as its site output, for reads and edits alike (docs/contracts.md). The decoder contracts,
+attribution_patching and the methods (logit_lens, the ablations) are in hooks_decoders.py,
+hooks_attribution_patching.py and hooks_ablation.py, exposed here.
 """
 
 import torch
-from benchgrid_harness.subjects import native_model
-
-from benchgrid_torch import decoders
+from benchgrid_harness.hooked import with_hooks
 
 from benchgrid_torch import attribution
 from benchgrid_torch.site_output import first as _first
@@ -17,22 +17,14 @@ from benchgrid_torch.site_output import replace_first as _replace_first
 def _forward_keeping_site(model, site, x):
     """Run the model with a hook that keeps the site's output; returns (site output, logits)."""
     kept = []
-    handle = site.register_forward_hook(lambda _module, _args, output: kept.append(output))
-    try:
-        logits = model(x)
-    finally:
-        handle.remove()
+    logits = with_hooks([site.register_forward_hook(lambda _module, _args, output: kept.append(output))], model, x)
     return kept[0], logits
 
 
 def _forward_editing_site(model, site, x, edit):
     """Run the model with a hook that replaces the site's output by edit(site tensor); returns the logits."""
     hook = lambda _module, _args, output: _replace_first(output, edit(_first(output)))  # noqa: E731
-    handle = site.register_forward_hook(hook)
-    try:
-        return model(x)
-    finally:
-        handle.remove()
+    return with_hooks([site.register_forward_hook(hook)], model, x)
 
 
 def single_module_output(ctx):
@@ -122,13 +114,10 @@ def site_output_stopped(ctx):
 
     def run():
         kept = []
-        handle = site.register_forward_hook(lambda m, a, o: stop(m, a, o, kept))
         try:
-            model(x)
+            with_hooks([site.register_forward_hook(lambda m, a, o: stop(m, a, o, kept))], model, x)
         except _Stop:
             pass
-        finally:
-            handle.remove()
         return _first(kept[0])
 
     return run
@@ -215,95 +204,7 @@ def integrated_gradients(ctx):
     return run
 
 
-# Decoder contracts (docs/contracts.md, "Decoder contracts"): the arithmetic shared with other adapters is in
-# benchgrid_torch/decoders.py, so that what every tool computes is written once.
-
-
-def residual_cache(ctx):
-    """Each block's output from one forward, a hook on every block of the ModuleList site, stacked in block order."""
-    model, blocks, x = ctx.model, ctx.blocks, ctx.inputs
-    if blocks is None:
-        ctx.unsupported(f"residual_cache reads a ModuleList of blocks; {ctx.site!r} is not one")
-
-    def run():
-        kept = [None] * len(blocks)
-        handles = [block.register_forward_hook(lambda _m, _a, output, i=i: kept.__setitem__(i, decoders.first(output)))
-                   for i, block in enumerate(blocks)]
-        try:
-            model(x)
-        finally:
-            for handle in handles:
-                handle.remove()
-        return torch.stack(kept)
-
-    return run
-
-
-def attention_pattern(ctx):
-    """The attention module's probabilities (its output's second element) under eager attention, from one forward."""
-    decoders.eager(ctx.model)
-    model, site, x = ctx.model, ctx.site_module, ctx.inputs
-
-    def run():
-        return _forward_keeping_site(model, site, x)[0][1]
-
-    return run
-
-
-def activation_patching(ctx):
-    """A clean forward keeping the site's output, then the corrupted forward with one position patched from it."""
-    model, site, clean, corrupted = ctx.model, ctx.site_module, ctx.inputs, ctx.corrupted
-    position = int(ctx.params["position"])
-
-    def run():
-        kept = _first(_forward_keeping_site(model, site, clean)[0])
-        logits = _forward_editing_site(model, site, corrupted, lambda out: decoders.patched(out, kept, position))
-        return decoders.logit_difference(logits, ctx.params)
-
-    return run
-
-
-def steered_generation(ctx):
-    """transformers' greedy `generate` with a forward hook adding strength * vector to the site at every step."""
-    native, site, x = native_model(ctx.model), ctx.site_module, ctx.inputs
-    add = decoders.steering(ctx)
-
-    def run():
-        handle = site.register_forward_hook(lambda _m, _a, output: _replace_first(output, _first(output) + add))
-        try:
-            return native.generate(x, **decoders.generate_kwargs(ctx.model, x))
-        finally:
-            handle.remove()
-
-    return run
-
-
-def sae_encode(ctx):
-    """The site's output from one forward, encoded by the sparse autoencoder's arithmetic written out."""
-    model, site, x, sae = ctx.model, ctx.site_module, ctx.inputs, ctx.sae
-
-    def run():
-        return decoders.sae_encode(_first(_forward_keeping_site(model, site, x)[0]), sae)
-
-    return run
-
-
-def generated_token_attribution(ctx):
-    """A greedy step picks the next token; a second forward keeps the site's output, and
-    torch.autograd.grad of that token's probability gives input x gradient at the site (no parameter gradients)."""
-    model, site, x = ctx.model, ctx.site_module, ctx.inputs
-
-    def run():
-        with torch.no_grad():
-            token = model(x)[:, -1].argmax(dim=-1)
-        site_output, logits = _forward_keeping_site(model, site, x)
-        activation = _first(site_output)
-        probability = torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
-        (gradient,) = torch.autograd.grad(probability, activation)
-        return activation.detach() * gradient
-
-    return run
-
-
+from .hooks_decoders import (  # noqa: E402,F401
+    residual_cache, attention_pattern, activation_patching, steered_generation, sae_encode, generated_token_attribution)
 from .hooks_attribution_patching import attribution_patching  # noqa: E402,F401
 from .hooks_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

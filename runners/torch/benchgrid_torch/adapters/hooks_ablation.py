@@ -1,18 +1,12 @@
 """Forward hooks, the reference of logit_lens and the ablations (docs/contracts.md, "Methods"); the arithmetic
 shared with other tools is in benchgrid_torch/ablation.py. Hooks are removed after every call."""
 
-import torch
+from benchgrid_harness.hooked import with_hooks
 
 from benchgrid_torch import ablation, decoders
 
-
-def _editing(model, module, x, edit):
-    """The logits of one forward with a hook replacing `module`'s tensor by edit(tensor)."""
-    handle = module.register_forward_hook(lambda _m, _a, output: decoders.replace_first(output, edit(decoders.first(output))))
-    try:
-        return model(x)
-    finally:
-        handle.remove()
+from .hooks import _forward_editing_site, replacement_edit
+from .hooks_decoders import forward_keeping_blocks
 
 
 def logit_lens(ctx):
@@ -22,29 +16,18 @@ def logit_lens(ctx):
     (_, norm), (_, unembed) = ablation.final_norm(ctx), ablation.unembedding(ctx)
     model, x = ctx.model, ctx.inputs
 
+    def last(output):
+        return ablation.last(decoders.first(output))
+
     def run():
-        kept = [None] * len(blocks)
-        handles = [block.register_forward_hook(
-            lambda _m, _a, output, i=i: kept.__setitem__(i, ablation.last(decoders.first(output))))
-            for i, block in enumerate(blocks)]
-        try:
-            model(x)
-        finally:
-            for handle in handles:
-                handle.remove()
-        return ablation.lens(kept, norm, unembed)
+        return ablation.lens(forward_keeping_blocks(model, blocks, x, keep=last)[0], norm, unembed)
 
     return run
 
 
 def zero_ablation(ctx):
-    """The logits with the site's output replaced by zeros by a forward hook."""
-    model, site, x = ctx.model, ctx.site_module, ctx.inputs
-
-    def run():
-        return _editing(model, site, x, torch.zeros_like)
-
-    return run
+    """The logits with the site's output replaced by zeros by a forward hook: replacement_edit's forward."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):
@@ -54,7 +37,7 @@ def mean_ablation(ctx):
     mean = ablation.position_mean([decoders.forward_keeping(model, site, b) for b in ctx.batches], ctx.batches, model)
 
     def run():
-        return _editing(model, site, x, lambda output: ablation.mean_like(mean, output))
+        return _forward_editing_site(model, site, x, lambda output: ablation.mean_like(mean, output))
 
     return run
 
@@ -69,10 +52,6 @@ def head_ablation(ctx):
         return (ablation.zero_head(args[0], head, width),) + tuple(args[1:])
 
     def run():
-        handle = projection.register_forward_pre_hook(pre)
-        try:
-            return model(x)
-        finally:
-            handle.remove()
+        return with_hooks([projection.register_forward_pre_hook(pre)], model, x)
 
     return run

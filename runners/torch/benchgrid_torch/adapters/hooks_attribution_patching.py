@@ -9,30 +9,18 @@ import torch
 
 from benchgrid_torch import decoders
 
-
-def _forward_keeping_blocks(model, blocks, x):
-    """(every block's output in block order, logits) from one forward with a hook on each block."""
-    kept = [None] * len(blocks)
-    handles = [block.register_forward_hook(lambda _m, _a, output, i=i: kept.__setitem__(i, decoders.first(output)))
-               for i, block in enumerate(blocks)]
-    try:
-        logits = model(x)
-    finally:
-        for handle in handles:
-            handle.remove()
-    return kept, logits
+from .hooks_decoders import forward_keeping_blocks
 
 
 def attribution_patching(ctx):
     """Clean block outputs, corrupted block outputs and logits, then one autograd.grad of the summed logit difference."""
-    model, blocks, clean, corrupted, params = ctx.model, ctx.blocks, ctx.inputs, ctx.corrupted, ctx.params
-    if blocks is None:
-        ctx.unsupported(f"attribution_patching reads a ModuleList of blocks; {ctx.site!r} is not one")
+    model, clean, corrupted, params = ctx.model, ctx.inputs, ctx.corrupted, ctx.params
+    blocks = decoders.blocks(ctx, "attribution_patching")
 
     def run():
         with torch.no_grad():
-            clean_outputs, _ = _forward_keeping_blocks(model, blocks, clean)
-        outputs, logits = _forward_keeping_blocks(model, blocks, corrupted)
+            clean_outputs, _ = forward_keeping_blocks(model, blocks, clean)
+        outputs, logits = forward_keeping_blocks(model, blocks, corrupted)
         gradients = torch.autograd.grad(decoders.logit_difference(logits, params).sum(), outputs)
         return decoders.attribution_patching(clean_outputs, [o.detach() for o in outputs], gradients)
 

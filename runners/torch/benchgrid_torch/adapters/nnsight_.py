@@ -1,15 +1,16 @@
 """nnsight: `NNsight(model).trace(x)` blocks that read, save and assign module outputs (nnsight 0.8 API).
 
 Inside a trace nnsight 0.8 hands out the module's real output, so a tuple output (attention's `(output,
-weights)`) is read and assigned through its first element, as every tool does (site_output.py).
+weights)`) is read and assigned through its first element, as every tool does (site_output.py). The trace bodies
+this adapter shares with nnterp's (nnsight underneath) are written once in benchgrid_torch/traces.py.
 """
 
 import torch
 from benchgrid_harness.subjects import native_model
 from nnsight import NNsight
 
-from benchgrid_torch import decoders
-from benchgrid_torch.site_output import first, replace_first
+from benchgrid_torch import decoders, traces
+from benchgrid_torch.site_output import first
 
 
 def _wrap(ctx):
@@ -18,17 +19,20 @@ def _wrap(ctx):
     return model, model.get(ctx.site)
 
 
+def _site(ctx):
+    """The wrapped model and the site as traces.py reads and assigns it (its envoy's `.output`)."""
+    model, envoy = _wrap(ctx)
+    return model, traces.Envoy(envoy)
+
+
+def _logits(model):
+    """The logits inside a trace of an `NNsight` wrapper: the model's own output."""
+    return model.output
+
+
 def single_module_output(ctx):
     """The site's output from a whole traced forward (the contract computes the model's output too)."""
-    model, site = _wrap(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            output = first(site.output).save()
-        return output
-
-    return run
+    return traces.output(*_site(ctx), ctx.inputs)
 
 
 def site_output_stopped(ctx):
@@ -47,79 +51,34 @@ def site_output_stopped(ctx):
 
 def matched_retained(ctx):
     """(site output, logits) saved from one traced forward."""
-    model, site = _wrap(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            output = first(site.output).save()
-            logits = model.output.save()
-        return output, logits
-
-    return run
+    return traces.output_and_logits(*_site(ctx), _logits, ctx.inputs)
 
 
 def replacement_edit(ctx):
     """Logits with the site's output replaced by zeros (assigning `.output` swaps what flows on)."""
-    model, site = _wrap(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.output = replace_first(site.output, torch.zeros_like(first(site.output)))
-            logits = model.output.save()
-        return logits
-
-    return run
+    return traces.edited(*_site(ctx), _logits, ctx.inputs, torch.zeros_like)
 
 
 def repeated_steering(ctx):
     """Stacked logits, one trace per strength s with the site output + s * direction."""
-    model, site = _wrap(ctx)
+    model, site = _site(ctx)
     x, direction, strengths = ctx.inputs, ctx.direction, ctx.strengths
 
-    def run():
-        steered = []
-        for s in strengths:
-            with model.trace(x):
-                site.output = replace_first(site.output, first(site.output) + s * direction)
-                steered.append(model.output.save())
-        return torch.stack(steered)
+    def steer(s):
+        site.set(site.get() + s * direction)
 
-    return run
+    return traces.steered(model, _logits, x, strengths, steer)
 
 
 def same_site_gradient(ctx):
     """d(logits[:, target].sum()) / d(site output), read inside `with loss.backward():`."""
-    model, site = _wrap(ctx)
-    x, target = ctx.inputs, ctx.target
-
-    def run():
-        with model.trace(x):
-            output = first(site.output)
-            loss = model.output[:, target].sum()
-            # nnsight 0.8 serves `.grad` only inside a backward block opened on the loss
-            # (nnsight/intervention/backward.py); `.backward()` also accumulates into the parameters' .grad.
-            with loss.backward():
-                gradient = output.grad.save()
-        return gradient
-
-    return run
+    return traces.site_gradient(*_site(ctx), _logits, ctx.inputs, ctx.target)
 
 
 def ordered_dataset_features(ctx):
     """The site's outputs over the dataset batches, one whole traced forward per batch, concatenated in order."""
-    model, site = _wrap(ctx)
-    batches = ctx.batches
-
-    def run():
-        outputs = []
-        for batch in batches:
-            with model.trace(batch):
-                outputs.append(first(site.output).save())
-        return torch.cat(outputs)
-
-    return run
+    outputs = traces.outputs(*_site(ctx), ctx.batches)
+    return lambda: torch.cat(outputs())
 
 
 # Decoder contracts (docs/contracts.md): the idioms of nnsight's docs (docs/patterns/*.md in the nnsight
@@ -141,27 +100,15 @@ def _language_model(ctx):
 
     model = TransformersModel(native_model(ctx.model), task="text-generation",
                               tokenizer=decoders.tokenizer(ctx.model.config.vocab_size))
-    return model, model.get(ctx.site)
+    return model, traces.Envoy(model.get(ctx.site))
 
 
 def residual_cache(ctx):
     """Every block's output saved from one traced forward, stacked in block order."""
-    if ctx.blocks is None:
-        ctx.unsupported(f"residual_cache reads a ModuleList of blocks; {ctx.site!r} is not one")
+    paths = decoders.block_paths(ctx, "residual_cache")
     model = NNsight(ctx.model)
-    blocks = [model.get(f"{ctx.site}.{i}") for i in range(len(ctx.blocks))]
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            # A list saved once and appended to, as nnsight's docs collect per-layer values (a comprehension
-            # inside a trace body is not rewritten by nnsight: its result never reaches the caller).
-            outputs = list().save()
-            for block in blocks:
-                outputs.append(decoders.first(block.output))
-        return torch.stack(outputs)
-
-    return run
+    blocks = [traces.Envoy(model.get(path)) for path in paths]
+    return traces.block_outputs(model, blocks, ctx.inputs)
 
 
 def attention_pattern(ctx):
@@ -185,19 +132,11 @@ def activation_patching(ctx):
     clean, corrupted, position = _prompt(ctx, ctx.inputs), _prompt(ctx, ctx.corrupted), int(ctx.params["position"])
     ctx.note("nnsight runs the clean and the corrupted invoke as one forward of twice the batch")
 
-    def run():
-        with model.trace() as tracer:
-            barrier = tracer.barrier(2)
-            with tracer.invoke(clean):
-                kept = decoders.first(site.output)[:, position]
-                barrier()
-            with tracer.invoke(corrupted):
-                barrier()
-                decoders.first(site.output)[:, position] = kept
-                logits = model.output.logits.save()
-        return decoders.logit_difference(logits, ctx.params)
+    def logits(language_model):
+        return language_model.output.logits
 
-    return run
+    patched = traces.patched(model, site, logits, clean, corrupted, position)
+    return lambda: decoders.logit_difference(patched(), ctx.params)
 
 
 def steered_generation(ctx):
@@ -206,29 +145,16 @@ def steered_generation(ctx):
     model, site = _language_model(ctx)
     x, add = _prompt(ctx, ctx.inputs), decoders.steering(ctx)
 
-    def run():
-        with model.generate(**decoders.generate_kwargs(ctx.model)) as tracer:
-            with tracer.invoke(x):
-                for _ in tracer.all():
-                    decoders.first(site.output)[:] += add
-            with tracer.invoke():
-                tokens = tracer.result.save()
-        return tokens
+    def step():
+        site.get()[:] += add
 
-    return run
+    return traces.generated(model, decoders.generate_kwargs(ctx.model), x, step)
 
 
 def sae_encode(ctx):
     """The site's output saved from one trace, encoded by the autoencoder's arithmetic written out."""
-    model, site = _wrap(ctx)
-    x, sae = ctx.inputs, ctx.sae
-
-    def run():
-        with model.trace(x):
-            activation = decoders.first(site.output).save()
-        return decoders.sae_encode(activation, sae)
-
-    return run
+    output, sae = traces.output(*_site(ctx), ctx.inputs), ctx.sae
+    return lambda: decoders.sae_encode(output(), sae)
 
 
 def generated_token_attribution(ctx):
@@ -245,7 +171,7 @@ def generated_token_attribution(ctx):
             activation = decoders.first(site.output)
             activation.requires_grad_(True)
             kept = activation.save()
-            probability = torch.softmax(model.output[:, -1], dim=-1).gather(1, token[:, None]).sum()
+            probability = decoders.next_token_probability(model.output, token)
             with probability.backward():
                 gradient = activation.grad.save()
         return kept.detach() * gradient

@@ -9,19 +9,16 @@ heads' outputs side by side), the slice of the head set in place, as nnsight's d
 import torch
 from nnsight import NNsight
 
-from benchgrid_torch import ablation, decoders
+from benchgrid_torch import ablation, decoders, traces
 
-
-def _traced(ctx):
-    model = NNsight(ctx.model)
-    return model, model.get(ctx.site)
+from .nnsight_ import _logits, _site, replacement_edit
 
 
 def logit_lens(ctx):
     """Each block's output at the last position through `ln_f` and `lm_head`'s envoys inside one trace."""
-    blocks = ablation.lens_blocks(ctx)
+    paths = decoders.block_paths(ctx, "logit_lens")
     model = NNsight(ctx.model)
-    envoys = [model.get(f"{ctx.site}.{i}") for i in range(len(blocks))]
+    envoys = [model.get(path) for path in paths]
     norm, unembed = model.get(ablation.final_norm(ctx)[0]), model.get(ablation.unembedding(ctx)[0])
     x = ctx.inputs
 
@@ -37,36 +34,16 @@ def logit_lens(ctx):
 
 
 def zero_ablation(ctx):
-    """The logits with zeros assigned to the site's output."""
-    model, site = _traced(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.output = decoders.replace_first(site.output, torch.zeros_like(decoders.first(site.output)))
-            logits = model.output.save()
-        return logits
-
-    return run
+    """The logits with zeros assigned to the site's output: replacement_edit's trace."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):
     """The site's output saved from one trace per dataset batch (in prepare) and averaged; then the logits with that
     mean assigned to the site's output."""
-    model, site = _traced(ctx)
-    kept = []
-    for batch in ctx.batches:
-        with model.trace(batch):
-            kept.append(decoders.first(site.output).save())
-    mean, x = ablation.position_mean(kept, ctx.batches, ctx.model), ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.output = decoders.replace_first(site.output, ablation.mean_like(mean, decoders.first(site.output)))
-            logits = model.output.save()
-        return logits
-
-    return run
+    model, site = _site(ctx)
+    mean = ablation.position_mean(traces.outputs(model, site, ctx.batches)(), ctx.batches, ctx.model)
+    return traces.edited(model, site, _logits, ctx.inputs, lambda output: ablation.mean_like(mean, output))
 
 
 def head_ablation(ctx):

@@ -7,35 +7,17 @@ they are read from the last block to the first. That backward reaches the parame
 filled): the witnesses mark it.
 """
 
-import torch
 from nnsight import NNsight
 
-from benchgrid_torch import decoders
+from benchgrid_torch import decoders, traces
+
+from .nnsight_ import _logits
 
 
 def attribution_patching(ctx):
     """Two traces, the second with the metric's backward reading every block's gradient, last block first."""
-    if ctx.blocks is None:
-        ctx.unsupported(f"attribution_patching reads a ModuleList of blocks; {ctx.site!r} is not one")
+    paths = decoders.block_paths(ctx, "attribution_patching")
     model = NNsight(ctx.model)
-    blocks = [model.get(f"{ctx.site}.{i}") for i in range(len(ctx.blocks))]
+    blocks = [traces.Envoy(model.get(path)) for path in paths]
     clean, corrupted, params = ctx.inputs, ctx.corrupted, ctx.params
-
-    def run():
-        with torch.no_grad(), model.trace(clean):
-            # A list saved once and appended to, as nnsight's docs collect per-layer values.
-            clean_outputs = list().save()
-            for block in blocks:
-                clean_outputs.append(decoders.first(block.output))
-        with model.trace(corrupted):
-            outputs = list().save()
-            for block in blocks:
-                outputs.append(decoders.first(block.output))
-            metric = decoders.logit_difference(model.output, params).sum()
-            gradients = list().save()
-            with metric.backward():
-                for output in reversed(outputs):
-                    gradients.append(output.grad)
-        return decoders.attribution_patching(clean_outputs, [o.detach() for o in outputs], gradients[::-1])
-
-    return run
+    return traces.attribution_patching(model, blocks, _logits, clean, corrupted, params)

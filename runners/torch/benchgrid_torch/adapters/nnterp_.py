@@ -7,14 +7,15 @@ steering_vector, factor)` to add a vector to a layer's output, `StandardizedTran
 enable_attention_probs=True)` and `model.attention_probabilities[i]` for attention probabilities. A site nnterp
 has no accessor for (a norm inside a block, a projection) is read at the renamed module's nnsight envoy, as
 nnterp's docs say for anything the accessors do not name. It runs in its own environment: nnterp 1.3.0 imports `nnsight.intervention.tracing.globals`,
-which nnsight 0.8 removed, so it needs nnsight 0.7.
+which nnsight 0.8 removed, so it needs nnsight 0.7. The trace bodies it shares with the nnsight adapter (nnsight's
+idioms, which nnterp inherits) are written once in benchgrid_torch/traces.py, over `_Site` and `model.logits`.
 """
 
 import torch
 from benchgrid_harness.subjects import native_model
 from nnterp import StandardizedTransformer
 
-from benchgrid_torch import decoders
+from benchgrid_torch import decoders, traces
 
 
 def _load(ctx, **kwargs):
@@ -72,45 +73,33 @@ def _prepared(ctx):
     return model, _Site(model, ctx)
 
 
+def _layers(ctx, contract):
+    """(model, the `_Site` of every layer: `model.layers_output[i]`) for a contract over the whole stack, whose site
+    must be the model's own blocks (nnterp's layers)."""
+    if ctx.blocks is None or ctx.blocks != decoders.recorded_blocks(ctx.model):
+        ctx.unsupported(f"{contract} reads the model's blocks (nnterp's layers); {ctx.site!r} is not that list")
+    model = _load(ctx)
+    return model, [_Site(model, ctx, f"{ctx.site}.{i}") for i in range(model.num_layers)]
+
+
+def _logits(model):
+    """The logits inside a trace: nnterp's `model.logits` accessor."""
+    return model.logits
+
+
 def single_module_output(ctx):
     """The site's accessor saved from one trace."""
-    model, site = _prepared(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            output = site.get().save()
-        return output
-
-    return run
+    return traces.output(*_prepared(ctx), ctx.inputs)
 
 
 def matched_retained(ctx):
     """(site output, `model.logits`) saved from one trace."""
-    model, site = _prepared(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            output = site.get().save()
-            logits = model.logits.save()
-        return output, logits
-
-    return run
+    return traces.output_and_logits(*_prepared(ctx), _logits, ctx.inputs)
 
 
 def replacement_edit(ctx):
     """`model.logits` with zeros assigned to the site's accessor."""
-    model, site = _prepared(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.set(torch.zeros_like(site.get()))
-            logits = model.logits.save()
-        return logits
-
-    return run
+    return traces.edited(*_prepared(ctx), _logits, ctx.inputs, torch.zeros_like)
 
 
 def repeated_steering(ctx):
@@ -125,62 +114,24 @@ def repeated_steering(ctx):
         else:
             site.set(site.get() + s * direction)
 
-    def run():
-        steered = []
-        for s in ctx.strengths:
-            with model.trace(x):
-                steer(s)
-                steered.append(model.logits.save())
-        return torch.stack(steered)
-
-    return run
+    return traces.steered(model, _logits, x, ctx.strengths, steer)
 
 
 def same_site_gradient(ctx):
     """The site's `.grad` inside `with loss.backward():` (nnsight's idiom, which nnterp inherits)."""
-    model, site = _prepared(ctx)
-    x, target = ctx.inputs, ctx.target
-
-    def run():
-        with model.trace(x):
-            output = site.get()
-            loss = model.logits[:, target].sum()
-            with loss.backward():
-                gradient = output.grad.save()
-        return gradient
-
-    return run
+    return traces.site_gradient(*_prepared(ctx), _logits, ctx.inputs, ctx.target)
 
 
 def ordered_dataset_features(ctx):
     """The site's accessor over the dataset batches, one trace per batch, concatenated in order."""
-    model, site = _prepared(ctx)
-    batches = ctx.batches
-
-    def run():
-        outputs = []
-        for batch in batches:
-            with model.trace(batch):
-                outputs.append(site.get().save())
-        return torch.cat(outputs)
-
-    return run
+    outputs = traces.outputs(*_prepared(ctx), ctx.batches)
+    return lambda: torch.cat(outputs())
 
 
 def residual_cache(ctx):
     """`model.layers_output[i]` of every layer, saved from one trace and stacked."""
-    if ctx.blocks is None or ctx.blocks != decoders.recorded_blocks(ctx.model):
-        ctx.unsupported(f"residual_cache reads the model's blocks (nnterp's layers); {ctx.site!r} is not that list")
-    model, x = _load(ctx), ctx.inputs
-
-    def run():
-        with model.trace(x):
-            outputs = list().save()
-            for i in range(model.num_layers):
-                outputs.append(model.layers_output[i])
-        return torch.stack(outputs)
-
-    return run
+    model, layers = _layers(ctx, "residual_cache")
+    return traces.block_outputs(model, layers, ctx.inputs)
 
 
 def attention_pattern(ctx):
@@ -222,16 +173,10 @@ def activation_patching(ctx):
     batch = ctx.inputs.shape[0]
     rows = slice(batch, batch + ctx.corrupted.shape[0])
 
+    patched = traces.patched(model, site, _logits, clean, corrupted, position)
+
     def run():
-        with model.trace() as tracer:
-            barrier = tracer.barrier(2)
-            with tracer.invoke(clean):
-                kept = site.get()[:, position]
-                barrier()
-            with tracer.invoke(corrupted):
-                barrier()
-                site.get()[:, position] = kept
-                logits = model.logits.save()
+        logits = patched()
         if logits.shape[0] != ctx.corrupted.shape[0]:
             logits = logits[rows]
         return decoders.logit_difference(logits, ctx.params)
@@ -252,16 +197,10 @@ def steered_generation(ctx):
         ctx.unsupported(f"model.steer adds to a layer's output; {ctx.site!r} is not a layer")
     x, layer, strength = ctx.inputs, site.index, float(ctx.params["strength"])
 
-    def run():
-        with model.generate(**decoders.generate_kwargs(ctx.model)) as tracer:
-            with tracer.invoke(x):
-                for _ in tracer.all():
-                    model.steer(layers=layer, steering_vector=ctx.vector, factor=strength)
-            with tracer.invoke():
-                tokens = tracer.result.save()
-        return tokens
+    def step():
+        model.steer(layers=layer, steering_vector=ctx.vector, factor=strength)
 
-    return run
+    return traces.generated(model, decoders.generate_kwargs(ctx.model), x, step)
 
 
 def _transformers_version():

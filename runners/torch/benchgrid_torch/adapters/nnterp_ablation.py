@@ -10,16 +10,15 @@ specs: reaching it is nnsight's envoy of the projection, the nnsight row).
 
 import torch
 
-from benchgrid_torch import ablation, decoders
+from benchgrid_torch import ablation, traces
 
-from .nnterp_ import _Site, _load, _prepared
+from .nnterp_ import _layers, _logits, _prepared, replacement_edit
 
 
 def logit_lens(ctx):
     """`model.project_on_vocab(model.layers_output[i][:, -1])` for every layer, saved from one trace."""
-    if ctx.blocks is None or ctx.blocks != decoders.recorded_blocks(ctx.model):
-        ctx.unsupported(f"logit_lens reads the model's blocks (nnterp's layers); {ctx.site!r} is not that list")
-    model, x = _load(ctx), ctx.inputs
+    model, _ = _layers(ctx, "logit_lens")
+    x = ctx.inputs
 
     def run():
         with model.trace(x):
@@ -32,34 +31,13 @@ def logit_lens(ctx):
 
 
 def zero_ablation(ctx):
-    """`model.logits` with zeros assigned to the site's accessor."""
-    model, site = _prepared(ctx)
-    x = ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.set(torch.zeros_like(site.get()))
-            logits = model.logits.save()
-        return logits
-
-    return run
+    """`model.logits` with zeros assigned to the site's accessor: replacement_edit's trace."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):
     """The site's accessor saved from one trace per dataset batch (in prepare) and averaged; then `model.logits`
     with that mean assigned to the accessor."""
-    model = _load(ctx)
-    site = _Site(model, ctx)
-    kept = []
-    for batch in ctx.batches:
-        with model.trace(batch):
-            kept.append(site.get().save())
-    mean, x = ablation.position_mean(kept, ctx.batches, ctx.model), ctx.inputs
-
-    def run():
-        with model.trace(x):
-            site.set(ablation.mean_like(mean, site.get()))
-            logits = model.logits.save()
-        return logits
-
-    return run
+    model, site = _prepared(ctx)
+    mean = ablation.position_mean(traces.outputs(model, site, ctx.batches)(), ctx.batches, ctx.model)
+    return traces.edited(model, site, _logits, ctx.inputs, lambda output: ablation.mean_like(mean, output))

@@ -9,11 +9,10 @@ cards), with `pv.ZeroIntervention` at the head and every position (`unit_locatio
 """
 
 import pyvene as pv
-import torch
 
 from benchgrid_torch import ablation, decoders
 
-from .pyvene_ import _collect, _collector, _component, _editor, _native
+from .pyvene_ import _collect, _collector, _component, _editor, _native, replacement_edit
 
 
 def logit_lens(ctx):
@@ -31,13 +30,9 @@ def logit_lens(ctx):
 
 
 def zero_ablation(ctx):
-    """The logits with the site's output replaced by zeros (`lambda b, s: b * 0`, pyvene 101)."""
-    model, x = _editor(ctx, torch.zeros_like), ctx.inputs
-
-    def run():
-        return model({"input_ids": x})[1].logits
-
-    return run
+    """The logits with the site's output replaced by zeros (`lambda b, s: b * 0`, pyvene 101): replacement_edit's
+    intervention."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):

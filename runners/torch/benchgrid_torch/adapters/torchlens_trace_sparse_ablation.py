@@ -11,12 +11,11 @@ which no module selector names: head_ablation is reasoned out in the specs.
 import functools
 import operator
 
-import torch
 import torchlens as tl
 
 from benchgrid_torch import ablation
 
-from .torchlens_trace_sparse import _saved, _selectors
+from .torchlens_trace_sparse import _saved, _selectors, replacement_edit
 
 
 def logit_lens(ctx):
@@ -35,10 +34,8 @@ def logit_lens(ctx):
 
 
 def zero_ablation(ctx):
-    """Logits of a trace whose `intervene=` spec zero-ablates the site."""
-    model, x, site, logits = _selectors(ctx)
-    spec = tl.when(site, tl.zero_ablate())
-    return lambda: _saved(tl.trace(model, x, save=logits, intervene=spec), logits)
+    """Logits of a trace whose `intervene=` spec zero-ablates the site: replacement_edit's trace."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):

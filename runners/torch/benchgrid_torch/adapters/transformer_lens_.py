@@ -6,95 +6,22 @@ sees that module's output, and the adapter uses TransformerLens's own name for t
 (`blocks.1.hook_resid_post` for a block, `blocks.1.hook_mlp_out`, `blocks.1.hook_attn_out`, `hook_embed`,
 `blocks.1.mlp.hook_pre`), else the component's `hook_out`. The idioms are those of TransformerLens's docs:
 `run_with_cache(..., names_filter=...)`, `run_with_hooks(..., fwd_hooks=[(name, fn)])`, `hooks(bwd_hooks=...)`,
-and the activation-patching tutorial's clean cache plus patching hook.
+and the activation-patching tutorial's clean cache plus patching hook. The bridge, its hook names and the two
+calls most contracts make (`run_with_cache` and `run_with_hooks` on the inputs) are in transformer_lens_bridge.py.
 """
 
-import copy
-
 import torch
-from benchgrid_harness.subjects import native_model
-from transformer_lens.factories.architecture_adapter_factory import SUPPORTED_ARCHITECTURES
-from transformer_lens.model_bridge.sources import build_bridge_from_module
 
 from benchgrid_torch import decoders
 
-# The seed's reason (reference/resnet18_gpu.results.json) for subjects TransformerLens does not cover.
-NOT_A_DECODER = ("TransformerLens reimplements its supported decoder families; generic subjects are not among "
-                 "them (decoders are measured in the mech-interp workloads)")
-
-
-def _architecture(model):
-    """The transformers class name the bridge has an adapter for (the subject's class or one of its bases)."""
-    return next((cls.__name__ for cls in type(model).__mro__ if cls.__name__ in SUPPORTED_ARCHITECTURES), None)
-
-
-def _component_names(bridge):
-    """id(original transformers module) -> the bridge component's name (`blocks.1.mlp`)."""
-    names = {}
-    for name, module in bridge.named_modules(remove_duplicate=False):
-        original = getattr(module, "original_component", None)
-        if original is not None and "_original_component" not in name and id(original) not in names:
-            names[id(original)] = name
-    return names
-
-
-def _hook_name(bridge, component):
-    """TransformerLens's own name for the component's output hook (an alias such as hook_resid_post), else hook_out."""
-    point = bridge.hook_dict[f"{component}.hook_out"]
-    aliases = [name for name, hook in bridge.hook_dict.items() if hook is point and not name.endswith(".hook_out")]
-    return aliases[0] if aliases else f"{component}.hook_out"
-
-
-class _Bridge:
-    """The bridge over a copy of the subject, and the component that wraps each module of the subject."""
-
-    def __init__(self, ctx):
-        architecture = _architecture(ctx.model)
-        if architecture is None:
-            ctx.unsupported(NOT_A_DECODER)
-        # build_bridge_from_module wraps an already-built model with no hub access (boot_transformers would fetch
-        # the tokenizer by name). It replaces the model's submodules in place, so it gets a copy and the
-        # harness's model stays the one the reference ran.
-        # The copy has transformers' own forward (`native_model`): the bridge calls it with keyword arguments
-        # (use_cache, attention_mask, ...) that the harness's narrowed forward does not take.
-        copied = copy.deepcopy(native_model(ctx.model))
-        modules = dict(copied.named_modules())
-        self.bridge = build_bridge_from_module(copied, architecture, hf_config=ctx.model.config)
-        names = _component_names(self.bridge)
-        self.components = {path: names[id(module)] for path, module in modules.items() if id(module) in names}
-        self.ctx = ctx
-
-    def component(self, path):
-        """The bridge component wrapping the module at `path`, or unsupported naming the site."""
-        name = self.components.get(path)
-        if name is None:
-            module = self.ctx.model.get_submodule(path)
-            self.ctx.unsupported(f"TransformerLens's bridge has no component for {path!r} (a {type(module).__name__}): "
-                                 "it wraps the embeddings, the blocks, and their attention, MLP, norms and linear layers")
-        return name
-
-    def hook(self, path=None):
-        """The hook point name that sees the output of the module at `path` (default: the site)."""
-        return _hook_name(self.bridge, self.component(path or self.ctx.site))
-
-
-def _site(ctx):
-    """(bridge, hook name of the site)."""
-    wrapped = _Bridge(ctx)
-    return wrapped.bridge, wrapped.hook()
+from .transformer_lens_bridge import _Bridge, _cached, _hooked, _site
 
 
 def single_module_output(ctx):
     """The site's output from a whole `run_with_cache` forward caching only the site's hook."""
     bridge, hook_name = _site(ctx)
-    x = ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
-
-    def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
-        return cache[hook_name]
-
-    return run
+    cached = _cached(ctx, bridge, hook_name)
+    return lambda: cached()[1][hook_name]
 
 
 def site_output_stopped(ctx):
@@ -103,24 +30,17 @@ def site_output_stopped(ctx):
     place = decoders.block_of(ctx.model, ctx.site)
     if place is None:
         ctx.unsupported(f"stop_at_layer stops after a block; {ctx.site!r} is not inside one")
-    x, stop = ctx.inputs, place[0] + 1
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
-
-    def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name, stop_at_layer=stop)
-        return cache[hook_name]
-
-    return run
+    cached = _cached(ctx, bridge, hook_name, stop_at_layer=place[0] + 1)
+    return lambda: cached()[1][hook_name]
 
 
 def matched_retained(ctx):
     """(site output, logits) from one `run_with_cache` caching only the site's hook."""
     bridge, hook_name = _site(ctx)
-    x = ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
+    cached = _cached(ctx, bridge, hook_name)
 
     def run():
-        logits, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
+        logits, cache = cached()
         return cache[hook_name], logits
 
     return run
@@ -128,17 +48,7 @@ def matched_retained(ctx):
 
 def replacement_edit(ctx):
     """Logits with a forward hook replacing the site's output by zeros."""
-    bridge, hook_name = _site(ctx)
-    x = ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
-
-    def zero(activation, hook):
-        return torch.zeros_like(activation)
-
-    def run():
-        return bridge.run_with_hooks(x, **mask, fwd_hooks=[(hook_name, zero)])
-
-    return run
+    return _hooked(ctx, *_site(ctx), torch.zeros_like)
 
 
 def repeated_steering(ctx):
@@ -184,30 +94,19 @@ def same_site_gradient(ctx):
 def ordered_dataset_features(ctx):
     """The site's outputs over the dataset batches, one whole `run_with_cache` per batch, concatenated."""
     bridge, hook_name = _site(ctx)
-    batches = ctx.batches
-    masks = [decoders.mask_kwargs(ctx.model, batch) for batch in batches]
-
-    def run():
-        outputs = []
-        for batch, mask in zip(batches, masks):
-            _, cache = bridge.run_with_cache(batch, names_filter=hook_name, **mask)
-            outputs.append(cache[hook_name])
-        return torch.cat(outputs)
-
-    return run
+    calls = [_cached(ctx, bridge, hook_name, batch) for batch in ctx.batches]
+    return lambda: torch.cat([call()[1][hook_name] for call in calls])
 
 
 def residual_cache(ctx):
     """`run_with_cache` filtered to every block's `hook_resid_post`, stacked in block order."""
-    if ctx.blocks is None:
-        ctx.unsupported(f"residual_cache reads a ModuleList of blocks; {ctx.site!r} is not one")
+    paths = decoders.block_paths(ctx, "residual_cache")
     wrapped = _Bridge(ctx)
-    names = [wrapped.hook(f"{ctx.site}.{i}") for i in range(len(ctx.blocks))]
-    bridge, x = wrapped.bridge, ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
+    names = [wrapped.hook(path) for path in paths]
+    cached = _cached(ctx, wrapped.bridge, names)
 
     def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=names)
+        cache = cached()[1]
         return torch.stack([cache[name] for name in names])
 
     return run
@@ -220,25 +119,19 @@ def attention_pattern(ctx):
     name = f"{wrapped.component(ctx.site)}.hook_pattern"
     if name not in wrapped.bridge.hook_dict:
         ctx.unsupported(f"{ctx.site!r} is not an attention module: the bridge has no hook_pattern there")
-    bridge, x = wrapped.bridge, ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
-
-    def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=name)
-        return cache[name]
-
-    return run
+    cached = _cached(ctx, wrapped.bridge, name)
+    return lambda: cached()[1][name]
 
 
 def activation_patching(ctx):
     """The activation-patching tutorial's step: a clean `run_with_cache`, then `run_with_hooks` on the corrupted
     tokens with a hook writing the clean activation at one position."""
     bridge, hook_name = _site(ctx)
-    clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
-    clean_mask, corrupted_mask = decoders.mask_kwargs(ctx.model, clean), decoders.mask_kwargs(ctx.model, corrupted)
+    corrupted, position = ctx.corrupted, int(ctx.params["position"])
+    cached, corrupted_mask = _cached(ctx, bridge, hook_name), decoders.mask_kwargs(ctx.model, corrupted)
 
     def run():
-        _, clean_cache = bridge.run_with_cache(clean, names_filter=hook_name, **clean_mask)
+        clean_cache = cached()[1]
 
         def patch(activation, hook):
             return decoders.patched(activation, clean_cache[hook.name], position)
@@ -281,14 +174,8 @@ def steered_generation(ctx):
 def sae_encode(ctx):
     """The site's activation from `run_with_cache`, encoded by the autoencoder's arithmetic written out."""
     bridge, hook_name = _site(ctx)
-    x, sae = ctx.inputs, ctx.sae
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
-
-    def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=hook_name)
-        return decoders.sae_encode(cache[hook_name], sae)
-
-    return run
+    cached, sae = _cached(ctx, bridge, hook_name), ctx.sae
+    return lambda: decoders.sae_encode(cached()[1][hook_name], sae)
 
 
 def generated_token_attribution(ctx):
@@ -307,8 +194,7 @@ def generated_token_attribution(ctx):
             kept.append(activation)
 
         logits = bridge.run_with_hooks(x, **mask, fwd_hooks=[(hook_name, keep)])
-        probability = torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
-        (gradient,) = torch.autograd.grad(probability, kept[0])
+        (gradient,) = torch.autograd.grad(decoders.next_token_probability(logits, token), kept[0])
         return kept[0].detach() * gradient
 
     return run

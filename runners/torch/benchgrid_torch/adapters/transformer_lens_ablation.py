@@ -8,59 +8,39 @@ residual, another quantity than the contract's); `run_with_hooks` with a hook re
 the head-ablation hook of the main demo.
 """
 
-import torch
-
 from benchgrid_torch import ablation, decoders
 
-from .transformer_lens_ import _Bridge, _site
+from .transformer_lens_ import replacement_edit
+from .transformer_lens_bridge import _Bridge, _cached, _hooked, _site
 
 
 def logit_lens(ctx):
     """Every block's `hook_resid_post` from one `run_with_cache`, at the last position, through `ln_final` and
     `unembed`."""
-    blocks = ablation.lens_blocks(ctx)
+    paths = decoders.block_paths(ctx, "logit_lens")
     wrapped = _Bridge(ctx)
-    names = [wrapped.hook(f"{ctx.site}.{i}") for i in range(len(blocks))]
-    bridge, x = wrapped.bridge, ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the subject's mask and positions
+    names = [wrapped.hook(path) for path in paths]
+    bridge, cached = wrapped.bridge, _cached(ctx, wrapped.bridge, names)
 
     def run():
-        _, cache = bridge.run_with_cache(x, **mask, names_filter=names)
+        cache = cached()[1]
         return ablation.lens([ablation.last(cache[name]) for name in names], bridge.ln_final, bridge.unembed)
 
     return run
 
 
-def _ablated(ctx, point, replacement):
-    """run() of the logits of `run_with_hooks` with a hook returning replacement(activation) at `point`, a
-    (bridge, hook point name) pair."""
-    (bridge, name), x = point, ctx.inputs
-    mask = decoders.mask_kwargs(ctx.model, x)
-
-    def hook(activation, hook):
-        return replacement(activation)
-
-    def run():
-        return bridge.run_with_hooks(x, **mask, fwd_hooks=[(name, hook)])
-
-    return run
-
-
 def zero_ablation(ctx):
-    """The logits of `run_with_hooks` with a hook on the site's hook point returning zeros."""
-    return _ablated(ctx, _site(ctx), torch.zeros_like)
+    """The logits of `run_with_hooks` with a hook on the site's hook point returning zeros: replacement_edit's call."""
+    return replacement_edit(ctx)
 
 
 def mean_ablation(ctx):
     """The site's activation from one `run_with_cache` per dataset batch (in prepare), averaged; then the logits of
     `run_with_hooks` with a hook returning that mean at every position."""
     bridge, hook_name = _site(ctx)
-    kept = []
-    for batch in ctx.batches:
-        _, cache = bridge.run_with_cache(batch, names_filter=hook_name, **decoders.mask_kwargs(ctx.model, batch))
-        kept.append(cache[hook_name])
+    kept = [_cached(ctx, bridge, hook_name, batch)()[1][hook_name] for batch in ctx.batches]
     mean = ablation.position_mean(kept, ctx.batches, ctx.model)
-    return _ablated(ctx, (bridge, hook_name), lambda activation: ablation.mean_like(mean, activation))
+    return _hooked(ctx, bridge, hook_name, lambda activation: ablation.mean_like(mean, activation))
 
 
 def head_ablation(ctx):
@@ -75,4 +55,4 @@ def head_ablation(ctx):
         z[:, :, head] = 0
         return z
 
-    return _ablated(ctx, (wrapped.bridge, name), zero)
+    return _hooked(ctx, wrapped.bridge, name, zero)

@@ -1,5 +1,5 @@
 """attribution_patching with TransformerLens's bridge (docs/contracts.md, "Decoder contracts"); exposed from
-transformer_lens_.py, whose `_Bridge` it uses (that module imports this one at its end, after `_Bridge` exists).
+transformer_lens_.py; its `_Bridge` is transformer_lens_bridge.py's.
 
 The idiom of TransformerLens's attribution-patching demo (demos/Attribution_Patching_Demo.ipynb,
 `get_cache_fwd_and_bwd`): a clean `run_with_cache`, then on the corrupted tokens a forward hook and a backward
@@ -10,15 +10,14 @@ reaches the parameters too (their .grad is filled): the witnesses mark it.
 import torch
 
 from benchgrid_torch import decoders
-from benchgrid_torch.adapters.transformer_lens_ import _Bridge
+from benchgrid_torch.adapters.transformer_lens_bridge import _Bridge
 
 
 def attribution_patching(ctx):
     """run_with_cache on the clean tokens; forward and backward hooks on every block and `.backward()` on the corrupted."""
-    if ctx.blocks is None:
-        ctx.unsupported(f"attribution_patching reads a ModuleList of blocks; {ctx.site!r} is not one")
+    paths = decoders.block_paths(ctx, "attribution_patching")
     wrapped = _Bridge(ctx)
-    names = [wrapped.hook(f"{ctx.site}.{i}") for i in range(len(ctx.blocks))]
+    names = [wrapped.hook(path) for path in paths]
     bridge, clean, corrupted, params = wrapped.bridge, ctx.inputs, ctx.corrupted, ctx.params
     clean_mask, corrupted_mask = decoders.mask_kwargs(ctx.model, clean), decoders.mask_kwargs(ctx.model, corrupted)
 

@@ -145,8 +145,7 @@ def generated_token_attribution(ctx):
         token = model.generate(x, **dict(decoders.generate_kwargs(ctx.model, x), max_new_tokens=1))[:, -1]
         embeds = embed(x).detach().requires_grad_()
         logits = model(inputs_embeds=embeds, **mask).logits
-        probability = torch.softmax(logits[:, -1], dim=-1).gather(1, token[:, None]).sum()
-        (gradient,) = torch.autograd.grad(probability, embeds)
+        (gradient,) = torch.autograd.grad(decoders.next_token_probability(logits, token), embeds)
         return embeds.detach() * gradient
 
     return run
