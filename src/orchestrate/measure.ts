@@ -88,7 +88,7 @@ export async function measure(loaded: Measured, header: JournalHeader, opts: Run
   }
 }
 
-/** Builds what is missing, probes the subjects, runs the jobs not yet journaled, and writes the results. */
+/** Builds what is missing, probes the subjects, runs the cell processes not yet journaled, and writes the results. */
 async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, opts: RunOptions & { fresh: boolean }, loaded: Measured): Promise<Results> {
   const spec = loaded.spec;
   const done = new Set(readJournal(dir).records.map((r) => r.key));
@@ -102,25 +102,25 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   if (todo.length > 0) refuseCudaBeforeBuilds(rp.device, python);
   announceBuilds(spec, envNames, python, log);
   const { pythons, failed } = await interpreters(spec, envNames, python, log);
-  const jobs = todo.filter((j) => failed[j.cell.environment] === undefined);
-  if (rp.device === 'cuda' && jobs.length > 0) await checkCuda(pythons[jobs[0].cell.environment]);
+  const runnable = todo.filter((j) => failed[j.cell.environment] === undefined);
+  if (rp.device === 'cuda' && runnable.length > 0) await checkCuda(pythons[runnable[0].cell.environment]);
   if (opts.allowDownloads) {
-    // huggingface_hub is the transformers environment's: the first job of a subject with hub weights names it.
-    const hub = missingHubWeights(spec, new Set(jobs.map((j) => j.cell.subject)));
-    const first = jobs.find((j) => spec.subjects[j.cell.subject]?.model.weights?.kind === 'hub');
+    // huggingface_hub is the transformers environment's: the first process of a subject with hub weights names it.
+    const hub = missingHubWeights(spec, new Set(runnable.map((j) => j.cell.subject)));
+    const first = runnable.find((j) => spec.subjects[j.cell.subject]?.model.weights?.kind === 'hub');
     if (hub.length > 0 && first) await downloadHubWeights(hub, pythons[first.cell.environment], log);
   }
-  if (opts.probe !== false && jobs.length > 0) await probeBeforeRun(rp, jobs, pythons, log);
+  if (opts.probe !== false && runnable.length > 0) await probeBeforeRun(rp, runnable, pythons, log);
   if (opts.fresh) startJournal(dir, header, spec.data);
   recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);
   const unsupported = rp.plan.cells.filter((c) => rp.selected.has(c.id) && c.status !== 'planned').length;
-  log(`${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${jobs.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
+  log(`${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${runnable.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
   // This spec's earlier runs here: the run-to-run component of every published interval is learnt from them.
   const earlier = earlierRuns({ spec: rp.spec.name, device: rp.device, hostname: localHost().hostname, start, protocol: rp.protocol, dir });
   const between = rp.protocol.precision === null ? null : betweenModel(earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))));
-  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, jobs, { dir, pythons, start, concurrency, log, resume, between }));
+  const stopped = await keepingJournal(dir, resume, () => runLocally(rp, runnable, { dir, pythons, start, concurrency, log, resume, between }));
   // What each environment holds (src/env/recorded.ts): compare names a transitive version that moved.
   const results = await withEnvironments(recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool), pythons);
   await keepingJournal(dir, resume, async () => {
@@ -138,13 +138,13 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
  * error, so that the cell's status says why and the results stay complete. A later --resume does not
  * retry them: the journal holds them; start a new run once the environment builds.
  */
-function recordUnbuilt(dir: string, jobs: RunPlan['jobs'], failed: Record<string, string>): void {
+function recordUnbuilt(dir: string, cellProcesses: RunPlan['jobs'], failed: Record<string, string>): void {
   const now = new Date().toISOString();
-  for (const job of jobs) {
-    const why = failed[job.cell.environment];
+  for (const cellProcess of cellProcesses) {
+    const why = failed[cellProcess.cell.environment];
     appendRecord(dir, {
-      type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: now, wall_s: 0, cpus: null, start: 'cold',
-      outcome: { kind: 'failed', status: 'error', reason: `environment ${job.cell.environment} could not be built: ${why.split('\n')[0]}`, tail: why.slice(-2000) },
+      type: 'process', key: cellProcess.key, cell: cellProcess.cell.id, kind: cellProcess.kind, index: cellProcess.index, started: now, wall_s: 0, cpus: null, start: 'cold',
+      outcome: { kind: 'failed', status: 'error', reason: `environment ${cellProcess.cell.environment} could not be built: ${why.split('\n')[0]}`, tail: why.slice(-2000) },
     });
   }
 }
