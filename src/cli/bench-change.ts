@@ -6,9 +6,8 @@ import { EXIT } from '../errors.ts';
 import { addJudging } from './change-options.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'bench-change',
-  description: "A tool's cells for two versions of its code (base and head) in one interleaved run, then compare's verdict of head against base (docs/ci.md).",
+export const definition = defineCommand('bench-change', "A tool's cells for two versions of its code (base and head) in one interleaved run, then compare's verdict of head against base (docs/ci.md).", {
+  run: async (spec: string | undefined, opts: BenchChangeOptions) => (await import('../commands/bench-change.ts')).benchChange(spec, opts),
   declare: (command) => {
     command
       .argument('[spec]', 'spec file (not needed with --resume)')
@@ -24,5 +23,4 @@ export const definition = defineCommand({
       .addOption(new Option('--sort <order>', 'order of the cells').choices(['file', 'change', 'id']).default('file'));
     return addFormat(command, ['table', 'markdown', 'json'], 'output format (markdown: a PR comment, also written to the run directory as change.md)');
   },
-  run: async (spec: string | undefined, opts: BenchChangeOptions) => (await import('../commands/bench-change.ts')).benchChange(spec, opts),
 });

@@ -4,9 +4,8 @@ import type { BisectOptions } from '../commands/bisect.ts';
 import { addJudging } from './change-options.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'bisect',
-  description: "The commit that made a tool slower: binary search over its first-parent line from --good to --bad, each step a bench-change run against good (docs/ci.md, Bisect).",
+export const definition = defineCommand('bisect', "The commit that made a tool slower: binary search over its first-parent line from --good to --bad, each step a bench-change run against good (docs/ci.md, Bisect).", {
+  run: async (spec: string, opts: BisectOptions) => (await import('../commands/bisect.ts')).bisect(spec, opts),
   declare: (command) => {
     command
       .argument('<spec>', 'spec file')
@@ -20,5 +19,4 @@ export const definition = defineCommand({
       .option('--fail-on-slower <pct>', 'a step is slower when a cell or the tool is significantly slower by more than this percentage (bench-change\'s rule; default 0)');
     return addFormat(command, ['table', 'json'], 'output format (the report is also written as bisect.json)');
   },
-  run: async (spec: string, opts: BisectOptions) => (await import('../commands/bisect.ts')).bisect(spec, opts),
 });

@@ -6,9 +6,8 @@ import { THRESHOLD_HELP } from '../compare/threshold.ts';
 import { EXIT } from '../errors.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'compare',
-  description: 'Compare two results files cell by cell: speed labels, status and exactness changes, environment differences.',
+export const definition = defineCommand('compare', 'Compare two results files cell by cell: speed labels, status and exactness changes, environment differences.', {
+  run: async (before: string | undefined, after: string | undefined, opts: CompareOptions) => (await import('../commands/compare.ts')).compare(before, after, opts),
   declare: (command) => addFormat(
     command
       .argument('[before]', 'results file (or run directory) of the baseline run (benchgrid or the seed layout)')
@@ -23,5 +22,4 @@ export const definition = defineCommand({
     .option('--strict-env', 'refuse to compare (exit 2) when the environments differ')
     .option('--fail-on-slower <pct>', `exit ${EXIT.differenceFound} when a cell, or a tool over its cells, is significantly slower by more than this percentage`)
     .option('--out <file>', 'write the comparison to a file instead of stdout'),
-  run: async (before: string | undefined, after: string | undefined, opts: CompareOptions) => (await import('../commands/compare.ts')).compare(before, after, opts),
 });

@@ -14,12 +14,10 @@ export interface CommandDefinition {
   readonly run: (...args: any[]) => Promise<void>;
 }
 
-/** A command definition whose run function is typed by its own arguments and options. */
-export function defineCommand<Args extends unknown[]>(definition: {
-  name: string;
-  description: string;
-  declare(command: Command): Command;
+/** A command definition, its run function typed by its own arguments and options. */
+export function defineCommand<Args extends unknown[]>(name: string, description: string, how: {
   run: (...args: Args) => Promise<void>;
+  declare(command: Command): Command;
 }): CommandDefinition {
-  return definition;
+  return { name, description, ...how };
 }

@@ -3,9 +3,8 @@ import { addFormat, addShared } from '../cli-options.ts';
 import type { ExportOptions } from '../commands/export.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'export',
-  description: 'Write a self-contained bundle (requests, harness, runners, requirements, driver.py) that runs with Python alone.',
+export const definition = defineCommand('export', 'Write a self-contained bundle (requests, harness, runners, requirements, driver.py) that runs with Python alone.', {
+  run: async (spec: string, opts: ExportOptions) => (await import('../commands/export.ts')).exportCommand(spec, opts),
   declare: (command) => {
     command
       .argument('<spec>', 'spec file')
@@ -15,5 +14,4 @@ export const definition = defineCommand({
     addShared(command, ['device', 'timing', 'schedule', 'seed']);
     return addFormat(command, ['table', 'json'], 'summary format', 'print a JSON summary on stdout (same as --format json)');
   },
-  run: async (spec: string, opts: ExportOptions) => (await import('../commands/export.ts')).exportCommand(spec, opts),
 });

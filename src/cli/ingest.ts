@@ -3,9 +3,8 @@ import { addFormat } from '../cli-options.ts';
 import type { IngestCommandOptions } from '../commands/ingest.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'ingest',
-  description: 'Validate and merge bundles run by their drivers (or a Slurm submission) into one results.json with reports.',
+export const definition = defineCommand('ingest', 'Validate and merge bundles run by their drivers (or a Slurm submission) into one results.json with reports.', {
+  run: async (dirs: string[], opts: IngestCommandOptions) => (await import('../commands/ingest.ts')).ingest(dirs, opts),
   declare: (command) => addFormat(
     command
       .argument('<dirs...>', 'bundle directories (the shards of one export), or one Slurm shared directory')
@@ -13,5 +12,4 @@ export const definition = defineCommand({
       .option('--partial', 'accept processes that never ran; the results are marked partial'),
     ['table', 'json'], 'summary format', 'print a JSON summary on stdout (same as --format json)',
   ),
-  run: async (dirs: string[], opts: IngestCommandOptions) => (await import('../commands/ingest.ts')).ingest(dirs, opts),
 });

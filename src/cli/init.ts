@@ -3,9 +3,8 @@ import { Option } from 'commander';
 import type { InitOptions } from '../commands/init.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'init',
-  description: 'Write a starter spec for a torchvision, Hugging Face or own model: it validates and runs as written.',
+export const definition = defineCommand('init', 'Write a starter spec for a torchvision, Hugging Face or own model: it validates and runs as written.', {
+  run: async (file: string | undefined, opts: InitOptions) => (await import('../commands/init.ts')).init(file, opts),
   declare: (command) => command
     .argument('[file]', 'where to write it (default specs/<model>_starter.yaml; the current directory when a file it names lies outside specs/)')
     .option('--model <model>', 'torchvision:<name> (default torchvision:resnet18); hf:gpt2, hf:pythia, hf:smollm (realistic sizes, random weights) or hf:<model_type> (e.g. hf:qwen2); hf:ORG/NAME (weights from the local Hugging Face cache); python:FILE.py:FUNCTION (your own model)')
@@ -18,5 +17,4 @@ export const definition = defineCommand({
     .option('--tool <name>', "instead of a spec: write a runner for a new tool in the spec's own runners directory (specs/runners/NAME), with the lines that declare it (docs/adding-a-tool.md)")
     .option('--library <dist>', '--tool: the PyPI distribution the adapter imports (its version is recorded; its absence makes cells unsupported)')
     .option('--spec <spec>', "--tool: the spec the tool is for; the runner goes into runners/ beside it"),
-  run: async (file: string | undefined, opts: InitOptions) => (await import('../commands/init.ts')).init(file, opts),
 });

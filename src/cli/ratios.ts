@@ -3,9 +3,8 @@ import { addFormat, repeatable } from '../cli-options.ts';
 import type { RatiosOptions } from '../commands/ratios.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'ratios',
-  description: 'Each tool\'s median over the base tool\'s (raw) within each run, runs side by side: compares machines that times cannot (docs/gpu.md).',
+export const definition = defineCommand('ratios', 'Each tool\'s median over the base tool\'s (raw) within each run, runs side by side: compares machines that times cannot (docs/gpu.md).', {
+  run: async (files: string[], opts: RatiosOptions) => (await import('../commands/ratios.ts')).ratios(files, opts),
   declare: (command) => addFormat(
     command
       .argument('<results...>', 'results files (benchgrid or the seed layout), first the baseline')
@@ -15,5 +14,4 @@ export const definition = defineCommand({
       .option('--tolerance <pct>', 'mark a change of the ratio beyond this percentage (default: 10)'),
     ['table', 'markdown', 'json'], 'output format',
   ).option('--out <file>', 'write the table to a file instead of stdout'),
-  run: async (files: string[], opts: RatiosOptions) => (await import('../commands/ratios.ts')).ratios(files, opts),
 });

@@ -4,9 +4,8 @@ import { addFormat, addShared, boundedInt, repeatable } from '../cli-options.ts'
 import type { RunOptions } from '../commands/run.ts';
 import { defineCommand } from './define.ts';
 
-export const definition = defineCommand({
-  name: 'run',
-  description: 'Run every planned cell of a spec in fresh Python processes; write results.json and reports.',
+export const definition = defineCommand('run', 'Run every planned cell of a spec in fresh Python processes; write results.json and reports.', {
+  run: async (spec: string | undefined, opts: RunOptions) => (await import('../commands/run.ts')).run(spec, opts),
   declare: (command) => {
     command
       .argument('[spec]', 'spec file (not needed with --resume)')
@@ -22,7 +21,6 @@ export const definition = defineCommand({
     addSlurmOptions(addShared(command, ['jobs', 'start', 'schedule', 'seed']));
     return addFormat(command, ['table', 'json'], 'summary format: table on stderr, or json on stdout', 'print the summary as JSON on stdout (same as --format json)');
   },
-  run: async (spec: string | undefined, opts: RunOptions) => (await import('../commands/run.ts')).run(spec, opts),
 });
 
 /** Where the cell processes run, and the Slurm executor's own options. */
