@@ -151,13 +151,27 @@ describe('the architecture rules', () => {
     expect(anyOrNeverCasts([file])).toHaveLength(MAX_LINES);
   });
 
-  it('has no import from commands/ below the command layer (only cli.ts and commands/ may)', () => {
+  it('has no import from commands/ below the command layer (only cli.ts, the declarations in cli/ and commands/ may)', () => {
     const commands = path.join(ROOT, 'src/commands');
     const offenders = tsFiles('src')
-      .filter((f) => !f.startsWith('src/commands/') && f !== 'src/cli.ts')
+      .filter((f) => !f.startsWith('src/commands/') && !f.startsWith('src/cli/') && f !== 'src/cli.ts')
       .flatMap((f) => importsOf(parse(f))
         .filter((spec) => spec.startsWith('.') && path.resolve(ROOT, path.dirname(f), spec).startsWith(commands + path.sep))
         .map((spec) => `${f} imports ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('has commands that are no libraries: a command module, and its declaration in src/cli/, import no other command module', () => {
+    const names = tsFiles('src/cli').flatMap((f) => /defineCommand\('([a-z-]+)'/.exec(fs.readFileSync(path.join(ROOT, f), 'utf8'))?.slice(1) ?? []);
+    expect(names).toEqual(expect.arrayContaining(['run', 'bench-change', 'bisect', 'compare', 'validate']));
+    const commandModule = (file: string) => path.join(ROOT, 'src/commands', `${file}.ts`);
+    const offenders = [...tsFiles('src/commands'), ...tsFiles('src/cli')].flatMap((f) => {
+      const own = path.basename(f, '.ts');
+      return importsOf(parse(f))
+        .filter((spec) => spec.startsWith('.'))
+        .filter((spec) => names.some((n) => n !== own && path.resolve(ROOT, path.dirname(f), spec) === commandModule(n)))
+        .map((spec) => `${f} imports ${spec}`);
+    });
     expect(offenders).toEqual([]);
   });
 

@@ -1,38 +1,22 @@
 // `benchgrid bench-change SPEC --tool T --base SOURCE --head SOURCE`: a tool's cells of a spec for two
 // versions of its code in one interleaved run (both sides' processes alternate in one schedule, so what
 // the machine does to one it does to the other), then compare's verdict of head against base.
-import fs from 'node:fs';
-import path from 'node:path';
-import { failsOnSlower, judgeChange } from '../change/judge.ts';
-import { prepareChange, type ChangeTarget } from '../change/prepare.ts';
-import { renderChangeMarkdown, renderChangeTable, type ChangeReport } from '../change/render.ts';
-import type { CompareSettings, Comparison } from '../compare/model.ts';
-import { renderMarkdown } from '../compare/render-markdown.ts';
+import { failsOnSlower } from '../change/judge.ts';
+import { renderChangeTable } from '../change/render.ts';
+import { compareSettings } from '../compare/options.ts';
 import { renderTable } from '../compare/render-table.ts';
-import { viewOf } from '../compare/view.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
 import type { JournalHeader } from '../records/journal.ts';
 import { checkResumeSources, loadJournalSpec, resumableHeader, resumeSpecFile } from '../run/resume.ts';
-import { timestamp } from '../run/run-plan.ts';
-import { writeAtomic } from '../results/write.ts';
-import type { SettingFlags } from '../settings/settings.ts';
 import type { SourceRequest } from '../source/prepare.ts';
 import { useColor } from '../util/tty.ts';
 import { terminalWidth } from '../util/width.ts';
-import { compareSettings, type CompareOptions } from './compare.ts';
-import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
-import { exitForRun } from './run-summary.ts';
-import { checkSameSpec, headerOf, measure, type Measurement, type RunOptions } from './run.ts';
+import { measureChange, type BenchChangeOptions } from '../orchestrate/change.ts';
+import { checkSameSpec } from '../orchestrate/header.ts';
+import { exitForRun } from '../orchestrate/summary.ts';
+import { loadSpecAndWarn } from './load-spec.ts';
 
-/** Options of `bench-change`: which tool and sides, the run's options (its settings' flags among them), and compare's. */
-export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'jobs' | 'start' | 'probe'>, SettingFlags, Pick<CompareOptions, 'threshold' | 'mode' | 'failOnSlower' | 'onlyChanged' | 'sort'> {
-  tool?: string;
-  base?: string;
-  head?: string;
-  only?: string;
-  format?: string;
-  json?: boolean;
-}
+export type { BenchChangeOptions };
 
 /**
  * Runs both sides, compares them, prints the verdict. The exit: 4 when --fail-on-slower finds a slowdown;
@@ -62,47 +46,6 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
   else process.stdout.write(renderChangeTable(report, renderTable(view.shown, useColor(process.stdout), terminalWidth(process.stdout), view.hidden)));
   if (failsOnSlower(report)) throw new ExitCode(EXIT.differenceFound);
   exitForRun(results, planned);
-}
-
-/** How measureChange runs: the run's options, compare's settings, a resumed run's header, the lock holder's name. */
-export interface ChangeRunContext {
-  opts: Omit<BenchChangeOptions, 'tool' | 'base' | 'head' | 'only' | 'format' | 'json' | 'threshold' | 'mode' | 'failOnSlower'>;
-  settings: Partial<CompareSettings>;
-  previous: JournalHeader | null;
-  command: string;
-  /** The command's name, which starts its messages. */
-  name: 'bench-change' | 'bisect';
-  /** Say on stderr that raw was added to groups without it (bisect says it at its first step only). */
-  announce: boolean;
-}
-
-/** One change measured and judged, with its files written into the run directory. */
-export interface MeasuredChange extends Measurement {
-  report: ChangeReport;
-  markdown: string;
-  view: { shown: Comparison; hidden: number };
-}
-
-/**
- * Prepares (src/change/prepare.ts), runs both sides in one interleaved run, judges head against base
- * (src/change/judge.ts) and writes change.md and change.json beside the run: bench-change once, bisect
- * at each of its steps. The run's own summary goes to stderr; the caller prints the report and decides the exit.
- */
-export async function measureChange(loaded: ValidSpec, specFile: string, change: ChangeTarget, requests: SourceRequest[], ctx: ChangeRunContext): Promise<MeasuredChange> {
-  const { opts, previous } = ctx;
-  const { prepared, cells, notice } = await prepareChange(loaded, specFile, change, requests, ctx.name);
-  if (notice && ctx.announce) process.stderr.write(`benchgrid: ${ctx.name}: ${notice}\n`);
-  // The run's own summary goes to stderr: stdout carries only the comparison, in the format asked for.
-  const runOpts: RunOptions = { ...opts, json: false, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
-  const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
-  const measured = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, ctx.command);
-  const run = path.relative(process.cwd(), measured.dir) || measured.dir;
-  const report = judgeChange(measured.results, { spec: loaded.spec.name, tool: change.tool, sources: header.tool_sources ?? prepared.requests, run }, ctx.settings);
-  const { hidden, ...shown } = viewOf(report.comparison, { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' });
-  const markdown = renderChangeMarkdown(report, renderMarkdown(shown, hidden));
-  fs.writeFileSync(path.join(measured.dir, 'change.md'), markdown);
-  writeAtomic(path.join(measured.dir, 'change.json'), JSON.stringify(report, null, 2) + '\n');
-  return { ...measured, report, markdown, view: { shown, hidden } };
 }
 
 function required(value: string | undefined, option: string): string {

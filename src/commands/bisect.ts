@@ -13,11 +13,11 @@ import { writeAtomic } from '../results/write.ts';
 import { timestamp } from '../run/run-plan.ts';
 import { toolsNamed } from '../source/apply.ts';
 import type { SourceRequest } from '../source/prepare.ts';
-import { measureChange, type BenchChangeOptions } from './bench-change.ts';
-import { compareSettings } from './compare.ts';
+import { compareSettings } from '../compare/options.ts';
+import { measureChange, type BenchChangeOptions } from '../orchestrate/change.ts';
+import type { Measurement } from '../orchestrate/measure.ts';
+import { exitForRun } from '../orchestrate/summary.ts';
 import { loadSpecAndWarn, type ValidSpec } from './load-spec.ts';
-import { exitForRun } from './run-summary.ts';
-import type { Measurement } from './run.ts';
 
 /** Options of `bisect`: bench-change's run and compare options, the revisions and the repository. */
 export interface BisectOptions extends Omit<BenchChangeOptions, 'base' | 'head' | 'resume' | 'onlyChanged' | 'sort'> {

@@ -1,12 +1,12 @@
 // `benchgrid compare <before> <after>` (or `--last SPEC`): speed labels, status and exactness changes,
-// environment guard; and `run --compare-last`'s comparison of a run with the one before.
+// environment guard.
 import fs from 'node:fs';
-import path from 'node:path';
 import { compareResults, DEFAULT_SETTINGS } from '../compare/compute.ts';
 import { envLine } from '../compare/format.ts';
-import { digestNote, entryOfResults, lastRuns, skippedLine, tooFewMessage, type RunEntry } from '../compare/last.ts';
+import { digestNote, lastRuns, skippedLine, tooFewMessage, type RunEntry } from '../compare/last.ts';
 import { findRunEntries, specRunsFolder } from '../compare/last-find.ts';
-import type { CompareMode, CompareSettings, Comparison } from '../compare/model.ts';
+import type { Comparison } from '../compare/model.ts';
+import { compareSettings, type JudgingOptions } from '../compare/options.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { renderTable } from '../compare/render-table.ts';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
@@ -14,8 +14,7 @@ import { loadResults } from '../results/load.ts';
 import type { Results } from '../results/model.ts';
 import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
-import { viewOf, type SortOrder, type ViewOptions } from '../compare/view.ts';
-import { parseThreshold, percent } from '../compare/threshold.ts';
+import { viewOf, type ViewOptions } from '../compare/view.ts';
 import { terminalWidth } from '../util/width.ts';
 import { loadDeclaredSpec } from '../validate/valid.ts';
 
@@ -23,15 +22,10 @@ import { loadDeclaredSpec } from '../validate/valid.ts';
 export const EXIT_SLOWER = EXIT.differenceFound;
 
 /** Options of `compare`, as commander passes them. */
-export interface CompareOptions {
+export interface CompareOptions extends JudgingOptions {
   format?: string;
-  threshold?: string;
-  mode?: string;
   strictEnv?: boolean;
-  failOnSlower?: string;
   out?: string;
-  onlyChanged?: boolean;
-  sort?: SortOrder;
   /** `--last SPEC`: the spec's two newest complete runs instead of two files (src/compare/last.ts). */
   last?: string;
 }
@@ -110,33 +104,6 @@ async function specName(arg: string): Promise<string> {
 const SPEC_NAME = /^[a-z0-9][a-z0-9_.-]*$/;
 
 /**
- * `run --compare-last`: this run against the newest other complete run of its spec, as compare's table on
- * stderr (stdout carries run's JSON summary). Nothing to compare with is one line; the exit is the run's.
- */
-export function compareWithPrevious(dir: string, results: Results, specName: string): void {
-  const rel = (p: string) => path.relative(process.cwd(), p) || p;
-  const folders = [specRunsFolder(specName), rel(path.dirname(path.resolve(dir)))];
-  const { entries, warnings } = findRunEntries(folders);
-  for (const w of warnings) process.stderr.write(`benchgrid: warning: ${w}\n`);
-  const [previous] = lastRuns(entries, specName, 1, dir).runs;
-  if (!previous) {
-    process.stderr.write(`benchgrid: --compare-last: no earlier complete run of ${specName} in ${[...new Set(folders)].join(' or ')}; nothing to compare this run with.\n`);
-    return;
-  }
-  process.stderr.write(`benchgrid: --compare-last: ${previous.dir} (before) against this run, ${rel(dir)} (after):\n`);
-  const note = digestNote(previous, entryOfResults(dir, results));
-  if (note) process.stderr.write(`benchgrid: note: ${note}\n`);
-  try {
-    const comparison = compareResults(previous.results!, results, { before: previous.dir, after: rel(dir) });
-    process.stderr.write(render(comparison, 'table', useColor(process.stderr), { onlyChanged: false, sort: 'file' }, terminalWidth(process.stderr)));
-  } catch (error) {
-    // The run is measured and kept whatever the comparison says: its exit stays the run's own.
-    if (!(error instanceof UserError)) throw error;
-    process.stderr.write(`benchgrid: --compare-last: could not compare: ${error.message}\n`);
-  }
-}
-
-/**
  * What to say about a results file whose measured cells ran fewer processes than a label needs: every
  * such cell comes out `unavailable`, which reads like "nothing changed" unless it is said why.
  */
@@ -146,13 +113,6 @@ export function fewProcesses(r: Results, needed = DEFAULT_SETTINGS.min_processes
   if (short.length === 0) return null;
   const counts = [...new Set(short.map((c) => c.processes))].sort().join(' or ');
   return `${short.length} of its ${measured.length} measured cells ran ${counts} process(es); a speed label needs ${needed} on each side, so they are unavailable, not unchanged. Measure with --processes ${needed} or more.`;
-}
-
-/** The settings the options ask for (--mode, --threshold, --fail-on-slower), each checked. */
-export function compareSettings(opts: Pick<CompareOptions, 'mode' | 'threshold' | 'failOnSlower'>): Partial<CompareSettings> {
-  const threshold = parseThreshold(opts.threshold);
-  const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
-  return { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower };
 }
 
 function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions, width: number): string {
@@ -167,10 +127,4 @@ function resolveFormat(value: string | undefined): (typeof FORMATS)[number] {
   const v = value ?? 'table';
   if ((FORMATS as readonly string[]).includes(v)) return v as (typeof FORMATS)[number];
   throw new UserError(`--format: expected one of ${FORMATS.join(', ')} (got ${JSON.stringify(v)}).`);
-}
-
-function resolveMode(value: string | undefined): CompareMode {
-  const v = value ?? 'ratio';
-  if (v === 'ratio' || v === 'absolute') return v;
-  throw new UserError(`--mode: expected ratio or absolute (got ${JSON.stringify(v)}).`);
 }

@@ -19,7 +19,7 @@ export interface RatiosOptions {
 /** The tools `ratios` compares across machines when --tools is not given: hooks, nnsight, torchvision fx and torchlens's entry points. */
 export const DEFAULT_TOOLS = ['hooks', 'nnsight', 'tv_fx', 'tl_*'];
 
-/** Loads each results file (benchgrid's or the seed's layout) and prints the side-by-side ratio table. */
+/** Loads each results file (benchgrid's or a seed-layout file) and prints the side-by-side ratio table. */
 export async function ratios(files: string[], opts: RatiosOptions): Promise<void> {
   const labels = opts.label ?? [];
   if (labels.length > files.length) throw new UserError(`--label: ${labels.length} labels for ${files.length} results file(s); give at most one per file, in the same order.`);

@@ -25,7 +25,7 @@ export interface ReportOptions {
   out?: string;
 }
 
-/** Renders a results file (benchgrid's or the seed's) to stdout, or to `--out FILE`. */
+/** Renders a results file (benchgrid's or a seed-layout file) to stdout, or to `--out FILE`. */
 export async function report(file: string, opts: ReportOptions): Promise<void> {
   const format = opts.format ?? 'table';
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) {

@@ -110,7 +110,7 @@ function speedOf(b: CellResult | null, a: CellResult | null, t: Thresholds, exac
     return unavailable(`not measured: ${which}`, threshold, b.median_ms, a.median_ms);
   }
   if (exactness?.worse) {
-    // As in the seed's comparison workflow: a failed output check withholds every delta and the label.
+    // As in the comparison workflow of benchgrid's predecessor (the seed): a failed output check withholds every delta and the label.
     const withheld = unavailable(`withheld: exactness got worse (${exactness.before} -> ${exactness.after})`, threshold, b.median_ms, a.median_ms);
     return { ...withheld, ratio: null };
   }

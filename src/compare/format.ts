@@ -2,6 +2,7 @@
 import { formatMs } from '../report/format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
 import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise, ToolComparison } from './model.ts';
+import { SEED_LAYOUT } from '../results/model.ts';
 
 /**
  * Values as they are, for the terminal (its renderer escaped every string of the comparison already) and
@@ -111,7 +112,7 @@ export const TOOLS_NOTE = 'Tools: the geometric mean of a tool\'s cell changes i
 
 /** How a run is described in headers. */
 export function describeRun(r: RunSummary, s: Sink = PLAIN_TEXT): string {
-  const parts = [r.origin === 'seed' ? 'seed layout' : `benchgrid${r.spec ? `, spec ${s.text(r.spec)}` : ''}`];
+  const parts = [r.origin === SEED_LAYOUT ? 'seed layout' : `benchgrid${r.spec ? `, spec ${s.text(r.spec)}` : ''}`];
   if (r.measured_on) parts.push(`measured ${s.text(r.measured_on)}`);
   if (!r.raw_samples) parts.push('no raw samples');
   if (r.partial) parts.push('partial run');

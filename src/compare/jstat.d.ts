@@ -1,4 +1,4 @@
-// The part of jstat (https://github.com/jstat/jstat, no bundled types) that compare and run/precision use.
+// The part of jstat (https://github.com/jstat/jstat, no bundled types) that compare and sampling/precision use.
 declare module 'jstat' {
   const jStat: {
     /** Complementary error function. */

@@ -1,6 +1,6 @@
 // The comparison model: what `benchgrid compare` computes from two results files. The table and
 // markdown writers render it; `--format json` prints it as it is.
-import type { CellResult, Verdict } from '../results/model.ts';
+import type { CellResult, ResultsOrigin, Verdict } from '../results/model.ts';
 
 /** Version of the JSON comparison format. */
 export const COMPARISON_FORMAT = 1;
@@ -10,7 +10,7 @@ export type SpeedLabel = 'faster' | 'slower' | 'within_noise' | 'unavailable';
 
 /**
  * Which rule produced the label: the bootstrap rule on raw samples, the range rule for files without
- * raw samples (the seed's), or none (no label could be given).
+ * raw samples (the seed layout), or none (no label could be given).
  */
 export type SpeedBasis = 'bootstrap' | 'range' | 'none';
 
@@ -154,7 +154,7 @@ export interface ToolComparison {
 /** A results file as the comparison names it. */
 export interface RunSummary {
   file: string;
-  origin: 'benchgrid' | 'seed';
+  origin: ResultsOrigin;
   measured_on: string;
   spec: string | null;
   partial: boolean;

@@ -111,7 +111,7 @@ function rangeOf(c: CellResult): Range | null {
     return { min: Math.min(...fromProcesses), max: Math.max(...fromProcesses), median: median(fromProcesses), processes: fromProcesses.length, medians: fromProcesses };
   }
   if (c.min_ms === null || c.max_ms === null || c.median_ms === null || !c.processes) return null;
-  // With three processes, min, median and max are the three per-process medians (the seed's case).
+  // With three processes, min, median and max are the three per-process medians (the seed layout's case).
   const medians = c.processes === 3 ? [c.min_ms, c.median_ms, c.max_ms] : null;
   return { min: c.min_ms, max: c.max_ms, median: c.median_ms, processes: c.processes, medians };
 }

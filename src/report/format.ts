@@ -1,11 +1,11 @@
-// Number and text formatting shared by every report format (the seed's page rules, docs/report.md).
+// Number and text formatting shared by every report format (the seed layout's page rules, docs/report.md).
 import type { CellResult, Verdict } from '../results/model.ts';
 import type { Agreement } from '../results/effect.ts';
 import { gcSignificant } from '../results/gc.ts';
 import { forHtml, forMarkdown } from '../util/escape.ts';
 
 /**
- * A duration in the seed's style: milliseconds with two decimals below one second, seconds with two
+ * A duration in the seed layout's style: milliseconds with two decimals below one second, seconds with two
  * decimals from 1000 ms on. The switch is decided on the rounded value, so 999.996 ms reads `1.00 s`,
  * never `1000.00 ms`.
  */

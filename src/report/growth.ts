@@ -153,7 +153,7 @@ function familySubjects(results: Results): FamilyKey[] {
   });
 }
 
-/** A measured cell's observations: its per-process medians, else its median alone (the seed's layout). */
+/** A measured cell's observations: its per-process medians, else its median alone (the seed layout). */
 function observations(c: CellResult | null): number[] {
   if (!c || c.status !== 'ok') return [];
   if (c.per_process && c.per_process.length > 0) return c.per_process.map((p) => p.median_ms);

@@ -8,6 +8,7 @@ import { aaText, hostText, notMeasuredText, protocolText } from './measured.ts';
 import { resolvePage, type PageEntryView, type PageSectionView, type PageView, type ReportInput } from './page.ts';
 import { TAX_HEADINGS, TAX_SENTENCE, showsRatios, taxRows, unpairedSentence } from './pairing-parts.ts';
 import { growthHtml } from './growth-html.ts';
+import { SEED_LAYOUT } from '../results/model.ts';
 
 /**
  * The report as one HTML document. Pure given the chart library's text, which defaults to Chart.js's
@@ -36,7 +37,7 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
 <body>
 <header>
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${results.cells.length} cells${results.measured_on ? `, measured ${escapeHtml(results.measured_on)}` : ''}${results.origin === 'seed' ? ", from a seed-layout results file" : ''}${results.partial ? ', <strong>partial run</strong>' : ''}.</p>
+<p class="muted">${results.cells.length} cells${results.measured_on ? `, measured ${escapeHtml(results.measured_on)}` : ''}${results.origin === SEED_LAYOUT ? ", from a seed-layout results file" : ''}${results.partial ? ', <strong>partial run</strong>' : ''}.</p>
 <nav>${nav}</nav>
 </header>
 <main>

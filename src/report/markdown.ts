@@ -1,4 +1,4 @@
-// The markdown results page: the spec's page rows in the seed's words, an appendix, how it was measured. Pure.
+// The markdown results page: the spec's page rows in the seed layout's words, an appendix, how it was measured. Pure.
 import { cellAnnotations } from '../results/annotations.ts';
 import { cellRange, exactnessCell, exactText, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
@@ -20,7 +20,7 @@ export function renderMarkdown(input: ReportInput): string {
   for (const section of page.sections) {
     out.push(`## ${mdCell(section.title)}`, '');
     const first = page.fromSpec ? 'Workload' : 'Contract';
-    // The seed's file keeps its own page layout, row for row; every other file adds the ratio to raw and
+    // A seed-layout file keeps its own page layout, row for row; every other file adds the ratio to raw and
     // the exactness against the group's reference, so a page says both how fast and whether it is the same result.
     out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- |');
     for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(e.taxText)} | ${mdCell(exactnessCell(e.result))} |` : e.text);

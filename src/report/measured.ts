@@ -68,7 +68,7 @@ export function notMeasuredText(results: Results, subject: string): string {
   return `Not measured: all ${cells.length} of its cells are unsupported (reasons in the table).`;
 }
 
-/** The protocol in one sentence, from the keys benchgrid and the seed both write. */
+/** The protocol in one sentence, from the keys benchgrid and the seed layout both write. */
 export function protocolText(p: Record<string, unknown>): string {
   const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : null);
   const processes = n('processes');

@@ -17,7 +17,7 @@ export interface ReportInput {
 }
 
 /** How a page entry's cell turned out. */
-export type EntryKind = 'measured' | 'error' | 'unsupported' | 'missing';
+export type EntryState = 'measured' | 'error' | 'unsupported' | 'missing';
 
 /** One line of the page: a cell under its row label and tool label. */
 export interface PageEntryView {
@@ -28,10 +28,10 @@ export interface PageEntryView {
   /** The row label as shown: with `, n=<processes> processes` when the cell was measured. */
   label: string;
   toolLabel: string;
-  kind: EntryKind;
+  kind: EntryState;
   /** `2.30 ms (2.29 ms to 2.34 ms)` (then `; work: differs (...)`, `; on torch 2.0.1`, `; note: ...`), `fails: ...`, `not run: ...` or `not measured`. */
   value: string;
-  /** The markdown table row in the seed's layout: `| label | tool label | value |`. */
+  /** The markdown table row in the seed layout: `| label | tool label | value |`. */
   text: string;
   /** The cost over the plain forward (src/results/published.ts); null where there is none. */
   ratio: Published | null;
@@ -111,13 +111,13 @@ function entryView(
   annotations: string[],
   cells: CellIndex,
 ): PageEntryView {
-  let kind: EntryKind;
+  let kind: EntryState;
   let value: string;
   let label = rowLabel;
   const range = c && c.status === 'ok' ? cellRange(c) : null;
   if (c && range !== null) {
     kind = 'measured';
-    // Work differences, another torch and adapter notes follow the figure they qualify (none for the seed).
+    // Work differences, another torch and adapter notes follow the figure they qualify (none for the seed layout).
     value = [range, ...annotations].join('; ');
     if (c.processes !== null) label = `${rowLabel}, n=${c.processes} processes`;
   } else if (c && c.status === 'error') {
@@ -150,7 +150,7 @@ export function explanation(c: CellResult, explain: { match: string; text: strin
 
 /**
  * Replaces `{version}` in a tool label with its library's version: the cell's own `tool_version`, else
- * the file's `versions`, else the subject's `meta.versions` (where the seed keeps Captum's).
+ * the file's `versions`, else the subject's `meta.versions` (where the seed layout keeps Captum's).
  */
 export function fillVersion(label: string, tool: string, c: CellResult | null, input: ReportInput): string {
   if (!label.includes('{version}')) return label;

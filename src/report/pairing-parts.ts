@@ -1,12 +1,12 @@
 // What every report format says about pairing (docs/protocol.md, "Pairing"): which cells' ratios are
 // unpaired and why, and each tool's import tax. Pure.
-import type { CellResult, Results } from '../results/model.ts';
+import { SEED_LAYOUT, type CellResult, type Results } from '../results/model.ts';
 import { toolTaxes, type ToolTax } from '../results/published.ts';
 import type { PageEntryView } from './page.ts';
 
-/** Whether a report shows the "x raw" column: every file but the seed's, whose page rows keep its own layout. */
+/** Whether a report shows the "x raw" column: every file but a seed-layout one, whose page rows keep their own layout. */
 export function showsRatios(results: Results): boolean {
-  return results.origin !== 'seed';
+  return results.origin !== SEED_LAYOUT;
 }
 
 /** Each distinct reason `reasonOf` gives for entries (null: the entry has none), with how many it covers, in order. */
@@ -50,7 +50,7 @@ export function formatTax(t: { ratio: number; low: number; high: number }): stri
   return `${t.ratio.toFixed(3)}x (${t.low.toFixed(3)}-${Number.isFinite(t.high) ? t.high.toFixed(3) : '?'})`;
 }
 
-/** A cell's import tax as a table shows it, or '' where it has none (unpaired, the seed). */
+/** A cell's import tax as a table shows it, or '' where it has none (unpaired, the seed layout). */
 export function cellTaxText(c: CellResult | null): string {
   const t = c?.import_tax;
   if (!t) return '';
@@ -88,7 +88,7 @@ export function betweenRunSentence(results: Results): string {
   return `Each x raw interval holds the cell's own processes and a run-to-run component, what the next run on this machine may differ by: ${pct(m.tau0)} for every ratio plus ${pct(m.sigma)} times the share of the tool's time that is work of its own (1 - 1/ratio), ${from} (docs/protocol.md, "Between runs").`;
 }
 
-/** The sentence of files without paired timing (the seed, runs before pairing): their ratios are unpaired. */
+/** The sentence of files without paired timing (the seed layout, runs before pairing): their ratios are unpaired. */
 export function noPairingSentence(results: Results): string {
   if (results.cells.some((c) => c.paired)) return '';
   return 'This file records no paired timing: any ratio to raw computed from it is unpaired (the medians of two sets of processes).';

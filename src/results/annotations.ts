@@ -17,7 +17,7 @@ export function runtimeText(c: CellResult, results: Results): string | null {
 
 /**
  * Everything to show beside a measured figure, in order: the work difference, memory kept per call
- * (src/results/memory-growth.ts), a different torch, the adapter's notes. Empty for the seed's cells,
+ * (src/results/memory-growth.ts), a different torch, the adapter's notes. Empty for the seed layout's cells,
  * which record none of these.
  */
 export function cellAnnotations(c: CellResult, results: Results): string[] {

@@ -28,7 +28,7 @@ function shown(x: number): string {
 /**
  * The first derived figure of `c` that disagrees with the samples it claims to come from, in words
  * ("median 71.2 ms is not the median of its processes' medians (7.12 ms)"), or null. A cell without raw
- * samples (the seed's layout, failed and unsupported cells) has nothing to check against and passes.
+ * samples (the seed layout, failed and unsupported cells) has nothing to check against and passes.
  * Figures that also depend on the rest of the run (intervals moderated by the run's pool, the run-to-run
  * component, controls and A/A pairs whose samples the file does not keep) are not recomputed here.
  */

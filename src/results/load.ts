@@ -1,4 +1,4 @@
-// One typed loader for results files: benchgrid's own (format_version 1) and the seed's layout (upgraded).
+// One typed loader for results files: benchgrid's own (format_version 1) and the seed layout (upgraded).
 import { parseNotes, parseWork } from './work.ts';
 import { parseAgreement, parseEffect } from './effect.ts';
 import { parsePrecisionControl } from './precision-control.ts';
@@ -7,7 +7,7 @@ import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
 import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
-import { RESULTS_FORMAT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
+import { RESULTS_FORMAT, SEED_LAYOUT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
 import { MAX_PROMPTS } from '../spec/text-inputs.ts';
 import { cellInconsistency } from './consistency.ts';
@@ -54,7 +54,7 @@ export function fromJson(raw: unknown, file = '<results>'): Results {
   }
   return {
     format_version: RESULTS_FORMAT,
-    origin: version === 0 ? 'seed' : 'benchgrid',
+    origin: version === 0 ? SEED_LAYOUT : 'benchgrid',
     spec: specOf(r.spec, child(top, 'spec')),
     partial: r.partial === true,
     measured_on: optText(r.measured_on, child(top, 'measured_on')) ?? '',
@@ -186,7 +186,7 @@ function runtimeOf(v: unknown, at: At): CellResult['runtime'] {
 }
 
 /**
- * The seed wrote `exact` as "bit", null, absent (the reference itself) or `true` (Captum's allclose
+ * The seed layout wrote `exact` as "bit", null, absent (the reference itself) or `true` (Captum's allclose
  * check): `true` becomes "close" (tolerance passed, bit equality not established), `false` "mismatch".
  */
 function verdictOf(c: Record<string, unknown>): Verdict | undefined {

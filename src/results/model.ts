@@ -1,4 +1,4 @@
-// The results model: what a results file holds once loaded (benchgrid's own files and the seed's alike).
+// The results model: what a results file holds once loaded (benchgrid's own files and seed-layout files alike).
 import type { PairedFigures } from './paired.ts';
 import type { ControlFigures, ImportTax } from './control.ts';
 import type { RatioCI } from '../stats/paired.ts';
@@ -7,7 +7,7 @@ import type { MemoryGrowth } from './memory-growth.ts';
 import type { Agreement, EffectFigures } from './effect.ts';
 import type { PrecisionControl } from './precision-control.ts';
 
-/** Current results format version; files without one are the seed's layout (version 0). */
+/** Current results format version; files without one are the seed layout (version 0). */
 export const RESULTS_FORMAT = 1;
 
 /**
@@ -68,7 +68,7 @@ export interface CellResult {
   subject: string;
   /** ok: measured; unsupported: not run (declared reason or found at run time); error: failed. */
   status: 'ok' | 'unsupported' | 'error';
-  /** Distinct statuses of the cell's processes (the seed's `statuses`). */
+  /** Distinct statuses of the cell's processes (the seed layout's `statuses`). */
   statuses: string[];
   reason: string | null;
   /** Median of the per-process medians. */
@@ -78,7 +78,7 @@ export interface CellResult {
   max_ms: number | null;
   processes: number | null;
   samples_per_process: number[] | null;
-  /** undefined: the file does not say (the seed omits it for the reference); null: nothing to compare. */
+  /** undefined: the file does not say (the seed layout omits it for the reference); null: nothing to compare. */
   exact: Verdict | undefined;
   max_abs_diff: number | null;
   /** A writing contract's effect-size guard: how far the reference's write moves the output; absent or null otherwise. */
@@ -87,7 +87,7 @@ export interface CellResult {
   agreement?: Agreement | null;
   /** A reduced-precision subject's control at float32 (the float32 verdict and max abs diff); absent where none ran. */
   precision_control?: PrecisionControl | null;
-  /** Raw samples per process (ms); null when the file has none (the seed). */
+  /** Raw samples per process (ms); null when the file has none (the seed layout). */
   samples_ms: number[][] | null;
   /** The timed garbage collection after each sample, per process (ms), parallel to samples_ms; null when not recorded. */
   gc_ms?: number[][] | null;
@@ -101,7 +101,7 @@ export interface CellResult {
   memory: MemoryStats | null;
   /**
    * What the timing processes kept per call between their warm-ups and their last sample, and whether that
-   * is growth (src/results/memory-growth.ts); absent or null when not recorded (older results, the seed).
+   * is growth (src/results/memory-growth.ts); absent or null when not recorded (older results, the seed layout).
    */
   memory_growth?: MemoryGrowth | null;
   /** Version of the tool's library, when it has one; for a source build, its own version with the revision (`2.36.1+git.1a2b3c4`). */
@@ -110,7 +110,7 @@ export interface CellResult {
   tool_source?: CellSource | null;
   /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
   runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
-  /** Work witnesses; absent or null when the file has none (the seed, older runs). */
+  /** Work witnesses; absent or null when the file has none (the seed layout, older runs). */
   work?: CellWork | null;
   /** Sentences the adapter gave for this cell (ctx.note), e.g. why it does more work than asked. */
   notes?: string[];
@@ -157,7 +157,7 @@ export interface AANoise {
   /**
    * The same pairs of processes judged on their paired ratios to raw (each process timed the reference
    * tool against the baseline): ratios pair by pair and their largest relative difference. Absent or null
-   * when the processes did not pair (older files, the seed).
+   * when the processes did not pair (older files, the seed layout).
    */
   paired?: { pairs: number; ratios: number[]; max_rel_diff: number | null } | null;
 }
@@ -177,7 +177,7 @@ export interface SubjectModel {
   builder: string;
   name: string | null;
   dtype: string;
-  /** Where the weights came from and the sha256 of what was loaded; null: random from the seed. */
+  /** Where the weights came from and the sha256 of what was loaded; null: random, from a seeded generator. */
   weights: { kind: string; source: string; sha256: string } | null;
   /** Text inputs as the processes tokenized them; absent for other inputs. */
   tokens?: TokensRecord;
@@ -187,11 +187,20 @@ export interface SubjectModel {
 export type { TokensRecord } from '../records/record.ts';
 import type { TokensRecord } from '../records/record.ts';
 
+/**
+ * The origin of a results file in the seed layout: the results layout of benchgrid's predecessor (format
+ * version 0, upgraded when loaded). 'seed' is its spelling in the files and the JSON benchgrid writes.
+ */
+export const SEED_LAYOUT = 'seed';
+
+/** Where a results file came from: a benchgrid run, or a seed-layout file. */
+export type ResultsOrigin = 'benchgrid' | typeof SEED_LAYOUT;
+
 /** A loaded results file. */
 export interface Results {
   format_version: number;
   /** Where it came from: a benchgrid run, or an upgraded seed-layout file. */
-  origin: 'benchgrid' | 'seed';
+  origin: ResultsOrigin;
   spec: { name: string; title: string; digest: string | null; device: string | null } | null;
   partial: boolean;
   measured_on: string;
@@ -202,6 +211,6 @@ export interface Results {
   cells: CellResult[];
   /** The seed's page rows, when the file carries them. */
   page_rows: { section: string; text: string }[] | null;
-  /** How the run was made: overrides, start mode, jobs; null for the seed. */
+  /** How the run was made: overrides, start mode, jobs; null for the seed layout. */
   run: Record<string, unknown> | null;
 }

@@ -1,5 +1,5 @@
 // Reading a results file's paired fields (docs/protocol.md, "Pairing"): every value type-checked, as the
-// rest of the loader does (src/results/fields.ts); files without them (older runs, the seed) load unpaired.
+// rest of the loader does (src/results/fields.ts); files without them (older runs, the seed layout) load unpaired.
 import { UserError } from '../errors.ts';
 import { bad, boundedList, child, count, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, optNonNegative, optText, record, text, time, type At } from './fields.ts';
 import type { ControlFigures, ImportTax } from './control.ts';

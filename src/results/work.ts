@@ -5,7 +5,7 @@ import type { CellWork } from './model.ts';
 /**
  * The cell's work: each timing process's witnesses in process order, the contract's required work, and
  * every difference any process showed (a cell whose processes disagree is marked with each difference).
- * null when no process recorded witnesses (older harnesses, the seed).
+ * null when no process recorded witnesses (older harnesses, the seed layout).
  */
 export function cellWork(results: ProcessResult[]): CellWork | null {
   const withWork = results.filter((r) => r.work);

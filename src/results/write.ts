@@ -1,4 +1,4 @@
-// Writes a results model in the seed's layout (plus what benchgrid adds), sorted keys, atomically.
+// Writes a results model in the seed layout (plus what benchgrid adds), sorted keys, atomically.
 import { dict } from '../util/dict.ts';
 import { writeAtomic } from '../util/files.ts';
 import { stableStringify } from '../util/json.ts';
@@ -7,7 +7,7 @@ import type { Results } from './model.ts';
 // Every writer of a results tree replaces files the one way (src/util/files.ts).
 export { writeAtomic };
 
-/** The on-disk object of a results model: the seed's top-level layout, one key per subject. */
+/** The on-disk object of a results model: the seed layout's top level, one key per subject. */
 export function toJson(results: Results): Record<string, unknown> {
   const out: Record<string, unknown> = Object.assign(dict<unknown>(), {
     format_version: results.format_version,

@@ -41,15 +41,15 @@ export function valueAtPath(data: unknown, path: string): unknown {
 }
 
 /** The type a value must have to replace `was`: an integer for an integer, else its typeof; null when it cannot be swept. */
-function kindOf(was: unknown): 'integer' | 'number' | 'string' | 'boolean' | null {
+function valueTypeOf(was: unknown): 'integer' | 'number' | 'string' | 'boolean' | null {
   if (typeof was === 'number') return Number.isInteger(was) ? 'integer' : 'number';
   if (typeof was === 'string' || typeof was === 'boolean') return typeof was as 'string' | 'boolean';
   return null;
 }
 
-function fits(value: unknown, kind: NonNullable<ReturnType<typeof kindOf>>): boolean {
-  if (kind === 'integer') return typeof value === 'number' && Number.isInteger(value);
-  return typeof value === kind;
+function fits(value: unknown, type: NonNullable<ReturnType<typeof valueTypeOf>>): boolean {
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value);
+  return typeof value === type;
 }
 
 /** Every problem of a subject's written `sweep`: paths it lacks, lists that are empty, duplicated or of another type. */
@@ -61,9 +61,9 @@ export function sweepProblems(data: SubjectData): SweepProblem[] {
     const problem = (message: string, hint: string, index: number | null = null) => out.push({ key, index, message, hint });
     if (!key.startsWith('model.') && !key.startsWith('inputs.')) { problem(`'${key}' is not a path under model or inputs.`, 'Sweep a value of the model or its inputs, e.g. inputs.shape.1 or model.config.n_layer.'); continue; }
     const was = valueAtPath(data, key);
-    const kind = kindOf(was);
+    const type = valueTypeOf(was);
     if (was === undefined) { problem(`the subject has no ${key} to sweep.`, 'Write the value in the subject first (every point is the subject with its swept values written in), or check the path: list entries are numbered from 0.'); continue; }
-    if (kind === null) { problem(`${key} is a ${Array.isArray(was) ? 'list' : 'mapping'}; a sweep replaces one value.`, `Sweep one of its entries, e.g. ${key}.${Array.isArray(was) ? '0' : Object.keys(was as object)[0] ?? 'KEY'}.`); continue; }
+    if (type === null) { problem(`${key} is a ${Array.isArray(was) ? 'list' : 'mapping'}; a sweep replaces one value.`, `Sweep one of its entries, e.g. ${key}.${Array.isArray(was) ? '0' : Object.keys(was as object)[0] ?? 'KEY'}.`); continue; }
     if (!Array.isArray(values)) { problem(`a sweep maps a path to a list of values (got ${JSON.stringify(values)}).`, `Write ${key}: [A, B, ...].`); continue; }
     if (values.length === 0) { problem('the list of values is empty.', 'List the values to sweep, or remove the key.'); continue; }
     const name = sweepName(key, data.inputs.kind);
@@ -72,8 +72,8 @@ export function sweepProblems(data: SubjectData): SweepProblem[] {
     const seen = new Set<string>();
     values.forEach((v, i) => {
       const text = JSON.stringify(v);
-      if (!fits(v, kind)) problem(`${text} is not ${kind === 'integer' ? 'an integer' : `a ${kind}`}, as ${key} (${JSON.stringify(was)}) is.`, `Sweep ${key} over ${kind} values.`, i);
-      else if (kind === 'integer' && key.startsWith('inputs.shape.') && (v as number) < 1) problem(`${text} is not a size: a shape's entries are at least 1.`, 'Remove it.', i);
+      if (!fits(v, type)) problem(`${text} is not ${type === 'integer' ? 'an integer' : `a ${type}`}, as ${key} (${JSON.stringify(was)}) is.`, `Sweep ${key} over ${type} values.`, i);
+      else if (type === 'integer' && key.startsWith('inputs.shape.') && (v as number) < 1) problem(`${text} is not a size: a shape's entries are at least 1.`, 'Remove it.', i);
       else if (typeof v === 'string' && (v === '' || ID_BREAKING.test(v))) problem(`${text} would break the point's id (SUBJECT@${name}=VALUE): a value may not be empty or hold @ = / , ; or spaces.`, 'Use a value without them.', i);
       else if (seen.has(text)) problem(`${text} is listed twice.`, 'Remove one.', i);
       seen.add(text);

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driverFacts, GPU_DRIVER_FILES, noCudaHere, refuseCudaBeforeBuilds, type DriverFacts } from '../../src/commands/run-start.ts';
+import { driverFacts, GPU_DRIVER_FILES, noCudaHere, refuseCudaBeforeBuilds, type DriverFacts } from '../../src/orchestrate/start.ts';
 import { UserError } from '../../src/errors.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
