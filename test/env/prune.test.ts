@@ -17,7 +17,10 @@ describe('chooseStaleBuilds', () => {
       'main-0123456789abcdef.building-12x',
     ];
     const asked: number[] = [];
-    const alive = (pid: number) => (asked.push(pid), pid === 77);
+    const alive = (pid: number) => {
+      asked.push(pid);
+      return pid === 77;
+    };
     expect(chooseStaleBuilds(names, alive)).toEqual([
       { name: 'main-0123456789abcdef.building-4242', pid: 4242, why: 'an unfinished build of main-0123456789abcdef by process 4242, which is no longer running' },
     ]);

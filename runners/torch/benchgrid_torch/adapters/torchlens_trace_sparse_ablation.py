@@ -11,7 +11,6 @@ which no module selector names: head_ablation is reasoned out in the specs.
 import functools
 import operator
 
-import torch
 import torchlens as tl
 
 from benchgrid_torch import ablation
