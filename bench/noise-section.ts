@@ -59,7 +59,7 @@ export function noiseSection(s: NoiseSummary, file: string): string[] {
     '',
     'The probe is `test/fixtures/runners/slowed`: in the first runs it is the hooks reference under another name; in I2 and S2 every call spins for a tenth of the time its work took, a 10% slowdown that follows the machine\'s drift and that the work witnesses cannot tell from the reference.',
     '',
-    `Labels are those of the compare rule when the summary was written${s.date ? ` (${s.date})` : ''}: \`node bin/node-ts.js bench/noise.ts summary DIR\` judges the runs\' saved results again, so a later rule is judged on the same measurements.`,
+    `Labels are those of the compare rule when the summary was written${s.date ? ` (${s.date})` : ''}: \`node bin/node-ts.js bench/noise.ts summary DIR\` judges the runs' saved results again, so a later rule is judged on the same measurements.`,
     '',
     '| figure | value | target | |',
     '|---|---|---|---|',

@@ -230,7 +230,7 @@ function summary(): void {
     run_to_run: {
       interleaved: interleaved?.median_abs_change_of_medians ?? null,
       sequential: sequential?.median_abs_change_of_medians ?? null,
-      reduction: interleaved && sequential && sequential.median_abs_change_of_medians ? 1 - interleaved.median_abs_change_of_medians! / sequential.median_abs_change_of_medians : null,
+      reduction: interleaved && sequential?.median_abs_change_of_medians ? 1 - interleaved.median_abs_change_of_medians! / sequential.median_abs_change_of_medians : null,
     },
     aa_noise: { per_run: aa, median: aa.flatMap((r) => r.aa).length ? median(aa.flatMap((r) => r.aa)) : null },
     precision,

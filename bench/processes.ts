@@ -34,7 +34,7 @@ let counter = 0;
 /** Runs one process of `cellId` (mode time or memory) through `launcher`; throws if it fails. */
 export async function harnessProcess(loaded: ValidSpec, protocol: Protocol, cellId: string, launcher: Launcher, python: string, dir: string, side: string, round: number, mode: 'time' | 'memory' = 'time'): Promise<ProcessRun> {
   const cell = loaded.plan.cells.find((c) => c.id === cellId);
-  if (!cell || cell.status !== 'planned') throw new Error(`bench: ${cellId} is not a planned cell of ${loaded.spec.name}`);
+  if (cell?.status !== 'planned') throw new Error(`bench: ${cellId} is not a planned cell of ${loaded.spec.name}`);
   const job: Job = { key: `${cellId}#${mode}#${round}`, cell, kind: mode, index: round % Math.max(1, protocol.processes) };
   const base = path.join(dir, `${counter++}-${side.replace(/\//g, "-")}`);
   const files = { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, tmp: `${base}.tmp` };

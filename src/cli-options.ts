@@ -2,7 +2,7 @@
 // registered by one helper, as asv's common_args does: the same flag cannot drift between two commands.
 // The timing overrides come from the run settings' own list (src/settings/settings.ts), so a new one
 // is declared there and nowhere here.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SCHEDULE_KINDS } from './run/schedule.ts';
 import { TIMING_FLAGS } from './settings/settings.ts';
 

@@ -74,7 +74,12 @@ export async function main(argv: string[]): Promise<number> {
   const json = jsonRequested(argv);
   let wrote = false;
   const write = process.stdout.write.bind(process.stdout);
-  if (json) process.stdout.write = ((...args: Parameters<typeof write>) => ((wrote = true), write(...args))) as typeof process.stdout.write;
+  if (json) {
+    process.stdout.write = ((...args: Parameters<typeof write>) => {
+      wrote = true;
+      return write(...args);
+    }) as typeof process.stdout.write;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

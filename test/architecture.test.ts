@@ -22,7 +22,10 @@ function tsFiles(dir: string): string[] {
 const parsed = new Map<string, ts.SourceFile>();
 function parse(file: string): ts.SourceFile {
   let sf = parsed.get(file);
-  if (!sf) parsed.set(file, (sf = ts.createSourceFile(file, fs.readFileSync(path.resolve(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true)));
+  if (!sf) {
+    sf = ts.createSourceFile(file, fs.readFileSync(path.resolve(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    parsed.set(file, sf);
+  }
   return sf;
 }
 

@@ -104,7 +104,7 @@ describe("a request's pairing", () => {
       ['no block', { ...pairing, before: 0 }], ['no module', { ...pairing, baseline: { tool: 'raw' } }], ['a list', [pairing]],
     ];
     const dir = tmpdir();
-    const files = variants.map(([name, p], i) => write(dir, `r${i}.json`, JSON.stringify({ ...good, pairing: p })));
+    const files = variants.map(([, p], i) => write(dir, `r${i}.json`, JSON.stringify({ ...good, pairing: p })));
     const got = await harnessProblems(files);
     const schema = validatorFor('request.schema.json');
     variants.forEach(([name, p], i) => {

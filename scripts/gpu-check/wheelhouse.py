@@ -145,7 +145,10 @@ def metadata(wheel):
         meta = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
         text = z.read(meta[0]).decode("utf-8", errors="replace")
     head = text.split("\n\n", 1)[0]
-    field = lambda key: [line.split(":", 1)[1].strip() for line in head.splitlines() if line.startswith(key + ":")]
+
+    def field(key):
+        return [line.split(":", 1)[1].strip() for line in head.splitlines() if line.startswith(key + ":")]
+
     return field("Name")[0], field("Version")[0], field("Requires-Dist")
 
 

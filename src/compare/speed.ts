@@ -107,7 +107,7 @@ interface Range {
 function rangeOf(c: CellResult): Range | null {
   const raw = rawSamples(c);
   const fromProcesses = raw.length > 0 ? processMedians(raw) : c.per_process && c.per_process.length > 0 ? c.per_process.map((p) => p.median_ms) : null;
-  if (fromProcesses && fromProcesses.every(Number.isFinite)) {
+  if (fromProcesses?.every(Number.isFinite)) {
     return { min: Math.min(...fromProcesses), max: Math.max(...fromProcesses), median: median(fromProcesses), processes: fromProcesses.length, medians: fromProcesses };
   }
   if (c.min_ms === null || c.max_ms === null || c.median_ms === null || !c.processes) return null;

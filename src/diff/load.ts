@@ -72,7 +72,7 @@ async function changedSpecs(rev: Revision): Promise<{ changed: string[]; unrelat
       // It does not load, though its own file is unchanged: broken by a file it extends (related), or
       // broken already at REV, which no change here touched (unrelated: a warning for it alone).
       const before = await loadMerged(abs, gitReader(rev));
-      if (before.doc && before.doc.sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
+      if (before.doc?.sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
       else if (before.doc) out.push(abs);
       else unrelated.push({ file: shown(abs), why: merged.diagnostics.map((d) => d.message).find(Boolean) ?? 'it does not load' });
     }

@@ -50,7 +50,7 @@ export function readLock(specFile: string): SpecLock | null {
     return bad(`not JSON (${(error as Error).message})`);
   }
   const d = data as Partial<SpecLock> | null;
-  if (!d || d.benchgrid_lock !== 1 || typeof d.environments !== 'object' || d.environments === null) return bad('not a benchgrid lock (no "benchgrid_lock": 1 and "environments")');
+  if (d?.benchgrid_lock !== 1 || typeof d.environments !== 'object' || d.environments === null) return bad('not a benchgrid lock (no "benchgrid_lock": 1 and "environments")');
   for (const [id, e] of Object.entries(d.environments)) {
     if (!e || typeof e.python !== 'string' || !Array.isArray(e.requirements) || !Array.isArray(e.resolved)) bad(`environment '${id}' lacks python, requirements or resolved`);
     for (const p of e.resolved) {

@@ -3,11 +3,9 @@
 // machine that cannot have it (no index that carries it, BENCHGRID_INSTALLER=pip) builds with pip, said
 // once in one line. uv resolves and installs the same requirements with the same index options and pins;
 // it downloads in parallel and installs from its cache by hard links, which is where the time goes.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { execa } from 'execa';
-import { cacheDir, lock } from './build.ts';
+import { cacheDir } from './build.ts';
+import { type PipTool, pipTool, toolHome } from './pip-tool.ts';
 
 /** The uv release benchgrid installs: a newer one is an explicit change here (and a new tools directory). */
 export const UV_VERSION = '0.13.9';
@@ -33,42 +31,16 @@ export function chooseInstaller(python: string, log: (line: string) => void): Pr
   return chosen;
 }
 
+/** The pinned uv as a tool benchgrid installs with pip. */
+const UV: PipTool = { name: 'uv', version: UV_VERSION, purpose: 'the installer of environments' };
+
 /** Where the pinned uv lives: its own venv, complete once its binary is there (renamed into place). */
 export function uvHome(cache: string = cacheDir()): string {
-  return path.join(cache, 'tools', `uv-${UV_VERSION}`);
+  return toolHome(UV, cache);
 }
 
 async function bootstrap(python: string, log: (line: string) => void): Promise<Installer> {
-  const home = uvHome();
-  const uv = path.join(home, 'bin', 'uv');
-  if (fs.existsSync(uv)) return { kind: 'uv', uv };
-  // A cache moved elsewhere (BENCHGRID_CACHE: a test's, a CI job's) uses the same release from the
-  // default cache when it is there, rather than installing it again for every new cache directory.
-  const shared = path.join(uvHome(path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'benchgrid')), 'bin', 'uv');
-  if (fs.existsSync(shared)) return { kind: 'uv', uv: shared };
-  const release = await lock(`${home}.lock`, log);
-  try {
-    if (fs.existsSync(uv)) return { kind: 'uv', uv };
-    const tmp = `${home}.building-${process.pid}`;
-    fs.rmSync(tmp, { recursive: true, force: true });
-    log(`installing uv ${UV_VERSION} (the installer of environments) in ${home}`);
-    try {
-      await execa(python, ['-m', 'venv', tmp], { timeout: 120_000 });
-      // pip with this machine's own configuration: a mirror or wheel directory it names serves uv too.
-      await execa(path.join(tmp, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', `uv==${UV_VERSION}`], { timeout: 300_000 });
-      await execa(path.join(tmp, 'bin', 'uv'), ['--version'], { timeout: 30_000 });
-    } catch (error) {
-      fs.rmSync(tmp, { recursive: true, force: true });
-      const e = error as { stderr?: string; message: string };
-      const why = (e.stderr ?? '').trim().split('\n').filter((l) => /error/i.test(l)).pop();
-      throw new Error(why ?? e.message);
-    }
-    fs.rmSync(home, { recursive: true, force: true });
-    fs.renameSync(tmp, home);
-    return { kind: 'uv', uv };
-  } finally {
-    release();
-  }
+  return { kind: 'uv', uv: await pipTool(UV, python, log) };
 }
 
 /**

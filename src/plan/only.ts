@@ -77,10 +77,17 @@ function parseSeq(p: { glob: string; i: number; depth: number }, inBraces = fals
     if (!inBraces && ch === '}') return seq;
     if (ch === '{') seq.push(parseBraces(p));
     else if (ch === '*') seq.push(...parseStars(p));
-    else if (ch === '?') (seq.push({ t: 'char', test: notSlash }), p.i++);
-    else if (ch === '[') seq.push(parseClass(p));
-    else if (ch === '\\' && p.i + 1 < g.length) (seq.push(literal(g[p.i + 1])), (p.i += 2));
-    else (seq.push(literal(ch)), p.i++);
+    else if (ch === '?') {
+      seq.push({ t: 'char', test: notSlash });
+      p.i++;
+    } else if (ch === '[') seq.push(parseClass(p));
+    else if (ch === '\\' && p.i + 1 < g.length) {
+      seq.push(literal(g[p.i + 1]));
+      p.i += 2;
+    } else {
+      seq.push(literal(ch));
+      p.i++;
+    }
   }
   return seq;
 }

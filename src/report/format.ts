@@ -37,7 +37,7 @@ export function cellRange(c: CellResult): string | null {
  * that persists, `mismatch (max abs diff 0.0078; at float32 too: max abs diff 0.01)`.
  */
 export function exactnessCell(c: CellResult | null): string {
-  if (!c || c.status !== 'ok' || c.exact === undefined) return '';
+  if (c?.status !== 'ok' || c.exact === undefined) return '';
   if (c.exact === null) return 'not compared';
   if (c.exact === 'vacuous') return vacuousText(c);
   if (c.exact === 'degraded') return degradedText(c);

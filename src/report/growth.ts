@@ -155,7 +155,7 @@ function familySubjects(results: Results): FamilyKey[] {
 
 /** A measured cell's observations: its per-process medians, else its median alone (the seed layout). */
 function observations(c: CellResult | null): number[] {
-  if (!c || c.status !== 'ok') return [];
+  if (c?.status !== 'ok') return [];
   if (c.per_process && c.per_process.length > 0) return c.per_process.map((p) => p.median_ms);
   return c.median_ms !== null ? [c.median_ms] : [];
 }
@@ -183,7 +183,7 @@ function measurable(c: CellResult | null, index: CellIndex): boolean {
 }
 
 function overheads(c: CellResult | null, raw: CellResult | null): number[] {
-  if (!c || c.status !== 'ok') return [];
+  if (c?.status !== 'ok') return [];
   const paired = c.paired?.processes ?? [];
   if (paired.length > 0) {
     const time = (index: number) => c.per_process?.find((p) => p.index === index)?.median_ms ?? null;

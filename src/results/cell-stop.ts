@@ -3,7 +3,7 @@ import type { Protocol } from '../spec/types.ts';
 import type { CellResult } from './model.ts';
 import { poolFor, precisionSettings, processSoFar } from '../sampling/precision-gate.ts';
 import { nextProcess, type CellStop, type ProcessSoFar } from '../sampling/precision.ts';
-import { type Pool } from '../stats/spread.ts';
+import type { Pool } from '../stats/spread.ts';
 import type { BetweenModel } from '../stats/between-run.ts';
 
 /**

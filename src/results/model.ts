@@ -1,7 +1,6 @@
 // The results model: what a results file holds once loaded (benchgrid's own files and seed-layout files alike).
 import type { PairedFigures } from './paired.ts';
 import type { ControlFigures, ImportTax } from './control.ts';
-import type { RatioCI } from '../stats/paired.ts';
 import type { RequiredWork, Witnesses } from '../records/record.ts';
 import type { MemoryGrowth } from './memory-growth.ts';
 import type { Agreement, EffectFigures } from './effect.ts';

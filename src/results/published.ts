@@ -43,7 +43,7 @@ export function publishedRatio(c: CellResult, cells: CellIndex): Published | nul
   if (c.status !== 'ok' || c.tool === BASELINE_TOOL) return null;
   if (c.paired) return { ratio: c.paired.published.ratio, low: c.paired.published.ci95[0], high: c.paired.published.ci95[1], paired: true, why: null };
   const base = sibling(c, BASELINE_TOOL, cells);
-  if (!base || base.status !== 'ok' || !(base.median_ms && base.median_ms > 0) || c.median_ms === null) return null;
+  if (base?.status !== 'ok' || !(base.median_ms && base.median_ms > 0) || c.median_ms === null) return null;
   const low = c.min_ms !== null && base.max_ms ? c.min_ms / base.max_ms : null;
   const high = c.max_ms !== null && base.min_ms ? c.max_ms / base.min_ms : null;
   return { ratio: c.median_ms / base.median_ms, low, high, paired: false, why: c.unpaired ?? 'no paired timing in this results file' };

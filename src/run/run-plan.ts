@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { onlyFilter } from '../plan/only.ts';
 import type { Cell, Plan } from '../plan/expand.ts';
-import { type Manifest } from '../spec/manifests.ts';
+import type { Manifest } from '../spec/manifests.ts';
 import { HARNESS_DIR } from '../repository.ts';
 import type { Spec } from '../spec/types.ts';
 import { runSettings, type RunSettings, type SettingFlags } from '../settings/settings.ts';

@@ -128,7 +128,9 @@ export function digestFiles(dir: string, files: string[], prefix: string): strin
     h.update(st.mode & 0o111 ? 'x\0' : 'f\0');
     const fd = fs.openSync(file, 'r');
     try {
-      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+      for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
+        h.update(buf.subarray(0, n));
+      }
     } finally {
       fs.closeSync(fd);
     }

@@ -1,7 +1,7 @@
 // Contract facts as data: runners/harness/contracts.json (and a runner's own contracts.json), read once and checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Manifest } from './manifests.ts';
+import type { Manifest } from './manifests.ts';
 import { HARNESS_DIR } from '../repository.ts';
 import { validatorFor } from './schema.ts';
 

@@ -32,7 +32,7 @@ const MAX_ALIAS_COUNT = 1000;
  */
 export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUES, chained = false): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
-  let document;
+  let document: ReturnType<typeof parseDocument>;
   try {
     // Duplicate keys are found below, in one pass: yaml's own check compares each key with every
     // earlier one (45,000 keys took 40 s).

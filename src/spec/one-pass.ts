@@ -17,7 +17,7 @@ const ENTITY_MAPS = new Set(['environments', 'subjects', 'contracts', 'tools', '
 
 /** The data with every value the schema refused left out, and the pointers left out; null when the check is meaningless. */
 export function pruneSchemaErrors(data: unknown, positions: PosMap, file: string, errors: Diagnostic[]): { data: SpecData; pruned: Map<string, Diagnostic> } | null {
-  let copy: unknown = structuredClone(data);
+  const copy: unknown = structuredClone(data);
   let pending = errors;
   const pruned = new Map<string, Diagnostic>();
   for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {

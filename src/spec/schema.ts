@@ -31,7 +31,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 /** Compiles (once) and returns the validator for a schema file in schemas/. */
 export function validatorFor(name: string): ValidateFunction {
-  let v = compiled.get(name);
+  const v = compiled.get(name);
   if (v === undefined) {
     const schema = JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'));
     const ajv = newAjv({ verbose: true });

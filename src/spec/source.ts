@@ -14,7 +14,7 @@ export async function readSource(file: string): Promise<SourceResult> {
     ok: false,
     diagnostic: diag('error', code, { file, line: 1, col: 1 }, '', message, hint),
   });
-  let stat;
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(file);
   } catch (error) {

@@ -62,7 +62,7 @@ export function expandVersions(tools: Record<string, Tool>, environments: Record
       const id = versionedToolId(t.id, v);
       const base = environments[t.environment];
       // The release the tool's environment already pins runs there: no layer to build.
-      const pinned = base !== undefined && base.requirements.some((r) => r.replace(/\s+/g, '') === `${pkg}==${v}`);
+      const pinned = base?.requirements.some((r) => r.replace(/\s+/g, '') === `${pkg}==${v}`);
       const envId = pinned ? t.environment : versionEnvironmentId(t.environment, pkg, v);
       if (base && !environments[envId]) {
         environments[envId] = {

@@ -28,6 +28,7 @@ describe('action.yml', () => {
     expect(fs.existsSync(path.join(ROOT, 'specs/resnet18_cpu.yaml'))).toBe(true);
     expect(action.inputs['base-ref'].default).toBe('');
     expect(action.inputs.threshold.default).toBe('5');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(action.inputs['github-token'].default).toBe('${{ github.token }}');
     expect(Object.keys(action.outputs)).toEqual(['status', 'markdown']);
   });
@@ -37,6 +38,7 @@ describe('action.yml', () => {
     expect(names).toEqual(['actions/setup-node@v4', 'actions/setup-python@v5', 'Install benchgrid', 'Prepare', 'Restore the environments', 'Measure base and head', 'Post or update the comment', 'Verdict']);
     const cache = step('Restore the environments');
     expect(cache.uses).toBe('actions/cache@v4');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(cache.with!.key).toBe('${{ steps.prepare.outputs.cache-key }}');
     expect(cache.with!.path).toContain('~/.cache/benchgrid/envs');
     const comment = step('Post or update the comment');

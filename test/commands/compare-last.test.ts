@@ -40,9 +40,18 @@ beforeAll(() => {
   write(cwd, `${A}/results.json`, fixture('real-run-a.results.json'));
   write(cwd, `${B}/results.json`, fixture('real-run-b.results.json'));
   // Newer than both, and not to be compared: an interrupted run, another spec's run, a bench-change run.
-  write(cwd, `${FOLDER}/2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => (later(r), (r.partial = true))));
-  write(cwd, `${FOLDER}/copied/results.json`, fixture('real-run-b.results.json', (r) => (later(r), (r.spec = { ...(r.spec as object), name: 'resnet18_cpu' }))));
-  write(cwd, `${FOLDER}/change-2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => (later(r), (r.run = { ...(r.run as object), change: { tool: 'hooks', only: null } }))));
+  write(cwd, `${FOLDER}/2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => {
+    later(r);
+    r.partial = true;
+  }));
+  write(cwd, `${FOLDER}/copied/results.json`, fixture('real-run-b.results.json', (r) => {
+    later(r);
+    r.spec = { ...(r.spec as object), name: 'resnet18_cpu' };
+  }));
+  write(cwd, `${FOLDER}/change-2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => {
+    later(r);
+    r.run = { ...(r.run as object), change: { tool: 'hooks', only: null } };
+  }));
   // The pointer `run` keeps, planted to lead out of the tree: never followed.
   fs.symlinkSync(path.dirname(cwd), path.join(cwd, FOLDER, 'latest'));
 });

@@ -9,7 +9,6 @@ import { ROOT, PREDECESSOR_RESULTS } from '../helpers.ts';
 import { CPU_RUN_FIXTURE, cpuRun } from './fixtures.ts';
 
 const FILES = { before: 'before.json', after: 'after.json' };
-const labels = (c: ReturnType<typeof compareResults>) => Object.fromEntries(c.cells.map((x) => [x.id, x.speed.label]));
 
 describe('compareResults', () => {
   it('gives the seed compared with itself no faster or slower label, by the range rule', () => {

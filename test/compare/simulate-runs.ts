@@ -4,7 +4,7 @@
 import type { CellResult, Results } from '../../src/results/model.ts';
 import { median } from '../../src/stats/summary.ts';
 import { pairedFigures, pairedPools, pairedProcess } from '../../src/results/paired.ts';
-import { measuredCell, resultsOf, subjectMeta, variates } from './simulate.ts';
+import { measuredCell, resultsOf, subjectMeta, type variates } from './simulate.ts';
 
 /** The noise of whole runs. Every sd is of a logarithm (0.02 is about 2%). */
 export interface RunModel {

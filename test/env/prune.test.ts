@@ -11,7 +11,10 @@ describe('chooseStaleBuilds', () => {
     const env = 'main-0123456789abcdef';
     const names = [env, `${env}.build.log`, `${env}.lock`, `${env}.building-4242`, 'main+captum-0.8.0-fedcba9876543210.building-77', `${env}.building-`, `${env}.building-12x`];
     const asked: number[] = [];
-    const alive = (pid: number) => (asked.push(pid), pid === 77);
+    const alive = (pid: number) => {
+      asked.push(pid);
+      return pid === 77;
+    };
     expect(chooseStaleBuilds(names, alive)).toEqual([
       { name: 'main-0123456789abcdef.building-4242', pid: 4242, why: 'an unfinished build of main-0123456789abcdef by process 4242, which is no longer running' },
     ]);

@@ -36,7 +36,7 @@ describe('loading results', () => {
 
   it('round-trips its own format', () => {
     const again = fromJson(JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 })));
-    expect(again.cells).toEqual(seed.cells.map((c) => ({ ...c })).sort((a, b) => 0));
+    expect(again.cells).toEqual(seed.cells.map((c) => ({ ...c })).sort(() => 0));
     expect(again.origin).toBe('benchgrid');
   });
 

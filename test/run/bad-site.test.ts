@@ -56,7 +56,7 @@ describe('a site that is not in the model', () => {
     expect(records).toHaveLength(Number(last[1]));
     const results = loadResults(path.join(out, 'results.json'));
     expect(results.cells.filter((c) => c.status === 'ok').map((c) => c.id).sort()).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/raw/resnet18']);
-    const stopped = (results.run?.stopped_early as { cell: string; ran: number; planned: number }[]).sort((a, b) => a.cell.localeCompare(b.cell));
+    const stopped = (results.run!.stopped_early as { cell: string; ran: number; planned: number }[]).sort((a, b) => a.cell.localeCompare(b.cell));
     // raw there plans its memory process and its row's control processes: both cells stopped after one.
     expect(stopped.map((x) => [x.cell, x.ran])).toEqual([['A/matched_retained/hooks/resnet18', 1], ['A/matched_retained/raw/resnet18', 1]]);
     expect(stopped.every((x) => x.planned > 1)).toBe(true);

@@ -68,7 +68,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(r.partial).toBe(false);
     expect(r.cells.map((c) => [c.id, c.status])).toEqual([['A/single_module_output/raw/resnet18', 'ok'], ['A/single_module_output/hooks/resnet18', 'ok']]);
     // The cells ran in the venv the driver built, over the test interpreter's torch.
-    const setup = (r.run?.environment_setup as Record<string, unknown>[])[0];
+    const setup = (r.run!.environment_setup as Record<string, unknown>[])[0];
     expect(setup).toMatchObject({ base_python: python, requirements: ['bgt-probe==1.0'], installed: { 'bgt-probe': '1.0' }, resolved_failed: null, pip_check: 'No broken requirements found.' });
     expect(r.cells[0].runtime?.torch).toBeTruthy();
     const raw = r.cells[0].median_ms!;

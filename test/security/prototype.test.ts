@@ -11,7 +11,7 @@ import { cli, ROOT, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';
 
 /** Names of Object.prototype that a spec id may be (ids start with a letter or digit). */
-export const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
 
 let dir: string;
 beforeAll(() => {

@@ -56,7 +56,7 @@ describe('init --tool writes only inside the spec\'s tree', () => {
 
 describe.skipIf(readOnly === null)('a place that cannot be written', () => {
   it.each([
-    ['init', (d: string) => ['init', `${readOnly}/x.yaml`]],
+    ['init', () => ['init', `${readOnly}/x.yaml`]],
     ['report', (d: string) => ['report', d, '--out', `${readOnly}/r.html`]],
     ['compare', (d: string) => ['compare', d, d, '--out', `${readOnly}/c.md`]],
     ['history', (d: string) => ['history', path.dirname(d), '--out', `${readOnly}/site`]],

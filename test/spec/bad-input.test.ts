@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tmpdir, write } from '../helpers.ts';
 
 let dir: string;
-const cases: [string, () => string, RegExp][] = [];
 
 beforeAll(() => {
   dir = tmpdir();

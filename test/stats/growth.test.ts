@@ -11,7 +11,7 @@ function powerLaw(c: number, k: number, noise = 0, processes = 3, seed = 1): Gro
   return XS.map((x) => ({ x, times: Array.from({ length: processes }, () => c * x ** k * Math.exp(noise * (2 * random() - 1))) }));
 }
 
-const fit = (exponent: number, ci95: [number, number] | null): GrowthFit => ({ exponent, ci95, points: 4, observations: 12, why: ci95 ? null : 'two values' });
+const growthFit = (exponent: number, ci95: [number, number] | null): GrowthFit => ({ exponent, ci95, points: 4, observations: 12, why: ci95 ? null : 'two values' });
 
 describe('the growth exponent', () => {
   it('is exactly 1 on t = c * x, with an interval of no width where every process agrees', () => {
@@ -72,26 +72,26 @@ describe('the growth exponent', () => {
 });
 
 describe('what an overhead exponent says against the forward', () => {
-  const forward = fit(1, [0.95, 1.05]);
+  const forward = growthFit(1, [0.95, 1.05]);
 
   it('is constant where its interval holds 0 and not the forward', () => {
-    expect(growthVerdict(forward, fit(0.02, [-0.1, 0.14]))).toBe('constant');
+    expect(growthVerdict(forward, growthFit(0.02, [-0.1, 0.14]))).toBe('constant');
   });
 
   it('grows like the forward where its interval holds the forward exponent and not 0', () => {
-    expect(growthVerdict(forward, fit(0.97, [0.9, 1.1]))).toBe('like the forward');
+    expect(growthVerdict(forward, growthFit(0.97, [0.9, 1.1]))).toBe('like the forward');
   });
 
   it('grows faster or slower than the forward where its interval lies above or below it', () => {
-    expect(growthVerdict(forward, fit(1.9, [1.7, 2.1]))).toBe('faster');
-    expect(growthVerdict(forward, fit(0.5, [0.4, 0.6]))).toBe('slower');
-    expect(growthVerdict(forward, fit(-0.5, [-0.6, -0.4]))).toBe('shrinks');
+    expect(growthVerdict(forward, growthFit(1.9, [1.7, 2.1]))).toBe('faster');
+    expect(growthVerdict(forward, growthFit(0.5, [0.4, 0.6]))).toBe('slower');
+    expect(growthVerdict(forward, growthFit(-0.5, [-0.6, -0.4]))).toBe('shrinks');
   });
 
   it('cannot tell where the interval holds both 0 and the forward, or there is no interval', () => {
-    expect(growthVerdict(forward, fit(0.5, [-0.2, 1.2]))).toBe('cannot tell');
-    expect(growthVerdict(forward, fit(0.5, null))).toBe('cannot tell');
-    expect(growthVerdict(null, fit(0.5, [0.4, 0.6]))).toBe('cannot tell');
+    expect(growthVerdict(forward, growthFit(0.5, [-0.2, 1.2]))).toBe('cannot tell');
+    expect(growthVerdict(forward, growthFit(0.5, null))).toBe('cannot tell');
+    expect(growthVerdict(null, growthFit(0.5, [0.4, 0.6]))).toBe('cannot tell');
   });
 
   it('says none where there is no overhead to fit', () => {

@@ -26,7 +26,10 @@ describe('noCudaHere: whether a machine can run CUDA, from its files alone', () 
 
   it('reads the facts from the files it names, starting no program', () => {
     const asked: string[] = [];
-    const facts = driverFacts((f) => (asked.push(f), f === '/dev/kfd'));
+    const facts = driverFacts((f) => {
+      asked.push(f);
+      return f === '/dev/kfd';
+    });
     expect(asked).toEqual(GPU_DRIVER_FILES);
     expect(facts.present).toEqual(['/dev/kfd']);
   });

@@ -111,9 +111,16 @@ def start_cold(command, parent=None):
     cpus = command.get("cpus")
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     with open(command["stdout"], "wb") as out, open(command["stderr"], "wb") as err:
-        return subprocess.Popen([command["python"], *command["argv"]], env=env,
-                                cwd=command["cwd"], stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                start_new_session=True, preexec_fn=pin)
+        return subprocess.Popen(
+            [command["python"], *command["argv"]],
+            env=env,
+            cwd=command["cwd"],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            preexec_fn=pin,  # noqa: PLW1509 - the launcher starts no threads
+        )
 
 
 def spawn_error(command, exc):

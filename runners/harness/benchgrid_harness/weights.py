@@ -52,7 +52,7 @@ def read_state_dict(path):
         return load_file(path, device="cpu")
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - any unpickling failure is the file's
+    except Exception as exc:  # any unpickling failure is the file's
         raise HarnessError(f"weights file {path} is not a state_dict torch.load can read safely: {exc}") from exc
     # A whole checkpoint often keeps the weights under "state_dict" or "model".
     for key in ("state_dict", "model"):
@@ -84,7 +84,7 @@ def hub_snapshot(hub_id):
         raise HarnessError("weights: hf:... needs huggingface_hub in the environment") from exc
     try:
         return snapshot_download(hub_id, local_files_only=True)
-    except Exception as exc:  # noqa: BLE001 - not cached, or a broken cache: the same advice
+    except Exception as exc:  # not cached, or a broken cache: the same advice
         raise HarnessError(f"weights hf:{hub_id} are not in the local Hugging Face cache ({type(exc).__name__}); "
                            f"download them first: benchgrid run SPEC --allow-downloads") from exc
 

@@ -2,13 +2,12 @@
 (a padded prompt's tokens come out as the prompt alone gives them), a corrupted input keeping the padding, the
 tokenizer read from a save_pretrained directory, and the refusals."""
 
-import os
 import tempfile
 import unittest
 
 import torch
 
-from benchgrid_harness import drawn, exactness, subjects, text, witnesses
+from benchgrid_harness import drawn, exactness, subjects, witnesses
 from benchgrid_harness.errors import HarnessError
 
 PROMPTS = ["The cat sat on the mat.", "Hi", "A somewhat longer prompt, with more words in it than the others."]

@@ -1,7 +1,6 @@
 // Runs a run plan's jobs here: one launcher per environment, the run's signals, progress, the journal.
 // Everything it needs comes typed from the run plan; nothing is parsed back from strings.
 import fs from 'node:fs';
-import path from 'node:path';
 import { UserError } from '../../errors.ts';
 import { REPO_ROOT } from '../../repository.ts';
 import { execute } from './execute.ts';

@@ -74,7 +74,10 @@ function route(line: string, waiting: Map<number, Waiting>, onReady: () => void)
   } catch {
     return; // not ours: the launcher prints nothing else, but a library might
   }
-  if ('ready' in message) return onReady();
+  if ('ready' in message) {
+    onReady();
+    return;
+  }
   const w = waiting.get(message.id);
   if (!w) return;
   if ('error' in message) {

@@ -174,7 +174,7 @@ describe('ingest refuses what must not merge, and lists it', () => {
     expect(partial.code, partial.stderr).toBe(0);
     const results = loadResults(path.join(partial.out, 'results.json'));
     expect(results.partial).toBe(true);
-    expect((results.run?.missing_processes as string[]).length).toBe(2);
+    expect((results.run!.missing_processes as string[]).length).toBe(2);
   });
 
   it('refuses processes that have not run yet', async () => {

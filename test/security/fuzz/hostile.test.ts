@@ -254,7 +254,10 @@ describe('fuzz: results trees with symbolic links', () => {
         if (kind === 'loop') fs.symlinkSync(p, p);
         if (kind === 'out-dir') fs.symlinkSync(outsideDir, p);
         if (kind === 'out-file') fs.symlinkSync(sentinel, p);
-        if (kind === 'results-out') (fs.mkdirSync(p), fs.symlinkSync(sentinel, path.join(p, 'results.json')));
+        if (kind === 'results-out') {
+          fs.mkdirSync(p);
+          fs.symlinkSync(sentinel, path.join(p, 'results.json'));
+        }
         if (kind === 'inside') fs.symlinkSync('.', p);
       });
       const site = path.join(dir, `tree-${i}`, 'site');

@@ -3,7 +3,6 @@
 import os
 import shutil
 
-import torch
 import torchlens as tl
 from torchlens.options import CaptureOptions
 
