@@ -14,7 +14,10 @@ export default defineConfig({
     // The fixture specs name runners in test/fixtures/runners, outside their own directory, and some extend
     // the project's specs (peers-resnet.yaml extends specs/resnet18_cpu.yaml): both are allowed (docs/spec.md).
     env: {
-      BENCHGRID_ALLOW_DIRS: [fileURLToPath(new URL('./test/fixtures', import.meta.url)), fileURLToPath(new URL('./specs', import.meta.url))].join(path.delimiter),
+      BENCHGRID_ALLOW_DIRS: [
+        fileURLToPath(new URL('./test/fixtures', import.meta.url)),
+        fileURLToPath(new URL('./specs', import.meta.url)),
+      ].join(path.delimiter),
     },
     reporters: ['default'],
   },

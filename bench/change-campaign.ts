@@ -21,7 +21,8 @@ import { spliceSection } from './splice.ts';
 
 // A tool author's small spec: three contracts of hookkit beside hooks (no raw: bench-change adds it), three
 // processes per side, ten samples each.
-const PROTOCOL = '{ warmups: 2, samples: 10, processes: 3, min_samples: 5, budget_s_per_cell: 20, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
+const PROTOCOL =
+  '{ warmups: 2, samples: 10, processes: 3, min_samples: 5, budget_s_per_cell: 20, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
 
 const HEADING = '## bench-change: base against base, and a 10% slowdown';
 const [dirArg, quietArg, busyArg, slowArg] = process.argv.slice(2);
@@ -63,21 +64,55 @@ async function one(name: string, kind: Outcome['kind'], spec: string, repo: stri
   const started = Date.now();
   const loadavg_start = os.loadavg()[0];
   const head = kind === 'slow' ? 'git:slow10' : 'git:main';
-  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'bench-change', spec, '--tool', 'hookkit', '--base', 'git:main', '--head', head, '--out', path.join(dir, name), '--json'], { cwd: repo, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore' });
+  const r = await execa(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'bin/benchgrid.js'),
+      'bench-change',
+      spec,
+      '--tool',
+      'hookkit',
+      '--base',
+      'git:main',
+      '--head',
+      head,
+      '--out',
+      path.join(dir, name),
+      '--json',
+    ],
+    { cwd: repo, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore' },
+  );
   busy?.kill('SIGKILL');
   const report = r.stdout ? (JSON.parse(r.stdout) as ChangeReport) : null;
   fs.writeFileSync(path.join(dir, `${name}.stderr`), r.stderr);
   const t = report?.comparison.tools?.[0] ?? null;
   return {
-    name, kind, code: r.exitCode ?? -1, wall_s: (Date.now() - started) / 1000, loadavg_start, loadavg_end: os.loadavg()[0],
+    name,
+    kind,
+    code: r.exitCode ?? -1,
+    wall_s: (Date.now() - started) / 1000,
+    loadavg_start,
+    loadavg_end: os.loadavg()[0],
     tool: t && { label: t.label, ratio: t.ratio, interval: t.interval },
-    cells: (report?.comparison.cells ?? []).map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, paired: c.speed.paired ?? null, half_width: c.speed.interval ? Math.sqrt(c.speed.interval.high / c.speed.interval.low) - 1 : null })),
+    cells: (report?.comparison.cells ?? []).map((c) => ({
+      id: c.id,
+      label: c.speed.label,
+      ratio: c.speed.ratio,
+      paired: c.speed.paired ?? null,
+      half_width: c.speed.interval ? Math.sqrt(c.speed.interval.high / c.speed.interval.low) - 1 : null,
+    })),
   };
 }
 
 const { spec, repo } = await workspace();
 const log = path.join(dir, 'runs.jsonl');
-const done: Outcome[] = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const done: Outcome[] = fs.existsSync(log)
+  ? fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 // Quiet and loaded base-against-base runs alternate with the slowdown's, so that a drift of the machine over the campaign reaches all three.
 const plan: { name: string; kind: Outcome['kind'] }[] = [];
 for (let i = 0; i < Math.max(counts.quiet, counts.busy, counts.slow); i++) {
@@ -90,7 +125,9 @@ for (const p of plan) {
   const o = await one(p.name, p.kind, spec, repo);
   fs.appendFileSync(log, JSON.stringify(o) + '\n');
   done.push(o);
-  process.stderr.write(`bench change: ${o.name}: exit ${o.code}, hookkit ${o.tool?.label ?? 'n/a'} x${o.tool?.ratio?.toFixed(3) ?? 'n/a'}, ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} cells labelled, ${o.wall_s.toFixed(0)} s, load ${o.loadavg_start.toFixed(2)}-${o.loadavg_end.toFixed(2)}\n`);
+  process.stderr.write(
+    `bench change: ${o.name}: exit ${o.code}, hookkit ${o.tool?.label ?? 'n/a'} x${o.tool?.ratio?.toFixed(3) ?? 'n/a'}, ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} cells labelled, ${o.wall_s.toFixed(0)} s, load ${o.loadavg_start.toFixed(2)}-${o.loadavg_end.toFixed(2)}\n`,
+  );
 }
 
 const of = (kind: Outcome['kind']) => done.filter((d) => d.kind === kind);
@@ -99,9 +136,29 @@ const figures = {
   date: new Date().toISOString().slice(0, 10),
   protocol: PROTOCOL,
   machine: { cores: os.cpus().length },
-  aa_quiet: { runs: of('quiet').length, tool_labelled: of('quiet').filter(labelled).length, cells_labelled: of('quiet').reduce((s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length, 0), cells: of('quiet').reduce((s, o) => s + o.cells.length, 0) },
-  aa_busy: { runs: of('busy').length, tool_labelled: of('busy').filter(labelled).length, cells_labelled: of('busy').reduce((s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length, 0), cells: of('busy').reduce((s, o) => s + o.cells.length, 0) },
-  slow10: { runs: of('slow').length, tool_slower: of('slow').filter((o) => o.tool?.label === 'slower').length, ratios: of('slow').map((o) => o.tool?.ratio ?? null) },
+  aa_quiet: {
+    runs: of('quiet').length,
+    tool_labelled: of('quiet').filter(labelled).length,
+    cells_labelled: of('quiet').reduce(
+      (s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length,
+      0,
+    ),
+    cells: of('quiet').reduce((s, o) => s + o.cells.length, 0),
+  },
+  aa_busy: {
+    runs: of('busy').length,
+    tool_labelled: of('busy').filter(labelled).length,
+    cells_labelled: of('busy').reduce(
+      (s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length,
+      0,
+    ),
+    cells: of('busy').reduce((s, o) => s + o.cells.length, 0),
+  },
+  slow10: {
+    runs: of('slow').length,
+    tool_slower: of('slow').filter((o) => o.tool?.label === 'slower').length,
+    ratios: of('slow').map((o) => o.tool?.ratio ?? null),
+  },
   runs: done,
 };
 const file = path.join(REPO_ROOT, 'bench/results', `change-${figures.date}.json`);
@@ -123,15 +180,19 @@ function section(source: string): string[] {
   const b = figures.aa_busy;
   const s10 = figures.slow10;
   return [
-    HEADING, '',
+    HEADING,
+    '',
     `Measured by \`bench/change-campaign.ts\` (raw figures in \`${source}\`) on this 2-core machine, ${figures.date}: hookkit (\`test/fixtures/sources/hookkit\`) in a local git repository, its three contracts beside hooks on a ResNet-18 with 32x32 inputs, at \`${PROTOCOL}\` and bench-change's defaults (no \`--threshold\`); the spec has no raw tool, so bench-change adds it and both sides pair. Base against base alone on the machine, base against base with one busy CPU process beside it, and base against a committed branch \`slow10\` whose hookkit spins after every forward for a tenth of that forward's time (a 10% slowdown of its calls), interleaved in that order. Load average: at the start and end of each run.`,
     '',
-    '| figure | value | target | |', '|---|---|---|---|',
+    '| figure | value | target | |',
+    '|---|---|---|---|',
     `| base against base, quiet: runs with the tool labelled | ${q.tool_labelled} of ${q.runs} (cells labelled: ${q.cells_labelled} of ${q.cells}) | 0 of 10 | ${verdict(q.tool_labelled === 0 && q.runs >= 10)} |`,
     `| base against base, one busy CPU process beside: runs with the tool labelled | ${b.tool_labelled} of ${b.runs} (cells labelled: ${b.cells_labelled} of ${b.cells}) | 0 of 5 | ${verdict(b.tool_labelled === 0 && b.runs >= 5)} |`,
     `| the 10% slowdown: runs with the tool labelled slower | ${s10.tool_slower} of ${s10.runs} (ratios ${s10.ratios.map((r) => (r === null ? 'n/a' : r.toFixed(3))).join(', ')}) | 5 of 5 | ${verdict(s10.tool_slower === s10.runs && s10.runs >= 5)} |`,
     '',
-    '| run | beside it | load average (start, end) | wall time | hookkit, head/base over its cells | cells labelled | cells\' 95% half-widths | exit |', '|---|---|---|---|---|---|---|---|',
-    ...figures.runs.map(row), '',
+    "| run | beside it | load average (start, end) | wall time | hookkit, head/base over its cells | cells labelled | cells' 95% half-widths | exit |",
+    '|---|---|---|---|---|---|---|---|',
+    ...figures.runs.map(row),
+    '',
   ];
 }

@@ -28,5 +28,13 @@ with torch.no_grad():
         model(x)
         durations.append(time.perf_counter_ns() - t0)
 done = time.perf_counter()
-print(json.dumps({"samples_ms": [d / 1e6 for d in durations], "imports_s": imported - started,
-                  "build_s": built - imported, "work_s": done - built}))
+print(
+    json.dumps(
+        {
+            "samples_ms": [d / 1e6 for d in durations],
+            "imports_s": imported - started,
+            "build_s": built - imported,
+            "work_s": done - built,
+        }
+    )
+)

@@ -19,7 +19,15 @@ import { markdown, table, type BenchRecord } from './render.ts';
 import { benchPython, deriveSpec } from './setup.ts';
 
 /** The reduced protocol of the whole-matrix runs (documented in docs/performance.md). */
-const MATRIX_PROTOCOL = { warmups: 1, samples: 3, min_samples: 1, processes: 1, budget_s_per_cell: 2, memory_runs: 0, aa_pairs: 0 };
+const MATRIX_PROTOCOL = {
+  warmups: 1,
+  samples: 3,
+  min_samples: 1,
+  processes: 1,
+  budget_s_per_cell: 2,
+  memory_runs: 0,
+  aa_pairs: 0,
+};
 const RAW = 'A/single_module_output/raw/resnet18';
 const HOOKS = 'A/single_module_output/hooks/resnet18';
 
@@ -77,7 +85,17 @@ if (!args['skip-processes']) {
     }
     for (let r = 0; r < 2; r++) {
       for (const start of rotate(['cold', 'fork'], r)) {
-        const run = await harnessProcess(loaded, protocol, HOOKS, start === 'cold' ? cold : fork, python, dir, `mem/${start}`, r, 'memory');
+        const run = await harnessProcess(
+          loaded,
+          protocol,
+          HOOKS,
+          start === 'cold' ? cold : fork,
+          python,
+          dir,
+          `mem/${start}`,
+          r,
+          'memory',
+        );
         runs.push(run);
         log(`memory ${r + 1}/2 ${start}: peak RSS ${((run.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`);
       }
@@ -95,18 +113,33 @@ if (!args['skip-matrix']) {
   const derived = await deriveSpec(MATRIX_PROTOCOL, 'resnet18_cpu_reduced');
   subset = derived.subset;
   const planned = derived.loaded.plan.cells.filter((c) => c.status === 'planned').length;
-  log(`whole matrix: ${planned} planned cells${derived.subset ? ` (subset: ${derived.subset.tools.join(', ')})` : ''}, ${matrixRounds} round(s) of cold and fork`);
+  log(
+    `whole matrix: ${planned} planned cells${derived.subset ? ` (subset: ${derived.subset.tools.join(', ')})` : ''}, ${matrixRounds} round(s) of cold and fork`,
+  );
   for (let r = 0; r < matrixRounds; r++) {
     for (const start of rotate(['cold', 'fork'] as const, r)) {
       const m = await matrixRun(derived, python, start, r);
       matrix.push(m);
-      log(`matrix ${start}: ${m.wall_s.toFixed(1)} s wall, ${m.processes} processes, timed work ${m.timed_s.toFixed(1)} s`);
+      log(
+        `matrix ${start}: ${m.wall_s.toFixed(1)} s wall, ${m.processes} processes, timed work ${m.timed_s.toFixed(1)} s`,
+      );
     }
   }
   fs.rmSync(path.dirname(derived.file), { recursive: true, force: true });
 }
 
-const versions = JSON.parse((await execa(python, ['-c', 'import json, platform, torch, torchvision; print(json.dumps([platform.python_version(), torch.__version__, torchvision.__version__]))'], { env: { PATH: process.env.PATH ?? '' } })).stdout);
+const versions = JSON.parse(
+  (
+    await execa(
+      python,
+      [
+        '-c',
+        'import json, platform, torch, torchvision; print(json.dumps([platform.python_version(), torch.__version__, torchvision.__version__]))',
+      ],
+      { env: { PATH: process.env.PATH ?? '' } },
+    )
+  ).stdout,
+);
 const date = started.toISOString().slice(0, 10);
 const record: BenchRecord = {
   bench: 1,
@@ -114,12 +147,22 @@ const record: BenchRecord = {
   started: started.toISOString(),
   finished: new Date().toISOString(),
   machine: {
-    cpu: os.cpus()[0]?.model?.trim() ?? 'unknown', cores: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30),
-    platform: `${os.platform()} ${os.release()}`, node: process.version, python: versions[0], torch: versions[1], torchvision: versions[2],
-    loadavg_start: loadStart, loadavg_end: load1(),
+    cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
+    cores: os.cpus().length,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    python: versions[0],
+    torch: versions[1],
+    torchvision: versions[2],
+    loadavg_start: loadStart,
+    loadavg_end: load1(),
   },
   settings: {
-    rounds, 'matrix rounds': matrixRounds, 'process protocol': 'resnet18_cpu default', 'matrix protocol': MATRIX_PROTOCOL,
+    rounds,
+    'matrix rounds': matrixRounds,
+    'process protocol': 'resnet18_cpu default',
+    'matrix protocol': MATRIX_PROTOCOL,
     'fork server ready (s)': serverReadyS === null ? 'n/a' : serverReadyS.toFixed(2),
   },
   subset,
@@ -131,6 +174,9 @@ fs.mkdirSync(path.join(REPO_ROOT, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(REPO_ROOT, 'bench/results', `${date}.json`), JSON.stringify(record, null, 1) + '\n');
 // The noise campaign (bench/noise.sh) is too long for every bench run: its newest figures are kept.
 const noise = newestNoise(path.join(REPO_ROOT, 'bench/results'));
-fs.writeFileSync(path.join(REPO_ROOT, 'docs/performance.md'), markdown(record, noise ? noiseSection(noise.summary, path.relative(REPO_ROOT, noise.file)) : []));
+fs.writeFileSync(
+  path.join(REPO_ROOT, 'docs/performance.md'),
+  markdown(record, noise ? noiseSection(noise.summary, path.relative(REPO_ROOT, noise.file)) : []),
+);
 process.stdout.write(table(record) + '\n');
 log(`wrote bench/results/${date}.json and docs/performance.md`);

@@ -37,27 +37,48 @@ export interface MatrixRun {
 }
 
 /** Runs the spec once with `start`; throws with the CLI's stderr when it fails. */
-export async function matrixRun(derived: DerivedSpec, python: string, start: 'cold' | 'fork', round: number): Promise<MatrixRun> {
+export async function matrixRun(
+  derived: DerivedSpec,
+  python: string,
+  start: 'cold' | 'fork',
+  round: number,
+): Promise<MatrixRun> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `benchgrid-bench-matrix-${start}-`));
   const dir = path.join(out, 'run');
   const cpu0 = childrenCpuS();
   const load0 = os.loadavg()[0];
   const t0 = performance.now();
-  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', derived.file, '--out', dir, '--python', python, '--start', start], {
-    reject: false, stdin: 'ignore', env: { NO_COLOR: '1' }, cwd: REPO_ROOT,
-  });
+  const r = await execa(
+    process.execPath,
+    [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', derived.file, '--out', dir, '--python', python, '--start', start],
+    {
+      reject: false,
+      stdin: 'ignore',
+      env: { NO_COLOR: '1' },
+      cwd: REPO_ROOT,
+    },
+  );
   const wall = (performance.now() - t0) / 1000;
   const cpu = childrenCpuS() - cpu0;
   const load1 = os.loadavg()[0];
-  if (r.exitCode !== 0) throw new Error(`bench: benchgrid run --start ${start} exited ${r.exitCode}:\n${r.stderr.split('\n').slice(-15).join('\n')}`);
+  if (r.exitCode !== 0)
+    throw new Error(
+      `bench: benchgrid run --start ${start} exited ${r.exitCode}:\n${r.stderr.split('\n').slice(-15).join('\n')}`,
+    );
   const records = readJournal(dir).records;
   const results = loadResults(path.join(dir, 'results.json'));
   const unsupported = new Set(derived.loaded.plan.cells.filter((c) => c.status === 'unsupported').map((c) => c.id));
-  const phase = (name: string) => sum(records.map((rec) => (rec.outcome.kind === 'result' ? rec.outcome.result.phases_s[name] ?? 0 : 0)));
+  const phase = (name: string) =>
+    sum(records.map((rec) => (rec.outcome.kind === 'result' ? (rec.outcome.result.phases_s[name] ?? 0) : 0)));
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   fs.rmSync(out, { recursive: true, force: true });
   return {
-    start, round, wall_s: wall, processes: records.length, cpu_s: cpu, load: [load0, load1],
+    start,
+    round,
+    wall_s: wall,
+    processes: records.length,
+    cpu_s: cpu,
+    load: [load0, load1],
     cells: { ok: count('ok'), error: count('error'), unsupported: count('unsupported') },
     timed_s: phase('timed'),
     warmup_timed_s: phase('timed') + phase('warmup'),
@@ -67,7 +88,7 @@ export async function matrixRun(derived: DerivedSpec, python: string, start: 'co
     verdicts: Object.fromEntries(results.cells.map((c) => [c.id, `${c.status}${c.exact ? `/${c.exact}` : ''}`])),
     detail: records.map((rec) => ({
       cell: rec.cell,
-      library: rec.outcome.kind === 'result' ? rec.outcome.result.versions.library?.name ?? null : null,
+      library: rec.outcome.kind === 'result' ? (rec.outcome.result.versions.library?.name ?? null) : null,
       wall_s: rec.wall_s,
       phases_s: rec.outcome.kind === 'result' ? rec.outcome.result.phases_s : {},
     })),

@@ -8,5 +8,8 @@ import { newestNoise, noiseSection, spliceNoise } from './noise-section.ts';
 const n = newestNoise(path.join(REPO_ROOT, 'bench/results'));
 if (!n) throw new Error('no bench/results/noise-<date>.json: run bench/noise.sh first');
 const doc = path.join(REPO_ROOT, 'docs/performance.md');
-fs.writeFileSync(doc, spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(n.summary, path.relative(REPO_ROOT, n.file))));
+fs.writeFileSync(
+  doc,
+  spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(n.summary, path.relative(REPO_ROOT, n.file))),
+);
 process.stderr.write(`wrote the noise section of docs/performance.md from ${path.relative(REPO_ROOT, n.file)}\n`);

@@ -14,14 +14,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mean, median } from 'simple-statistics';
 
-interface Proc { cell: string; index: number; samples: number[] }
+interface Proc {
+  cell: string;
+  index: number;
+  samples: number[];
+}
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
   console.error('usage: node bin/node-ts.js bench/noise-model.ts RUN_DIR... (each with a journal.jsonl)');
   process.exit(2);
 }
-
 
 /** The ok timing processes of a run's journal (A/A processes left out: they run outside the rounds' cells). */
 function processes(dir: string): Proc[] {
@@ -32,7 +35,8 @@ function processes(dir: string): Proc[] {
     if (r.type !== 'process' || r.kind !== 'time' || r.outcome?.kind !== 'result') continue;
     const res = r.outcome.result;
     const s: unknown = res?.timing?.samples_ms;
-    if (res.status !== 'ok' || !Array.isArray(s) || s.length < 3 || !s.every((v) => typeof v === 'number' && v > 0)) continue;
+    if (res.status !== 'ok' || !Array.isArray(s) || s.length < 3 || !s.every((v) => typeof v === 'number' && v > 0))
+      continue;
     out.push({ cell: r.cell, index: r.index, samples: s as number[] });
   }
   return out;
@@ -85,21 +89,28 @@ for (let a = 0; a < runs.length; a++) {
     const ma = med(runs[a].procs);
     const mb = med(runs[b].procs);
     const logs = [...ma].filter(([c]) => mb.has(c)).map(([c, v]) => Math.log(mb.get(c)! / v));
-    if (logs.length > 0) shifts.push({ pair: `${path.basename(runs[a].dir)} -> ${path.basename(runs[b].dir)}`, shift: median(logs) });
+    if (logs.length > 0)
+      shifts.push({ pair: `${path.basename(runs[a].dir)} -> ${path.basename(runs[b].dir)}`, shift: median(logs) });
   }
 }
 const run = shifts.length ? Math.sqrt(mean(shifts.map((s) => s.shift ** 2)) / 2) : null;
 
 const f = (x: number | null) => (x === null ? 'n/a' : x.toFixed(4));
-console.log(JSON.stringify({
-  runs: dirs.map((d) => path.basename(d)),
-  processes: runs.reduce((a, r) => a + r.procs.length, 0),
-  samples_per_process: samples,
-  within: Number(f(within)),
-  process: Number(f(process_)),
-  process_before_within_correction: Number(f(rawProcess)),
-  drift: Number(f(drift)),
-  rounds: roundEffects.length,
-  run: run === null ? null : Number(f(run)),
-  shifts: shifts.map((s) => ({ pair: s.pair, shift: Number(f(s.shift)) })),
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      runs: dirs.map((d) => path.basename(d)),
+      processes: runs.reduce((a, r) => a + r.procs.length, 0),
+      samples_per_process: samples,
+      within: Number(f(within)),
+      process: Number(f(process_)),
+      process_before_within_correction: Number(f(rawProcess)),
+      drift: Number(f(drift)),
+      rounds: roundEffects.length,
+      run: run === null ? null : Number(f(run)),
+      shifts: shifts.map((s) => ({ pair: s.pair, shift: Number(f(s.shift)) })),
+    },
+    null,
+    2,
+  ),
+);

@@ -56,7 +56,17 @@ if (!dirArg || !['run', 'summary', 'achieved'].includes(command) || (command !==
 const dir = path.resolve(dirArg);
 fs.mkdirSync(dir, { recursive: true });
 const wallsFile = path.join(dir, 'walls.json');
-type Wall = { name: string; schedule: string; probe: string; precision: number | null; started: string; wall_s: number; spec?: string; load_start?: number[]; load_end?: number[] };
+type Wall = {
+  name: string;
+  schedule: string;
+  probe: string;
+  precision: number | null;
+  started: string;
+  wall_s: number;
+  spec?: string;
+  load_start?: number[];
+  load_end?: number[];
+};
 const walls = (): Wall[] => (fs.existsSync(wallsFile) ? JSON.parse(fs.readFileSync(wallsFile, 'utf8')) : []);
 
 /** resnet18_cpu (extends resolved) with the probe tool in group A and `protocol` over its own. */
@@ -86,8 +96,18 @@ async function writeFixtureSpec(file: string): Promise<void> {
   for (const t of ['rawclone', 'taxed', 'extra', 'matmul']) data.tools[t] = { label: t, runner: 'paired' };
   data.groups = {
     A: {
-      title: 'paired fixtures', reference: null, subjects: data.groups.A.subjects, contracts: data.groups.A.contracts, tools: ['raw', 'rawclone', 'taxed', 'extra', 'matmul'],
-      unsupported: [{ tools: ['extra', 'matmul'], contracts: data.groups.A.contracts.filter((c: string) => c !== 'single_module_output'), reason: 'the known extra work is measured on one contract' }],
+      title: 'paired fixtures',
+      reference: null,
+      subjects: data.groups.A.subjects,
+      contracts: data.groups.A.contracts,
+      tools: ['raw', 'rawclone', 'taxed', 'extra', 'matmul'],
+      unsupported: [
+        {
+          tools: ['extra', 'matmul'],
+          contracts: data.groups.A.contracts.filter((c: string) => c !== 'single_module_output'),
+          reason: 'the known extra work is measured on one contract',
+        },
+      ],
     },
   };
   delete data.page;
@@ -99,27 +119,60 @@ async function runOne(runName: string): Promise<void> {
   if (args.precision) protocol.precision = Number(args.precision);
   if (args['min-processes']) protocol.min_processes = Number(args['min-processes']);
   if (args.processes) protocol.processes = Number(args.processes);
-  const spec = args.spec === 'gpt2' ? path.join(REPO_ROOT, 'specs/gpt2_tiny_cpu.yaml') : path.join(dir, `${runName}.yaml`);
+  const spec =
+    args.spec === 'gpt2' ? path.join(REPO_ROOT, 'specs/gpt2_tiny_cpu.yaml') : path.join(dir, `${runName}.yaml`);
   if (args.spec === 'fixtures') await writeFixtureSpec(spec);
   else if (args.spec === 'resnet18') await writeSpec(spec, args.probe!, protocol);
   else if (args.spec !== 'gpt2') throw new Error(`--spec ${args.spec}: resnet18, gpt2 or fixtures`);
   const load_start = os.loadavg();
   const out = path.join(dir, runName);
   const started = new Date();
-  log(`${runName}: ${args.schedule}, probe ${args.probe}${args.precision ? `, precision ${args.precision}` : ''}, started ${started.toISOString()}`);
+  log(
+    `${runName}: ${args.schedule}, probe ${args.probe}${args.precision ? `, precision ${args.precision}` : ''}, started ${started.toISOString()}`,
+  );
   const t0 = performance.now();
-  await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'run', spec, '--out', out, '--schedule', args.schedule!, ...(args.only ? ['--only', args.only] : [])], {
-    stdio: 'inherit',
-    env: { BENCHGRID_ALLOW_DIRS: [process.env.BENCHGRID_ALLOW_DIRS, path.dirname(SLOWED_RUNNER), dir].filter(Boolean).join(path.delimiter) },
-  });
+  await execa(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'bin/benchgrid.js'),
+      'run',
+      spec,
+      '--out',
+      out,
+      '--schedule',
+      args.schedule!,
+      ...(args.only ? ['--only', args.only] : []),
+    ],
+    {
+      stdio: 'inherit',
+      env: {
+        BENCHGRID_ALLOW_DIRS: [process.env.BENCHGRID_ALLOW_DIRS, path.dirname(SLOWED_RUNNER), dir]
+          .filter(Boolean)
+          .join(path.delimiter),
+      },
+    },
+  );
   const wall_s = (performance.now() - t0) / 1000;
-  const entry: Wall = { name: runName, schedule: args.schedule!, probe: args.probe!, precision: args.precision ? Number(args.precision) : null, started: started.toISOString(), wall_s, spec: args.spec!, load_start, load_end: os.loadavg() };
+  const entry: Wall = {
+    name: runName,
+    schedule: args.schedule!,
+    probe: args.probe!,
+    precision: args.precision ? Number(args.precision) : null,
+    started: started.toISOString(),
+    wall_s,
+    spec: args.spec!,
+    load_start,
+    load_end: os.loadavg(),
+  };
   fs.writeFileSync(wallsFile, JSON.stringify([...walls().filter((w) => w.name !== runName), entry], null, 2) + '\n');
   log(`${runName}: ${(wall_s / 60).toFixed(1)} min`);
 }
 
 /** The reference cells' A/A noise of a run, per subject. */
-const aaOf = (r: Results) => Object.values(r.subjects).map((s) => s.meta?.aa_noise?.max_rel_diff ?? null).filter((x): x is number => x !== null);
+const aaOf = (r: Results) =>
+  Object.values(r.subjects)
+    .map((s) => s.meta?.aa_noise?.max_rel_diff ?? null)
+    .filter((x): x is number => x !== null);
 const isProbe = (id: string) => id.split('/')[2] === PROBE;
 
 /** Compare of two runs: labelled share of the comparable non-probe cells, the probe's labels, and drift of medians. */
@@ -134,9 +187,18 @@ function realAA(a: { name: string; results: Results }, b: { name: string; result
   return {
     pair: `${a.name} -> ${b.name}`,
     comparable: others.length,
-    labelled: labelled.map((c) => `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)}, decided by ${c.speed.decided_by})`),
+    labelled: labelled.map(
+      (c) => `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)}, decided by ${c.speed.decided_by})`,
+    ),
     labelled_rate: labelled.length / Math.max(1, others.length),
-    probe: comparable.filter((c) => isProbe(c.id)).map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, absolute: c.after?.median_ms && c.before?.median_ms ? c.after.median_ms / c.before.median_ms : null })),
+    probe: comparable
+      .filter((c) => isProbe(c.id))
+      .map((c) => ({
+        id: c.id,
+        label: c.speed.label,
+        ratio: c.speed.ratio,
+        absolute: c.after?.median_ms && c.before?.median_ms ? c.after.median_ms / c.before.median_ms : null,
+      })),
     median_abs_change_of_medians: drift.length ? median(drift) : null,
     cells_with_medians: drift.length,
     tools: toolsOf(cmp.tools ?? []),
@@ -149,9 +211,17 @@ function toolsOf(tools: ToolComparison[]) {
   const probe = judged.find((t) => t.tool === PROBE) ?? null;
   const others = judged.filter((t) => t.tool !== PROBE);
   return {
-    probe: probe && { label: probe.label, ratio: probe.ratio, interval: probe.interval, cells: probe.cells.length, p: probe.test?.p ?? null },
+    probe: probe && {
+      label: probe.label,
+      ratio: probe.ratio,
+      interval: probe.interval,
+      cells: probe.cells.length,
+      p: probe.test?.p ?? null,
+    },
     others_judged: others.length,
-    others_labelled: others.filter((t) => t.label !== 'within_noise').map((t) => `${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)}, ${t.mode}, ${t.cells.length} cells)`),
+    others_labelled: others
+      .filter((t) => t.label !== 'within_noise')
+      .map((t) => `${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)}, ${t.mode}, ${t.cells.length} cells)`),
   };
 }
 
@@ -176,8 +246,7 @@ function toolsAllPairs(runs: { name: string; probe: string; results: Results }[]
           const expected = b.probe === 'copy' ? 'faster' : 'slower';
           probe.push(`${line}, expected ${expected}`);
           if (t.label === expected) probeHits++;
-        }
-        else {
+        } else {
           aaJudged++;
           if (t.label !== 'within_noise') aa.push(line);
         }
@@ -215,10 +284,14 @@ function summary(): void {
       default_interleaved_wall_s: base.map((r) => r.wall_s),
       speedup_vs_median_default: median(base.map((r) => r.wall_s)) / precise.wall_s,
       same_status_and_exactness: `${same.length}/${cells.length}`,
-      differing: cells.filter((c) => !same.includes(c)).map((c) => `${c.id}: ${byId.get(c.id)?.status}/${byId.get(c.id)?.exact} -> ${c.status}/${c.exact}`),
+      differing: cells
+        .filter((c) => !same.includes(c))
+        .map((c) => `${c.id}: ${byId.get(c.id)?.status}/${byId.get(c.id)?.exact} -> ${c.status}/${c.exact}`),
       medians_within_aa_of_slower_run: `${change.filter((x) => x <= aaFloor).length}/${timed.length} (A/A ${(aaFloor * 100).toFixed(1)}%)`,
       median_abs_change_vs_slower_run: change.length ? median(change) : null,
-      cells_stopped_by: Object.fromEntries(['precision', 'processes', 'budget'].map((k) => [k, cells.filter((c) => (c as any).stopped_by === k).length])),
+      cells_stopped_by: Object.fromEntries(
+        ['precision', 'processes', 'budget'].map((k) => [k, cells.filter((c) => (c as any).stopped_by === k).length]),
+      ),
     };
   }
   const out = {
@@ -230,7 +303,10 @@ function summary(): void {
     run_to_run: {
       interleaved: interleaved?.median_abs_change_of_medians ?? null,
       sequential: sequential?.median_abs_change_of_medians ?? null,
-      reduction: interleaved && sequential?.median_abs_change_of_medians ? 1 - interleaved.median_abs_change_of_medians! / sequential.median_abs_change_of_medians : null,
+      reduction:
+        interleaved && sequential?.median_abs_change_of_medians
+          ? 1 - interleaved.median_abs_change_of_medians! / sequential.median_abs_change_of_medians
+          : null,
     },
     aa_noise: { per_run: aa, median: aa.flatMap((r) => r.aa).length ? median(aa.flatMap((r) => r.aa)) : null },
     precision,
@@ -242,7 +318,10 @@ function summary(): void {
   const file = path.join(REPO_ROOT, 'bench/results', `noise-${out.date}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   const doc = path.join(REPO_ROOT, 'docs/performance.md');
-  fs.writeFileSync(doc, spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(out as never, path.relative(REPO_ROOT, file))));
+  fs.writeFileSync(
+    doc,
+    spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(out as never, path.relative(REPO_ROOT, file))),
+  );
   log(`wrote the noise section of docs/performance.md`);
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   log(`wrote ${path.relative(process.cwd(), file)}`);
@@ -259,7 +338,9 @@ else summary();
  */
 function achieved(runName: string): void {
   const r = loadResults(path.join(dir, runName, 'results.json'));
-  const hw = r.cells.filter((c) => !isProbe(c.id) && c.precision_half_width != null).map((c) => c.precision_half_width!);
+  const hw = r.cells
+    .filter((c) => !isProbe(c.id) && c.precision_half_width != null)
+    .map((c) => c.precision_half_width!);
   if (hw.length === 0) throw new Error(`${runName}: no cell has a precision_half_width`);
   process.stdout.write(`${median(hw).toFixed(4)}\n`);
 }

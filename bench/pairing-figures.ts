@@ -32,10 +32,16 @@ const toolCells = (r: Results) => r.cells.filter((c) => c.group === 'A' && c.too
  * give it: Student's t (pooled variance) on the logs of its process medians against 3 of the raw cell's,
  * taken from other cells' processes (the raw cell is timed in its row's blocks before the import).
  */
-export function unpairedCI(c: CellResult, raw: CellResult | undefined): { ratio: number; ci95: [number, number] } | null {
+export function unpairedCI(
+  c: CellResult,
+  raw: CellResult | undefined,
+): { ratio: number; ci95: [number, number] } | null {
   if (!raw?.per_process || !c.per_process) return null;
   const a = c.per_process.map((p) => Math.log(p.median_ms));
-  const b = raw.per_process.filter((p) => p.from !== c.id).slice(0, 3).map((p) => Math.log(p.median_ms));
+  const b = raw.per_process
+    .filter((p) => p.from !== c.id)
+    .slice(0, 3)
+    .map((p) => Math.log(p.median_ms));
   if (a.length < 2 || b.length < 2) return null;
   const ss = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0);
   const df = a.length + b.length - 2;
@@ -55,16 +61,37 @@ function widths(run: Run) {
     // The unpaired ratio divides by raw timed in processes that imported nothing: the published ratio is the one to hold against it.
     const published = c.paired!.published.ratio;
     return {
-      id: c.id, paired: c.paired!.ratio, published, paired_hw: halfWidth(c.paired!.ci95), published_hw: halfWidth(c.paired!.published.ci95), tax: c.import_tax?.ratio ?? null,
-      unpaired: u?.ratio ?? null, unpaired_hw: u ? halfWidth(u.ci95) : null, inside_unpaired: u ? published >= u.ci95[0] && published <= u.ci95[1] : null,
+      id: c.id,
+      paired: c.paired!.ratio,
+      published,
+      paired_hw: halfWidth(c.paired!.ci95),
+      published_hw: halfWidth(c.paired!.published.ci95),
+      tax: c.import_tax?.ratio ?? null,
+      unpaired: u?.ratio ?? null,
+      unpaired_hw: u ? halfWidth(u.ci95) : null,
+      inside_unpaired: u ? published >= u.ci95[0] && published <= u.ci95[1] : null,
     };
   });
-  const m = (xs: (number | null)[]) => { const v = xs.filter((x): x is number => x !== null); return v.length ? median(v) : null; };
+  const m = (xs: (number | null)[]) => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length ? median(v) : null;
+  };
   return {
-    run: run.name, cells: per.length, unpaired_cells_of_group_a: toolCells(run.results).filter((c) => !c.paired).map((c) => `${c.id}: ${c.unpaired}`),
-    median_paired_hw: m(per.map((p) => p.paired_hw)), median_published_hw: m(per.map((p) => p.published_hw)), median_unpaired_hw: m(per.map((p) => p.unpaired_hw)),
+    run: run.name,
+    cells: per.length,
+    unpaired_cells_of_group_a: toolCells(run.results)
+      .filter((c) => !c.paired)
+      .map((c) => `${c.id}: ${c.unpaired}`),
+    median_paired_hw: m(per.map((p) => p.paired_hw)),
+    median_published_hw: m(per.map((p) => p.published_hw)),
+    median_unpaired_hw: m(per.map((p) => p.unpaired_hw)),
     inside_unpaired: `${per.filter((p) => p.inside_unpaired).length}/${per.filter((p) => p.inside_unpaired !== null).length}`,
-    outside: per.filter((p) => p.inside_unpaired === false).map((p) => `${p.id}: published ${p.published.toFixed(3)} (paired ${p.paired.toFixed(3)}), unpaired ${p.unpaired?.toFixed(3)} (+-${pct(p.unpaired_hw ?? 0)}%)`),
+    outside: per
+      .filter((p) => p.inside_unpaired === false)
+      .map(
+        (p) =>
+          `${p.id}: published ${p.published.toFixed(3)} (paired ${p.paired.toFixed(3)}), unpaired ${p.unpaired?.toFixed(3)} (+-${pct(p.unpaired_hw ?? 0)}%)`,
+      ),
     per_cell: per,
   };
 }
@@ -85,47 +112,95 @@ function comparison(a: Run, b: Run) {
     pair: `${a.name} -> ${b.name}`,
     probe_changed: changed,
     comparable: comparable.length,
-    labelled: labelled.map((c) => `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)}, ${c.speed.decided_by}, ${c.speed.paired ?? ''})`),
+    labelled: labelled.map(
+      (c) =>
+        `${c.id}: ${c.speed.label} (x${c.speed.ratio?.toFixed(3)}, ${c.speed.decided_by}, ${c.speed.paired ?? ''})`,
+    ),
     labelled_rate: labelled.length / Math.max(1, comparable.length),
     probe_tool: probeTool && { label: probeTool.label, ratio: probeTool.ratio, interval: probeTool.interval },
-    probe_cells: probe.map((c) => ({ id: c.id, label: c.speed.label, ratio: c.speed.ratio, interval: c.speed.interval && [c.speed.interval.low, c.speed.interval.high], paired: c.speed.paired ?? null })),
+    probe_cells: probe.map((c) => ({
+      id: c.id,
+      label: c.speed.label,
+      ratio: c.speed.ratio,
+      interval: c.speed.interval && [c.speed.interval.low, c.speed.interval.high],
+      paired: c.speed.paired ?? null,
+    })),
     tools_judged: judged.length,
-    tools_labelled: judged.filter((t) => t.label !== 'within_noise').map((t) => `${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)})`),
-    threshold: cmp.noise.map((n) => ({ subject: n.subject, threshold: n.threshold, aa_paired: [n.aa_paired_before?.max_rel_diff ?? null, n.aa_paired_after?.max_rel_diff ?? null] })),
+    tools_labelled: judged
+      .filter((t) => t.label !== 'within_noise')
+      .map((t) => `${t.tool}: ${t.label} (x${t.ratio?.toFixed(3)})`),
+    threshold: cmp.noise.map((n) => ({
+      subject: n.subject,
+      threshold: n.threshold,
+      aa_paired: [n.aa_paired_before?.max_rel_diff ?? null, n.aa_paired_after?.max_rel_diff ?? null],
+    })),
   };
 }
 
 /** Tool-first against baseline-first pairs over the runs' paired processes: mean difference of log ratios and its standard error. */
 function orderEffect(runs: Run[]) {
   const diffs: number[] = [];
-  for (const r of runs) for (const c of r.results.cells) {
-    for (const p of c.paired?.processes ?? []) {
-      const tool = c.samples_ms?.[p.index] ?? [];
-      const logs = p.baseline_ms.map((b, j) => Math.log(tool[j] / b));
-      const first = logs.filter((_, j) => p.tool_first[j]);
-      const second = logs.filter((_, j) => p.tool_first[j] === false);
-      if (first.length && second.length) diffs.push(mean(first) - mean(second));
+  for (const r of runs)
+    for (const c of r.results.cells) {
+      for (const p of c.paired?.processes ?? []) {
+        const tool = c.samples_ms?.[p.index] ?? [];
+        const logs = p.baseline_ms.map((b, j) => Math.log(tool[j] / b));
+        const first = logs.filter((_, j) => p.tool_first[j]);
+        const second = logs.filter((_, j) => p.tool_first[j] === false);
+        if (first.length && second.length) diffs.push(mean(first) - mean(second));
+      }
     }
-  }
   const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - mean(diffs)) ** 2, 0) / (diffs.length - 1));
   const se = sd / Math.sqrt(diffs.length);
   const t = mean(diffs) / se;
-  return { processes: diffs.length, tool_first_minus_baseline_first: mean(diffs), se, p: 2 * (1 - jStat.studentt.cdf(Math.abs(t), diffs.length - 1)) };
+  return {
+    processes: diffs.length,
+    tool_first_minus_baseline_first: mean(diffs),
+    se,
+    p: 2 * (1 - jStat.studentt.cdf(Math.abs(t), diffs.length - 1)),
+  };
 }
 
 /** Per paired cell, the processes the precision rule would need for a 1% half-width of its paired ratio, at its own and the run's spread. */
 function processesFor(run: Run, target: number) {
   const pool: Pool | null = runPool(run.results.cells, true);
-  const needed = toolCells(run.results).filter((c) => c.paired).map((c) => {
-    const { variance } = moderatedLogSpread(c.paired!.processes.map((p) => p.ratio), pool);
-    let p = 2;
-    while (p < 200 && Math.exp((jStat.studentt.inv(0.975, (pool?.prior_df ?? 0) + p - 1) * Math.sqrt(variance)) / Math.sqrt(p)) - 1 > target) p++;
-    const walls = c.per_process!.map((x) => x.wall_s);
-    return { id: c.id, processes: p, process_wall_s: mean(walls), ran: c.per_process!.length };
-  });
+  const needed = toolCells(run.results)
+    .filter((c) => c.paired)
+    .map((c) => {
+      const { variance } = moderatedLogSpread(
+        c.paired!.processes.map((p) => p.ratio),
+        pool,
+      );
+      let p = 2;
+      while (
+        p < 200 &&
+        Math.exp((jStat.studentt.inv(0.975, (pool?.prior_df ?? 0) + p - 1) * Math.sqrt(variance)) / Math.sqrt(p)) - 1 >
+          target
+      )
+        p++;
+      const walls = c.per_process!.map((x) => x.wall_s);
+      return { id: c.id, processes: p, process_wall_s: mean(walls), ran: c.per_process!.length };
+    });
   // A run's wall time with each paired cell at its needed processes instead of the ones it ran, the rest as it was.
   const delta = needed.reduce((s, n) => s + (n.processes - n.ran) * n.process_wall_s, 0);
-  return { target, median_processes: median(needed.map((n) => n.processes)), quartiles: [quantile(needed.map((n) => n.processes), 0.25), quantile(needed.map((n) => n.processes), 0.75)], max: Math.max(...needed.map((n) => n.processes)), process_s: processWalls(run)?.total_s ?? null, estimated_process_s: (processWalls(run)?.total_s ?? run.wall_s) + delta, per_cell: needed };
+  return {
+    target,
+    median_processes: median(needed.map((n) => n.processes)),
+    quartiles: [
+      quantile(
+        needed.map((n) => n.processes),
+        0.25,
+      ),
+      quantile(
+        needed.map((n) => n.processes),
+        0.75,
+      ),
+    ],
+    max: Math.max(...needed.map((n) => n.processes)),
+    process_s: processWalls(run)?.total_s ?? null,
+    estimated_process_s: (processWalls(run)?.total_s ?? run.wall_s) + delta,
+    per_cell: needed,
+  };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -142,19 +217,27 @@ export function pairedNoise(runs: Run[], tools: (tool: string) => boolean = () =
   const cellVar: { v: number; df: number }[] = [];
   const taxVar: { v: number; df: number }[] = [];
   const n: number[] = [];
-  for (const r of runs) for (const c of r.results.cells.filter((x) => tools(x.tool))) {
-    const ps = c.paired?.processes ?? [];
-    for (const p of ps) {
-      const logs = p.baseline_ms.map((b, j) => Math.log((c.samples_ms?.[p.index]?.[j] ?? NaN) / b)).filter(Number.isFinite);
-      if (logs.length >= 3) { const m = median(logs); pairSd.push(1.4826 * median(logs.map((x) => Math.abs(x - m)))); n.push(logs.length); }
+  for (const r of runs)
+    for (const c of r.results.cells.filter((x) => tools(x.tool))) {
+      const ps = c.paired?.processes ?? [];
+      for (const p of ps) {
+        const logs = p.baseline_ms
+          .map((b, j) => Math.log((c.samples_ms?.[p.index]?.[j] ?? NaN) / b))
+          .filter(Number.isFinite);
+        if (logs.length >= 3) {
+          const m = median(logs);
+          pairSd.push(1.4826 * median(logs.map((x) => Math.abs(x - m))));
+          n.push(logs.length);
+        }
+      }
+      if (ps.length >= 2) {
+        const vr = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
+        cellVar.push({ v: vr(ps.map((p) => Math.log(p.ratio))), df: ps.length - 1 });
+        taxVar.push({ v: vr(ps.map((p) => Math.log(p.tax))), df: ps.length - 1 });
+      }
     }
-    if (ps.length >= 2) {
-      const vr = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
-      cellVar.push({ v: vr(ps.map((p) => Math.log(p.ratio))), df: ps.length - 1 });
-      taxVar.push({ v: vr(ps.map((p) => Math.log(p.tax))), df: ps.length - 1 });
-    }
-  }
-  const pooled = (xs: { v: number; df: number }[]) => xs.reduce((s, x) => s + x.v * x.df, 0) / xs.reduce((s, x) => s + x.df, 0);
+  const pooled = (xs: { v: number; df: number }[]) =>
+    xs.reduce((s, x) => s + x.v * x.df, 0) / xs.reduce((s, x) => s + x.df, 0);
   const pair = median(pairSd);
   // Hodges-Lehmann's variance is about pi/3 of the mean's for normal pairs: what the pairs alone explain.
   const process = Math.sqrt(Math.max(0, pooled(cellVar) - ((Math.PI / 3) * pair ** 2) / median(n)));
@@ -166,14 +249,23 @@ function simulation(noise: PairedNoise, pairs = 300) {
   const model: RunModel = { ...CAMPAIGN, samples: 10, paired: noise };
   const aa = pairedLabelRates(pairs, 1, model, 9100);
   const slow = pairedLabelRates(pairs, 1.05, model, 9200);
-  return { model: { ...model }, pairs, aa_labelled: (aa.faster + aa.slower) / pairs, slowed5_labelled_slower: slow.slower / pairs };
+  return {
+    model: { ...model },
+    pairs,
+    aa_labelled: (aa.faster + aa.slower) / pairs,
+    slowed5_labelled_slower: slow.slower / pairs,
+  };
 }
 
 /** Candidate per-process estimators of a paired ratio, each over the log ratios of a process's pairs. */
 const ESTIMATORS: Record<string, (logs: number[]) => number> = {
   'median of the pair ratios': (l) => median(l),
   'mean of the log ratios': (l) => mean(l),
-  'Hodges-Lehmann (chosen)': (l) => { const w: number[] = []; for (let i = 0; i < l.length; i++) for (let j = i; j < l.length; j++) w.push((l[i] + l[j]) / 2); return median(w); },
+  'Hodges-Lehmann (chosen)': (l) => {
+    const w: number[] = [];
+    for (let i = 0; i < l.length; i++) for (let j = i; j < l.length; j++) w.push((l[i] + l[j]) / 2);
+    return median(w);
+  },
   'ratio of the two medians': () => NaN,
 };
 
@@ -187,17 +279,18 @@ function estimators(runs: Run[]) {
   for (const [name, f] of Object.entries(ESTIMATORS)) {
     let ss = 0;
     let df = 0;
-    for (const r of runs) for (const c of r.results.cells) {
-      const ps = c.paired?.processes ?? [];
-      if (ps.length < 2) continue;
-      const values = ps.map((p) => {
-        const tool = c.samples_ms?.[p.index] ?? [];
-        if (name.startsWith('ratio of')) return Math.log(median(tool) / median(p.baseline_ms));
-        return f(p.baseline_ms.map((b, j) => Math.log(tool[j] / b)));
-      });
-      ss += values.reduce((a, x) => a + (x - mean(values)) ** 2, 0);
-      df += values.length - 1;
-    }
+    for (const r of runs)
+      for (const c of r.results.cells) {
+        const ps = c.paired?.processes ?? [];
+        if (ps.length < 2) continue;
+        const values = ps.map((p) => {
+          const tool = c.samples_ms?.[p.index] ?? [];
+          if (name.startsWith('ratio of')) return Math.log(median(tool) / median(p.baseline_ms));
+          return f(p.baseline_ms.map((b, j) => Math.log(tool[j] / b)));
+        });
+        ss += values.reduce((a, x) => a + (x - mean(values)) ** 2, 0);
+        df += values.length - 1;
+      }
     out[name] = Math.sqrt(ss / df);
   }
   return out;
@@ -207,8 +300,15 @@ function estimators(runs: Run[]) {
 function sameVerdicts(a: Results, b: Results) {
   const byId = new Map(b.cells.map((c) => [c.id, c]));
   const common = a.cells.filter((c) => byId.has(c.id));
-  const differ = common.filter((c) => byId.get(c.id)!.status !== c.status || (byId.get(c.id)!.exact ?? null) !== (c.exact ?? null));
-  return { same: `${common.length - differ.length}/${common.length}`, differing: differ.map((c) => `${c.id}: ${c.status}/${c.exact} -> ${byId.get(c.id)!.status}/${byId.get(c.id)!.exact}`) };
+  const differ = common.filter(
+    (c) => byId.get(c.id)!.status !== c.status || (byId.get(c.id)!.exact ?? null) !== (c.exact ?? null),
+  );
+  return {
+    same: `${common.length - differ.length}/${common.length}`,
+    differing: differ.map(
+      (c) => `${c.id}: ${c.status}/${c.exact} -> ${byId.get(c.id)!.status}/${byId.get(c.id)!.exact}`,
+    ),
+  };
 }
 
 /** The fixtures run: a tool that is exactly raw, one that slows torch on import (TAX in taxed.py), a known extra product. */
@@ -218,8 +318,21 @@ function fixtures(run: Run | null) {
   const of = (tool: string) => cells.filter((c) => c.tool === tool);
   const matmul = of('matmul')[0]?.paired?.ratio ?? null;
   return {
-    rawclone: of('rawclone').map((c) => ({ id: c.id, ratio: c.paired!.ratio, ci95: c.paired!.ci95, holds_1: c.paired!.ci95[0] <= 1 && 1 <= c.paired!.ci95[1], tax: c.import_tax!.ratio })),
-    taxed: of('taxed').map((c) => ({ id: c.id, paired: c.paired!.ratio, tax: c.import_tax!.ratio, tax_ci95: c.import_tax!.ci95, published: c.paired!.published.ratio, published_tax: c.paired!.published.tax })),
+    rawclone: of('rawclone').map((c) => ({
+      id: c.id,
+      ratio: c.paired!.ratio,
+      ci95: c.paired!.ci95,
+      holds_1: c.paired!.ci95[0] <= 1 && 1 <= c.paired!.ci95[1],
+      tax: c.import_tax!.ratio,
+    })),
+    taxed: of('taxed').map((c) => ({
+      id: c.id,
+      paired: c.paired!.ratio,
+      tax: c.import_tax!.ratio,
+      tax_ci95: c.import_tax!.ci95,
+      published: c.paired!.published.ratio,
+      published_tax: c.paired!.published.tax,
+    })),
     extra: matmul === null ? null : { matmul, expected: 1 + matmul, extra: of('extra')[0]?.paired?.ratio ?? null },
   };
 }
@@ -229,14 +342,23 @@ function probeVerdict(a: Run, b: Run) {
   const c = comparison(a, b);
   // Slowed after: slower is right; slowed before (a later run back on the copy): faster is.
   const expected = b.probe === 'copy' ? 'faster' : 'slower';
-  return { ...c, expected, probe_cells_right: `${c.probe_cells.filter((p) => p.label === expected).length}/${c.probe_cells.length}` };
+  return {
+    ...c,
+    expected,
+    probe_cells_right: `${c.probe_cells.filter((p) => p.label === expected).length}/${c.probe_cells.length}`,
+  };
 }
 
 /** The sum of a run's process wall times by kind, from its journal (a resumed run's wall clock means nothing). */
 function processWalls(run: Run) {
   const file = path.join(run.dir, 'journal.jsonl');
   if (!fs.existsSync(file)) return null;
-  const records = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.type === 'process');
+  const records = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.type === 'process');
   const sum: Record<string, number> = {};
   for (const r of records) sum[r.kind] = (sum[r.kind] ?? 0) + r.wall_s;
   return { processes: records.length, seconds_by_kind: sum, total_s: Object.values(sum).reduce((x, y) => x + y, 0) };
@@ -247,7 +369,10 @@ function processWalls(run: Run) {
  * probe slowed 5% and N3 back on the copy on two contracts alone on the machine, M1 the code before pairing
  * on those two contracts, F the fixtures, G gpt2_tiny_cpu's import taxes.
  */
-export function campaignFigures(by: (name: string) => Run | null, loadDuring: (r: Run) => { median: number | null; max: number | null }) {
+export function campaignFigures(
+  by: (name: string) => Run | null,
+  loadDuring: (r: Run) => { median: number | null; max: number | null },
+) {
   const [n1, n2, n3, m1, g, f] = ['N1', 'N2', 'N3', 'M1', 'G', 'F'].map(by);
   const present = (xs: (Run | null)[]) => xs.filter((x): x is Run => x !== null);
   const mainRuns = present([n1, n2, n3]);
@@ -257,24 +382,53 @@ export function campaignFigures(by: (name: string) => Run | null, loadDuring: (r
   const withLoad = (r: Run, x: object) => ({ ...x, load: { [r.name]: loadDuring(r) } });
   return {
     widths: mainRuns.map((r) => withLoad(r, widths(r))),
-    unpaired_today: m1 ? { run: m1.name, median_unpaired_hw: median(toolCells(m1.results).filter((c) => c.tool !== 'probe').flatMap((c) => { const u = unpairedCI(c, rawOf(m1.results, c)); return u ? [halfWidth(u.ci95)] : []; })) } : null,
+    unpaired_today: m1
+      ? {
+          run: m1.name,
+          median_unpaired_hw: median(
+            toolCells(m1.results)
+              .filter((c) => c.tool !== 'probe')
+              .flatMap((c) => {
+                const u = unpairedCI(c, rawOf(m1.results, c));
+                return u ? [halfWidth(u.ci95)] : [];
+              }),
+          ),
+        }
+      : null,
     // N1 -> N3: an A/A of every cell (N1 shared the machine, N3 had it alone); N2 -> N3 an A/A of every cell
     // but the probe's, both alone; N1 -> N2 the same with N1 loaded.
-    real_aa: [n1 && n3 && comparison(n1, n3), n2 && n3 && comparison(n2, n3), n1 && n2 && comparison(n1, n2)].filter(Boolean),
+    real_aa: [n1 && n3 && comparison(n1, n3), n2 && n3 && comparison(n2, n3), n1 && n2 && comparison(n1, n2)].filter(
+      Boolean,
+    ),
     // The probe slowed 5% in N2: N1 -> N2 should say slower, N2 -> N3 faster.
     sensitivity: [n1 && n2 && probeVerdict(n1, n2), n2 && n3 && probeVerdict(n2, n3)].filter(Boolean),
     order_effect: mainRuns.length ? orderEffect(mainRuns) : null,
     estimators: mainRuns.length ? estimators(mainRuns) : null,
     fixtures: f ? { ...fixtures(f), load: loadDuring(f) } : null,
-    import_tax: { resnet18_cpu: n1 ? toolTaxes(n1.results.cells) : null, gpt2_tiny_cpu: g ? toolTaxes(g.results.cells) : null, gpt2_load: g ? loadDuring(g) : null, gpt2_cells: g ? g.results.cells.filter((c) => c.import_tax).map((c) => ({ id: c.id, ratio: c.import_tax!.ratio, ci95: c.import_tax!.ci95 })) : null },
+    import_tax: {
+      resnet18_cpu: n1 ? toolTaxes(n1.results.cells) : null,
+      gpt2_tiny_cpu: g ? toolTaxes(g.results.cells) : null,
+      gpt2_load: g ? loadDuring(g) : null,
+      gpt2_cells: g
+        ? g.results.cells
+            .filter((c) => c.import_tax)
+            .map((c) => ({ id: c.id, ratio: c.import_tax!.ratio, ci95: c.import_tax!.ci95 }))
+        : null,
+    },
     precision: n1 ? [processesFor(n1, 0.01), processesFor(n1, 0.015)] : null,
     // The code before pairing against this code on the same cells, both alone on the machine.
-    wall: { new: present([n2, n3]).map((r) => ({ run: r.name, wall_s: r.wall_s, load: loadDuring(r), ...processWalls(r) })), before: m1 ? { run: m1.name, wall_s: m1.wall_s, load: loadDuring(m1), ...processWalls(m1) } : null, main_run: n1 ? { run: n1.name, ...processWalls(n1) } : null },
+    wall: {
+      new: present([n2, n3]).map((r) => ({ run: r.name, wall_s: r.wall_s, load: loadDuring(r), ...processWalls(r) })),
+      before: m1 ? { run: m1.name, wall_s: m1.wall_s, load: loadDuring(m1), ...processWalls(m1) } : null,
+      main_run: n1 ? { run: n1.name, ...processWalls(n1) } : null,
+    },
     verdicts_vs_before: m1 ? mainRuns.map((r) => ({ run: r.name, ...sameVerdicts(m1.results, r.results) })) : null,
     paired_noise: noise,
     paired_noise_all_tools: allTools,
     simulation: noise ? simulation(noise) : null,
     simulation_all_tools: allTools ? simulation(allTools) : null,
-    journals: mainRuns.map((r) => path.relative(process.cwd(), path.join(r.dir, 'journal.jsonl'))).filter((p) => fs.existsSync(p)),
+    journals: mainRuns
+      .map((r) => path.relative(process.cwd(), path.join(r.dir, 'journal.jsonl')))
+      .filter((p) => fs.existsSync(p)),
   };
 }

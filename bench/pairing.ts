@@ -18,13 +18,25 @@ if (command !== 'summary' || !dirArg) {
 }
 const dir = path.resolve(dirArg);
 
-type Wall = { name: string; probe: string; started: string; wall_s: number; spec?: string; load_start?: number[]; load_end?: number[] };
+type Wall = {
+  name: string;
+  probe: string;
+  started: string;
+  wall_s: number;
+  spec?: string;
+  load_start?: number[];
+  load_end?: number[];
+};
 
 function runsOf(d: string): Run[] {
   const file = path.join(d, 'walls.json');
   const walls: Wall[] = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [];
   const resumed = walls.some((w) => w.name === 'N1') ? null : resumedRun(d, 'N1', 'copy');
-  return [...walls, ...(resumed ? [resumed] : [])].map((w) => ({ ...w, dir: path.join(d, w.name), results: loadResults(path.join(d, w.name, 'results.json')) }));
+  return [...walls, ...(resumed ? [resumed] : [])].map((w) => ({
+    ...w,
+    dir: path.join(d, w.name),
+    results: loadResults(path.join(d, w.name, 'results.json')),
+  }));
 }
 
 /**
@@ -34,9 +46,15 @@ function runsOf(d: string): Run[] {
 function resumedRun(d: string, name: string, probe: string): Wall | null {
   const journal = path.join(d, name, 'journal.jsonl');
   if (!fs.existsSync(path.join(d, name, 'results.json')) || !fs.existsSync(journal)) return null;
-  const records = fs.readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const records = fs
+    .readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const started = records[0].started as string;
-  const end = Math.max(...records.filter((r) => r.type === 'process').map((r) => Date.parse(r.started) + r.wall_s * 1000));
+  const end = Math.max(
+    ...records.filter((r) => r.type === 'process').map((r) => Date.parse(r.started) + r.wall_s * 1000),
+  );
   return { name, probe, started, wall_s: (end - Date.parse(started)) / 1000, spec: 'resnet18' };
 }
 
@@ -46,7 +64,12 @@ function loadDuring(run: Run): { median: number | null; max: number | null } {
   if (!fs.existsSync(file)) return { median: null, max: null };
   const start = Date.parse(run.started) / 1000;
   const end = start + run.wall_s;
-  const values = fs.readFileSync(file, 'utf8').split('\n').map((l) => l.split(' ')).filter((p) => Number(p[0]) >= start && Number(p[0]) <= end).map((p) => Number(p[1]));
+  const values = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.split(' '))
+    .filter((p) => Number(p[0]) >= start && Number(p[0]) <= end)
+    .map((p) => Number(p[1]));
   return values.length ? { median: median(values), max: Math.max(...values) } : { median: null, max: null };
 }
 
@@ -56,13 +79,24 @@ const figures = campaignFigures(by, loadDuring);
 const out = {
   date: new Date().toISOString().slice(0, 10),
   machine: { cores: os.cpus().length, loadavg: os.loadavg() },
-  runs: runs.map((r) => ({ name: r.name, probe: r.probe, spec: r.spec ?? 'resnet18', started: r.started, wall_s: r.wall_s, load: loadDuring(r) })),
+  runs: runs.map((r) => ({
+    name: r.name,
+    probe: r.probe,
+    spec: r.spec ?? 'resnet18',
+    started: r.started,
+    wall_s: r.wall_s,
+    load: loadDuring(r),
+  })),
   ...figures,
 };
 const file = path.join(REPO_ROOT, 'bench/results', `pairing-${out.date}.json`);
 fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
 const doc = path.join(REPO_ROOT, 'docs/performance.md');
-fs.writeFileSync(doc, splicePairing(fs.readFileSync(doc, 'utf8'), pairedSections(out as never, path.relative(REPO_ROOT, file))));
+fs.writeFileSync(
+  doc,
+  splicePairing(fs.readFileSync(doc, 'utf8'), pairedSections(out as never, path.relative(REPO_ROOT, file))),
+);
 process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-process.stderr.write(`bench pairing: wrote ${path.relative(process.cwd(), file)} and the Pairing section of docs/performance.md\n`);
-
+process.stderr.write(
+  `bench pairing: wrote ${path.relative(process.cwd(), file)} and the Pairing section of docs/performance.md\n`,
+);

@@ -16,23 +16,49 @@ export interface PlanFigure {
   diagnostics: number;
 }
 
-const KINDS = ['single_module_output', 'matched_retained', 'replacement_edit', 'repeated_steering', 'same_site_gradient', 'ordered_dataset_features'];
+const KINDS = [
+  'single_module_output',
+  'matched_retained',
+  'replacement_edit',
+  'repeated_steering',
+  'same_site_gradient',
+  'ordered_dataset_features',
+];
 
 /** A valid spec of `subjects` x `contracts` x `tools` cells on the built-in runner (hooks and raw adapters). */
 export function generatedSpec(subjects = 20, contracts = 25, tools = 20): Record<string, unknown> {
   const pad = (i: number) => String(i).padStart(2, '0');
-  const s = Object.fromEntries(Array.from({ length: subjects }, (_, i) => [`s${pad(i)}`, {
-    label: `ResNet-18 #${i}`,
-    model: { builder: 'torchvision', name: 'resnet18', seed: i },
-    inputs: { kind: 'image', shape: [1, 3, 32, 32], seed: i, stimuli: 8, batch_size: 4 },
-    sites: { layer2: 'layer2' },
-  }]));
-  const c = Object.fromEntries(Array.from({ length: contracts }, (_, i) => [`c${pad(i)}`, {
-    label: `contract ${i}`, kind: KINDS[i % KINDS.length], site: 'layer2',
-    ...(KINDS[i % KINDS.length] === 'repeated_steering' ? { params: { strengths: [-1, 1], direction_seed: 1 } } : {}),
-    ...(KINDS[i % KINDS.length] === 'same_site_gradient' ? { params: { target: 0 } } : {}),
-  }]));
-  const t = Object.fromEntries(Array.from({ length: tools }, (_, i) => [`t${pad(i)}`, { label: `tool ${i}`, adapter: i % 2 === 0 ? 'hooks' : 'raw' }]));
+  const s = Object.fromEntries(
+    Array.from({ length: subjects }, (_, i) => [
+      `s${pad(i)}`,
+      {
+        label: `ResNet-18 #${i}`,
+        model: { builder: 'torchvision', name: 'resnet18', seed: i },
+        inputs: { kind: 'image', shape: [1, 3, 32, 32], seed: i, stimuli: 8, batch_size: 4 },
+        sites: { layer2: 'layer2' },
+      },
+    ]),
+  );
+  const c = Object.fromEntries(
+    Array.from({ length: contracts }, (_, i) => [
+      `c${pad(i)}`,
+      {
+        label: `contract ${i}`,
+        kind: KINDS[i % KINDS.length],
+        site: 'layer2',
+        ...(KINDS[i % KINDS.length] === 'repeated_steering'
+          ? { params: { strengths: [-1, 1], direction_seed: 1 } }
+          : {}),
+        ...(KINDS[i % KINDS.length] === 'same_site_gradient' ? { params: { target: 0 } } : {}),
+      },
+    ]),
+  );
+  const t = Object.fromEntries(
+    Array.from({ length: tools }, (_, i) => [
+      `t${pad(i)}`,
+      { label: `tool ${i}`, adapter: i % 2 === 0 ? 'hooks' : 'raw' },
+    ]),
+  );
   return {
     benchgrid: 1,
     name: 'generated_10k',
@@ -47,7 +73,14 @@ export function generatedSpec(subjects = 20, contracts = 25, tools = 20): Record
         subjects: Object.keys(s),
         contracts: Object.keys(c),
         tools: Object.keys(t),
-        unsupported: [{ tools: ['t19'], contracts: ['c00', 'c01'], reason: 'declared unsupported, to exercise the rules', policy: true }],
+        unsupported: [
+          {
+            tools: ['t19'],
+            contracts: ['c00', 'c01'],
+            reason: 'declared unsupported, to exercise the rules',
+            policy: true,
+          },
+        ],
       },
     },
   };
@@ -65,7 +98,13 @@ export async function measurePlan(repeats = 7): Promise<PlanFigure> {
     const t0 = performance.now();
     const loaded = await loadSpec(file);
     runs.push((performance.now() - t0) / 1000);
-    if (!loaded.plan) throw new Error(`the generated spec does not validate: ${loaded.diagnostics.slice(0, 3).map((d) => d.message).join(' | ')}`);
+    if (!loaded.plan)
+      throw new Error(
+        `the generated spec does not validate: ${loaded.diagnostics
+          .slice(0, 3)
+          .map((d) => d.message)
+          .join(' | ')}`,
+      );
     cells = loaded.plan.cells.length;
     diagnostics = loaded.diagnostics.length;
   }

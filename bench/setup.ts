@@ -45,8 +45,11 @@ function restrict(data: Record<string, any>, tools: string[]): Record<string, an
   for (const group of Object.values(out.groups as Record<string, any>)) {
     if (Array.isArray(group.tools)) group.tools = group.tools.filter((t: string) => keep.has(t));
     if (group.cells) {
-      group.cells = Object.fromEntries(Object.entries(group.cells as Record<string, string[]>)
-        .map(([c, ts]) => [c, ts.filter((t) => keep.has(t))] as const).filter(([, ts]) => ts.length > 0));
+      group.cells = Object.fromEntries(
+        Object.entries(group.cells as Record<string, string[]>)
+          .map(([c, ts]) => [c, ts.filter((t) => keep.has(t))] as const)
+          .filter(([, ts]) => ts.length > 0),
+      );
     }
     if (Array.isArray(group.unsupported)) {
       group.unsupported = group.unsupported
@@ -59,7 +62,12 @@ function restrict(data: Record<string, any>, tools: string[]): Record<string, an
 }
 
 /** Writes `data` with `protocol` merged over its own, and loads it; null when it does not validate. */
-async function writeAndLoad(data: Record<string, any>, protocol: Record<string, unknown>, dir: string, name: string): Promise<{ file: string; loaded: ValidSpec } | { errors: string[] }> {
+async function writeAndLoad(
+  data: Record<string, any>,
+  protocol: Record<string, unknown>,
+  dir: string,
+  name: string,
+): Promise<{ file: string; loaded: ValidSpec } | { errors: string[] }> {
   const file = path.join(dir, `${name}.yaml`);
   fs.writeFileSync(file, stringify({ ...data, protocol: { ...data.protocol, ...protocol } }));
   const loaded = await loadSpec(file);
@@ -81,7 +89,12 @@ export async function deriveSpec(protocol: Record<string, unknown>, name: string
   const declared = manifest instanceof Error ? [] : Object.keys(manifest.adapters);
   const spec = normalise(data as SpecData, SPEC_FILE, [SPEC_FILE], new Map());
   const why = `specs/resnet18_cpu.yaml does not validate yet (${whole.errors.length} errors, first: ${whole.errors[0]})`;
-  for (const tools of [Object.values(spec.tools).filter((t) => declared.includes(t.adapter)).map((t) => t.id), SUBSET_TOOLS]) {
+  for (const tools of [
+    Object.values(spec.tools)
+      .filter((t) => declared.includes(t.adapter))
+      .map((t) => t.id),
+    SUBSET_TOOLS,
+  ]) {
     const part = await writeAndLoad(restrict(data, tools), protocol, dir, name);
     if ('loaded' in part) return { ...part, subset: { tools, why } };
   }
@@ -93,6 +106,9 @@ export async function benchPython(override?: string): Promise<string> {
   if (override) return override;
   const spec = normalise((await mergedData()) as SpecData, SPEC_FILE, [SPEC_FILE], new Map());
   const env = await resolveEnv(spec.environments.main);
-  if (!env.built) throw new Error(`the environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (or pass --python PATH)`);
+  if (!env.built)
+    throw new Error(
+      `the environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (or pass --python PATH)`,
+    );
   return env.python;
 }

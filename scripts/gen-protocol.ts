@@ -9,7 +9,10 @@ import { SCHEMA_DIR } from '../src/repository.ts';
 for (const file of new Set(SCHEMA_BLOCKS.map((b) => b.file))) {
   const full = path.join(SCHEMA_DIR, file);
   const before = fs.readFileSync(full, 'utf8');
-  const after = SCHEMA_BLOCKS.filter((b) => b.file === file).reduce((text, b) => withBlock(text, b, PROTOCOL_TABLE), before);
+  const after = SCHEMA_BLOCKS.filter((b) => b.file === file).reduce(
+    (text, b) => withBlock(text, b, PROTOCOL_TABLE),
+    before,
+  );
   if (after !== before) fs.writeFileSync(full, after);
   console.log(`${after === before ? 'unchanged' : 'written'}  schemas/${file}`);
 }

@@ -28,7 +28,10 @@ const biome = (args) => run(path.join(ROOT, 'node_modules/.bin/biome'), args);
 /** `file: what` per finding of Biome's GitHub reporter (`::error title=RULE,file=F,line=N,...::message`). */
 function biomeFindings(output) {
   return [...output.matchAll(/^::(?:error|warning|notice) title=([^,]+),file=([^,]+),line=(\d+)/gm)].map(
-    ([, rule, file, line]) => ({ file: path.relative(ROOT, file), what: rule === 'format' ? 'not formatted' : `${rule} (line ${line})` }),
+    ([, rule, file, line]) => ({
+      file: path.relative(ROOT, file),
+      what: rule === 'format' ? 'not formatted' : `${rule} (line ${line})`,
+    }),
   );
 }
 
@@ -47,7 +50,12 @@ function ruffFindings(output) {
 /** A tool that exits non-zero with no finding read from its output (a crash, a bad config) is a finding too. */
 function orBroken(name, result, findings) {
   if (result.exitCode === 0 || findings.length > 0) return findings;
-  return [{ file: name, what: `exited ${result.exitCode ?? result.shortMessage}: ${result.all?.trim().split('\n').slice(-5).join(' | ')}` }];
+  return [
+    {
+      file: name,
+      what: `exited ${result.exitCode ?? result.shortMessage}: ${result.all?.trim().split('\n').slice(-5).join(' | ')}`,
+    },
+  ];
 }
 
 /** Every formatting and lint finding of the tree, `{ file, what }`, none when it is clean. */
@@ -80,14 +88,18 @@ async function fix() {
     ['ruff check', await py(['check'])],
     ['biome', await ts()],
   ];
-  for (const [name, result] of steps) if (result.exitCode !== 0) console.log(`${name}: findings left to fix by hand (npm run lint lists them)`);
+  for (const [name, result] of steps)
+    if (result.exitCode !== 0) console.log(`${name}: findings left to fix by hand (npm run lint lists them)`);
 }
 
 /** One line per offending file: its findings, the first few named. */
 export function describeFindings(findings) {
   const byFile = new Map();
   for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f.what]);
-  return [...byFile].map(([file, whats]) => `${file}: ${whats.slice(0, 4).join(', ')}${whats.length > 4 ? `, and ${whats.length - 4} more` : ''}`);
+  return [...byFile].map(
+    ([file, whats]) =>
+      `${file}: ${whats.slice(0, 4).join(', ')}${whats.length > 4 ? `, and ${whats.length - 4} more` : ''}`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
@@ -96,7 +108,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   } else {
     const lines = describeFindings(await lintFindings());
     for (const line of lines) console.log(line);
-    console.log(lines.length === 0 ? 'lint: clean' : `lint: ${lines.length} file(s) to fix; \`npm run format\` fixes formatting and safe lint fixes`);
+    console.log(
+      lines.length === 0
+        ? 'lint: clean'
+        : `lint: ${lines.length} file(s) to fix; \`npm run format\` fixes formatting and safe lint fixes`,
+    );
     process.exitCode = lines.length === 0 ? 0 : 1;
   }
 }

@@ -28,24 +28,36 @@ export async function pythonTests({ setup = false } = {}) {
   try {
     python = await findPython(setup);
   } catch (e) {
-    console.error(`harness unit tests: no Python with torch to run them (${e instanceof Error ? e.message : e}); counted as 1 failed`);
+    console.error(
+      `harness unit tests: no Python with torch to run them (${e instanceof Error ? e.message : e}); counted as 1 failed`,
+    );
     return NOTHING_RAN;
   }
   console.log(`\nharness unit tests (runners/harness/tests) with ${python}`);
   const counts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-pytests-')), 'counts.json');
   // No bytecode written into the repository's runners/ by a test run.
-  const r = await execa(python, [RUNNER, '--json', counts], { cwd: ROOT, stdio: 'inherit', reject: false, timeout: 300_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
+  const r = await execa(python, [RUNNER, '--json', counts], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    reject: false,
+    timeout: 300_000,
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+  });
   let got;
   try {
     got = JSON.parse(fs.readFileSync(counts, 'utf8'));
   } catch {
-    console.error(`harness unit tests: the runner reported no counts (${r.exitCode !== undefined ? `exit ${r.exitCode}` : r.shortMessage}); counted as 1 failed`);
+    console.error(
+      `harness unit tests: the runner reported no counts (${r.exitCode !== undefined ? `exit ${r.exitCode}` : r.shortMessage}); counted as 1 failed`,
+    );
     return NOTHING_RAN;
   }
   const result = { passed: got.passed, failed: got.failed, skipped: got.skipped };
   // A runner that exits non-zero with nothing failed (nothing ran, or it broke after counting) is a failure too.
   if (r.exitCode !== 0 && result.failed === 0) result.failed = 1;
-  console.log(`harness unit tests: ${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`);
+  console.log(
+    `harness unit tests: ${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`,
+  );
   return result;
 }
 

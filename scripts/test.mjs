@@ -8,10 +8,14 @@ import { execa } from 'execa';
 import { pythonTests } from './test-python.mjs';
 
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-vitest-')), 'results.json');
-const r = await execa('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  reject: false,
-});
+const r = await execa(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    reject: false,
+  },
+);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -20,7 +24,9 @@ try {
   passed = j.numPassedTests;
   // A file that failed outside its tests (an import error, a failing beforeAll that skips them) counts as one
   // failure, so the closing line never says 0 failed while the run failed.
-  const brokenFiles = j.testResults.filter((s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed')).length;
+  const brokenFiles = j.testResults.filter(
+    (s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
+  ).length;
   failed = j.numFailedTests + brokenFiles;
   skipped = j.numPendingTests + j.numTodoTests;
 } catch {

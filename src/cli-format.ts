@@ -26,7 +26,10 @@ const KINDS: Record<number, string> = {
 };
 
 /** The JSON error object printed on stdout when a command asked for JSON fails without printing any. */
-export function errorObject(error: unknown, exitCode: number): { error: { exit_code: number; kind: string; message: string; diagnostics?: unknown[] } } {
+export function errorObject(
+  error: unknown,
+  exitCode: number,
+): { error: { exit_code: number; kind: string; message: string; diagnostics?: unknown[] } } {
   const kind = KINDS[exitCode] ?? 'error';
   let message: string;
   let diagnostics: unknown[] | undefined;

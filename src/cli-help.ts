@@ -10,11 +10,26 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   ],
   init: [
     ['benchgrid init', 'ResNet-18 on the CPU, written to specs/resnet18_starter.yaml'],
-    ['benchgrid init specs/vgg.yaml --model torchvision:vgg11 --site features.10', 'another torchvision model and site'],
-    ['benchgrid init --model hf:pythia', 'Pythia-160M\'s shape, random weights (nothing downloaded); also hf:gpt2, hf:smollm, hf:qwen2'],
-    ['benchgrid init --weights my-model/', 'a save_pretrained directory: its architecture, its weights and, with its tokenizer, prompts'],
-    ['benchgrid init --model python:models/mixer.py:build --site mixer.1.tokens --inputs image:2x3x32x32', 'your own model, in a file of yours'],
-    ['benchgrid init --tool mytool --library mytool --spec specs/resnet18_starter.yaml', "a runner for a new tool in specs/runners/mytool (docs/adding-a-tool.md)"],
+    [
+      'benchgrid init specs/vgg.yaml --model torchvision:vgg11 --site features.10',
+      'another torchvision model and site',
+    ],
+    [
+      'benchgrid init --model hf:pythia',
+      "Pythia-160M's shape, random weights (nothing downloaded); also hf:gpt2, hf:smollm, hf:qwen2",
+    ],
+    [
+      'benchgrid init --weights my-model/',
+      'a save_pretrained directory: its architecture, its weights and, with its tokenizer, prompts',
+    ],
+    [
+      'benchgrid init --model python:models/mixer.py:build --site mixer.1.tokens --inputs image:2x3x32x32',
+      'your own model, in a file of yours',
+    ],
+    [
+      'benchgrid init --tool mytool --library mytool --spec specs/resnet18_starter.yaml',
+      'a runner for a new tool in specs/runners/mytool (docs/adding-a-tool.md)',
+    ],
   ],
   validate: [
     ['benchgrid validate specs/resnet18_cpu.yaml', 'diagnostics as file:line:col on stderr'],
@@ -26,19 +41,40 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   ],
   run: [
     ['benchgrid run specs/resnet18_cpu.yaml', 'every planned cell; results in results/resnet18_cpu/<time>/'],
-    ["benchgrid run specs/resnet18_cpu.yaml --only 'A/single_module_output/*/*' --processes 1", 'a quick look at one row'],
+    [
+      "benchgrid run specs/resnet18_cpu.yaml --only 'A/single_module_output/*/*' --processes 1",
+      'a quick look at one row',
+    ],
     ['benchgrid run --resume results/resnet18_cpu/2026-01-01T00-00-00', 'finish an interrupted run'],
-    ['benchgrid run specs/resnet18_cpu.yaml --tool-source torchlens=../torchlens', "torchlens from a checkout instead of the spec's release"],
+    [
+      'benchgrid run specs/resnet18_cpu.yaml --tool-source torchlens=../torchlens',
+      "torchlens from a checkout instead of the spec's release",
+    ],
     ['benchgrid run specs/resnet18_cpu.yaml --compare-last', 'then this run against the previous one of the spec'],
   ],
   'bench-change': [
-    ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base git:main --head .', "this checkout's torchlens against main's, in one run (run from the checkout)"],
-    ['benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base pinned --head ../torchlens', 'a working tree against the release the spec pins'],
-    ["benchgrid bench-change SPEC --tool tl_record --base git:v2.36.1 --format markdown --fail-on-slower 5", 'a PR comment; exit 4 when slower by more than 5%'],
+    [
+      'benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base git:main --head .',
+      "this checkout's torchlens against main's, in one run (run from the checkout)",
+    ],
+    [
+      'benchgrid bench-change specs/resnet18_cpu.yaml --tool torchlens --base pinned --head ../torchlens',
+      'a working tree against the release the spec pins',
+    ],
+    [
+      'benchgrid bench-change SPEC --tool tl_record --base git:v2.36.1 --format markdown --fail-on-slower 5',
+      'a PR comment; exit 4 when slower by more than 5%',
+    ],
   ],
   bisect: [
-    ['benchgrid bisect specs/resnet18_cpu.yaml --tool torchlens --good v2.36.0 --bad main', 'the first commit of main that made torchlens slower (run from the checkout)'],
-    ["benchgrid bisect SPEC --tool hookkit --good v1.0 --bad HEAD --repo ../hookkit --only 'A/single_module_output/*/*' --json", 'one row, another checkout, the report as JSON'],
+    [
+      'benchgrid bisect specs/resnet18_cpu.yaml --tool torchlens --good v2.36.0 --bad main',
+      'the first commit of main that made torchlens slower (run from the checkout)',
+    ],
+    [
+      "benchgrid bisect SPEC --tool hookkit --good v1.0 --bad HEAD --repo ../hookkit --only 'A/single_module_output/*/*' --json",
+      'one row, another checkout, the report as JSON',
+    ],
   ],
   report: [
     ['benchgrid report results/resnet18_cpu/2026-01-01T00-00-00', 'the grid of a run directory'],
@@ -47,24 +83,36 @@ export const EXAMPLES: Record<string, [string, string][]> = {
   ],
   compare: [
     ['benchgrid compare results/main results/pr', 'two run directories, as a table'],
-    ['benchgrid compare main.json pr.json --format markdown --only-changed --fail-on-slower 10', 'a PR comment; exit 4 on a slowdown'],
+    [
+      'benchgrid compare main.json pr.json --format markdown --only-changed --fail-on-slower 10',
+      'a PR comment; exit 4 on a slowdown',
+    ],
     ['benchgrid compare --last specs/resnet18_cpu.yaml', "the spec's two latest complete runs under results/"],
   ],
   diff: [
     ['benchgrid diff specs/old.yaml specs/new.yaml', 'what a spec change does to the matrix'],
-    ['benchgrid diff --base origin/main --format markdown --exit-code', 'every spec changed on a branch; exit 4 when any did'],
+    [
+      'benchgrid diff --base origin/main --format markdown --exit-code',
+      'every spec changed on a branch; exit 4 when any did',
+    ],
   ],
   env: [
     ['benchgrid env list specs/*.yaml', 'the cached Python environments and whether they are built'],
     ['benchgrid env build specs/resnet18_cpu.yaml', 'build them now (progress on stderr)'],
-    ['benchgrid env lock specs/resnet18_cpu.yaml', 'record every installed version in specs/resnet18_cpu.lock.json; later builds install exactly that'],
+    [
+      'benchgrid env lock specs/resnet18_cpu.yaml',
+      'record every installed version in specs/resnet18_cpu.lock.json; later builds install exactly that',
+    ],
     ['benchgrid env prune specs/*.yaml --older-than 30', 'what pruning would remove (add --yes to remove it)'],
   ],
   history: [
     ['benchgrid history results/ --out site', 'every run under results/, as an offline site (site/index.html)'],
   ],
   ratios: [
-    ['benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu', 'ratios to raw, two machines side by side'],
+    [
+      'benchgrid ratios laptop/results.json gpu-node/results.json --label laptop --label gpu',
+      'ratios to raw, two machines side by side',
+    ],
   ],
   tools: [
     ['benchgrid tools', 'every adapter with its library, installed releases and contracts'],

@@ -6,7 +6,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SCHEDULE_KINDS } from './run/schedule.ts';
 import { TIMING_FLAGS } from './settings/settings.ts';
 
-const SCHEDULE_HELP = "order of the processes: rounds of every cell shuffled with a recorded seed, or each cell's processes together (default: the spec's protocol.schedule, else interleaved)";
+const SCHEDULE_HELP =
+  "order of the processes: rounds of every cell shuffled with a recorded seed, or each cell's processes together (default: the spec's protocol.schedule, else interleaved)";
 
 /**
  * An option whose value commander stores under `key` instead of the camel-cased flag: `--memory-runs`
@@ -28,14 +29,43 @@ class KeyedOption extends Option {
 
 /** Every shared option, by name; a name may stand for several options (timing). */
 const SHARED = {
-  only: () => [new Option('--only <globs>', "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*' or 'A/*/{raw,hooks}/*' (docs/spec.md#selecting-cells)")],
+  only: () => [
+    new Option(
+      '--only <globs>',
+      "only cells whose id matches one of these comma-separated globs, e.g. 'A/*/hooks/*' or 'A/*/{raw,hooks}/*' (docs/spec.md#selecting-cells)",
+    ),
+  ],
   device: () => [new Option('--device <device>', "override the spec's device").choices(['cpu', 'cuda'])],
-  timing: () => TIMING_FLAGS.map((f) => new KeyedOption(f.flag, f.help, f.key).argParser(f.percent ? percentOrOff(f.flag.split(' ')[0]) : boundedInt(f.flag.split(' ')[0], f.min, f.max))),
+  timing: () =>
+    TIMING_FLAGS.map((f) =>
+      new KeyedOption(f.flag, f.help, f.key).argParser(
+        f.percent ? percentOrOff(f.flag.split(' ')[0]) : boundedInt(f.flag.split(' ')[0], f.min, f.max),
+      ),
+    ),
   schedule: () => [new Option('--schedule <kind>', SCHEDULE_HELP).choices(SCHEDULE_KINDS)],
-  seed: () => [new Option('--seed <n>', "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)").argParser(seedInt)],
-  jobs: () => [new Option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)').argParser(boundedInt('--jobs', 1, 1024))],
-  start: () => [new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices(['cold', 'fork'])],
-  probe: () => [new Option('--no-probe', 'skip the subject probe at the start (each subject built once to check that its sites exist)')],
+  seed: () => [
+    new Option(
+      '--seed <n>',
+      "seed of the interleaved schedule's shuffles (default: a fresh one, recorded in the results)",
+    ).argParser(seedInt),
+  ],
+  jobs: () => [
+    new Option('--jobs <n>', 'cell processes at once, each pinned to its own cores (default 1)').argParser(
+      boundedInt('--jobs', 1, 1024),
+    ),
+  ],
+  start: () => [
+    new Option('--start <mode>', 'how cell processes start: cold interpreters, or forks of a clean parent').choices([
+      'cold',
+      'fork',
+    ]),
+  ],
+  probe: () => [
+    new Option(
+      '--no-probe',
+      'skip the subject probe at the start (each subject built once to check that its sites exist)',
+    ),
+  ],
 } satisfies Record<string, () => Option[]>;
 
 /** A shared option's name. */
@@ -60,7 +90,9 @@ export function addShared(command: Command, names: SharedOption[], help: Record<
  * (src/cli-format.ts), with this command's wording.
  */
 export function addFormat(command: Command, formats: string[], help: string, json = 'same as --format json'): Command {
-  return command.addOption(new Option('--format <format>', help).choices(formats).default(formats[0])).option('--json', json);
+  return command
+    .addOption(new Option('--format <format>', help).choices(formats).default(formats[0]))
+    .option('--json', json);
 }
 
 /** A commander parser for integer options from `min` up to a documented maximum (docs/security.md). */
@@ -68,7 +100,10 @@ export function boundedInt(name: string, min: number, max: number) {
   return (value: string) => {
     // Number('') is 0: an empty value is refused, not read as zero.
     const n = value.trim() === '' ? Number.NaN : Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a ${min === 0 ? 'non-negative' : 'positive'} integer (got '${value}').`);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(
+        `${name} must be a ${min === 0 ? 'non-negative' : 'positive'} integer (got '${value}').`,
+      );
     if (n > max) throw new InvalidArgumentError(`${name} may be at most ${max} (got '${value}').`);
     return n;
   };
@@ -79,7 +114,10 @@ export function percentOrOff(name: string) {
   return (value: string): number | null => {
     if (value.trim() === 'off') return null;
     const n = value.trim() === '' ? Number.NaN : Number(value.trim().replace(/%$/, ''));
-    if (!Number.isFinite(n) || !(n > 0) || !(n < 100)) throw new InvalidArgumentError(`${name} must be a percentage above 0 and below 100, such as 2 or 0.5, or 'off' (got '${value}').`);
+    if (!Number.isFinite(n) || !(n > 0) || !(n < 100))
+      throw new InvalidArgumentError(
+        `${name} must be a percentage above 0 and below 100, such as 2 or 0.5, or 'off' (got '${value}').`,
+      );
     return n / 100;
   };
 }
@@ -87,7 +125,8 @@ export function percentOrOff(name: string) {
 /** A commander parser for --seed: the schedule's PRNG takes a 32-bit unsigned integer. */
 function seedInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32) throw new InvalidArgumentError(`--seed must be an integer from 0 to 4294967295 (got '${value}').`);
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32)
+    throw new InvalidArgumentError(`--seed must be an integer from 0 to 4294967295 (got '${value}').`);
   return n;
 }
 

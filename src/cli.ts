@@ -38,12 +38,29 @@ const program = new Command('benchgrid')
 
 /** Every command, in the order `benchgrid --help` lists them; each module declares its own options. */
 const COMMANDS: CommandDefinition[] = [
-  init, validate, plan, report, diff, run, benchChange, bisect, exportCommand, ingest, history, env, compare, tools, system, ratios,
+  init,
+  validate,
+  plan,
+  report,
+  diff,
+  run,
+  benchChange,
+  bisect,
+  exportCommand,
+  ingest,
+  history,
+  env,
+  compare,
+  tools,
+  system,
+  ratios,
 ];
 
 for (const c of COMMANDS) {
   // The examples `--help` ends with come from src/cli-help.ts.
-  c.declare(program.command(c.name).description(c.description).addHelpText('after', examples(EXAMPLES[c.name]))).action(c.run);
+  c.declare(program.command(c.name).description(c.description).addHelpText('after', examples(EXAMPLES[c.name]))).action(
+    c.run,
+  );
 }
 
 let droppingClosedPipe = false;
@@ -106,8 +123,10 @@ function exitCodeOf(error: unknown): number {
     // --help and --version end here with code 0; usage errors were already printed by commander.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  const stack = error instanceof Error ? error.stack ?? error.message : String(error);
-  process.stderr.write(`benchgrid: internal error (a bug in benchgrid, please report it with the command you ran):\n${stack}\n`);
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(
+    `benchgrid: internal error (a bug in benchgrid, please report it with the command you ran):\n${stack}\n`,
+  );
   return EXIT.internal;
 }
 

@@ -42,7 +42,11 @@ export const EXIT_HELP = `Exit codes:
  * they are before it (an invalid spec's diagnostics, each already `file:line:col: ...`).
  */
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage, readonly details: string[] = []) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+    readonly details: string[] = [],
+  ) {
     super(message);
     this.name = 'UserError';
   }
@@ -51,7 +55,10 @@ export class UserError extends Error {
 /** A command finished and wants this exit code without printing anything more. */
 export class ExitCode extends Error {
   /** `detail` is what the JSON error object says when JSON was asked for (the text already went to stderr). */
-  constructor(readonly exitCode: number, readonly detail?: { message: string; diagnostics?: unknown[] }) {
+  constructor(
+    readonly exitCode: number,
+    readonly detail?: { message: string; diagnostics?: unknown[] },
+  ) {
     super(`exit ${exitCode}`);
     this.name = 'ExitCode';
   }

@@ -18,7 +18,8 @@ export interface SchemaBlock {
 
 function bounds(b: Bounds): Block {
   const out: Block = {};
-  for (const k of ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum'] as const) if (b[k] !== undefined) out[k] = b[k];
+  for (const k of ['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum'] as const)
+    if (b[k] !== undefined) out[k] = b[k];
   return out;
 }
 
@@ -34,17 +35,27 @@ function specProperty(row: ProtocolRow): Block {
 
 /** The spec's `protocol:` block: every key of the table. */
 export function specProtocol(table: ProtocolTable): Block {
-  return { type: 'object', additionalProperties: false, properties: Object.fromEntries(table.keys.map((r) => [r.key, specProperty(r)])) };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(table.keys.map((r) => [r.key, specProperty(r)])),
+  };
 }
 
 /** The recorded overrides of one file: the keys with a flag, as the flag parses them, then the others (device). */
 export function overrides(table: ProtocolTable, file: 'journal' | 'bundle'): Block {
-  const flagged = table.keys.filter((r) => r.flag && r.overrides.includes(file)).sort((a, b) => a.flag!.rank - b.flag!.rank);
-  const property = (r: ProtocolRow): Block => (r.flag!.percent ? { type: ['number', 'null'], ...bounds(r) } : { type: 'integer', ...bounds(r) });
+  const flagged = table.keys
+    .filter((r) => r.flag && r.overrides.includes(file))
+    .sort((a, b) => a.flag!.rank - b.flag!.rank);
+  const property = (r: ProtocolRow): Block =>
+    r.flag!.percent ? { type: ['number', 'null'], ...bounds(r) } : { type: 'integer', ...bounds(r) };
   return {
     type: 'object',
     additionalProperties: false,
-    properties: { ...Object.fromEntries(flagged.map((r) => [r.key, property(r)])), ...(table.overrides_beside as Record<string, Json>) },
+    properties: {
+      ...Object.fromEntries(flagged.map((r) => [r.key, property(r)])),
+      ...(table.overrides_beside as Record<string, Json>),
+    },
   };
 }
 
@@ -53,18 +64,32 @@ export function requestSettings(table: ProtocolTable): Block {
   const note = (text: string | undefined): Block => (text === undefined ? {} : { description: text });
   const passed = table.keys.filter((r) => r.harness);
   const derived = table.request;
-  const required = [...passed.filter((r) => r.default !== null).map((r) => r.key), ...derived.filter((r) => r.required).map((r) => r.key)];
+  const required = [
+    ...passed.filter((r) => r.default !== null).map((r) => r.key),
+    ...derived.filter((r) => r.required).map((r) => r.key),
+  ];
   const properties: Block = {};
   for (const r of passed) properties[r.key] = { ...note(r.request_note), type: typeOf(r), ...bounds(r) };
-  for (const r of derived) properties[r.key] = { ...note(r.request_note), ...((r.schema as Block) ?? { type: r.type, ...bounds(r) }) };
+  for (const r of derived)
+    properties[r.key] = { ...note(r.request_note), ...((r.schema as Block) ?? { type: r.type, ...bounds(r) }) };
   return { type: 'object', additionalProperties: false, required, properties };
 }
 
 /** Every block the table writes. */
 export const SCHEMA_BLOCKS: readonly SchemaBlock[] = [
   { file: 'spec.schema.json', pointer: '/$defs/protocol', layout: 'compact', make: specProtocol },
-  { file: 'journal.schema.json', pointer: '/$defs/header/properties/overrides', layout: 'compact', make: (t) => overrides(t, 'journal') },
-  { file: 'bundle.schema.json', pointer: '/properties/overrides', layout: 'compact', make: (t) => overrides(t, 'bundle') },
+  {
+    file: 'journal.schema.json',
+    pointer: '/$defs/header/properties/overrides',
+    layout: 'compact',
+    make: (t) => overrides(t, 'journal'),
+  },
+  {
+    file: 'bundle.schema.json',
+    pointer: '/properties/overrides',
+    layout: 'compact',
+    make: (t) => overrides(t, 'bundle'),
+  },
   { file: 'request.schema.json', pointer: '/properties/settings', layout: 'expanded', make: requestSettings },
 ];
 
@@ -74,7 +99,10 @@ export function withBlock(text: string, block: SchemaBlock, table: ProtocolTable
   const lineStart = text.lastIndexOf('\n', start) + 1;
   const indent = /^ */.exec(text.slice(lineStart))![0].length;
   const value = block.make(table);
-  const written = block.layout === 'compact' ? compact(value, indent) : JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(indent)}`);
+  const written =
+    block.layout === 'compact'
+      ? compact(value, indent)
+      : JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(indent)}`);
   return text.slice(0, start) + written + text.slice(end);
 }
 
@@ -89,7 +117,9 @@ function inline(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
   if (v !== null && typeof v === 'object') {
     const entries = Object.entries(v);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')} }`;
+    return entries.length === 0
+      ? '{}'
+      : `{ ${entries.map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')} }`;
   }
   return JSON.stringify(v);
 }

@@ -72,9 +72,19 @@ export interface ProtocolTable {
 /** Parses protocol.json; a malformed table is a bug in benchgrid itself, so it throws a plain Error. */
 export function parseProtocolTable(text: string): ProtocolTable {
   const t = JSON.parse(text) as Partial<ProtocolTable>;
-  const rowsOk = Array.isArray(t.keys) && t.keys.every((r) => typeof r.key === 'string' && typeof r.type === 'string' && typeof r.harness === 'boolean' && Array.isArray(r.overrides));
+  const rowsOk =
+    Array.isArray(t.keys) &&
+    t.keys.every(
+      (r) =>
+        typeof r.key === 'string' &&
+        typeof r.type === 'string' &&
+        typeof r.harness === 'boolean' &&
+        Array.isArray(r.overrides),
+    );
   if (!rowsOk || !Array.isArray(t.request) || typeof t.overrides_beside !== 'object' || t.overrides_beside === null) {
-    throw new Error(`${PROTOCOL_FILE} needs keys (rows with key, type, overrides and harness), request and overrides_beside`);
+    throw new Error(
+      `${PROTOCOL_FILE} needs keys (rows with key, type, overrides and harness), request and overrides_beside`,
+    );
   }
   return t as ProtocolTable;
 }

@@ -31,7 +31,8 @@ export function parseWireFacts(text: string): WireFacts {
   const o = (raw ?? {}) as Partial<WireFacts>;
   const env = (o.env ?? {}) as Partial<EnvFacts>;
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  const values = env.set !== null && typeof env.set === 'object' && Object.values(env.set).every((s) => typeof s === 'string');
+  const values =
+    env.set !== null && typeof env.set === 'object' && Object.values(env.set).every((s) => typeof s === 'string');
   if (!Number.isInteger(o.wire_version) || !strings(env.pass) || !values || !strings(env.threads)) {
     throw new Error(`${WIRE_FILE} needs an integer wire_version and env.pass, env.set and env.threads`);
   }

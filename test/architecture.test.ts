@@ -44,7 +44,8 @@ const lineOf = (sf: ts.SourceFile, pos: number) => sf.getLineAndCharacterOfPosit
 
 /** A function's name: its own, or the variable or property it is assigned to. */
 function nameOf(sf: ts.SourceFile, fn: ts.FunctionLikeDeclaration): string {
-  const named = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
+  const named =
+    fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
   return named ? named.getText(sf) : `<anonymous at line ${lineOf(sf, fn.getStart(sf))}>`;
 }
 
@@ -63,8 +64,19 @@ function longTsFunctions(files: string[]): string[] {
 /** Module specifiers of a file's imports, re-exports and dynamic import() calls. */
 function importsOf(sf: ts.SourceFile): string[] {
   return nodes(sf).flatMap((n) => {
-    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) return [n.moduleSpecifier.text];
-    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) return [n.arguments[0].text];
+    if (
+      (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) &&
+      n.moduleSpecifier &&
+      ts.isStringLiteral(n.moduleSpecifier)
+    )
+      return [n.moduleSpecifier.text];
+    if (
+      ts.isCallExpression(n) &&
+      n.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      n.arguments[0] &&
+      ts.isStringLiteral(n.arguments[0])
+    )
+      return [n.arguments[0].text];
     return [];
   });
 }
@@ -119,7 +131,9 @@ function anyOrNeverCasts(files: string[]): string[] {
     return nodes(sf).flatMap((n) => {
       if (!ts.isAsExpression(n) && !ts.isTypeAssertionExpression(n)) return [];
       const k = n.type.kind;
-      return k === ts.SyntaxKind.AnyKeyword || k === ts.SyntaxKind.NeverKeyword ? [`${file}:${lineOf(sf, n.getStart(sf))}`] : [];
+      return k === ts.SyntaxKind.AnyKeyword || k === ts.SyntaxKind.NeverKeyword
+        ? [`${file}:${lineOf(sf, n.getStart(sf))}`]
+        : [];
     });
   });
 }
@@ -158,21 +172,29 @@ describe('the architecture rules', () => {
     const commands = path.join(ROOT, 'src/commands');
     const offenders = tsFiles('src')
       .filter((f) => !f.startsWith('src/commands/') && !f.startsWith('src/cli/') && f !== 'src/cli.ts')
-      .flatMap((f) => importsOf(parse(f))
-        .filter((spec) => spec.startsWith('.') && path.resolve(ROOT, path.dirname(f), spec).startsWith(commands + path.sep))
-        .map((spec) => `${f} imports ${spec}`));
+      .flatMap((f) =>
+        importsOf(parse(f))
+          .filter(
+            (spec) => spec.startsWith('.') && path.resolve(ROOT, path.dirname(f), spec).startsWith(commands + path.sep),
+          )
+          .map((spec) => `${f} imports ${spec}`),
+      );
     expect(offenders).toEqual([]);
   });
 
   it('has commands that are no libraries: a command module, and its declaration in src/cli/, import no other command module', () => {
-    const names = tsFiles('src/cli').flatMap((f) => /defineCommand\('([a-z-]+)'/.exec(fs.readFileSync(path.join(ROOT, f), 'utf8'))?.slice(1) ?? []);
+    const names = tsFiles('src/cli').flatMap(
+      (f) => /defineCommand\(\s*'([a-z-]+)'/.exec(fs.readFileSync(path.join(ROOT, f), 'utf8'))?.slice(1) ?? [],
+    );
     expect(names).toEqual(expect.arrayContaining(['run', 'bench-change', 'bisect', 'compare', 'validate']));
     const commandModule = (file: string) => path.join(ROOT, 'src/commands', `${file}.ts`);
     const offenders = [...tsFiles('src/commands'), ...tsFiles('src/cli')].flatMap((f) => {
       const own = path.basename(f, '.ts');
       return importsOf(parse(f))
         .filter((spec) => spec.startsWith('.'))
-        .filter((spec) => names.some((n) => n !== own && path.resolve(ROOT, path.dirname(f), spec) === commandModule(n)))
+        .filter((spec) =>
+          names.some((n) => n !== own && path.resolve(ROOT, path.dirname(f), spec) === commandModule(n)),
+        )
         .map((spec) => `${f} imports ${spec}`);
     });
     expect(offenders).toEqual([]);
@@ -188,34 +210,45 @@ describe('the architecture rules', () => {
     write(dir, 'src/b/y.ts', "import type { x } from '../a/x.ts';\nexport const y = 1;\n");
     write(dir, 'src/c/z.ts', "import { x } from '../a/x.ts';\nexport const z = x;\n");
     const files = ['src/a/x.ts', 'src/b/y.ts', 'src/c/z.ts'].map((f) => path.join(dir, f));
-    expect(folderCycles(folderEdges(files, path.join(dir, 'src')))).toEqual([`a -> b -> a (${files[0]} imports ../b/y.ts; ${files[1]} imports ../a/x.ts)`]);
+    expect(folderCycles(folderEdges(files, path.join(dir, 'src')))).toEqual([
+      `a -> b -> a (${files[0]} imports ../b/y.ts; ${files[1]} imports ../a/x.ts)`,
+    ]);
   });
 
   it('ships no development dependency: nothing in src/ imports a devDependency of package.json', () => {
     const dev = Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies ?? {});
-    const offenders = tsFiles('src').flatMap((f) => importsOf(parse(f))
-      .filter((spec) => dev.some((d) => spec === d || spec.startsWith(`${d}/`)))
-      .map((spec) => `${f} imports ${spec}`));
+    const offenders = tsFiles('src').flatMap((f) =>
+      importsOf(parse(f))
+        .filter((spec) => dev.some((d) => spec === d || spec.startsWith(`${d}/`)))
+        .map((spec) => `${f} imports ${spec}`),
+    );
     expect(dev).toContain('playwright-core');
     expect(offenders).toEqual([]);
   });
 
   it('cites no "issue N" in src/, runners/, bench/, scripts/ and bin/: code says why, history is in git and docs', () => {
-    const ending = (dir: string, ends: string[]): string[] => fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) return ending(rel, ends);
-      return ends.some((x) => e.name.endsWith(x)) ? [rel] : [];
-    });
+    const ending = (dir: string, ends: string[]): string[] =>
+      fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) return ending(rel, ends);
+        return ends.some((x) => e.name.endsWith(x)) ? [rel] : [];
+      });
     const code = ['.ts', '.py', '.sh', '.js', '.mjs'];
     const files = [...tsFiles('src'), ...['runners', 'bench', 'scripts', 'bin'].flatMap((d) => ending(d, code))];
     expect(files).toContain('scripts/gpu-check.sh');
-    const offenders = files.flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n')
-      .flatMap((line, i) => (/\bissues? \d+/i.test(line) ? [`${f}:${i + 1}`] : [])));
+    const offenders = files.flatMap((f) =>
+      fs
+        .readFileSync(path.join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bissues? \d+/i.test(line) ? [`${f}:${i + 1}`] : [])),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('has no cast to `any` or `never` in src/spec, src/run (and what left it: executors, records, sampling) and src/commands', () => {
-    const files = ['src/spec', 'src/run', 'src/executors', 'src/records', 'src/sampling', 'src/commands'].flatMap(tsFiles);
+    const files = ['src/spec', 'src/run', 'src/executors', 'src/records', 'src/sampling', 'src/commands'].flatMap(
+      tsFiles,
+    );
     expect(anyOrNeverCasts(files)).toEqual([]);
   });
 });

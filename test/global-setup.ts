@@ -6,5 +6,9 @@ import { ROOT } from './helpers.ts';
 
 export default async function setup(): Promise<void> {
   if (process.env.BENCHGRID_TEST_PYTHON) return;
-  await execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), 'env', 'build', path.join(ROOT, 'specs/resnet18_cpu.yaml')], { stdio: 'inherit', cwd: ROOT });
+  await execa(
+    process.execPath,
+    [path.join(ROOT, 'bin/benchgrid.js'), 'env', 'build', path.join(ROOT, 'specs/resnet18_cpu.yaml')],
+    { stdio: 'inherit', cwd: ROOT },
+  );
 }

@@ -51,7 +51,10 @@ export async function testPython(): Promise<string> {
   const { resolveEnv } = await import('../src/env/build.ts');
   const spec = await loadDeclaredSpec(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
   const env = await resolveEnv(spec.environments.main);
-  if (!env.built) throw new Error(`the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`);
+  if (!env.built)
+    throw new Error(
+      `the test environment is not built: run \`node bin/benchgrid.js env build specs/resnet18_cpu.yaml\` (it goes to ${env.dir})`,
+    );
   return env.python;
 }
 
@@ -88,7 +91,9 @@ export function resnet18Subject(inputs = ''): string {
  * holds no pid at all: a test that found no child proves nothing about killing it.
  */
 export function sleepersLeftUnder(dir: string): string[] {
-  const pids = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.sleeper')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim());
+  const pids = (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.sleeper'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim());
   if (pids.length === 0) throw new Error(`no *.sleeper file under ${dir}: the spawns adapter did not start its child`);
   return pids.filter((p) => {
     try {
@@ -101,11 +106,14 @@ export function sleepersLeftUnder(dir: string): string[] {
 
 /** Pids of the processes whose command line is exactly `cmdline` (to prove a killed tree left nothing). */
 export function processesRunning(cmdline: string): string[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === cmdline;
-    } catch {
-      return false;
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === cmdline;
+      } catch {
+        return false;
+      }
+    });
 }

@@ -7,7 +7,11 @@ import { ROOT } from './helpers.ts';
 
 describe('the source tree', () => {
   it('is formatted and lint-clean: `npm run format` fixes formatting and safe fixes, the rest is by hand', async () => {
-    const r = await execa(process.execPath, [path.join(ROOT, 'scripts/lint.mjs')], { cwd: ROOT, reject: false, all: true });
+    const r = await execa(process.execPath, [path.join(ROOT, 'scripts/lint.mjs')], {
+      cwd: ROOT,
+      reject: false,
+      all: true,
+    });
     const lines = (r.all ?? '').split('\n').filter((l) => l.trim() !== '');
     // One line per offending file, then the closing `lint: ...` line; anything else (ruff's install log) is not a finding.
     const offending = lines.filter((l) => /^\S+: /.test(l) && !l.startsWith('lint: ') && !l.startsWith('installing '));

@@ -24,7 +24,9 @@ function literalsOf(type: ts.TypeNode | undefined): string[] | null {
   if (!type) return null;
   const parts = ts.isUnionTypeNode(type) ? [...type.types] : [type];
   const strings = parts.filter((t) => ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal));
-  return strings.length === parts.length ? strings.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text) : null;
+  return strings.length === parts.length
+    ? strings.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text)
+    : null;
 }
 
 /** The interfaces of a source file (relative to the repository): name -> property -> what the test compares. */
@@ -47,7 +49,10 @@ export function interfaces(file: string): Map<string, Map<string, Member>> {
 
 /** The object a JSON pointer (`/$defs/protocol`, '' for the root) names in a parsed schema. */
 export function schemaAt(schema: unknown, pointer: string): SchemaObject {
-  return pointer.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], schema) as SchemaObject;
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], schema) as SchemaObject;
 }
 
 /** Expects interface `name` to have the keys of the schema object, required alike, enums and string consts alike. */
@@ -55,7 +60,10 @@ export function expectSameShape(types: Map<string, Map<string, Member>>, name: s
   const members = types.get(name);
   expect(members, `interface ${name}`).toBeDefined();
   expect([...members!.keys()].sort(), name).toEqual(Object.keys(object.properties).sort());
-  const required = [...members!].filter(([, m]) => !m.optional).map(([k]) => k).sort();
+  const required = [...members!]
+    .filter(([, m]) => !m.optional)
+    .map(([k]) => k)
+    .sort();
   expect(required, `${name}: required keys`).toEqual([...(object.required ?? [])].sort());
   for (const [key, m] of members!) {
     const { enum: values, const: value } = object.properties[key];
@@ -71,5 +79,9 @@ export function expectSameShape(types: Map<string, Map<string, Member>>, name: s
 export function withoutPassthrough(object: SchemaObject): SchemaObject {
   const carried = new Set(PROTOCOL_TABLE.keys.filter((r) => r.passthrough).map((r) => r.key));
   const properties = Object.fromEntries(Object.entries(object.properties).filter(([k]) => !carried.has(k)));
-  return { ...object, properties, ...(object.required ? { required: object.required.filter((k) => !carried.has(k)) } : {}) };
+  return {
+    ...object,
+    properties,
+    ...(object.required ? { required: object.required.filter((k) => !carried.has(k)) } : {}),
+  };
 }

@@ -62,8 +62,24 @@ def load_bundle(bundle):
     for i, job in enumerate(jobs):
         if not isinstance(job, dict):
             raise BundleError(f"{path}: jobs[{i}] is not an object")
-        missing = [k for k in ("key", "cell", "kind", "index", "environment", "request", "result", "stdout",
-                               "stderr", "timeout_s", "threads", "pythonpath") if k not in job]
+        missing = [
+            k
+            for k in (
+                "key",
+                "cell",
+                "kind",
+                "index",
+                "environment",
+                "request",
+                "result",
+                "stdout",
+                "stderr",
+                "timeout_s",
+                "threads",
+                "pythonpath",
+            )
+            if k not in job
+        ]
         if missing:
             raise BundleError(f"{path}: jobs[{i}] lacks {', '.join(missing)}")
         for field in ("request", "result", "stdout", "stderr"):
@@ -133,8 +149,12 @@ def slurm_info():
     env = os.environ
     if "SLURM_JOB_ID" not in env:
         return None
-    return {"job_id": env.get("SLURM_JOB_ID"), "array_job_id": env.get("SLURM_ARRAY_JOB_ID"),
-            "array_task_id": env.get("SLURM_ARRAY_TASK_ID"), "node": env.get("SLURMD_NODENAME")}
+    return {
+        "job_id": env.get("SLURM_JOB_ID"),
+        "array_job_id": env.get("SLURM_ARRAY_JOB_ID"),
+        "array_task_id": env.get("SLURM_ARRAY_TASK_ID"),
+        "node": env.get("SLURMD_NODENAME"),
+    }
 
 
 def driver_record(manifest, interpreters):
@@ -143,11 +163,22 @@ def driver_record(manifest, interpreters):
         load = round(os.getloadavg()[0], 2)
     except (OSError, AttributeError):
         load = None
-    return {"type": "driver", "v": 1, "started": now_iso(), "spec_digest": manifest["spec"]["digest"],
-            "shard": manifest.get("shard"), "hostname": socket.gethostname(), "platform": platform.platform(),
-            "cpu_count": os.cpu_count(), "cpu_model": cpu_model(), "load_average_1m": load,
-            "cpus": pinned_cpus(), "python": platform.python_version(), "interpreters": interpreters,
-            "slurm": slurm_info()}
+    return {
+        "type": "driver",
+        "v": 1,
+        "started": now_iso(),
+        "spec_digest": manifest["spec"]["digest"],
+        "shard": manifest.get("shard"),
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "load_average_1m": load,
+        "cpus": pinned_cpus(),
+        "python": platform.python_version(),
+        "interpreters": interpreters,
+        "slurm": slurm_info(),
+    }
 
 
 def load_launch(bundle):
@@ -167,10 +198,18 @@ def run_job(launch, bundle, job, python):
     """Runs one cell process with a fresh result file and scratch TMPDIR; returns its exit info."""
     result = os.path.join(bundle, job["result"])
     request = os.path.join(bundle, job["request"])
-    command = {"python": python, "cwd": bundle, "argv": ["-m", "benchgrid_harness", "--request", request, "--result", result],
-               "pythonpath": [os.path.join(bundle, p) for p in job["pythonpath"]], "threads": job["threads"], "stdout": os.path.join(bundle, job["stdout"]),
-               "stderr": os.path.join(bundle, job["stderr"]), "cpus": None, "timeout_s": job["timeout_s"],
-               "tmpdir": os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp")}
+    command = {
+        "python": python,
+        "cwd": bundle,
+        "argv": ["-m", "benchgrid_harness", "--request", request, "--result", result],
+        "pythonpath": [os.path.join(bundle, p) for p in job["pythonpath"]],
+        "threads": job["threads"],
+        "stdout": os.path.join(bundle, job["stdout"]),
+        "stderr": os.path.join(bundle, job["stderr"]),
+        "cpus": None,
+        "timeout_s": job["timeout_s"],
+        "tmpdir": os.path.join(bundle, "work", job["result"].replace(os.sep, "__") + ".tmp"),
+    }
     for path in (result, command["stdout"], command["stderr"], command["tmpdir"]):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(result):
@@ -207,7 +246,9 @@ def set_up(bundle, args, interpreters):
     try:
         from benchgrid_harness import bundle_env
     except ImportError as exc:
-        raise BundleError(f"{os.path.join(bundle, 'harness')}: --setup-env cannot be loaded ({exc}); export the bundle again")
+        raise BundleError(
+            f"{os.path.join(bundle, 'harness')}: --setup-env cannot be loaded ({exc}); export the bundle again"
+        )
     try:
         return bundle_env.set_up_interpreters(bundle, args, interpreters)
     except bundle_env.SetupError as exc:
@@ -220,16 +261,32 @@ def on_signal(signum, _frame):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="driver.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("bundle", nargs="?", default=os.path.dirname(os.path.abspath(__file__)),
-                        help="bundle directory (default: the one holding this file)")
+    parser.add_argument(
+        "bundle",
+        nargs="?",
+        default=os.path.dirname(os.path.abspath(__file__)),
+        help="bundle directory (default: the one holding this file)",
+    )
     parser.add_argument("--python", help="interpreter with torch for every environment (default: this one)")
-    parser.add_argument("--env-python", action="append", default=[], metavar="ENV=PATH",
-                        help="interpreter for one environment (repeatable)")
-    parser.add_argument("--setup-env", metavar="DIR",
-                        help="first create a virtual environment in DIR from the bundle's wheelhouse on top of "
-                             "--python's packages, and run every environment not given by --env-python with it")
-    parser.add_argument("--stop-after-s", type=float, metavar="S",
-                        help="start no process after S seconds (a time box); run again to finish the rest")
+    parser.add_argument(
+        "--env-python",
+        action="append",
+        default=[],
+        metavar="ENV=PATH",
+        help="interpreter for one environment (repeatable)",
+    )
+    parser.add_argument(
+        "--setup-env",
+        metavar="DIR",
+        help="first create a virtual environment in DIR from the bundle's wheelhouse on top of "
+        "--python's packages, and run every environment not given by --env-python with it",
+    )
+    parser.add_argument(
+        "--stop-after-s",
+        type=float,
+        metavar="S",
+        help="start no process after S seconds (a time box); run again to finish the rest",
+    )
     args = parser.parse_args(argv)
     bundle = os.path.abspath(args.bundle)
     setup = None
@@ -246,8 +303,12 @@ def main(argv=None):
     done = done_keys(journal)
     todo = [job for job in manifest["jobs"] if job["key"] not in done]
     shard = manifest.get("shard") or {"index": 0, "count": 1}
-    print(f"driver: {manifest['spec']['name']} shard {shard['index'] + 1}/{shard['count']}: "
-          f"{len(manifest['jobs'])} processes, {len(todo)} to run", file=sys.stderr, flush=True)
+    print(
+        f"driver: {manifest['spec']['name']} shard {shard['index'] + 1}/{shard['count']}: "
+        f"{len(manifest['jobs'])} processes, {len(todo)} to run",
+        file=sys.stderr,
+        flush=True,
+    )
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
@@ -259,19 +320,39 @@ def main(argv=None):
         box = time.monotonic()
         for n, job in enumerate(todo, 1):
             if args.stop_after_s is not None and time.monotonic() - box > args.stop_after_s:
-                print(f"driver: time box of {args.stop_after_s:g} s reached: {len(todo) - n + 1} process(es) not "
-                      "started; run the driver again to finish them", file=sys.stderr, flush=True)
+                print(
+                    f"driver: time box of {args.stop_after_s:g} s reached: {len(todo) - n + 1} process(es) not "
+                    "started; run the driver again to finish them",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 return 0
             started, clock = now_iso(), time.monotonic()
             exit_info = run_job(launch, bundle, job, interpreters[job["environment"]])
             wall = round(time.monotonic() - clock, 3)
-            append(journal, {"type": "process", "key": job["key"], "cell": job["cell"], "kind": job["kind"],
-                             "index": job["index"], "started": started, "wall_s": wall, "cpus": pinned_cpus(),
-                             "start": "cold", "exit": exit_info})
+            append(
+                journal,
+                {
+                    "type": "process",
+                    "key": job["key"],
+                    "cell": job["cell"],
+                    "kind": job["kind"],
+                    "index": job["index"],
+                    "started": started,
+                    "wall_s": wall,
+                    "cpus": pinned_cpus(),
+                    "start": "cold",
+                    "exit": exit_info,
+                },
+            )
             wrote = os.path.exists(os.path.join(bundle, job["result"]))
             how = "timed out" if exit_info["timedOut"] else exit_info["signal"] or f"exit {exit_info['exitCode']}"
-            print(f"[{n}/{len(todo)}] {job['cell']} {job['kind']}#{job['index']} {how}"
-                  f"{'' if wrote else ', no result'} ({wall:.1f} s)", file=sys.stderr, flush=True)
+            print(
+                f"[{n}/{len(todo)}] {job['cell']} {job['kind']}#{job['index']} {how}"
+                f"{'' if wrote else ', no result'} ({wall:.1f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     except Stop as stop:
         print(f"driver: {stop}: stopped; what finished is kept. Run the driver again to resume.", file=sys.stderr)
         return 128 + stop.signum

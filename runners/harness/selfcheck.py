@@ -24,26 +24,50 @@ FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
 # The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
 sys.path.insert(0, str(REPO / "runners" / "harness"))
 from benchgrid_harness import WIRE, launch  # noqa: E402 - the harness package of this checkout, found above
+
 # Contract facts come from the one data file TypeScript reads too (runners/harness/contracts.json).
 CONTRACTS = json.loads((REPO / "runners" / "harness" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
-A_CONTRACTS = ["single_module_output", "matched_retained", "replacement_edit", "repeated_steering",
-               "same_site_gradient", "ordered_dataset_features"]
+A_CONTRACTS = [
+    "single_module_output",
+    "matched_retained",
+    "replacement_edit",
+    "repeated_steering",
+    "same_site_gradient",
+    "ordered_dataset_features",
+]
 HOOKS = {"tool": "hooks", "module": "benchgrid_torch.adapters.hooks"}
-RESNET = {"id": "resnet18", "model": {"builder": "torchvision", "name": "resnet18", "seed": 0, "config": {}},
-          "inputs": {"kind": "image", "shape": [1, 3, 32, 32], "dtype": "float32", "seed": 0, "stimuli": 8,
-                     "batch_size": 4},
-          "sites": {"layer2": "layer2"}}
-GPT2 = {"id": "gpt2_tiny", "model": {"builder": "gpt2", "name": "gpt2_tiny", "seed": 0,
-                                     "config": {"n_layer": 2, "n_embd": 64, "n_head": 4, "vocab_size": 1000,
-                                                "n_positions": 64, "bos_token_id": 0, "eos_token_id": 0}},
-        "inputs": {"kind": "tokens", "shape": [1, 16], "vocab": 1000, "seed": 0, "stimuli": 8, "batch_size": 4},
-        "sites": {"block0": "transformer.h.0"}}
+RESNET = {
+    "id": "resnet18",
+    "model": {"builder": "torchvision", "name": "resnet18", "seed": 0, "config": {}},
+    "inputs": {"kind": "image", "shape": [1, 3, 32, 32], "dtype": "float32", "seed": 0, "stimuli": 8, "batch_size": 4},
+    "sites": {"layer2": "layer2"},
+}
+GPT2 = {
+    "id": "gpt2_tiny",
+    "model": {
+        "builder": "gpt2",
+        "name": "gpt2_tiny",
+        "seed": 0,
+        "config": {
+            "n_layer": 2,
+            "n_embd": 64,
+            "n_head": 4,
+            "vocab_size": 1000,
+            "n_positions": 64,
+            "bos_token_id": 0,
+            "eos_token_id": 0,
+        },
+    },
+    "inputs": {"kind": "tokens", "shape": [1, 16], "vocab": 1000, "seed": 0, "stimuli": 8, "batch_size": 4},
+    "sites": {"block0": "transformer.h.0"},
+}
 # A throwaway adapter whose library is missing, to show the `unsupported` reason for it.
 MISSING_ADAPTER = "import benchgrid_no_such_library  # noqa: F401\n\n\ndef single_module_output(ctx):\n    pass\n"
 
 
-def request(kind, tool, module, library=None, reference=None, mode="time", device="cpu", subject=RESNET,
-            runner="torch"):
+def request(
+    kind, tool, module, library=None, reference=None, mode="time", device="cpu", subject=RESNET, runner="torch"
+):
     """A request for one cell; small settings so the whole check runs in a few minutes."""
     site = next(iter(subject["sites"]))
     values = {"site": site, "strengths": [0.0, 0.5, 1.0, 2.0], "direction_seed": 1, "target": 3}
@@ -51,15 +75,32 @@ def request(kind, tool, module, library=None, reference=None, mode="time", devic
     params = {name: values[name] for name in facts["params"]}
     group = "A" if kind in A_CONTRACTS else "B"
     return {
-        "protocol": WIRE["wire_version"], "spec": {"name": "selfcheck", "digest": "0" * 64},
-        "cell": {"id": f"{group}/{kind}/{tool}/{subject['id']}", "group": group, "contract": kind, "tool": tool,
-                 "subject": subject["id"]},
+        "protocol": WIRE["wire_version"],
+        "spec": {"name": "selfcheck", "digest": "0" * 64},
+        "cell": {
+            "id": f"{group}/{kind}/{tool}/{subject['id']}",
+            "group": group,
+            "contract": kind,
+            "tool": tool,
+            "subject": subject["id"],
+        },
         "contract": {"kind": kind, "params": params, "grad": facts["grad"], "work": facts["work"]},
         "subject": subject,
         "tool": {"id": tool, "runner": runner, "adapter": tool, "module": module, "library": library},
-        "reference": reference, "device": device, "mode": mode, "process_index": 0,
-        "settings": {"warmups": 1, "samples": 5, "min_samples": 2, "sampling_budget_s": 2.0, "threads": 1,
-                     "rtol": 1e-5, "atol": 1e-6, "memory_calls": 1},
+        "reference": reference,
+        "device": device,
+        "mode": mode,
+        "process_index": 0,
+        "settings": {
+            "warmups": 1,
+            "samples": 5,
+            "min_samples": 2,
+            "sampling_budget_s": 2.0,
+            "threads": 1,
+            "rtol": 1e-5,
+            "atol": 1e-6,
+            "memory_calls": 1,
+        },
     }
 
 
@@ -70,31 +111,85 @@ def cases(has_transformers):
         out.append((f"raw {kind}", request(kind, "raw", "benchgrid_torch.adapters.raw"), [], "ok", 180))
         out.append((f"hooks {kind}", request(kind, "hooks", HOOKS["module"]), [], "ok", 180))
     for kind in ["single_module_output", "matched_retained", "same_site_gradient", "ordered_dataset_features"]:
-        out.append((f"tv_fx {kind}", request(kind, "tv_fx", "benchgrid_torch.adapters.tv_fx", "torchvision", HOOKS),
-                    [], "ok bit", 180))
-    out.append(("tv_fx replacement_edit", request("replacement_edit", "tv_fx", "benchgrid_torch.adapters.tv_fx",
-                                                  "torchvision", HOOKS), [], "unsupported", 180))
+        out.append(
+            (
+                f"tv_fx {kind}",
+                request(kind, "tv_fx", "benchgrid_torch.adapters.tv_fx", "torchvision", HOOKS),
+                [],
+                "ok bit",
+                180,
+            )
+        )
+    out.append(
+        (
+            "tv_fx replacement_edit",
+            request("replacement_edit", "tv_fx", "benchgrid_torch.adapters.tv_fx", "torchvision", HOOKS),
+            [],
+            "unsupported",
+            180,
+        )
+    )
     for kind in ["raw_forward", "hooks_all_modules"]:
-        out.append((f"reference {kind}", request(kind, "reference", "benchgrid_torch.adapters.reference"), [], "ok",
-                    180))
-    out.append(("hooks single_module_output memory", request("single_module_output", "hooks", HOOKS["module"],
-                                                             mode="memory"), [], "ok memory", 180))
-    out.append(("tv_fx ordered_dataset_features memory",
-                request("ordered_dataset_features", "tv_fx", "benchgrid_torch.adapters.tv_fx", "torchvision",
-                        mode="memory"), [], "ok memory", 180))
-    out.append(("hooks on cuda", request("single_module_output", "hooks", HOOKS["module"], device="cuda"), [],
-                "unsupported", 180))
-    out.append(("missing library", request("single_module_output", "missing", "selfcheck_missing",
-                                           "benchgrid-missing", HOOKS), ["TMP"], "unsupported", 180))
+        out.append(
+            (f"reference {kind}", request(kind, "reference", "benchgrid_torch.adapters.reference"), [], "ok", 180)
+        )
+    out.append(
+        (
+            "hooks single_module_output memory",
+            request("single_module_output", "hooks", HOOKS["module"], mode="memory"),
+            [],
+            "ok memory",
+            180,
+        )
+    )
+    out.append(
+        (
+            "tv_fx ordered_dataset_features memory",
+            request(
+                "ordered_dataset_features", "tv_fx", "benchgrid_torch.adapters.tv_fx", "torchvision", mode="memory"
+            ),
+            [],
+            "ok memory",
+            180,
+        )
+    )
+    out.append(
+        (
+            "hooks on cuda",
+            request("single_module_output", "hooks", HOOKS["module"], device="cuda"),
+            [],
+            "unsupported",
+            180,
+        )
+    )
+    out.append(
+        (
+            "missing library",
+            request("single_module_output", "missing", "selfcheck_missing", "benchgrid-missing", HOOKS),
+            ["TMP"],
+            "unsupported",
+            180,
+        )
+    )
     broken = request("single_module_output", "hooks", HOOKS["module"])
     broken["settings"]["min_samples"] = 99
     out.append(("broken request", broken, [], "error", 180))
     if has_transformers:
         for kind in ["single_module_output", "repeated_steering", "same_site_gradient"]:
             out.append((f"gpt2 hooks {kind}", request(kind, "hooks", HOOKS["module"], subject=GPT2), [], "ok", 180))
-    faulty = {"crash": "exit 3", "signal": "signal 9", "hang": "timeout", "garbage": "not json",
-              "badschema": "invalid", "chatty": "ok bit", "raises": "error", "unsupported": "unsupported",
-              "mismatch": "ok mismatch", "close": "ok close", "spawns": "timeout"}
+    faulty = {
+        "crash": "exit 3",
+        "signal": "signal 9",
+        "hang": "timeout",
+        "garbage": "not json",
+        "badschema": "invalid",
+        "chatty": "ok bit",
+        "raises": "error",
+        "unsupported": "unsupported",
+        "mismatch": "ok mismatch",
+        "close": "ok close",
+        "spawns": "timeout",
+    }
     for name, expected in faulty.items():
         req = request("single_module_output", name, f"faulty_adapters.{name}", None, HOOKS, runner="faulty")
         out.append((f"faulty {name}", req, [str(FAULTY_RUNNER)], expected, 25 if expected == "timeout" else 180))
@@ -186,20 +281,29 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="cell processes run at once")
     parser.add_argument("--keep", help="write requests and results here instead of a temp dir")
     args = parser.parse_args()
-    has_transformers = subprocess.run(
-        [args.python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('transformers') is None)"],
-        check=False).returncode == 0
+    has_transformers = (
+        subprocess.run(
+            [
+                args.python,
+                "-c",
+                "import importlib.util, sys; sys.exit(importlib.util.find_spec('transformers') is None)",
+            ],
+            check=False,
+        ).returncode
+        == 0
+    )
     workdir = Path(args.keep or tempfile.mkdtemp(prefix="benchgrid-selfcheck-"))
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "selfcheck_missing.py").write_text(MISSING_ADAPTER, encoding="utf-8")
     all_cases = cases(has_transformers)
     check_request, check_result = validator("request.schema.json"), validator("result.schema.json")
     for label, req, *_ in all_cases:
-        for problem in (check_request(req) if check_request and label != "broken request" else []):
+        for problem in check_request(req) if check_request and label != "broken request" else []:
             print(f"request of {label!r} breaks the schema: {problem}")
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(lambda ic: run_cell(args.python, workdir, ic[0], ic[1], check_result),
-                             enumerate(all_cases)))
+        rows = list(
+            pool.map(lambda ic: run_cell(args.python, workdir, ic[0], ic[1], check_result), enumerate(all_cases))
+        )
     header = ("cell", "expected", "got", "median ms", "n", "note")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(5)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)) + "  note")
@@ -208,8 +312,10 @@ def main():
         ok = row[2] == row[1] and not (row[1] == "timeout" and row[5] != "tree killed")
         failed += not ok
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + f"  {'' if ok else 'FAIL '}{row[5]}")
-    print(f"{len(rows) - failed} passed, {failed} failed  (files in {workdir}; "
-          f"schema validation {'on' if check_result else 'off: jsonschema not importable'})")
+    print(
+        f"{len(rows) - failed} passed, {failed} failed  (files in {workdir}; "
+        f"schema validation {'on' if check_result else 'off: jsonschema not importable'})"
+    )
     return 1 if failed else 0
 
 

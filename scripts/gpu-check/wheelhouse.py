@@ -35,8 +35,16 @@ except ImportError:  # pip always vendors it
     from pip._vendor.packaging.version import InvalidVersion, Version
 
 # The device machine's platform (x86-64 Linux, glibc new enough for manylinux_2_28) and pure wheels.
-PLATFORMS = ["manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64",
-             "manylinux1_x86_64", "manylinux_2_5_x86_64", "linux_x86_64", "any"]
+PLATFORMS = [
+    "manylinux_2_28_x86_64",
+    "manylinux_2_27_x86_64",
+    "manylinux_2_17_x86_64",
+    "manylinux2014_x86_64",
+    "manylinux1_x86_64",
+    "manylinux_2_5_x86_64",
+    "linux_x86_64",
+    "any",
+]
 
 
 # The machine's own PyTorch stack is what the check measures: a requirement on these names is met by
@@ -83,10 +91,19 @@ def inventory_of(python):
 def target_environment(python_version):
     """Marker values of the device machine: CPython on x86-64 Linux."""
     env = default_environment()
-    env.update({"python_version": python_version, "python_full_version": python_version + ".0",
-                "sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64",
-                "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
-                "extra": ""})
+    env.update(
+        {
+            "python_version": python_version,
+            "python_full_version": python_version + ".0",
+            "sys_platform": "linux",
+            "platform_system": "Linux",
+            "platform_machine": "x86_64",
+            "os_name": "posix",
+            "implementation_name": "cpython",
+            "platform_python_implementation": "CPython",
+            "extra": "",
+        }
+    )
     return env
 
 
@@ -102,8 +119,11 @@ def top_requirements(bundle, manifest, environments):
             libs.setdefault(canonical(library), job["environment"])
     tops = []
     for lib, env in sorted(libs.items()):
-        pinned = [r for r in manifest["environments"].get(env, {}).get("requirements", [])
-                  if canonical(Requirement(r).name) == lib]
+        pinned = [
+            r
+            for r in manifest["environments"].get(env, {}).get("requirements", [])
+            if canonical(Requirement(r).name) == lib
+        ]
         tops.append(Requirement(pinned[0] if pinned else lib))
     return tops
 
@@ -125,8 +145,23 @@ def satisfied(req, have):
 def download(req, dest, python_version):
     """pip download --no-deps of one requirement for the target; returns the wheel's path."""
     before = set(glob.glob(os.path.join(dest, "*.whl")))
-    argv = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version",
-            python_version, "--implementation", "cp", "-d", dest, "--disable-pip-version-check", "-q", str(req)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--python-version",
+        python_version,
+        "--implementation",
+        "cp",
+        "-d",
+        dest,
+        "--disable-pip-version-check",
+        "-q",
+        str(req),
+    ]
     for p in PLATFORMS:
         argv[5:5] = ["--platform", p]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=600)
@@ -182,8 +217,10 @@ def build(bundle, have, environments, python_version):
     os.makedirs(dest, exist_ok=True)
     unknown = sorted(set(environments) - set(manifest["environments"]))
     if unknown:
-        raise Refused(f"environment(s) {', '.join(unknown)} not in this bundle (it has "
-                      f"{', '.join(sorted(manifest['environments']))}); give one of those to --environment.")
+        raise Refused(
+            f"environment(s) {', '.join(unknown)} not in this bundle (it has "
+            f"{', '.join(sorted(manifest['environments']))}); give one of those to --environment."
+        )
     marker_env = target_environment(python_version)
     tops = top_requirements(bundle, manifest, environments)
     queue, carried, present = list(tops), {}, {}
@@ -207,11 +244,19 @@ def build(bundle, have, environments, python_version):
     spares = carry_spares(present, carried, dest, python_version)
     lines = [str(t) for t in tops if canonical(t.name) in carried]
     with open(os.path.join(dest, "requirements.txt"), "w", encoding="utf-8") as f:
-        f.write("# The libraries this bundle's cells import that the target machine lacks (scripts/gpu-check/wheelhouse.py).\n")
+        f.write(
+            "# The libraries this bundle's cells import that the target machine lacks (scripts/gpu-check/wheelhouse.py).\n"
+        )
         f.write("".join(line + "\n" for line in lines))
-    summary = {"python_version": python_version, "platforms": PLATFORMS, "requirements": lines,
-               "carried": carried, "spares": spares, "present": present,
-               "bytes": sum(c["bytes"] for c in list(carried.values()) + list(spares.values()))}
+    summary = {
+        "python_version": python_version,
+        "platforms": PLATFORMS,
+        "requirements": lines,
+        "carried": carried,
+        "spares": spares,
+        "present": present,
+        "bytes": sum(c["bytes"] for c in list(carried.values()) + list(spares.values())),
+    }
     with open(os.path.join(dest, "wheelhouse.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -224,8 +269,12 @@ def main(argv=None):
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--machine", help="the target's package list: NAME or NAME==VERSION per line")
     where.add_argument("--machine-python", help="the target is this interpreter (CPU dry run): its pip list")
-    parser.add_argument("--environment", action="append", default=[], help="only these environments' cells (repeatable)")
-    parser.add_argument("--python-version", default=None, help="the target's Python X.Y (default: --machine-python's, else 3.12)")
+    parser.add_argument(
+        "--environment", action="append", default=[], help="only these environments' cells (repeatable)"
+    )
+    parser.add_argument(
+        "--python-version", default=None, help="the target's Python X.Y (default: --machine-python's, else 3.12)"
+    )
     args = parser.parse_args(argv)
     try:
         if not os.path.isfile(os.path.join(args.bundle, "bundle.json")):
@@ -234,8 +283,12 @@ def main(argv=None):
             have, version = read_inventory(args.machine), args.python_version or "3.12"
         else:
             have = inventory_of(args.machine_python)
-            probe = subprocess.run([args.machine_python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                                   capture_output=True, text=True, timeout=120)
+            probe = subprocess.run(
+                [args.machine_python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             version = args.python_version or probe.stdout.strip()
         summary = build(args.bundle, have, set(args.environment), version)
     except Refused as exc:
@@ -244,10 +297,12 @@ def main(argv=None):
     except (RuntimeError, subprocess.SubprocessError, OSError) as exc:
         print(f"wheelhouse: {exc}", file=sys.stderr)
         return 3
-    print(f"wheelhouse: {len(summary['carried'])} wheel(s) and {len(summary['spares'])} spare(s), "
-          f"{summary['bytes'] / 2**20:.1f} MiB, for Python "
-          f"{summary['python_version']}; {len(summary['present'])} requirement(s) taken as present on the machine",
-          file=sys.stderr)
+    print(
+        f"wheelhouse: {len(summary['carried'])} wheel(s) and {len(summary['spares'])} spare(s), "
+        f"{summary['bytes'] / 2**20:.1f} MiB, for Python "
+        f"{summary['python_version']}; {len(summary['present'])} requirement(s) taken as present on the machine",
+        file=sys.stderr,
+    )
     return 0
 
 

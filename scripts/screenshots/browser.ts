@@ -7,7 +7,16 @@ import type { Browser, Page } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for a headless run as root in a container, with every background network feature off. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** What opening a report showed: console errors, page errors and every request other than the file itself (all blocked). */
 export interface Opened {
@@ -26,7 +35,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Opens a report file; any request other than the file's own URL is recorded and aborted. */
-export async function openReport(browser: Browser, file: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+export async function openReport(
+  browser: Browser,
+  file: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Opened> {
   const url = pathToFileURL(file).href;
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
@@ -47,7 +60,9 @@ export async function openReport(browser: Browser, file: string, viewport = { wi
 }
 
 /** Per chart canvas: whether Chart.js owns it, its x scale's type, and how many of its pixels are painted. */
-export async function chartStats(page: Page): Promise<{ id: string; chart: boolean; scale: string | null; painted: number }[]> {
+export async function chartStats(
+  page: Page,
+): Promise<{ id: string; chart: boolean; scale: string | null; painted: number }[]> {
   // A string, because this code runs in the page and the project compiles without DOM types.
   return page.evaluate(`[...document.querySelectorAll('canvas.chart')].map((canvas) => {
     const chart = window.Chart ? window.Chart.getChart(canvas) : undefined;

@@ -9,18 +9,29 @@ import { execa } from 'execa';
 import { REPO_ROOT } from '../../src/repository.ts';
 import { launchChromium, openReport } from './browser.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, axis: { type: 'string' }, focus: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { out: { type: 'string' }, axis: { type: 'string' }, focus: { type: 'string' } },
+});
 const out = values.out ?? path.join(REPO_ROOT, 'docs/history-screenshot.png');
 const site = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-history-shot-'));
-await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'history', ...positionals, '--out', site], { stdio: 'inherit' });
+await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), 'history', ...positionals, '--out', site], {
+  stdio: 'inherit',
+});
 const browser = await launchChromium();
 try {
   const opened = await openReport(browser, path.join(site, 'index.html'), { width: 1280, height: 1400 });
   if (values.axis) await opened.page.selectOption('#x-axis', values.axis);
   if (values.focus) {
-    await opened.page.evaluate(`[...document.querySelectorAll('section.series')].forEach((s) => { if (!s.querySelector('h3').textContent.includes(${JSON.stringify(values.focus)})) s.style.display = 'none'; })`);
+    await opened.page.evaluate(
+      `[...document.querySelectorAll('section.series')].forEach((s) => { if (!s.querySelector('h3').textContent.includes(${JSON.stringify(values.focus)})) s.style.display = 'none'; })`,
+    );
   }
-  const problems = [...opened.consoleErrors, ...opened.pageErrors, ...opened.blocked.map((u) => `blocked request ${u}`)];
+  const problems = [
+    ...opened.consoleErrors,
+    ...opened.pageErrors,
+    ...opened.blocked.map((u) => `blocked request ${u}`),
+  ];
   if (problems.length) throw new Error(`the site did not open cleanly:\n${problems.join('\n')}`);
   await opened.page.screenshot({ path: out, fullPage: true });
   await opened.close();

@@ -24,7 +24,11 @@ fs.writeFileSync(html, renderHtml(reportInput(loadResults(results), await loadSp
 const browser = await launchChromium();
 try {
   const opened = await openReport(browser, html, { width: 1280, height: 1500 });
-  const problems = [...opened.consoleErrors, ...opened.pageErrors, ...opened.blocked.map((u) => `blocked request ${u}`)];
+  const problems = [
+    ...opened.consoleErrors,
+    ...opened.pageErrors,
+    ...opened.blocked.map((u) => `blocked request ${u}`),
+  ];
   if (problems.length) throw new Error(`the report did not open cleanly:\n${problems.join('\n')}`);
   await opened.page.screenshot({ path: out });
   await opened.close();

@@ -19,15 +19,26 @@ const BUILT_IN = { runner: 'torch', adapter: 'raw' } as const;
 export function withBaselineFor(spec: Spec, name: string, lookup: AdapterLookup): { spec: Spec; added: string[] } {
   const { ids } = toolsNamed(spec, name, '--tool');
   const raw = spec.tools[BASELINE_TOOL] ?? {
-    id: BASELINE_TOOL, label: 'plain forward, nothing attached (added by bench-change)', runner: BUILT_IN.runner, adapter: BUILT_IN.adapter,
-    environment: spec.defaultEnvironment, versions: [], package: null, version: null,
+    id: BASELINE_TOOL,
+    label: 'plain forward, nothing attached (added by bench-change)',
+    runner: BUILT_IN.runner,
+    adapter: BUILT_IN.adapter,
+    environment: spec.defaultEnvironment,
+    versions: [],
+    package: null,
+    version: null,
   };
   const entry = lookup(raw.runner, raw.adapter);
   const added: string[] = [];
   const groups = spec.groups.map((g) => {
     if (g.tools.includes(BASELINE_TOOL) || !g.tools.some((t) => ids.includes(t))) return g;
-    const implemented = (contract: string) => entry?.contracts.includes(spec.contracts[contract]?.kind ?? contract) ?? false;
-    const cells = g.cells.map((c) => (c.tools.some((t) => ids.includes(t)) && implemented(c.contract) ? { ...c, tools: [BASELINE_TOOL, ...c.tools] } : c));
+    const implemented = (contract: string) =>
+      entry?.contracts.includes(spec.contracts[contract]?.kind ?? contract) ?? false;
+    const cells = g.cells.map((c) =>
+      c.tools.some((t) => ids.includes(t)) && implemented(c.contract)
+        ? { ...c, tools: [BASELINE_TOOL, ...c.tools] }
+        : c,
+    );
     if (cells.every((c, i) => c === g.cells[i])) return g;
     added.push(g.id);
     return { ...g, cells, tools: [BASELINE_TOOL, ...g.tools] };

@@ -37,15 +37,27 @@ export interface BisectReport {
 }
 
 /** The report after the steps so far, given what nextStep says now. */
-export function bisectReport(head: Pick<BisectReport, 'spec' | 'tool' | 'max_steps'>, line: RevisionLine, steps: BisectStep[], next: BisectNext): BisectReport {
+export function bisectReport(
+  head: Pick<BisectReport, 'spec' | 'tool' | 'max_steps'>,
+  line: RevisionLine,
+  steps: BisectStep[],
+  next: BisectNext,
+): BisectReport {
   const byId = new Map(line.line.map((r) => [r.id, r]));
-  const found = next.kind === 'found' ? steps.find((s) => s.revision.id === next.revision) ?? null : null;
+  const found = next.kind === 'found' ? (steps.find((s) => s.revision.id === next.revision) ?? null) : null;
   return {
-    format: 'benchgrid-bisect', version: 1, ...head, repo: line.repo, good: line.good, bad: line.bad, revisions: line.line.length,
+    format: 'benchgrid-bisect',
+    version: 1,
+    ...head,
+    repo: line.repo,
+    good: line.good,
+    bad: line.bad,
+    revisions: line.line.length,
     outcome: next.kind === 'measure' ? 'running' : next.kind,
     commit: found && { ...found.revision, verdict: found.verdict, run: found.run },
     remaining: next.kind === 'stuck' ? next.range.map((id) => byId.get(id)!) : [],
-    steps, step_count: steps.length,
+    steps,
+    step_count: steps.length,
   };
 }
 
@@ -65,16 +77,26 @@ export function verdictText(v: ChangeVerdict): string {
 export function renderBisectText(r: BisectReport): string {
   const lines = [
     `bisect: ${forTerminal(r.tool)} on ${forTerminal(r.spec)}, ${r.revisions} revision${r.revisions === 1 ? '' : 's'} after good ${short(r.good)} (${subject(r.good)}) up to bad ${short(r.bad)} (${subject(r.bad)}), at most ${r.max_steps} steps`,
-    ...r.steps.flatMap((s) => [`step ${s.step}: ${short(s.revision)} ${subject(s.revision)}`, `  ${verdictText(s.verdict)}; run ${forTerminal(s.run)}`]),
+    ...r.steps.flatMap((s) => [
+      `step ${s.step}: ${short(s.revision)} ${subject(s.revision)}`,
+      `  ${verdictText(s.verdict)}; run ${forTerminal(s.run)}`,
+    ]),
     '',
   ];
   if (r.outcome === 'found' && r.commit) {
-    lines.push(`first slower: ${r.commit.id} ${subject(r.commit)}`, `  ${verdictText(r.commit.verdict)} (run ${forTerminal(r.commit.run)})`);
+    lines.push(
+      `first slower: ${r.commit.id} ${subject(r.commit)}`,
+      `  ${verdictText(r.commit.verdict)} (run ${forTerminal(r.commit.run)})`,
+    );
   } else if (r.outcome === 'none') {
-    lines.push(`no slowdown: bad ${short(r.bad)} is not slower than good ${short(r.good)} (${verdictText(r.steps[r.steps.length - 1].verdict)}), so there is nothing to bisect.`);
+    lines.push(
+      `no slowdown: bad ${short(r.bad)} is not slower than good ${short(r.good)} (${verdictText(r.steps[r.steps.length - 1].verdict)}), so there is nothing to bisect.`,
+    );
   } else if (r.outcome === 'stuck') {
     const last = r.steps[r.steps.length - 1];
-    lines.push(`stopped: step ${last.step} (${short(last.revision)}) gave no verdict (${forTerminal(last.verdict.why)}); the first slower revision is one of ${r.remaining.map(short).join(', ')}.`);
+    lines.push(
+      `stopped: step ${last.step} (${short(last.revision)}) gave no verdict (${forTerminal(last.verdict.why)}); the first slower revision is one of ${r.remaining.map(short).join(', ')}.`,
+    );
   }
   lines.push(`${r.step_count} step${r.step_count === 1 ? '' : 's'} of at most ${r.max_steps}`);
   return lines.join('\n') + '\n';

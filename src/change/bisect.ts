@@ -50,7 +50,10 @@ export function nextStep(revisions: string[], steps: StepVerdict[]): BisectNext 
     else if (i <= hi) [hi, measured] = [i, true];
   }
   if (lo === bad && !measured) return { kind: 'none' };
-  if (lo >= hi) throw new Error(`nextStep: ${revisions[lo]} is labelled not slower after a later revision was labelled slower; steps come from nextStep`);
+  if (lo >= hi)
+    throw new Error(
+      `nextStep: ${revisions[lo]} is labelled not slower after a later revision was labelled slower; steps come from nextStep`,
+    );
   if (hi - lo > 1) return { kind: 'measure', revision: revisions[Math.floor((lo + hi) / 2)] };
   return measured ? { kind: 'found', revision: revisions[hi] } : { kind: 'measure', revision: revisions[bad] };
 }

@@ -22,8 +22,26 @@ export function judgeChange(results: Results, r: ChangeRun, settings: Partial<Co
   const { before, after } = splitSides(results);
   const tools = [...new Set(results.cells.filter((c) => sideOf(c.tool) !== null).map((c) => splitToolId(c.tool).tool))];
   // Both sides are one interleaved run: no run-to-run component separates them (docs/compare.md).
-  const comparison = underTest(compareResults(before, after, { before: `${r.run} (base)`, after: `${r.run} (head)` }, { ...settings, same_run: true }, isToolCell(results)), tools);
-  return { format: 'benchgrid-change', version: 1, spec: r.spec, tool: r.tool, tools, sides: sideSummaries(results, r.sources), run: r.run, comparison };
+  const comparison = underTest(
+    compareResults(
+      before,
+      after,
+      { before: `${r.run} (base)`, after: `${r.run} (head)` },
+      { ...settings, same_run: true },
+      isToolCell(results),
+    ),
+    tools,
+  );
+  return {
+    format: 'benchgrid-change',
+    version: 1,
+    spec: r.spec,
+    tool: r.tool,
+    tools,
+    sides: sideSummaries(results, r.sources),
+    run: r.run,
+    comparison,
+  };
 }
 
 /** Whether the report fails --fail-on-slower: a cell, or the tool over its cells (bench-change's exit 4). */
@@ -37,6 +55,8 @@ export function failsOnSlower(report: ChangeReport): boolean {
  * compared, so it is listed as a note, not as a difference that makes the sides incomparable.
  */
 function underTest(c: Comparison, tools: string[]): Comparison {
-  const differences = c.environment.differences.map((d) => (d.key.startsWith('tool.') && tools.includes(d.key.slice(5)) ? { ...d, blocking: false } : d));
+  const differences = c.environment.differences.map((d) =>
+    d.key.startsWith('tool.') && tools.includes(d.key.slice(5)) ? { ...d, blocking: false } : d,
+  );
   return { ...c, environment: { differences, blocking: differences.filter((d) => d.blocking).length } };
 }

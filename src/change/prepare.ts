@@ -25,14 +25,26 @@ export interface PreparedChange {
 }
 
 /** Prepares one change of `target.tool` between the sources `requests` names (base and head); `command` starts the messages. */
-export async function prepareChange(loaded: ValidSpec, specFile: string, target: ChangeTarget, requests: SourceRequest[], command: string): Promise<PreparedChange> {
+export async function prepareChange(
+  loaded: ValidSpec,
+  specFile: string,
+  target: ChangeTarget,
+  requests: SourceRequest[],
+  command: string,
+): Promise<PreparedChange> {
   // Both sides are timed against the plain forward in their own processes: a group without raw gets it.
   const baseline = withBaselineFor(loaded.spec, target.tool, adapterLookup(loaded.manifests));
   const n = baseline.added.length;
-  const notice = n === 0 ? null : `group${n === 1 ? '' : 's'} ${baseline.added.join(', ')} of ${specFile} ${n === 1 ? 'has' : 'have'} no raw tool; the built-in raw is added for this comparison, so that both sides are timed against the plain forward in their own processes.`;
+  const notice =
+    n === 0
+      ? null
+      : `group${n === 1 ? '' : 's'} ${baseline.added.join(', ')} of ${specFile} ${n === 1 ? 'has' : 'have'} no raw tool; the built-in raw is added for this comparison, so that both sides are timed against the plain forward in their own processes.`;
   const prepared = await prepareSources({ ...loaded, spec: baseline.spec }, requests);
   const cells = changeCells(prepared.plan, target.only);
-  if (cells.length === 0) throw new UserError(`${command}: ${target.tool} has no planned cell in ${specFile}${target.only ? ` matching --only ${target.only}` : ''}; nothing to compare.`);
+  if (cells.length === 0)
+    throw new UserError(
+      `${command}: ${target.tool} has no planned cell in ${specFile}${target.only ? ` matching --only ${target.only}` : ''}; nothing to compare.`,
+    );
   refuseUnpaired(prepared.plan, cells, target.tool, `${command}: none of ${target.tool}'s cells in ${specFile}`);
   return { prepared, cells, notice };
 }
@@ -47,5 +59,7 @@ function refuseUnpaired(plan: Plan, cells: string[], tool: string, what: string)
   const sides = plan.cells.filter((c) => selected.has(c.id) && sideOf(c.tool) !== null);
   if (sides.length === 0 || sides.some((c) => c.pairing?.baseline)) return;
   const reasons = [...new Set(sides.map((c) => c.pairing?.unpaired ?? 'it does not pair'))];
-  throw new UserError(`${what} can be timed against the plain forward in its own processes (${reasons.join('; ')}), so the comparison would judge absolute times, which load moves by more than a change. Give ${tool} a contract the built-in raw tool implements, or compare two runs with \`benchgrid compare --mode absolute\`.`);
+  throw new UserError(
+    `${what} can be timed against the plain forward in its own processes (${reasons.join('; ')}), so the comparison would judge absolute times, which load moves by more than a change. Give ${tool} a contract the built-in raw tool implements, or compare two runs with \`benchgrid compare --mode absolute\`.`,
+  );
 }

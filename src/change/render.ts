@@ -43,8 +43,12 @@ export function sideSummaries(results: Results, sources: SourceRequest[]): SideS
   return sources.flatMap(({ side, source, given }) => {
     if (side === null) return [];
     const cells = results.cells.filter((c) => sideOf(c.tool) === side);
-    const versions = [...new Set(cells.map((c: CellResult) => c.tool_version).filter((v): v is string => v !== null))].sort();
-    return [{ side, given: given ?? source, source, versions, dirty: cells.some((c) => c.tool_source?.dirty === true) }];
+    const versions = [
+      ...new Set(cells.map((c: CellResult) => c.tool_version).filter((v): v is string => v !== null)),
+    ].sort();
+    return [
+      { side, given: given ?? source, source, versions, dirty: cells.some((c) => c.tool_source?.dirty === true) },
+    ];
   });
 }
 
@@ -67,7 +71,10 @@ const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/[\r\n|]+/g, ' ')}
 
 /** The markdown: marker, answer, the sides, then compare's markdown (its own marker line dropped). */
 export function renderChangeMarkdown(r: ChangeReport, compareMarkdown: string): string {
-  const rows = r.sides.map((s) => `| ${s.side} | ${code(s.given)}${s.dirty ? ' (uncommitted changes)' : ''} | ${s.versions.map(code).join(', ') || 'not measured'} |`);
+  const rows = r.sides.map(
+    (s) =>
+      `| ${s.side} | ${code(s.given)}${s.dirty ? ' (uncommitted changes)' : ''} | ${s.versions.map(code).join(', ') || 'not measured'} |`,
+  );
   return [
     changeMarker(r.tool, r.spec),
     `## benchgrid bench-change: ${code(r.tool)} on ${code(r.spec)}`,
@@ -86,6 +93,9 @@ export function renderChangeMarkdown(r: ChangeReport, compareMarkdown: string): 
 
 /** The terminal text: the sides and the answer above compare's table. */
 export function renderChangeTable(r: ChangeReport, compareTable: string): string {
-  const lines = r.sides.map((s) => `${s.side}: ${s.given}${s.given === s.source ? '' : ` (${s.source})`}${s.dirty ? ' (uncommitted changes)' : ''} -> ${s.versions.join(', ') || 'not measured'}`);
+  const lines = r.sides.map(
+    (s) =>
+      `${s.side}: ${s.given}${s.given === s.source ? '' : ` (${s.source})`}${s.dirty ? ' (uncommitted changes)' : ''} -> ${s.versions.join(', ') || 'not measured'}`,
+  );
   return [...lines, `run:  ${r.run}`, `answer: ${answer(r)}`, '', compareTable].join('\n');
 }

@@ -27,7 +27,9 @@ export function unsided(id: string): string {
  */
 export function changeCells(plan: Plan, only: string | null): string[] {
   const planned = plan.cells.filter((c) => c.status === 'planned');
-  const byGlob = onlyFilter(only ?? undefined, [...new Set(planned.filter((c) => sideOf(c.tool) !== null).map((c) => unsided(c.id)))]);
+  const byGlob = onlyFilter(only ?? undefined, [
+    ...new Set(planned.filter((c) => sideOf(c.tool) !== null).map((c) => unsided(c.id))),
+  ]);
   const sides = planned.filter((c) => sideOf(c.tool) !== null && byGlob(unsided(c.id)));
   const key = (c: Cell) => `${c.group}/${c.contract}/${c.subject}`;
   const wanted = new Set(sides.map(key));

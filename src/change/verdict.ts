@@ -33,28 +33,49 @@ export interface ChangeVerdict {
  */
 export function changeVerdict(report: ChangeReport): ChangeVerdict {
   const c = report.comparison;
-  if (c.settings.fail_on_slower === null) throw new Error('changeVerdict: the comparison was computed without --fail-on-slower');
+  if (c.settings.fail_on_slower === null)
+    throw new Error('changeVerdict: the comparison was computed without --fail-on-slower');
   const tools: ChangeFigure[] = (c.tools ?? [])
     .filter((t) => report.tools.includes(t.tool) && t.label !== 'unavailable')
     .map((t) => ({ of: `${t.tool} (${t.subject})`, by: 'tool', label: t.label, ratio: t.ratio, interval: t.interval }));
   const cells: ChangeFigure[] = c.cells
     .filter((x) => x.speed.label !== 'unavailable')
-    .map((x) => ({ of: x.id, by: 'cell', label: x.speed.label, ratio: x.speed.ratio, interval: x.speed.interval && { low: x.speed.interval.low, high: x.speed.interval.high } }));
+    .map((x) => ({
+      of: x.id,
+      by: 'cell',
+      label: x.speed.label,
+      ratio: x.speed.ratio,
+      interval: x.speed.interval && { low: x.speed.interval.low, high: x.speed.interval.high },
+    }));
   const failing = new Set([...(c.summary.failing ?? []), ...(c.summary.failing_tools ?? [])]);
   const limit = `${+(c.settings.fail_on_slower * 100).toFixed(4)}%`;
   if (failsOnSlower(report)) {
-    const figure = largest([...tools, ...cells].filter((f) => failing.has(f.of)), tools.some((f) => failing.has(f.of)));
+    const figure = largest(
+      [...tools, ...cells].filter((f) => failing.has(f.of)),
+      tools.some((f) => failing.has(f.of)),
+    );
     return { label: 'slower', figure, why: `labelled slower with its whole 95% interval above +${limit}` };
   }
   if (tools.length + cells.length === 0) {
     const t = (c.tools ?? []).find((x) => report.tools.includes(x.tool));
-    return { label: 'unknown', figure: null, why: `no cell of ${report.tools.join(', ')} could be compared (${t?.why ?? c.cells.find((x) => x.speed.why)?.speed.why ?? 'no comparable cell'})` };
+    return {
+      label: 'unknown',
+      figure: null,
+      why: `no cell of ${report.tools.join(', ')} could be compared (${t?.why ?? c.cells.find((x) => x.speed.why)?.speed.why ?? 'no comparable cell'})`,
+    };
   }
-  return { label: 'not_slower', figure: largest(tools.length > 0 ? tools : cells, true), why: `nothing labelled slower by more than +${limit}` };
+  return {
+    label: 'not_slower',
+    figure: largest(tools.length > 0 ? tools : cells, true),
+    why: `nothing labelled slower by more than +${limit}`,
+  };
 }
 
 /** The figure with the largest change; tool verdicts first when `toolsFirst`. */
 function largest(figures: ChangeFigure[], toolsFirst: boolean): ChangeFigure | null {
   const pool = toolsFirst && figures.some((f) => f.by === 'tool') ? figures.filter((f) => f.by === 'tool') : figures;
-  return pool.reduce<ChangeFigure | null>((best, f) => (best === null || (f.ratio ?? 0) > (best.ratio ?? 0) ? f : best), null);
+  return pool.reduce<ChangeFigure | null>(
+    (best, f) => (best === null || (f.ratio ?? 0) > (best.ratio ?? 0) ? f : best),
+    null,
+  );
 }

@@ -19,7 +19,6 @@ import { commentLength, COMMENT_LIMIT, fitComment, pullRequestOf, upsertComment 
 /** The environment a step reads. */
 export type StepEnv = Record<string, string | undefined>;
 
-
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function input(env: StepEnv, name: string, fallback = ''): string {
@@ -32,13 +31,17 @@ export function specPath(value: string, workspace: string): string {
     const name = value.slice(8);
     const file = path.join(REPO_ROOT, 'specs', `${name}.yaml`);
     if (!NAME.test(name) || !fs.existsSync(file)) {
-      const known = fs.readdirSync(path.join(REPO_ROOT, 'specs')).filter((f) => f.endsWith('.yaml')).map((f) => `builtin:${f.slice(0, -5)}`);
+      const known = fs
+        .readdirSync(path.join(REPO_ROOT, 'specs'))
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => `builtin:${f.slice(0, -5)}`);
       throw new UserError(`spec: '${value}' is not one of benchgrid's specs (${known.join(', ')}).`);
     }
     return file;
   }
   const file = path.resolve(workspace, value);
-  if (!fs.existsSync(file)) throw new UserError(`spec: ${value}: no such file in the repository. Give a spec path, or builtin:resnet18_cpu.`);
+  if (!fs.existsSync(file))
+    throw new UserError(`spec: ${value}: no such file in the repository. Give a spec path, or builtin:resnet18_cpu.`);
   return file;
 }
 
@@ -47,7 +50,9 @@ export function specPath(value: string, workspace: string): string {
  * requirements), with the runner's OS, so the key changes exactly when the environments would be rebuilt.
  */
 export async function envCacheKey(spec: Spec, os: string): Promise<string> {
-  const keys = await Promise.all(Object.values(spec.environments).map(async (e) => `${e.id}-${(await resolveEnv(e)).key}`));
+  const keys = await Promise.all(
+    Object.values(spec.environments).map(async (e) => `${e.id}-${(await resolveEnv(e)).key}`),
+  );
   const hash = crypto.createHash('sha256').update(keys.sort().join('\n')).digest('hex').slice(0, 16);
   return `benchgrid-envs-v1-${os}-${hash}`;
 }
@@ -56,12 +61,17 @@ export async function envCacheKey(spec: Spec, os: string): Promise<string> {
 export async function prepare(env: StepEnv): Promise<Record<string, string>> {
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   const tool = input(env, 'tool');
-  if (!NAME.test(tool)) throw new UserError(`tool: '${tool}' is not a tool or package name (letters, digits, '.', '_', '-').`);
+  if (!NAME.test(tool))
+    throw new UserError(`tool: '${tool}' is not a tool or package name (letters, digits, '.', '_', '-').`);
   const spec = specPath(input(env, 'spec', 'builtin:resnet18_cpu'), workspace);
   const head = path.resolve(workspace, input(env, 'path', '.'));
-  if (path.relative(path.resolve(workspace), head).startsWith('..')) throw new UserError(`path: '${input(env, 'path')}' is outside the repository.`);
+  if (path.relative(path.resolve(workspace), head).startsWith('..'))
+    throw new UserError(`path: '${input(env, 'path')}' is outside the repository.`);
   const rev = input(env, 'base-ref') || pullRequestOf(env.GITHUB_EVENT_PATH)?.base;
-  if (!rev) throw new UserError('base-ref: not given, and this event is not a pull request; give the revision to compare against (e.g. main).');
+  if (!rev)
+    throw new UserError(
+      'base-ref: not given, and this event is not a pull request; give the revision to compare against (e.g. main).',
+    );
   if (rev.startsWith('-')) throw new UserError(`base-ref: '${rev}' starts with '-'.`);
   let base = await commitOf(workspace, rev);
   if (base === null) {
@@ -69,11 +79,21 @@ export async function prepare(env: StepEnv): Promise<Record<string, string>> {
     await execa('git', ['-C', workspace, 'fetch', '--no-tags', '--quiet', 'origin', rev], { reject: false });
     base = (await commitOf(workspace, rev)) ?? (await commitOf(workspace, `origin/${rev}`));
   }
-  if (base === null) throw new UserError(`base-ref: git knows no revision '${rev}' here, even after fetching it from origin.`);
+  if (base === null)
+    throw new UserError(`base-ref: git knows no revision '${rev}' here, even after fetching it from origin.`);
   const loaded = await loadDeclaredSpec(spec);
   const key = await envCacheKey(loaded, env.RUNNER_OS ?? process.platform);
   const out = path.join(env.RUNNER_TEMP ?? path.join(workspace, '..'), 'benchgrid-change');
-  return { spec, 'spec-name': loaded.name, tool, base, head, 'cache-key': key, out, marker: changeMarker(tool, loaded.name) };
+  return {
+    spec,
+    'spec-name': loaded.name,
+    tool,
+    base,
+    head,
+    'cache-key': key,
+    out,
+    marker: changeMarker(tool, loaded.name),
+  };
 }
 
 /** Lines of bench-change's stderr kept in the comment when it could not finish. */
@@ -89,18 +109,45 @@ const CELL_ERRORS_NOTE = `\n> **Some cells ended in error** on the base or the h
  * fails itself: `status` is bench-change's exit code, for the verdict step.
  */
 export async function bench(env: StepEnv): Promise<Record<string, string>> {
-  const need = (k: string) => env[k] || (() => { throw new UserError(`${k} is not set: run the prepare step first.`); })();
+  const need = (k: string) =>
+    env[k] ||
+    (() => {
+      throw new UserError(`${k} is not set: run the prepare step first.`);
+    })();
   const [spec, tool, base, head, out, marker] = ['SPEC', 'TOOL', 'BASE', 'HEAD_DIR', 'OUT', 'MARKER'].map(need);
   const threshold = input(env, 'threshold', '5');
   if (!/^\d+(\.\d+)?$/.test(threshold)) throw new UserError(`threshold: '${threshold}' is not a percentage (e.g. 5).`);
-  const args = ['bench-change', spec, '--tool', tool, '--base', `git:${head}@${base}`, '--head', head, '--out', out, '--format', 'markdown', '--fail-on-slower', threshold];
+  const args = [
+    'bench-change',
+    spec,
+    '--tool',
+    tool,
+    '--base',
+    `git:${head}@${base}`,
+    '--head',
+    head,
+    '--out',
+    out,
+    '--format',
+    'markdown',
+    '--fail-on-slower',
+    threshold,
+  ];
   if (input(env, 'only')) args.push('--only', input(env, 'only'));
   if (input(env, 'processes')) args.push('--processes', input(env, 'processes'));
-  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), ...args], { cwd: env.GITHUB_WORKSPACE ?? process.cwd(), reject: false, stdin: 'ignore', stderr: ['pipe', 'inherit'], env: { NO_COLOR: '1' } });
+  const r = await execa(process.execPath, [path.join(REPO_ROOT, 'bin/benchgrid.js'), ...args], {
+    cwd: env.GITHUB_WORKSPACE ?? process.cwd(),
+    reject: false,
+    stdin: 'ignore',
+    stderr: ['pipe', 'inherit'],
+    env: { NO_COLOR: '1' },
+  });
   const status = r.exitCode ?? 1;
   // 5: the run finished with cells in error on a side; the comparison of the rest is still the answer.
   const finished = status === 0 || status === 4 || status === EXIT.cellErrors;
-  const full = finished ? String(r.stdout) + (status === EXIT.cellErrors ? CELL_ERRORS_NOTE : '') : failure(marker, tool, status, String(r.stderr), runLink(env));
+  const full = finished
+    ? String(r.stdout) + (status === EXIT.cellErrors ? CELL_ERRORS_NOTE : '')
+    : failure(marker, tool, status, String(r.stderr), runLink(env));
   const markdown = fitComment(full, `the whole comparison is in this run's job summary${runLink(env)}.`);
   const file = `${out}.md`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -115,7 +162,12 @@ export async function bench(env: StepEnv): Promise<Record<string, string>> {
  */
 export function runLink(env: StepEnv): string {
   const [server, repository, run] = [env.GITHUB_SERVER_URL ?? '', env.GITHUB_REPOSITORY ?? '', env.GITHUB_RUN_ID ?? ''];
-  if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(server) || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(run)) return '';
+  if (
+    !/^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(server) ||
+    !/^[\w.-]+\/[\w.-]+$/.test(repository) ||
+    !/^\d+$/.test(run)
+  )
+    return '';
   return ` (${server}/${repository}/actions/runs/${run})`;
 }
 
@@ -124,7 +176,14 @@ export function runLink(env: StepEnv): string {
  * GitHub's limit. The whole output is in the job log (the step's stderr goes there as it runs).
  */
 export function failure(marker: string, tool: string, status: number, stderr: string, link = ''): string {
-  const head = [marker, `## benchgrid bench-change: ${forMarkdownCode(tool)} could not be measured (exit ${status})`, '', `The end of its error output; the whole of it is in the job log, step "Measure base and head"${link}:`, '', '```'];
+  const head = [
+    marker,
+    `## benchgrid bench-change: ${forMarkdownCode(tool)} could not be measured (exit ${status})`,
+    '',
+    `The end of its error output; the whole of it is in the job log, step "Measure base and head"${link}:`,
+    '',
+    '```',
+  ];
   const room = COMMENT_LIMIT - commentLength([...head, '```', ''].join('\n'));
   return [...head, ...errorTail(stderr, room), '```', ''].join('\n');
 }
@@ -177,10 +236,19 @@ function endOf(line: string, room: number): string {
 export async function comment(env: StepEnv): Promise<Record<string, string>> {
   const pr = pullRequestOf(env.GITHUB_EVENT_PATH);
   if (!pr) return { comment: 'none' };
-  if (!env.GITHUB_TOKEN) throw new UserError('github-token is empty: the comment needs a token with pull-requests: write.');
+  if (!env.GITHUB_TOKEN)
+    throw new UserError('github-token is empty: the comment needs a token with pull-requests: write.');
   // The bench step fits its comment already; the file is fitted again in case it was edited since.
-  const body = fitComment(fs.readFileSync(env.MARKDOWN ?? '', 'utf8'), `the whole text is in this run's job summary${runLink(env)}.`);
-  const target = { api: env.GITHUB_API_URL ?? 'https://api.github.com', repository: env.GITHUB_REPOSITORY ?? '', issue: pr.number, token: env.GITHUB_TOKEN };
+  const body = fitComment(
+    fs.readFileSync(env.MARKDOWN ?? '', 'utf8'),
+    `the whole text is in this run's job summary${runLink(env)}.`,
+  );
+  const target = {
+    api: env.GITHUB_API_URL ?? 'https://api.github.com',
+    repository: env.GITHUB_REPOSITORY ?? '',
+    issue: pr.number,
+    token: env.GITHUB_TOKEN,
+  };
   const r = await upsertComment(target, env.MARKER ?? '', body);
   return { comment: r.action, 'comment-id': String(r.id) };
 }

@@ -21,12 +21,15 @@ export function pullRequestOf(eventFile: string | undefined): PullRequest | null
   } catch {
     throw new UserError(`${eventFile}: the event file is not JSON.`);
   }
-  const pr = (event as { pull_request?: { number?: unknown; base?: { sha?: unknown }; head?: { sha?: unknown } } } | null)?.pull_request;
+  const pr = (
+    event as { pull_request?: { number?: unknown; base?: { sha?: unknown }; head?: { sha?: unknown } } } | null
+  )?.pull_request;
   if (!pr) return null;
   const sha = (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{40,64}$/.test(v) ? v : null);
   const base = sha(pr.base?.sha);
   const head = sha(pr.head?.sha);
-  if (!Number.isInteger(pr.number) || (pr.number as number) < 1 || !base || !head) throw new UserError(`${eventFile}: the pull request in this event has no number, base sha or head sha.`);
+  if (!Number.isInteger(pr.number) || (pr.number as number) < 1 || !base || !head)
+    throw new UserError(`${eventFile}: the pull request in this event has no number, base sha or head sha.`);
   return { number: pr.number as number, base, head };
 }
 
@@ -54,7 +57,11 @@ export type Api = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown
 
 /** The API answered with an error status; `status` lets a caller tell "not for this kind of token" from a failure. */
 export class GitHubError extends UserError {
-  constructor(message: string, readonly status: number, readonly answer: string) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly answer: string,
+  ) {
     super(message);
   }
 }
@@ -189,7 +196,8 @@ export async function tokenAuthor(api: Api, apiBase: string): Promise<Author> {
   try {
     answer = await api('GET', `${apiBase}/user`);
   } catch (error) {
-    if (error instanceof GitHubError && error.status === 403 && /not accessible by integration/i.test(error.answer)) return ACTIONS_BOT;
+    if (error instanceof GitHubError && error.status === 403 && /not accessible by integration/i.test(error.answer))
+      return ACTIONS_BOT;
     throw error;
   }
   const me = authorOf(answer);
@@ -202,10 +210,17 @@ export async function tokenAuthor(api: Api, apiBase: string): Promise<Author> {
  * `marker` (the first one, if a race left two): one comment per marker, whatever the number of pushes.
  * A body over GitHub's limit is refused here, before any request: the caller fits it (fitComment).
  */
-export async function upsertComment(t: CommentTarget, marker: string, body: string, api: Api = restApi(t.token)): Promise<{ action: 'created' | 'updated'; id: number }> {
-  if (!/^[\w.-]+\/[\w.-]+$/.test(t.repository)) throw new UserError(`GITHUB_REPOSITORY '${t.repository}' is not owner/name.`);
+export async function upsertComment(
+  t: CommentTarget,
+  marker: string,
+  body: string,
+  api: Api = restApi(t.token),
+): Promise<{ action: 'created' | 'updated'; id: number }> {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(t.repository))
+    throw new UserError(`GITHUB_REPOSITORY '${t.repository}' is not owner/name.`);
   if (body.split('\n')[0] !== marker) throw new UserError(`the comment does not start with its marker ${marker}.`);
-  if (commentLength(body) > COMMENT_LIMIT) throw new UserError(`the comment has ${commentLength(body)} characters, over GitHub's limit of ${COMMENT_LIMIT}.`);
+  if (commentLength(body) > COMMENT_LIMIT)
+    throw new UserError(`the comment has ${commentLength(body)} characters, over GitHub's limit of ${COMMENT_LIMIT}.`);
   const root = t.api.replace(/\/+$/, '');
   const base = `${root}/repos/${t.repository}/issues`;
   const me = await tokenAuthor(api, root);
@@ -226,16 +241,29 @@ export async function upsertComment(t: CommentTarget, marker: string, body: stri
 /** The REST API over fetch, with the token; a refusal explains the permission a comment needs. */
 export function restApi(token: string): Api {
   return async (method, url, body) => {
-    const headers = { accept: 'application/vnd.github+json', authorization: `Bearer ${token}`, 'x-github-api-version': '2022-11-28', 'content-type': 'application/json' };
+    const headers = {
+      accept: 'application/vnd.github+json',
+      authorization: `Bearer ${token}`,
+      'x-github-api-version': '2022-11-28',
+      'content-type': 'application/json',
+    };
     let r: Response;
     try {
-      r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+      r = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch (error) {
       throw new UserError(`${method} ${url}: ${(error as Error).message}`);
     }
     const text = await r.text();
     if (!r.ok) {
-      const hint = r.status === 403 || r.status === 404 ? ' The token needs `pull-requests: write` (a pull request from a fork gets a read-only token: the verdict is still in the job summary).' : '';
+      const hint =
+        r.status === 403 || r.status === 404
+          ? ' The token needs `pull-requests: write` (a pull request from a fork gets a read-only token: the verdict is still in the job summary).'
+          : '';
       throw new GitHubError(`${method} ${url}: HTTP ${r.status} ${text.slice(0, 200)}.${hint}`, r.status, text);
     }
     try {

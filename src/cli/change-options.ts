@@ -6,5 +6,12 @@ import { THRESHOLD_HELP } from '../compare/threshold.ts';
 export function addJudging(command: Command): Command {
   return command
     .option('--threshold <pct>', THRESHOLD_HELP)
-    .addOption(new Option('--mode <mode>', "which rule decides a label: ratio (each cell relative to its group's raw cell) or absolute").choices(['ratio', 'absolute']).default('ratio'));
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "which rule decides a label: ratio (each cell relative to its group's raw cell) or absolute",
+      )
+        .choices(['ratio', 'absolute'])
+        .default('ratio'),
+    );
 }

@@ -11,13 +11,18 @@ export interface CommandDefinition {
   /** Declares its arguments and options on the command commander made for it; returns that command. */
   declare(command: Command): Command;
   /** What it does, given commander's action arguments: the positional ones, then the options, then the command. */
+  // biome-ignore lint/suspicious/noExplicitAny: commander calls an action with any arguments; each module types its own.
   readonly run: (...args: any[]) => Promise<void>;
 }
 
 /** A command definition, its run function typed by its own arguments and options. */
-export function defineCommand<Args extends unknown[]>(name: string, description: string, how: {
-  run: (...args: Args) => Promise<void>;
-  declare(command: Command): Command;
-}): CommandDefinition {
+export function defineCommand<Args extends unknown[]>(
+  name: string,
+  description: string,
+  how: {
+    run: (...args: Args) => Promise<void>;
+    declare(command: Command): Command;
+  },
+): CommandDefinition {
   return { name, description, ...how };
 }

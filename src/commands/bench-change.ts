@@ -26,10 +26,17 @@ export type { BenchChangeOptions };
 export async function benchChange(specArg: string | undefined, opts: BenchChangeOptions): Promise<void> {
   const previous = opts.resume ? resumedChange(opts.resume) : null;
   // A resumed run's spec: the command line's, else the journal's under run's checks (src/run/resume.ts).
-  const named = previous ? resumeSpecFile(previous, opts.resume!, specArg) : specArg ? { file: specArg, trusted: true } : null;
+  const named = previous
+    ? resumeSpecFile(previous, opts.resume!, specArg)
+    : specArg
+      ? { file: specArg, trusted: true }
+      : null;
   if (named && !named.trusted) await loadJournalSpec(named.file, opts.resume!);
   const specFile = named?.file;
-  if (!specFile) throw new UserError('bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV');
+  if (!specFile)
+    throw new UserError(
+      'bench-change needs a spec: benchgrid bench-change specs/<name>.yaml --tool TOOL --base git:REV',
+    );
   const change = previous?.change ?? { tool: required(opts.tool, '--tool'), only: opts.only ?? null };
   const settings = compareSettings(opts);
   const loaded = await loadSpecAndWarn(specFile, true);
@@ -39,24 +46,41 @@ export async function benchChange(specArg: string | undefined, opts: BenchChange
     { tool: change.tool, side: 'head', source: opts.head ?? '.', digest: null },
   ];
   const command = `benchgrid bench-change ${opts.resume ? `--resume ${opts.resume}` : `${specFile} --tool ${change.tool}`}`;
-  const { report, results, planned, markdown, view } = await measureChange(loaded, specFile, change, requests, { opts, settings, previous, command, name: 'bench-change', announce: true });
-  const format = opts.json ? 'json' : opts.format ?? 'table';
+  const { report, results, planned, markdown, view } = await measureChange(loaded, specFile, change, requests, {
+    opts,
+    settings,
+    previous,
+    command,
+    name: 'bench-change',
+    announce: true,
+  });
+  const format = opts.json ? 'json' : (opts.format ?? 'table');
   if (format === 'json') process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else if (format === 'markdown') process.stdout.write(markdown);
-  else process.stdout.write(renderChangeTable(report, renderTable(view.shown, useColor(process.stdout), terminalWidth(process.stdout), view.hidden)));
+  else
+    process.stdout.write(
+      renderChangeTable(
+        report,
+        renderTable(view.shown, useColor(process.stdout), terminalWidth(process.stdout), view.hidden),
+      ),
+    );
   if (failsOnSlower(report)) throw new ExitCode(EXIT.differenceFound);
   exitForRun(results, planned);
 }
 
 function required(value: string | undefined, option: string): string {
-  if (value === undefined || value.trim() === '') throw new UserError(`bench-change needs ${option}: e.g. --tool torchlens --base git:main --head .`);
+  if (value === undefined || value.trim() === '')
+    throw new UserError(`bench-change needs ${option}: e.g. --tool torchlens --base git:main --head .`);
   return value;
 }
 
 function resumedChange(dir: string): JournalHeader {
   // The run directory's links and sources are refused as run --resume refuses them (src/run/resume.ts).
   const header = resumableHeader(dir);
-  if (!header.change) throw new UserError(`--resume ${dir}: not a bench-change run (one that \`benchgrid run\` started; resume that with run --resume).`);
+  if (!header.change)
+    throw new UserError(
+      `--resume ${dir}: not a bench-change run (one that \`benchgrid run\` started; resume that with run --resume).`,
+    );
   checkResumeSources(header, dir);
   return header;
 }

@@ -39,20 +39,38 @@ interface Side {
 }
 
 /** Compares two results files (or, with --last, a spec's two newest complete runs) and prints (or writes) the comparison. */
-export async function compare(beforeFile: string | undefined, afterFile: string | undefined, opts: CompareOptions): Promise<void> {
+export async function compare(
+  beforeFile: string | undefined,
+  afterFile: string | undefined,
+  opts: CompareOptions,
+): Promise<void> {
   const format = resolveFormat(opts.format);
   const settings = compareSettings(opts);
-  const [before, after] = opts.last === undefined ? filePair(beforeFile, afterFile) : await lastPair(opts.last, beforeFile ?? afterFile);
+  const [before, after] =
+    opts.last === undefined ? filePair(beforeFile, afterFile) : await lastPair(opts.last, beforeFile ?? afterFile);
   for (const side of [before, after]) {
     const few = fewProcesses(side.results);
     if (few) process.stderr.write(`benchgrid: warning: ${side.label}: ${few}\n`);
   }
-  const comparison = compareResults(before.results, after.results, { before: before.label, after: after.label }, settings);
+  const comparison = compareResults(
+    before.results,
+    after.results,
+    { before: before.label, after: after.label },
+    settings,
+  );
   if (opts.strictEnv && comparison.environment.blocking > 0) {
     const lines = comparison.environment.differences.filter((d) => d.blocking).map((d) => `  ${envLine(d)}`);
-    throw new UserError(`refusing to compare ${before.label} with ${after.label} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`);
+    throw new UserError(
+      `refusing to compare ${before.label} with ${after.label} (--strict-env): the environments differ:\n${lines.join('\n')}\nCompare runs from the same machine and versions, or drop --strict-env to see the comparison with these differences listed.`,
+    );
   }
-  const text = render(comparison, format, !opts.out && useColor(process.stdout), { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' }, terminalWidth(process.stdout));
+  const text = render(
+    comparison,
+    format,
+    !opts.out && useColor(process.stdout),
+    { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' },
+    terminalWidth(process.stdout),
+  );
   if (opts.out) {
     writeAtomic(opts.out, text);
     process.stderr.write(`benchgrid: wrote the comparison to ${opts.out}\n`);
@@ -60,27 +78,42 @@ export async function compare(beforeFile: string | undefined, afterFile: string 
     process.stdout.write(text);
   }
   const failingTools = comparison.summary.failing_tools ?? [];
-  if ((comparison.summary.failing && comparison.summary.failing.length > 0) || failingTools.length > 0) throw new ExitCode(EXIT_SLOWER);
+  if ((comparison.summary.failing && comparison.summary.failing.length > 0) || failingTools.length > 0)
+    throw new ExitCode(EXIT_SLOWER);
 }
 
 /** BEFORE and AFTER as given, both required without --last. */
 function filePair(beforeFile: string | undefined, afterFile: string | undefined): [Side, Side] {
-  if (beforeFile === undefined || afterFile === undefined) throw new UserError('compare needs two results files or run directories: benchgrid compare BEFORE AFTER (or --last SPEC for the spec\'s two newest runs).');
-  return [{ label: beforeFile, results: loadResults(beforeFile) }, { label: afterFile, results: loadResults(afterFile) }];
+  if (beforeFile === undefined || afterFile === undefined)
+    throw new UserError(
+      "compare needs two results files or run directories: benchgrid compare BEFORE AFTER (or --last SPEC for the spec's two newest runs).",
+    );
+  return [
+    { label: beforeFile, results: loadResults(beforeFile) },
+    { label: afterFile, results: loadResults(afterFile) },
+  ];
 }
 
 /** The spec's two newest complete runs under results/<name>/, older first; skipped and passed-over runs are said on stderr. */
 async function lastPair(specArg: string, extra: string | undefined): Promise<[Side, Side]> {
-  if (extra !== undefined) throw new UserError(`compare --last ${specArg} takes no results files (got ${JSON.stringify(extra)}): it finds the spec's two newest runs itself. Drop --last to compare two files.`);
+  if (extra !== undefined)
+    throw new UserError(
+      `compare --last ${specArg} takes no results files (got ${JSON.stringify(extra)}): it finds the spec's two newest runs itself. Drop --last to compare two files.`,
+    );
   const name = await specName(specArg);
   const folder = specRunsFolder(name);
   const { entries, warnings } = findRunEntries([folder]);
   for (const w of warnings) process.stderr.write(`benchgrid: warning: ${w}\n`);
   const found = lastRuns(entries, name, 2);
   for (const e of found.skipped) process.stderr.write(`benchgrid: ${skippedLine(e)}\n`);
-  if (found.runs.length < 2) throw new UserError(`compare --last ${specArg}: ${tooFewMessage(name, found, fs.existsSync(folder) ? folder : `${folder} (which does not exist)`)}`);
+  if (found.runs.length < 2)
+    throw new UserError(
+      `compare --last ${specArg}: ${tooFewMessage(name, found, fs.existsSync(folder) ? folder : `${folder} (which does not exist)`)}`,
+    );
   const [after, before] = found.runs;
-  process.stderr.write(`benchgrid: comparing the last two runs of ${name}: ${before.dir} (before) with ${after.dir} (after)\n`);
+  process.stderr.write(
+    `benchgrid: comparing the last two runs of ${name}: ${before.dir} (before) with ${after.dir} (after)\n`,
+  );
   const note = digestNote(before, after);
   if (note) process.stderr.write(`benchgrid: note: ${note}\n`);
   return [sideOf(before), sideOf(after)];
@@ -97,7 +130,9 @@ function sideOf(e: RunEntry): Side {
 async function specName(arg: string): Promise<string> {
   if (fs.existsSync(arg)) return (await loadDeclaredSpec(arg)).name;
   if (SPEC_NAME.test(arg) && !/\.ya?ml$/.test(arg)) return arg;
-  throw new UserError(`compare --last ${arg}: no such spec file. Give the spec file the runs were made from (benchgrid compare --last specs/NAME.yaml), or the spec's name.`);
+  throw new UserError(
+    `compare --last ${arg}: no such spec file. Give the spec file the runs were made from (benchgrid compare --last specs/NAME.yaml), or the spec's name.`,
+  );
 }
 
 /** A spec's `name` (schemas/spec.schema.json): also a directory name under results/. */
@@ -115,7 +150,13 @@ export function fewProcesses(r: Results, needed = DEFAULT_SETTINGS.min_processes
   return `${short.length} of its ${measured.length} measured cells ran ${counts} process(es); a speed label needs ${needed} on each side, so they are unavailable, not unchanged. Measure with --processes ${needed} or more.`;
 }
 
-function render(c: Comparison, format: (typeof FORMATS)[number], color: boolean, view: ViewOptions, width: number): string {
+function render(
+  c: Comparison,
+  format: (typeof FORMATS)[number],
+  color: boolean,
+  view: ViewOptions,
+  width: number,
+): string {
   // JSON keeps every cell in file order: it is the model, for programs.
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
   const { hidden, ...shown } = viewOf(c, view);

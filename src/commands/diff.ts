@@ -20,16 +20,23 @@ export interface DiffOptions {
 /** Prints the diff; exit 2 when a version is invalid, 4 with --exit-code when anything changed, else 0. */
 export async function diff(specs: string[], opts: DiffOptions): Promise<void> {
   if (opts.base === undefined && specs.length !== 2) {
-    throw new UserError(`diff needs OLD.yaml NEW.yaml, or --base REV [SPEC...] (got ${specs.length} file${specs.length === 1 ? '' : 's'}).`);
+    throw new UserError(
+      `diff needs OLD.yaml NEW.yaml, or --base REV [SPEC...] (got ${specs.length} file${specs.length === 1 ? '' : 's'}).`,
+    );
   }
-  const report = opts.base === undefined ? await compareFiles(specs[0], specs[1]) : await compareWithRevision(opts.base, specs);
+  const report =
+    opts.base === undefined ? await compareFiles(specs[0], specs[1]) : await compareWithRevision(opts.base, specs);
   for (const inv of report.invalid) {
     for (const d of inv.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
     const n = inv.diagnostics.length;
-    process.stderr.write(`benchgrid: cannot diff: the ${inv.side} version ${inv.file} is not a valid spec (${n} error${n === 1 ? '' : 's'}).\n`);
+    process.stderr.write(
+      `benchgrid: cannot diff: the ${inv.side} version ${inv.file} is not a valid spec (${n} error${n === 1 ? '' : 's'}).\n`,
+    );
   }
   for (const u of report.unrelated_invalid ?? []) {
-    process.stderr.write(`benchgrid: warning: ${u.file} does not load (${u.why}), and no change since ${report.base} touches it: left out of this diff. \`benchgrid validate ${u.file}\` says what is wrong.\n`);
+    process.stderr.write(
+      `benchgrid: warning: ${u.file} does not load (${u.why}), and no change since ${report.base} touches it: left out of this diff. \`benchgrid validate ${u.file}\` says what is wrong.\n`,
+    );
   }
   const format = opts.format ?? 'terminal';
   if (format === 'json') process.stdout.write(JSON.stringify(report, null, 2) + '\n');

@@ -34,14 +34,19 @@ async function collect(files: string[]): Promise<Collected[]> {
     const lock = readLock(spec.file);
     for (const e of Object.values(spec.environments)) {
       const key = JSON.stringify([e.id, e.python, [...e.requirements].sort(), e.index, lock ? spec.file : null]);
-      if (!seen.has(key)) seen.set(key, { environments: spec.environments, env: e, locks: lock ? { lock, specFile: spec.file } : null });
+      if (!seen.has(key))
+        seen.set(key, { environments: spec.environments, env: e, locks: lock ? { lock, specFile: spec.file } : null });
     }
   }
   return [...seen.values()].sort((a, b) => Number(a.env.layer !== null) - Number(b.env.layer !== null));
 }
 
 /** Lists (with cache state and disk cost), builds, or prunes the environments the given specs declare. */
-export async function env(action: 'list' | 'build' | 'prune' | 'lock', files: string[], opts: EnvOptions): Promise<void> {
+export async function env(
+  action: 'list' | 'build' | 'prune' | 'lock',
+  files: string[],
+  opts: EnvOptions,
+): Promise<void> {
   if (action === 'prune') return prune(files, opts);
   if (action === 'lock') return duringBuilds(() => lockSpecs(files));
   const all = await collect(files);
@@ -69,11 +74,20 @@ async function lockSpecs(files: string[]): Promise<void> {
       if (e.layer) continue;
       const r = await ensureEnv(spec.environments, e.id, log, null);
       const resolved = markerResolved(r.dir) ?? (await resolvedSet(r.python));
-      environments[e.id] = { python: r.interpreter.version, requirements: e.requirements, ...indexIdentity(e.index), resolved };
+      environments[e.id] = {
+        python: r.interpreter.version,
+        requirements: e.requirements,
+        ...indexIdentity(e.index),
+        resolved,
+      };
     }
     const written = writeLock(spec.file, { benchgrid_lock: 1, spec: spec.name, environments });
-    const counts = Object.entries(environments).map(([id, l]) => `${id}: ${l.resolved.length} packages`).join('; ');
-    process.stdout.write(`wrote ${path.relative(process.cwd(), written) || lockPath(spec.file)} (${counts || 'no environments'})\n`);
+    const counts = Object.entries(environments)
+      .map(([id, l]) => `${id}: ${l.resolved.length} packages`)
+      .join('; ');
+    process.stdout.write(
+      `wrote ${path.relative(process.cwd(), written) || lockPath(spec.file)} (${counts || 'no environments'})\n`,
+    );
   }
 }
 
@@ -90,23 +104,42 @@ function markerResolved(dir: string): ResolvedPackage[] | null {
 /** Lists each environment with its cached builds and their disk cost; starts no interpreter (docs/security.md). */
 function list(listed: ListedEnv[], opts: EnvOptions): void {
   const du = new DiskUsage();
-  const rows = listed.map(({ env: e, builds }) => ({ env: e, builds: builds.map((b) => ({ ...b, disk_bytes: du.measure(b.dir), holds: layerHolds(b.dir) })) }));
+  const rows = listed.map(({ env: e, builds }) => ({
+    env: e,
+    builds: builds.map((b) => ({ ...b, disk_bytes: du.measure(b.dir), holds: layerHolds(b.dir) })),
+  }));
   if (opts.json) {
-    const out = rows.map(({ env: e, builds }) => ({ id: e.id, python: e.python, requirements: e.requirements, layer: e.layer, built: builds.length > 0, builds }));
+    const out = rows.map(({ env: e, builds }) => ({
+      id: e.id,
+      python: e.python,
+      requirements: e.requirements,
+      layer: e.layer,
+      built: builds.length > 0,
+      builds,
+    }));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return;
   }
   for (const { env: e, builds } of rows) {
     const layer = e.layer ? `; a layer over '${e.layer.base}' adding ${e.layer.requirements.join(', ')}` : '';
-    const where = builds.map((b) => `\n  built with python ${b.interpreter.version} (${b.interpreter.path}): ${formatBytes(b.disk_bytes)}${b.holds ? ` holding ${b.holds}` : ''}: ${b.dir}`).join('');
+    const where = builds
+      .map(
+        (b) =>
+          `\n  built with python ${b.interpreter.version} (${b.interpreter.path}): ${formatBytes(b.disk_bytes)}${b.holds ? ` holding ${b.holds}` : ''}: ${b.dir}`,
+      )
+      .join('');
     const cost = builds.length ? formatBytes(builds.reduce((s, b) => s + b.disk_bytes, 0)) : '-';
-    process.stdout.write(`${e.id}\t${builds.length ? 'built' : 'missing'}\t${cost}\tpython: ${e.python}; ${e.requirements.join(', ') || 'no requirements'}${layer}${where}\n`);
+    process.stdout.write(
+      `${e.id}\t${builds.length ? 'built' : 'missing'}\t${cost}\tpython: ${e.python}; ${e.requirements.join(', ') || 'no requirements'}${layer}${where}\n`,
+    );
   }
   const bytes = (r: (typeof rows)[number]) => r.builds.reduce((s, b) => s + b.disk_bytes, 0);
   const layers = rows.filter((r) => r.env.layer !== null);
   const total = rows.reduce((s, r) => s + bytes(r), 0);
   const extra = layers.reduce((s, r) => s + bytes(r), 0);
-  process.stdout.write(`disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`);
+  process.stdout.write(
+    `disk: ${formatBytes(total)} in all (hard-linked files counted once)${layers.length ? `; ${layers.length} layer(s): ${formatBytes(extra)} beyond their base environments` : ''}\n`,
+  );
 }
 
 /** What a built layer holds itself, from its marker: `captum==0.8.0, numpy==1.26.4`. */
@@ -141,9 +174,14 @@ function cachedEnvs(): { cached: CachedEnv[]; bases: Map<string, string> } {
 
 async function prune(files: string[], opts: EnvOptions): Promise<void> {
   const days = opts.olderThan === undefined ? null : Number(opts.olderThan);
-  if (days !== null && !(Number.isFinite(days) && days >= 0)) throw new UserError(`--older-than ${opts.olderThan}: not a number of days. Give e.g. --older-than 30.`);
-  if (files.length === 0 && days === null) throw new UserError('env prune needs specs (remove environments they do not use) or --older-than DAYS, or both.');
-  const used = files.length > 0 ? new Set(listEnvs((await collect(files)).map((x) => x.env)).flatMap((l) => l.builds.map((b) => b.dir))) : null;
+  if (days !== null && !(Number.isFinite(days) && days >= 0))
+    throw new UserError(`--older-than ${opts.olderThan}: not a number of days. Give e.g. --older-than 30.`);
+  if (files.length === 0 && days === null)
+    throw new UserError('env prune needs specs (remove environments they do not use) or --older-than DAYS, or both.');
+  const used =
+    files.length > 0
+      ? new Set(listEnvs((await collect(files)).map((x) => x.env)).flatMap((l) => l.builds.map((b) => b.dir)))
+      : null;
   const { cached, bases } = cachedEnvs();
   const first = choosePrune(cached, { used, olderThanDays: days, now: Date.now(), keep: new Set() });
   const going = new Set(first.map((c) => c.dir));
@@ -172,5 +210,7 @@ async function prune(files: string[], opts: EnvOptions): Promise<void> {
     if (opts.yes) fs.rmSync(dir, { recursive: true, force: true });
   }
   const unfinished = stale.length > 0 ? ` and ${stale.length} unfinished build(s)` : '';
-  process.stdout.write(`${chosen.length} environment(s)${unfinished}, ${formatBytes(freed)}${opts.yes ? ' freed' : ' would be freed; run again with --yes to remove them'}\n`);
+  process.stdout.write(
+    `${chosen.length} environment(s)${unfinished}, ${formatBytes(freed)}${opts.yes ? ' freed' : ' would be freed; run again with --yes to remove them'}\n`,
+  );
 }

@@ -19,15 +19,29 @@ export async function exportCommand(specFile: string, opts: ExportOptions): Prom
   const planned = planBundle({ ...input, shard });
   const n = planned.manifest.jobs.length;
   if (n === 0) {
-    throw new UserError(input.processes === 0
-      ? `${specFile}: no planned cell is selected, so there is nothing to export.`
-      : `shard ${shard.index + 1}/${shard.count} has no cell (${input.cells} cell(s) to share out); use fewer shards.`);
+    throw new UserError(
+      input.processes === 0
+        ? `${specFile}: no planned cell is selected, so there is nothing to export.`
+        : `shard ${shard.index + 1}/${shard.count} has no cell (${input.cells} cell(s) to share out); use fewer shards.`,
+    );
   }
   const dir = path.resolve(opts.out);
   writeBundle(dir, planned, input.spec);
   const rel = path.relative(process.cwd(), dir) || dir;
   const cells = new Set(planned.manifest.jobs.map((j) => j.cell)).size;
-  process.stderr.write(`benchgrid: ${input.spec.name}: ${cells} cells, ${n} processes (shard ${shard.index + 1}/${shard.count}) exported to ${rel}\n`
-    + `benchgrid: run it where there is Python with torch: python3 ${rel}/driver.py --python /path/to/python; then: benchgrid ingest ${rel}\n`);
-  if (opts.json) process.stdout.write(JSON.stringify({ dir, spec: input.spec.name, digest: input.spec.digest, shard: planned.manifest.shard, cells, processes: n }) + '\n');
+  process.stderr.write(
+    `benchgrid: ${input.spec.name}: ${cells} cells, ${n} processes (shard ${shard.index + 1}/${shard.count}) exported to ${rel}\n` +
+      `benchgrid: run it where there is Python with torch: python3 ${rel}/driver.py --python /path/to/python; then: benchgrid ingest ${rel}\n`,
+  );
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify({
+        dir,
+        spec: input.spec.name,
+        digest: input.spec.digest,
+        shard: planned.manifest.shard,
+        cells,
+        processes: n,
+      }) + '\n',
+    );
 }

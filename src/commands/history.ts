@@ -25,7 +25,11 @@ export interface HistoryOptions {
  * and the index keeps two runs whose names clean up alike apart.
  */
 export function siteFolder(runDir: string, index: number): string {
-  const name = path.basename(runDir).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[.]+/, '_').slice(0, 80);
+  const name = path
+    .basename(runDir)
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[.]+/, '_')
+    .slice(0, 80);
   return `${String(index).padStart(3, '0')}-${name}`;
 }
 
@@ -44,7 +48,10 @@ export async function history(dirs: string[], opts: HistoryOptions): Promise<voi
   const threshold = parseThreshold(opts.threshold);
   const { runs, warnings } = findRuns(dirs);
   for (const w of warnings) process.stderr.write(`benchgrid: warning: skipped ${w}\n`);
-  if (runs.length === 0) throw new UserError(`no runs (a directory with results.json) under ${dirs.join(', ')}. Run a spec first, or give results/<spec>/.`);
+  if (runs.length === 0)
+    throw new UserError(
+      `no runs (a directory with results.json) under ${dirs.join(', ')}. Run a spec first, or give results/<spec>/.`,
+    );
   const out = path.resolve(opts.out);
   const inputs: RunInput[] = [];
   for (const [i, found] of runs.entries()) {
@@ -55,7 +62,12 @@ export async function history(dirs: string[], opts: HistoryOptions): Promise<voi
   const h = buildHistory(inputs, threshold);
   const index = path.join(out, 'index.html');
   writeAtomic(index, renderHistory(h));
-  if (h.unjudged.cells > 0) process.stderr.write(`benchgrid: warning: ${h.unjudged.cells} measured cell(s) in ${h.unjudged.runs} run(s) ran fewer than ${h.unjudged.needed} processes: no regression or improvement can be found in them. Measure with --processes ${h.unjudged.needed} or more.\n`);
+  if (h.unjudged.cells > 0)
+    process.stderr.write(
+      `benchgrid: warning: ${h.unjudged.cells} measured cell(s) in ${h.unjudged.runs} run(s) ran fewer than ${h.unjudged.needed} processes: no regression or improvement can be found in them. Measure with --processes ${h.unjudged.needed} or more.\n`,
+    );
   const count = (k: string) => h.findings.filter((f) => f.kind === k).length;
-  process.stderr.write(`benchgrid: wrote ${path.relative(process.cwd(), index) || index}: ${h.runs.length} run(s), ${h.series.length} cell(s), ${count('regression')} regression(s), ${count('improvement')} improvement(s)\n`);
+  process.stderr.write(
+    `benchgrid: wrote ${path.relative(process.cwd(), index) || index}: ${h.runs.length} run(s), ${h.series.length} cell(s), ${count('regression')} regression(s), ${count('improvement')} improvement(s)\n`,
+  );
 }

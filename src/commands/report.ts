@@ -36,11 +36,15 @@ export async function report(file: string, opts: ReportOptions): Promise<void> {
   const input = reportInput(results, spec);
   if (spec) {
     if (results.spec && results.spec.name !== spec.name) {
-      process.stderr.write(`benchgrid: warning: ${file} was measured for spec '${results.spec.name}', not '${spec.name}'; labels and page may not fit.\n`);
+      process.stderr.write(
+        `benchgrid: warning: ${file} was measured for spec '${results.spec.name}', not '${spec.name}'; labels and page may not fit.\n`,
+      );
     }
     const { missing } = resolvePage(input);
     if (missing.length > 0) {
-      process.stderr.write(`benchgrid: warning: ${missing.length} page entr${missing.length === 1 ? 'y has' : 'ies have'} no cell in ${file}, shown as "not measured": ${missing.join(', ')}\n`);
+      process.stderr.write(
+        `benchgrid: warning: ${missing.length} page entr${missing.length === 1 ? 'y has' : 'ies have'} no cell in ${file}, shown as "not measured": ${missing.join(', ')}\n`,
+      );
     }
   }
   let text: string;

@@ -19,10 +19,20 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const executor = await executorNamed(opts.executor ?? 'local');
   if (executor.submit) return executor.submit(specArg, opts);
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
-  if (previous?.change) throw new UserError(`--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`);
-  if (previous && opts.toolSource?.length) throw new UserError('--resume takes the sources the run started with (its journal records them); drop --tool-source.');
+  if (previous?.change)
+    throw new UserError(
+      `--resume ${opts.resume}: this is a bench-change run; resume it with \`benchgrid bench-change --resume ${opts.resume}\`, which also prints its comparison.`,
+    );
+  if (previous && opts.toolSource?.length)
+    throw new UserError(
+      '--resume takes the sources the run started with (its journal records them); drop --tool-source.',
+    );
   if (previous) checkResumeSources(previous, opts.resume!);
-  const named = previous ? resumeSpecFile(previous, opts.resume!, specArg) : specArg ? { file: specArg, trusted: true } : null;
+  const named = previous
+    ? resumeSpecFile(previous, opts.resume!, specArg)
+    : specArg
+      ? { file: specArg, trusted: true }
+      : null;
   if (!named) throw new UserError('run needs a spec: benchgrid run specs/<name>.yaml');
   const specFile = named.file;
   if (!named.trusted) await loadJournalSpec(specFile, opts.resume!);
@@ -30,17 +40,30 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
   const loaded = await loadSpecAndWarn(specFile, true, opts.allowDownloads === true);
   checkSameSpec(previous, loaded.spec, specFile);
   const prepared = await prepareSources(loaded, previous?.tool_sources ?? toolSourceRequests(opts.toolSource ?? []));
-  if (prepared.byTool.size > 0 && python) throw new UserError('--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.');
+  if (prepared.byTool.size > 0 && python)
+    throw new UserError(
+      '--python runs every cell with one interpreter, where a tool from --tool-source is not installed. Run without --python.',
+    );
   const header = previous ?? (await newHeader(specFile, loaded.spec, opts, prepared.requests));
   if (!header) return;
   const command = `benchgrid run ${opts.resume ? `--resume ${opts.resume}` : specFile}`;
-  const { dir, results, planned } = await measure({ ...loaded, ...prepared }, header, { ...opts, python, fresh: !previous }, command);
+  const { dir, results, planned } = await measure(
+    { ...loaded, ...prepared },
+    header,
+    { ...opts, python, fresh: !previous },
+    command,
+  );
   // Loaded only when asked for: compare's statistics and tables are no part of a plain run.
   if (opts.compareLast) (await import('../compare/previous.ts')).compareWithPrevious(dir, results, loaded.spec.name);
   exitForRun(results, planned);
 }
 /** The header of a new run; null when --changed-since finds nothing to run. */
-async function newHeader(specFile: string, spec: RunPlan['spec'], opts: RunOptions, sources: SourceRequest[]): Promise<JournalHeader | null> {
+async function newHeader(
+  specFile: string,
+  spec: RunPlan['spec'],
+  opts: RunOptions,
+  sources: SourceRequest[],
+): Promise<JournalHeader | null> {
   let cells: string[] | null = null;
   if (opts.changedSince) {
     const { invalidatedCells } = await import('../diff/invalidated.ts');

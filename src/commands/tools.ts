@@ -14,7 +14,9 @@ export interface ToolsOptions {
 /** Lists the adapters (with a spec: its own runners too, its pins and which tools it declares on them). */
 export async function tools(specFile: string | undefined, opts: ToolsOptions): Promise<void> {
   const spec = specFile ? await loadDeclaredSpec(specFile) : null;
-  const envDirs = spec ? new Set(listEnvs(Object.values(spec.environments)).flatMap((e) => e.builds.map((b) => path.basename(b.dir)))) : null;
+  const envDirs = spec
+    ? new Set(listEnvs(Object.values(spec.environments)).flatMap((e) => e.builds.map((b) => path.basename(b.dir))))
+    : null;
   const list = listTools(spec, envDirs);
   if (opts.json) {
     process.stdout.write(JSON.stringify({ spec: spec?.name ?? null, adapters: list }, null, 2) + '\n');
@@ -35,7 +37,11 @@ function version(t: ToolListing, withSpec: boolean): string {
   if (!t.library) return 'no library (plain torch)';
   const installed = Object.entries(t.installed).map(([env, v]) => `${v} in ${env}`);
   const pin = t.pinned ? `pinned ${t.pinned}` : withSpec && t.declared_as.length ? 'not pinned by the spec' : '';
-  const where = installed.length ? installed.join(', ') : withSpec ? 'not installed (environment not built)' : 'not in a cached environment';
+  const where = installed.length
+    ? installed.join(', ')
+    : withSpec
+      ? 'not installed (environment not built)'
+      : 'not in a cached environment';
   return `library ${t.library}, ${[pin, installed.length ? `installed ${where}` : where].filter(Boolean).join('; ')}`;
 }
 
@@ -46,11 +52,27 @@ export function renderTools(list: ToolListing[], withSpec: boolean, width = DEFA
   for (const t of list) {
     if (t.runner !== runner) lines.push(...(runner ? [''] : []), ...wrap(`Runner ${t.runner} (${origin(t)})`, width));
     runner = t.runner;
-    const declared = withSpec ? (t.declared_as.length ? `; the spec's tool${t.declared_as.length > 1 ? 's' : ''} ${t.declared_as.join(', ')}` : '; not declared in the spec') : '';
-    lines.push(...wrap(`${t.adapter}: ${version(t, withSpec)}${declared}`, width - 2).map((l, i) => (i === 0 ? `  ${l}` : `      ${l}`)));
+    const declared = withSpec
+      ? t.declared_as.length
+        ? `; the spec's tool${t.declared_as.length > 1 ? 's' : ''} ${t.declared_as.join(', ')}`
+        : '; not declared in the spec'
+      : '';
+    lines.push(
+      ...wrap(`${t.adapter}: ${version(t, withSpec)}${declared}`, width - 2).map((l, i) =>
+        i === 0 ? `  ${l}` : `      ${l}`,
+      ),
+    );
     const only = t.builders ? ` (subjects built by ${t.builders.join(', ')} only)` : '';
-    lines.push(...wrap(`implements ${t.contracts.length}: ${t.contracts.join(', ')}${only}`, width - 4).map((l) => `    ${l}`));
+    lines.push(
+      ...wrap(`implements ${t.contracts.length}: ${t.contracts.join(', ')}${only}`, width - 4).map((l) => `    ${l}`),
+    );
   }
-  lines.push('', ...wrap('A spec uses an adapter by declaring a tool on it under tools: (the id defaults to the adapter). To add a tool of your own: docs/adding-a-tool.md, and `benchgrid init --tool NAME` writes the runner to start from.', width));
+  lines.push(
+    '',
+    ...wrap(
+      'A spec uses an adapter by declaring a tool on it under tools: (the id defaults to the adapter). To add a tool of your own: docs/adding-a-tool.md, and `benchgrid init --tool NAME` writes the runner to start from.',
+      width,
+    ),
+  );
   return lines.join('\n') + '\n';
 }

@@ -41,7 +41,13 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
   }
   const failed = results.some((r) => hasErrors(r.diagnostics));
   if (opts.json) {
-    const out = results.map((r) => ({ file: r.file, valid: !hasErrors(r.diagnostics), cells: r.plan?.cells.length ?? null, diagnostics: r.diagnostics, ...(probed.has(r.file) ? { probe: probeJson(probed.get(r.file)!) } : {}) }));
+    const out = results.map((r) => ({
+      file: r.file,
+      valid: !hasErrors(r.diagnostics),
+      cells: r.plan?.cells.length ?? null,
+      diagnostics: r.diagnostics,
+      ...(probed.has(r.file) ? { probe: probeJson(probed.get(r.file)!) } : {}),
+    }));
     process.stdout.write(JSON.stringify({ valid: !failed, specs: out }, null, 2) + '\n');
   } else {
     // A spec that extends a broken one has the base's errors too, at the same lines of the same file:
@@ -49,10 +55,17 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
     const printed = new Map<string, string>();
     for (const r of results) {
       const fresh = r.diagnostics.filter((d) => !printed.has(diagnosticKey(d)));
-      const repeatedFrom = [...new Set(r.diagnostics.filter((d) => printed.has(diagnosticKey(d))).map((d) => printed.get(diagnosticKey(d))!))];
+      const repeatedFrom = [
+        ...new Set(
+          r.diagnostics.filter((d) => printed.has(diagnosticKey(d))).map((d) => printed.get(diagnosticKey(d))!),
+        ),
+      ];
       for (const d of fresh) printed.set(diagnosticKey(d), r.file);
       for (const d of fresh) process.stderr.write(formatDiagnostic(d) + '\n');
-      if (repeatedFrom.length > 0) process.stderr.write(`${r.file}: ${r.diagnostics.length - fresh.length} diagnostic(s) the same as printed above for ${repeatedFrom.join(", ")} (a file it extends), not printed again.\n`);
+      if (repeatedFrom.length > 0)
+        process.stderr.write(
+          `${r.file}: ${r.diagnostics.length - fresh.length} diagnostic(s) the same as printed above for ${repeatedFrom.join(', ')} (a file it extends), not printed again.\n`,
+        );
       // The runner reads workflow commands from stdout; benchgrid's own pass the guard that stops any other.
       if (inGitHubActions()) for (const d of fresh) writeWorkflowCommand(annotation(d));
       const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
@@ -60,11 +73,17 @@ export async function validate(files: string[], opts: ValidateOptions): Promise<
       if (r.plan) {
         const planned = r.plan.cells.filter((c) => c.status === 'planned').length;
         const w = warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
-        process.stdout.write(`${r.file}: valid: ${r.plan.cells.length} cells (${planned} planned, ${r.plan.cells.length - planned} unsupported with reasons)${w}\n`);
+        process.stdout.write(
+          `${r.file}: valid: ${r.plan.cells.length} cells (${planned} planned, ${r.plan.cells.length - planned} unsupported with reasons)${w}\n`,
+        );
       } else {
         const folded = r.diagnostics.reduce((n, d) => n + (d.follow_ons?.length ?? 0), 0);
-        const f = folded ? ` (+${folded} follow-on${folded === 1 ? '' : 's'} folded under ${errors === 1 ? 'it' : 'them'})` : '';
-        process.stderr.write(`${r.file}: invalid: ${errors} error${errors === 1 ? '' : 's'}${f}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`);
+        const f = folded
+          ? ` (+${folded} follow-on${folded === 1 ? '' : 's'} folded under ${errors === 1 ? 'it' : 'them'})`
+          : '';
+        process.stderr.write(
+          `${r.file}: invalid: ${errors} error${errors === 1 ? '' : 's'}${f}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`,
+        );
       }
       const report = probed.get(r.file);
       if (report) process.stdout.write(`${r.file}: ${report.summary}\n`);
@@ -88,7 +107,13 @@ async function probe(spec: Spec, plan: Plan, python: string | undefined): Promis
 function probeJson(report: ProbeReport & { summary: string }) {
   return {
     summary: report.summary,
-    subjects: report.subjects.map((s) => ({ id: s.id, environment: s.env, built: s.built, modules: s.modules, sites: s.sites.map((x) => ({ name: x.name, path: x.path, found: x.found, called: x.called })) })),
+    subjects: report.subjects.map((s) => ({
+      id: s.id,
+      environment: s.env,
+      built: s.built,
+      modules: s.modules,
+      sites: s.sites.map((x) => ({ name: x.name, path: x.path, found: x.found, called: x.called })),
+    })),
   };
 }
 

@@ -76,13 +76,17 @@ export function shortIds(ids: string[], max: number): ShortIds {
  * id (or as much as MIN_PART and keeping the names apart allow). `overWith` is how far the ids are still
  * over the limit with the names at the given widths.
  */
-function cutPart(names: string[], over: number, overWith: (widths: Map<string, number>) => number): Map<string, string> {
+function cutPart(
+  names: string[],
+  over: number,
+  overWith: (widths: Map<string, number>) => number,
+): Map<string, string> {
   const cutTo = (width: number) => new Map(names.map((n) => [n, cutMiddle(n, width)]));
   const apart = (m: Map<string, string>) => new Set(m.values()).size === names.length;
   let width = widest(names);
   let best = cutTo(width);
   // Narrower by what is still over each time; where two names would meet, only as narrow as keeps them apart.
-  for (let still = over; still > 0 && width > MIN_PART;) {
+  for (let still = over; still > 0 && width > MIN_PART; ) {
     let next = Math.max(MIN_PART, width - still);
     let m = cutTo(next);
     while (!apart(m) && next < width) m = cutTo(++next);

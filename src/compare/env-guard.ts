@@ -10,7 +10,16 @@ type Source = (r: Results, meta: SubjectMeta | null) => unknown;
 const NAMED: [key: string, sources: Source[]][] = [
   ['device', [(_, m) => m?.environment.device, (r) => r.spec?.device, (r) => /--device[ =](\S+)/.exec(r.harness)?.[1]]],
   ['gpu', [(_, m) => m?.environment.gpu_name, (r) => r.host.gpu, (r) => r.host.gpu_name]],
-  ['cpu', [(_, m) => m?.environment.cpu, (_, m) => m?.environment.cpu_model, (_, m) => m?.environment.processor, (r) => r.host.cpu, (r) => r.host.cpu_model]],
+  [
+    'cpu',
+    [
+      (_, m) => m?.environment.cpu,
+      (_, m) => m?.environment.cpu_model,
+      (_, m) => m?.environment.processor,
+      (r) => r.host.cpu,
+      (r) => r.host.cpu_model,
+    ],
+  ],
   ['cpu_count', [(_, m) => m?.environment.cpu_count, (r) => r.host.cpus, (r) => r.host.cpu_count]],
   ['platform', [(_, m) => m?.environment.platform, (r) => r.host.platform]],
   ['python', [(_, m) => m?.environment.python, (_, m) => m?.versions.python, (r) => r.versions.python]],
@@ -35,19 +44,26 @@ const NOTES: [key: string, sources: Source[]][] = [
 
 /** The facts of one subject of a run (or of the whole file when meta is null), keyed as displayed. */
 export function factsOf(r: Results, subject: string | null): Map<string, { value: Fact; blocking: boolean }> {
-  const meta = subject ? r.subjects[subject]?.meta ?? null : null;
+  const meta = subject ? (r.subjects[subject]?.meta ?? null) : null;
   const out = new Map<string, { value: Fact; blocking: boolean }>();
-  for (const [list, blocking] of [[NAMED, true], [NOTES, false]] as const) {
+  for (const [list, blocking] of [
+    [NAMED, true],
+    [NOTES, false],
+  ] as const) {
     for (const [key, sources] of list) out.set(key, { value: first(sources.map((s) => s(r, meta))), blocking });
   }
   const versions = { ...r.versions, ...(meta?.versions ?? {}) };
-  for (const [k, v] of Object.entries(versions)) if (k !== 'python' && k !== 'git_sha' && k !== 'cuda') out.set(`versions.${k}`, { value: text(v), blocking: true });
-  for (const [k, v] of Object.entries(meta?.protocol ?? {})) out.set(`protocol.${k}`, { value: text(v), blocking: !PROTOCOL_NOTES.has(k) });
+  for (const [k, v] of Object.entries(versions))
+    if (k !== 'python' && k !== 'git_sha' && k !== 'cuda') out.set(`versions.${k}`, { value: text(v), blocking: true });
+  for (const [k, v] of Object.entries(meta?.protocol ?? {}))
+    out.set(`protocol.${k}`, { value: text(v), blocking: !PROTOCOL_NOTES.has(k) });
   const cells = r.cells.filter((c) => subject === null || c.subject === subject);
   const starts = [...new Set(cells.flatMap((c) => c.per_process?.map((p) => p.start) ?? []))].sort();
-  if (starts.length > 0 && !out.has('protocol.start')) out.set('protocol.start', { value: starts.join(', '), blocking: true });
+  if (starts.length > 0 && !out.has('protocol.start'))
+    out.set('protocol.start', { value: starts.join(', '), blocking: true });
   const tools = new Map<string, Set<string>>();
-  for (const c of cells) if (c.tool_version) (tools.get(c.tool) ?? tools.set(c.tool, new Set()).get(c.tool)!).add(c.tool_version);
+  for (const c of cells)
+    if (c.tool_version) (tools.get(c.tool) ?? tools.set(c.tool, new Set()).get(c.tool)!).add(c.tool_version);
   for (const [tool, vs] of tools) out.set(`tool.${tool}`, { value: [...vs].sort().join(', '), blocking: true });
   // A tool measured in its own environment may run another Python or torch than the run's.
   const runtimes = new Map<string, Set<string>>();
@@ -75,7 +91,9 @@ export function resolvedOf(r: Results): Map<string, Map<string, string>> {
   for (const [name, e] of Object.entries(envs as Record<string, { resolved?: unknown }>)) {
     if (!Array.isArray(e?.resolved)) continue;
     const pins = new Map<string, string>();
-    for (const line of e.resolved) if (typeof line === 'string' && line.includes('==')) pins.set(line.slice(0, line.indexOf('==')), line.slice(line.indexOf('==') + 2));
+    for (const line of e.resolved)
+      if (typeof line === 'string' && line.includes('=='))
+        pins.set(line.slice(0, line.indexOf('==')), line.slice(line.indexOf('==') + 2));
     out.set(name, pins);
   }
   return out;
@@ -108,7 +126,8 @@ export function environmentDifferences(before: Results, after: Results): EnvDiff
       let b = fb.get(key)?.value;
       let a = fa.get(key)?.value;
       if (b === a) continue;
-      const oneSide = b === undefined ? resolvedOneSide(key, before) : a === undefined ? resolvedOneSide(key, after) : null;
+      const oneSide =
+        b === undefined ? resolvedOneSide(key, before) : a === undefined ? resolvedOneSide(key, after) : null;
       if (oneSide === 'unknown') continue;
       if (oneSide === 'absent') [b, a] = [b ?? null, a ?? null];
       const recorded = b === undefined ? 'after' : a === undefined ? 'before' : 'both';
@@ -119,8 +138,12 @@ export function environmentDifferences(before: Results, after: Results): EnvDiff
       found.set(id, d);
     }
   }
-  const all = [...found.values()].map((d) => (d.subjects!.length === 0 || d.subjects!.length === scopes.length ? { ...d, subjects: null } : d));
-  return all.sort((x, y) => Number(y.blocking) - Number(x.blocking) || Number(x.recorded !== 'both') - Number(y.recorded !== 'both'));
+  const all = [...found.values()].map((d) =>
+    d.subjects!.length === 0 || d.subjects!.length === scopes.length ? { ...d, subjects: null } : d,
+  );
+  return all.sort(
+    (x, y) => Number(y.blocking) - Number(x.blocking) || Number(x.recorded !== 'both') - Number(y.recorded !== 'both'),
+  );
 }
 
 function first(values: unknown[]): Fact {

@@ -1,7 +1,15 @@
 // Text pieces shared by the table and markdown writers, so both say the same things the same way.
 import { formatMs } from '../report/format.ts';
 import { PLAIN, type Sink } from '../util/escape.ts';
-import type { CellComparison, Comparison, EnvDifference, RunSummary, SpeedComparison, SubjectNoise, ToolComparison } from './model.ts';
+import type {
+  CellComparison,
+  Comparison,
+  EnvDifference,
+  RunSummary,
+  SpeedComparison,
+  SubjectNoise,
+  ToolComparison,
+} from './model.ts';
 import { SEED_LAYOUT } from '../results/model.ts';
 
 /**
@@ -54,7 +62,7 @@ export function label(s: SpeedComparison): string {
 
 /** The mode that decided a label: `ratio` (vs the group's raw cell) or `absolute`; empty when none did. */
 export function rule(s: SpeedComparison): string {
-  return s.label === 'unavailable' ? '' : s.decided_by ?? '';
+  return s.label === 'unavailable' ? '' : (s.decided_by ?? '');
 }
 
 /** The other mode's verdict in a few words: "absolute +9.8% slower". */
@@ -66,14 +74,16 @@ export function other(s: SpeedComparison): string {
 }
 
 /** The footnote on the change, interval, rule and other columns. */
-export const MODE_NOTE = 'change, interval: of the rule that decided the label; rule ratio: the change of the cell\'s time relative to its group\'s raw cell in the same run (cancels what is common to a run), absolute: its own times, threshold widened by the run shift; other: the other rule\'s verdict (docs/compare.md).';
+export const MODE_NOTE =
+  "change, interval: of the rule that decided the label; rule ratio: the change of the cell's time relative to its group's raw cell in the same run (cancels what is common to a run), absolute: its own times, threshold widened by the run shift; other: the other rule's verdict (docs/compare.md).";
 
 /** "4 slower, 1 faster, 30 within noise, 2 unavailable (of 37 cells)". */
 export function headline(c: Comparison): string {
   const s = c.summary;
   const oneSided = s.only_before + s.only_after;
   const judged = s.tools_judged ?? (c.tools ?? []).filter((t) => t.label !== 'unavailable').length;
-  const tools = judged > 0 ? `; tools: ${s.tools_slower ?? 0} slower, ${s.tools_faster ?? 0} faster of ${judged} judged` : '';
+  const tools =
+    judged > 0 ? `; tools: ${s.tools_slower ?? 0} slower, ${s.tools_faster ?? 0} faster of ${judged} judged` : '';
   return `${s.slower} slower, ${s.faster} faster, ${s.within_noise} within noise, ${s.unavailable} unavailable (of ${s.cells} cells${oneSided ? `, ${oneSided} of them in one file only` : ''})${tools}`;
 }
 
@@ -91,14 +101,27 @@ export function onlyChangedLine(shown: number, hidden: number): string {
  * The tools table of the judged tools: head, alignments and rows (the subject column only when there is
  * more than one subject). `mark` dresses a label (colour, bold).
  */
-export function toolTable(tools: ToolComparison[], mark: (label: string, text: string) => string, s: Sink = PLAIN_TEXT): { head: string[]; aligns: ('left' | 'right')[]; rows: string[][] } {
+export function toolTable(
+  tools: ToolComparison[],
+  mark: (label: string, text: string) => string,
+  s: Sink = PLAIN_TEXT,
+): { head: string[]; aligns: ('left' | 'right')[]; rows: string[][] } {
   const judged = tools.filter((t) => t.label !== 'unavailable');
   const subjects = new Set(judged.map((t) => t.subject)).size > 1;
   const pick = <T>(xs: T[]) => (subjects ? xs : xs.filter((_, i) => i !== 1));
   const rows = judged.map((t) => {
     const iv = t.interval ? `${change(t.interval.low)} to ${change(t.interval.high)}` : '';
     const text = t.label === 'within_noise' ? 'within noise' : t.label;
-    return pick([s.code(t.tool), s.text(t.subject), t.mode, String(t.cells.length), change(t.ratio), iv, pValue(t.test?.p), mark(t.label, text)]);
+    return pick([
+      s.code(t.tool),
+      s.text(t.subject),
+      t.mode,
+      String(t.cells.length),
+      change(t.ratio),
+      iv,
+      pValue(t.test?.p),
+      mark(t.label, text),
+    ]);
   });
   return {
     head: pick(['tool', 'subject', 'mode', 'cells', 'change', 'interval', 't-test p', 'label']),
@@ -108,7 +131,8 @@ export function toolTable(tools: ToolComparison[], mark: (label: string, text: s
 }
 
 /** What the tools table means, under it. */
-export const TOOLS_NOTE = 'Tools: the geometric mean of a tool\'s cell changes in the mode that decided them, 95% t interval over its cells (variance moderated towards the comparison\'s typical spread between cells of one tool); labelled when the interval lies beyond ±--threshold (absolute mode: the cell rule\'s band) and p < alpha.';
+export const TOOLS_NOTE =
+  "Tools: the geometric mean of a tool's cell changes in the mode that decided them, 95% t interval over its cells (variance moderated towards the comparison's typical spread between cells of one tool); labelled when the interval lies beyond ±--threshold (absolute mode: the cell rule's band) and p < alpha.";
 
 /** How a run is described in headers. */
 export function describeRun(r: RunSummary, s: Sink = PLAIN_TEXT): string {
@@ -134,7 +158,8 @@ export function envLines(diffs: EnvDifference[], s: Sink = PLAIN_TEXT): string[]
   const lines = diffs.filter((d) => d.recorded === 'both').map((d) => envLine(d, s));
   for (const side of ['before', 'after'] as const) {
     const only = diffs.filter((d) => d.recorded === side).map((d) => d.key);
-    if (only.length > 0) lines.push(`recorded in ${side} only (not blocking): ${[...new Set(only)].map(s.text).join(', ')}`);
+    if (only.length > 0)
+      lines.push(`recorded in ${side} only (not blocking): ${[...new Set(only)].map(s.text).join(', ')}`);
   }
   return lines;
 }
@@ -147,10 +172,20 @@ export function idList(ids: string[], s: Sink = PLAIN_TEXT, max = 12): string {
 
 /** The noise threshold of a subject and where it came from. */
 export function noiseLine(n: SubjectNoise, s: Sink = PLAIN_TEXT): string {
-  const aa = [n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`, n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`].filter(Boolean);
-  const paired = [n.aa_paired_before && `before ${pct(n.aa_paired_before.max_rel_diff)}`, n.aa_paired_after && `after ${pct(n.aa_paired_after.max_rel_diff)}`].filter(Boolean);
-  const pairedText = paired.length ? `; paired A/A noise: ${paired.join(', ')}${n.aa_paired_before && n.aa_paired_after ? ' (the ratio threshold)' : ''}` : '';
-  const shift = n.run_shift ? `; run shift ${change(n.run_shift.ratio)} (${s.code(n.run_shift.cell)}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}` : '';
+  const aa = [
+    n.aa_before && `before ${pct(n.aa_before.max_rel_diff)} over ${n.aa_before.pairs} pairs`,
+    n.aa_after && `after ${pct(n.aa_after.max_rel_diff)} over ${n.aa_after.pairs} pairs`,
+  ].filter(Boolean);
+  const paired = [
+    n.aa_paired_before && `before ${pct(n.aa_paired_before.max_rel_diff)}`,
+    n.aa_paired_after && `after ${pct(n.aa_paired_after.max_rel_diff)}`,
+  ].filter(Boolean);
+  const pairedText = paired.length
+    ? `; paired A/A noise: ${paired.join(', ')}${n.aa_paired_before && n.aa_paired_after ? ' (the ratio threshold)' : ''}`
+    : '';
+  const shift = n.run_shift
+    ? `; run shift ${change(n.run_shift.ratio)} (${s.code(n.run_shift.cell)}), absolute threshold ${pct(n.absolute_threshold ?? n.threshold)}`
+    : '';
   return `${s.text(n.subject)}: ${pct(n.threshold)} (--threshold ${pct(n.option)}; A/A noise: ${aa.length ? aa.join(', ') : 'not measured'}${pairedText}${shift})`;
 }
 
@@ -172,12 +207,22 @@ export function statusText(side: CellComparison['before'], s: Sink = PLAIN_TEXT)
 }
 
 /** The sentence explaining the † marker, when any cell used the range rule. */
-export const RANGE_NOTE = '† range rule: a file has no raw samples, so the label compares process-median ranges (docs/compare.md), not a bootstrap interval.';
+export const RANGE_NOTE =
+  '† range rule: a file has no raw samples, so the label compares process-median ranges (docs/compare.md), not a bootstrap interval.';
 
 /** `id: before: work: differs (...); after: on torch 2.0.1` for every cell with annotations on either side. */
 export function annotatedLines(c: Comparison, s: Sink = PLAIN_TEXT): string[] {
   return c.cells.flatMap((x) => {
-    const sides = ([['before', x.before], ['after', x.after]] as const).filter(([, side]) => side?.annotations?.length);
-    return sides.length ? [`${s.code(x.id)}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.map(s.text).join('; ')}`).join('; ')}`] : [];
+    const sides = (
+      [
+        ['before', x.before],
+        ['after', x.after],
+      ] as const
+    ).filter(([, side]) => side?.annotations?.length);
+    return sides.length
+      ? [
+          `${s.code(x.id)}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.map(s.text).join('; ')}`).join('; ')}`,
+        ]
+      : [];
   });
 }

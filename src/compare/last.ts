@@ -37,14 +37,32 @@ export function entryOfResults(dir: string, r: Results): RunEntry {
   const day = Date.parse(r.measured_on);
   const started = timeOf(run.started) ?? (Number.isNaN(day) ? null : day);
   return {
-    dir, spec: r.spec?.name ?? null, digest: r.spec?.digest ?? null, state: r.partial ? 'partial' : 'complete',
-    started, finished: timeOf(run.finished), change: run.change !== undefined && run.change !== null, results: r,
+    dir,
+    spec: r.spec?.name ?? null,
+    digest: r.spec?.digest ?? null,
+    state: r.partial ? 'partial' : 'complete',
+    started,
+    finished: timeOf(run.finished),
+    change: run.change !== undefined && run.change !== null,
+    results: r,
   };
 }
 
 /** The entry of a run directory with a journal and no results.json, from the journal's header. */
-export function entryOfJournal(dir: string, header: { spec: { name: string; digest: string }; started: string; change?: unknown }): RunEntry {
-  return { dir, spec: header.spec.name, digest: header.spec.digest, state: 'unfinished', started: timeOf(header.started), finished: null, change: header.change !== undefined, results: null };
+export function entryOfJournal(
+  dir: string,
+  header: { spec: { name: string; digest: string }; started: string; change?: unknown },
+): RunEntry {
+  return {
+    dir,
+    spec: header.spec.name,
+    digest: header.spec.digest,
+    state: 'unfinished',
+    started: timeOf(header.started),
+    finished: null,
+    change: header.change !== undefined,
+    results: null,
+  };
 }
 
 function timeOf(v: unknown): number | null {
@@ -63,7 +81,12 @@ function madeAt(e: RunEntry): number {
 
 /** Newest first: by when each was made, then when it started, then by directory name (stable on ties). */
 export function newestFirst(entries: RunEntry[]): RunEntry[] {
-  return [...entries].sort((a, b) => madeAt(b) - madeAt(a) || (b.started ?? -Infinity) - (a.started ?? -Infinity) || (a.dir < b.dir ? 1 : a.dir > b.dir ? -1 : 0));
+  return [...entries].sort(
+    (a, b) =>
+      madeAt(b) - madeAt(a) ||
+      (b.started ?? -Infinity) - (a.started ?? -Infinity) ||
+      (a.dir < b.dir ? 1 : a.dir > b.dir ? -1 : 0),
+  );
 }
 
 /** The choice: the last complete runs of the spec, newest first, and what was passed over on the way. */
@@ -93,7 +116,10 @@ export function lastRuns(entries: RunEntry[], spec: string, count: number, exclu
 
 /** One line about a run passed over, with how to finish it. */
 export function skippedLine(e: RunEntry): string {
-  const why = e.state === 'partial' ? 'interrupted (its results are partial)' : 'not finished (a journal and no results.json: killed, or still running)';
+  const why =
+    e.state === 'partial'
+      ? 'interrupted (its results are partial)'
+      : 'not finished (a journal and no results.json: killed, or still running)';
   return `skipped ${e.dir}: ${why}; finish it with \`benchgrid run --resume ${e.dir}\` to include it.`;
 }
 
@@ -103,7 +129,9 @@ export function tooFewMessage(spec: string, found: LastRuns, looked: string): st
   const passed = [
     found.skipped.length > 0 ? `${found.skipped.length} incomplete run(s) skipped` : '',
     found.others > 0 ? `${found.others} run(s) of other specs or bench-change runs ignored` : '',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `found ${n} complete run${n === 1 ? '' : 's'} of ${spec} in ${looked}${passed ? ` (${passed})` : ''}; two are needed. Run the spec ${n === 0 ? 'twice' : 'once more'} with \`benchgrid run\`, or compare two files: benchgrid compare BEFORE AFTER.`;
 }
 

@@ -19,11 +19,20 @@ export function baselineIn(r: Results, byId: Map<string, CellResult>, cell: Cell
  * `raw` cell), when both runs measured it and no blocking environment difference makes the change a real
  * one rather than the machine's. Null otherwise.
  */
-export function runShift(before: Results, after: Results, subject: string, differences: EnvDifference[]): { cell: string; ratio: number } | null {
+export function runShift(
+  before: Results,
+  after: Results,
+  subject: string,
+  differences: EnvDifference[],
+): { cell: string; ratio: number } | null {
   const blocking = differences.some((d) => d.blocking && (d.subjects === null || d.subjects.includes(subject)));
   if (blocking) return null;
-  const ok = (r: Results, id: string) => r.cells.find((c) => c.id === id && c.status === 'ok' && c.median_ms !== null && c.median_ms > 0);
-  const candidates = [before.subjects[subject]?.meta?.aa_noise?.cell, ...before.cells.filter((c) => c.subject === subject && c.tool === 'raw').map((c) => c.id)];
+  const ok = (r: Results, id: string) =>
+    r.cells.find((c) => c.id === id && c.status === 'ok' && c.median_ms !== null && c.median_ms > 0);
+  const candidates = [
+    before.subjects[subject]?.meta?.aa_noise?.cell,
+    ...before.cells.filter((c) => c.subject === subject && c.tool === 'raw').map((c) => c.id),
+  ];
   for (const id of candidates) {
     if (!id) continue;
     const b = ok(before, id);
@@ -47,7 +56,14 @@ export function decide(mode: CompareMode, ratio: SpeedComparison | null, absolut
     ...chosen,
     decided_by: decidedBy,
     other: otherOne
-      ? { mode: decidedBy === 'ratio' ? 'absolute' : 'ratio', label: otherOne.label, ratio: otherOne.ratio, interval: otherOne.interval, threshold: otherOne.threshold, why: otherOne.why }
+      ? {
+          mode: decidedBy === 'ratio' ? 'absolute' : 'ratio',
+          label: otherOne.label,
+          ratio: otherOne.ratio,
+          interval: otherOne.interval,
+          threshold: otherOne.threshold,
+          why: otherOne.why,
+        }
       : null,
   };
 }

@@ -14,7 +14,9 @@ export interface JudgingOptions {
 }
 
 /** The settings the options ask for (--mode, --threshold, --fail-on-slower), each checked. */
-export function compareSettings(opts: Pick<JudgingOptions, 'mode' | 'threshold' | 'failOnSlower'>): Partial<CompareSettings> {
+export function compareSettings(
+  opts: Pick<JudgingOptions, 'mode' | 'threshold' | 'failOnSlower'>,
+): Partial<CompareSettings> {
   const threshold = parseThreshold(opts.threshold);
   const failOnSlower = opts.failOnSlower === undefined ? null : percent('--fail-on-slower', opts.failOnSlower);
   return { mode: resolveMode(opts.mode), threshold, fail_on_slower: failOnSlower };

@@ -21,7 +21,9 @@ export function compareWithPrevious(dir: string, results: Results, specName: str
   for (const w of warnings) process.stderr.write(`benchgrid: warning: ${w}\n`);
   const [previous] = lastRuns(entries, specName, 1, dir).runs;
   if (!previous) {
-    process.stderr.write(`benchgrid: --compare-last: no earlier complete run of ${specName} in ${[...new Set(folders)].join(' or ')}; nothing to compare this run with.\n`);
+    process.stderr.write(
+      `benchgrid: --compare-last: no earlier complete run of ${specName} in ${[...new Set(folders)].join(' or ')}; nothing to compare this run with.\n`,
+    );
     return;
   }
   process.stderr.write(`benchgrid: --compare-last: ${previous.dir} (before) against this run, ${rel(dir)} (after):\n`);

@@ -17,7 +17,11 @@ export type BaselineTools = (subject: string) => string | null;
  * The baseline of a cell in its own run: the ok cell of the same group, contract and subject whose tool
  * is `raw`, else the A/A reference tool; null when neither was measured, or the cell is the baseline.
  */
-export function baselineOf(cell: CellResult, byId: Map<string, CellResult>, fallback: BaselineTools): CellResult | null {
+export function baselineOf(
+  cell: CellResult,
+  byId: Map<string, CellResult>,
+  fallback: BaselineTools,
+): CellResult | null {
   for (const tool of ['raw', fallback(cell.subject)]) {
     if (!tool) continue;
     const b = byId.get(`${cell.group}/${cell.contract}/${tool}/${cell.subject}`);
@@ -56,11 +60,37 @@ export function relativeSide(c: CellResult, base: CellResult | null): RelativeSi
  * applied to the relative samples of each side. `before_ms`/`after_ms` stay the cells' own medians;
  * `ratio` and the interval are of the change relative to the baseline.
  */
-export function compareRelative(pair: { before: CellResult; after: CellResult }, sides: { before: RelativeSide; after: RelativeSide }, baseline: string, ctx: SpeedContext): SpeedComparison {
-  const rel = (c: CellResult, side: RelativeSide): CellResult => ({ ...c, samples_ms: side.samples, per_process: null, min_ms: null, max_ms: null, median_ms: null, processes: null });
+export function compareRelative(
+  pair: { before: CellResult; after: CellResult },
+  sides: { before: RelativeSide; after: RelativeSide },
+  baseline: string,
+  ctx: SpeedContext,
+): SpeedComparison {
+  const rel = (c: CellResult, side: RelativeSide): CellResult => ({
+    ...c,
+    samples_ms: side.samples,
+    per_process: null,
+    min_ms: null,
+    max_ms: null,
+    median_ms: null,
+    processes: null,
+  });
   const s = compareSpeed(rel(pair.before, sides.before), rel(pair.after, sides.after), ctx);
-  const how = sides.before.paired && sides.after.paired ? 'paired' : sides.before.paired ? 'paired before, unpaired after' : sides.after.paired ? 'unpaired before, paired after' : 'unpaired';
-  return { ...s, why: `relative to ${baseline} (${how}): ${s.why}`, before_ms: pair.before.median_ms, after_ms: pair.after.median_ms, paired: how };
+  const how =
+    sides.before.paired && sides.after.paired
+      ? 'paired'
+      : sides.before.paired
+        ? 'paired before, unpaired after'
+        : sides.after.paired
+          ? 'unpaired before, paired after'
+          : 'unpaired';
+  return {
+    ...s,
+    why: `relative to ${baseline} (${how}): ${s.why}`,
+    before_ms: pair.before.median_ms,
+    after_ms: pair.after.median_ms,
+    paired: how,
+  };
 }
 
 /**
@@ -74,7 +104,11 @@ export function withBetweenRun(s: SpeedComparison, variance: number, df: number,
   const centre = Math.log(s.ratio);
   const z = quantile975(df);
   const widen = (h: number) => Math.sqrt(h * h + z * z * variance);
-  const interval = { ...s.interval, low: Math.exp(centre - widen(centre - Math.log(s.interval.low))), high: Math.exp(centre + widen(Math.log(s.interval.high) - centre)) };
+  const interval = {
+    ...s.interval,
+    low: Math.exp(centre - widen(centre - Math.log(s.interval.low))),
+    high: Math.exp(centre + widen(Math.log(s.interval.high) - centre)),
+  };
   let test = s.process_test;
   if (test && test.t !== 0 && Number.isFinite(test.t)) {
     const change = Math.log(s.geometric_ratio ?? s.ratio);
@@ -84,9 +118,18 @@ export function withBetweenRun(s: SpeedComparison, variance: number, df: number,
   }
   const verdict = judge(interval, test, ctx);
   const sd = Math.sqrt(variance);
-  return { ...s, ...verdict, why: `${s.why.split(': ')[0]}: ${verdict.why} (with ±${(100 * (Math.exp(z * sd) - 1)).toFixed(1)}% for what separates two runs)`, interval, process_test: test, between_run: sd };
+  return {
+    ...s,
+    ...verdict,
+    why: `${s.why.split(': ')[0]}: ${verdict.why} (with ±${(100 * (Math.exp(z * sd) - 1)).toFixed(1)}% for what separates two runs)`,
+    interval,
+    process_test: test,
+    between_run: sd,
+  };
 }
 
 function raw(c: CellResult): number[][] {
-  return (c.samples_ms ?? []).filter((s) => Array.isArray(s) && s.length > 0 && s.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0));
+  return (c.samples_ms ?? []).filter(
+    (s) => Array.isArray(s) && s.length > 0 && s.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0),
+  );
 }

@@ -2,7 +2,29 @@
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
 import { MARKDOWN } from '../util/escape.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, onlyChangedLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import {
+  annotatedLines,
+  change,
+  describeRun,
+  envLines,
+  headline,
+  idList,
+  interval,
+  label,
+  MODE_NOTE,
+  noiseLine,
+  onlyChangedLine,
+  other,
+  pct,
+  pValue,
+  RANGE_NOTE,
+  reasonKeys,
+  rule,
+  sideTime,
+  statusText,
+  toolTable,
+  TOOLS_NOTE,
+} from './format.ts';
 
 // Every value from a results file goes through the markdown sink (src/util/escape.ts): a code span for
 // ids, file names and versions, escaped text for the rest. The lines below are benchgrid's own words.
@@ -17,7 +39,11 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   out.push(`**before** ${describeRun(c.before, MARKDOWN)}  `, `**after** ${describeRun(c.after, MARKDOWN)}`, '');
   const diffs = c.environment.differences;
   if (c.environment.blocking > 0) {
-    out.push('> [!WARNING]', `> **Environment differs** (${c.environment.blocking} blocking): these timings come from different environments.`, '>');
+    out.push(
+      '> [!WARNING]',
+      `> **Environment differs** (${c.environment.blocking} blocking): these timings come from different environments.`,
+      '>',
+    );
     for (const line of envLines(diffs, MARKDOWN)) out.push(`> - ${line}`);
     out.push('');
   } else if (diffs.length > 0) {
@@ -35,51 +61,97 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   const keys = reasonKeys(both);
   const row = (x: CellComparison) => {
     const s = x.speed;
-    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : s.label === 'within_noise' ? label(s) : `**${label(s)}**`;
+    const text =
+      s.label === 'unavailable'
+        ? `unavailable (${keys.get(s.why)})`
+        : s.label === 'within_noise'
+          ? label(s)
+          : `**${label(s)}**`;
     return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
   };
-  const head = ['| cell | before | after | change | interval | rule | other | MW p | label |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |'];
+  const head = [
+    '| cell | before | after | change | interval | rule | other | MW p | label |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |',
+  ];
   // Slower and faster cells stay open; the rest (within noise, unavailable) fold under <details>.
   const open = both.filter((x) => x.speed.label === 'slower' || x.speed.label === 'faster');
   const folded = both.filter((x) => !open.includes(x));
   if (open.length > 0) out.push(...head, ...open.map(row), '');
   if (folded.length > 0) {
     const n = (l: string) => folded.filter((x) => x.speed.label === l).length;
-    out.push(`<details><summary>${folded.length} cells without a speed change (${n('within_noise')} within noise, ${n('unavailable')} unavailable)</summary>`, '', ...head, ...folded.map(row), '', '</details>', '');
+    out.push(
+      `<details><summary>${folded.length} cells without a speed change (${n('within_noise')} within noise, ${n('unavailable')} unavailable)</summary>`,
+      '',
+      ...head,
+      ...folded.map(row),
+      '',
+      '</details>',
+      '',
+    );
   }
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
   if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
-  if (both.length > 0) out.push(`<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`, '');
+  if (both.length > 0)
+    out.push(
+      `<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`,
+      '',
+    );
 
   const marked = annotatedLines(c, MARKDOWN);
   if (marked.length > 0) {
-    out.push(`#### Marked cells (${marked.length})`, '', 'Work differs from the contract, another torch, or a note:', '');
+    out.push(
+      `#### Marked cells (${marked.length})`,
+      '',
+      'Work differs from the contract, another torch, or a note:',
+      '',
+    );
     for (const line of marked) out.push(`- ${line}`);
     out.push('');
   }
   const changed = c.cells.filter((x) => x.status_changed);
   if (changed.length > 0) {
     out.push(`#### Status changes (${changed.length})`, '');
-    for (const x of changed) out.push(`- ${code(x.id)}: ${statusText(x.before, MARKDOWN)} → ${statusText(x.after, MARKDOWN)}`);
+    for (const x of changed)
+      out.push(`- ${code(x.id)}: ${statusText(x.before, MARKDOWN)} → ${statusText(x.after, MARKDOWN)}`);
     out.push('');
   }
   const exact = c.cells.filter((x) => x.exactness);
   if (exact.length > 0) {
     out.push(`#### Exactness changes (${exact.length})`, '');
-    for (const x of exact) out.push(`- ${code(x.id)}: ${x.exactness!.before ?? 'none'} → ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? ' (**worse**: speed label withheld)' : ''}`);
+    for (const x of exact)
+      out.push(
+        `- ${code(x.id)}: ${x.exactness!.before ?? 'none'} → ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? ' (**worse**: speed label withheld)' : ''}`,
+      );
     out.push('');
   }
-  for (const [side, cells] of [['before', c.cells.filter((x) => !x.after)], ['after', c.cells.filter((x) => !x.before)]] as const) {
-    if (cells.length > 0) out.push(`Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id), MARKDOWN)}`, '');
+  for (const [side, cells] of [
+    ['before', c.cells.filter((x) => !x.after)],
+    ['after', c.cells.filter((x) => !x.before)],
+  ] as const) {
+    if (cells.length > 0)
+      out.push(
+        `Only in ${side} (${cells.length}): ${idList(
+          cells.map((x) => x.id),
+          MARKDOWN,
+        )}`,
+        '',
+      );
   }
   if (c.summary.failing) {
     const f = c.summary.failing;
-    out.push(f.length === 0
-      ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
-      : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`, '');
+    out.push(
+      f.length === 0
+        ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
+        : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`,
+      '',
+    );
     const ft = c.summary.failing_tools ?? [];
-    if (ft.length > 0) out.push(`\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`, '');
+    if (ft.length > 0)
+      out.push(
+        `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`,
+        '',
+      );
   }
   return out.join('\n');
 }
@@ -89,9 +161,15 @@ function toolsSection(c: Comparison): string[] {
   const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text), MARKDOWN);
   if (t.rows.length === 0) return [];
   return [
-    '#### Tools, each over its cells', '',
-    `| ${t.head.join(' | ')} |`, `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
+    '#### Tools, each over its cells',
+    '',
+    `| ${t.head.join(' | ')} |`,
+    `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
     ...t.rows.map((r) => `| ${r.join(' | ')} |`),
-    '', `<sub>${TOOLS_NOTE}</sub>`, '', '#### Cells', '',
+    '',
+    `<sub>${TOOLS_NOTE}</sub>`,
+    '',
+    '#### Cells',
+    '',
   ];
 }

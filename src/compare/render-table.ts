@@ -3,7 +3,29 @@ import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { CellComparison, Comparison } from './model.ts';
 import { MIN_TOOL_CELLS } from './tools.ts';
-import { annotatedLines, change, describeRun, envLines, headline, idList, interval, label, MODE_NOTE, noiseLine, onlyChangedLine, other, pct, pValue, RANGE_NOTE, reasonKeys, rule, sideTime, statusText, toolTable, TOOLS_NOTE } from './format.ts';
+import {
+  annotatedLines,
+  change,
+  describeRun,
+  envLines,
+  headline,
+  idList,
+  interval,
+  label,
+  MODE_NOTE,
+  noiseLine,
+  onlyChangedLine,
+  other,
+  pct,
+  pValue,
+  RANGE_NOTE,
+  reasonKeys,
+  rule,
+  sideTime,
+  statusText,
+  toolTable,
+  TOOLS_NOTE,
+} from './format.ts';
 import { roomForIds, shortIds } from './cell-ids.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
@@ -24,9 +46,10 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   const diffs = c.environment.differences;
   if (diffs.length === 0) lines.push('Environment: no differences recorded.');
   else {
-    const title = c.environment.blocking > 0
-      ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
-      : 'Environment: only notes, nothing that makes the runs incomparable.';
+    const title =
+      c.environment.blocking > 0
+        ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
+        : 'Environment: only notes, nothing that makes the runs incomparable.';
     lines.push(c.environment.blocking > 0 ? paint(33, title) : title);
     for (const line of envLines(diffs)) lines.push(`  ${line}`);
   }
@@ -46,17 +69,24 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   const gridEnd = lines.length;
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
   if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
-  if (grid.length > 0) lines.push('interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).', MODE_NOTE);
+  if (grid.length > 0)
+    lines.push(
+      'interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).',
+      MODE_NOTE,
+    );
 
   const tools = c.tools ?? [];
   if (tools.some((t) => t.label !== 'unavailable')) {
     lines.push('', 'Tools, each over its cells:');
-    const t = toolTable(tools, (l, text) => (l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text));
+    const t = toolTable(tools, (l, text) =>
+      l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text,
+    );
     const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
     for (const l of grid) lines.push(l);
     lines.push(TOOLS_NOTE);
     const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
-    if (few.length > 0) lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
+    if (few.length > 0)
+      lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
   }
 
   const marked = annotatedLines(c);
@@ -72,18 +102,36 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   const exact = c.cells.filter((x) => x.exactness);
   if (exact.length > 0) {
     lines.push('', `Exactness changes (${exact.length}):`);
-    for (const x of exact) lines.push(`  ${x.id}: ${x.exactness!.before ?? 'none'} -> ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? paint(31, ' (worse: speed label withheld)') : ''}`);
+    for (const x of exact)
+      lines.push(
+        `  ${x.id}: ${x.exactness!.before ?? 'none'} -> ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? paint(31, ' (worse: speed label withheld)') : ''}`,
+      );
   }
-  for (const [side, cells] of [['before', c.cells.filter((x) => !x.after)], ['after', c.cells.filter((x) => !x.before)]] as const) {
+  for (const [side, cells] of [
+    ['before', c.cells.filter((x) => !x.after)],
+    ['after', c.cells.filter((x) => !x.before)],
+  ] as const) {
     if (cells.length > 0) lines.push('', `Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id))}`);
   }
   if (c.summary.failing) {
     const f = c.summary.failing;
-    lines.push('', f.length === 0
-      ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
-      : paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`));
+    lines.push(
+      '',
+      f.length === 0
+        ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
+        : paint(
+            31,
+            `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`,
+          ),
+    );
     const ft = c.summary.failing_tools ?? [];
-    if (ft.length > 0) lines.push(paint(31, `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`));
+    if (ft.length > 0)
+      lines.push(
+        paint(
+          31,
+          `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`,
+        ),
+      );
   }
   return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
 }
@@ -92,17 +140,45 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
  * The grid of the cells measured on both sides, ids shortened to fit (cell-ids.ts) and the line that says
  * how; no grid at all when no cell has both sides, since an empty one says nothing.
  */
-function cellGrid(both: CellComparison[], keys: Map<string, string>, paint: (code: number, s: string) => string, color: boolean, width: number): { note: string | null; grid: string[] } {
+function cellGrid(
+  both: CellComparison[],
+  keys: Map<string, string>,
+  paint: (code: number, s: string) => string,
+  color: boolean,
+  width: number,
+): { note: string | null; grid: string[] } {
   if (both.length === 0) return { note: null, grid: [] };
   const head = ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'];
   const rows = both.map((cell) => {
     const s = cell.speed;
     const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
     const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
-    return [cell.id, sideTime(cell.before, s.before_ms), sideTime(cell.after, s.after_ms), change(s.ratio), interval(s), rule(s), other(s), pValue(s.mann_whitney?.p), painted];
+    return [
+      cell.id,
+      sideTime(cell.before, s.before_ms),
+      sideTime(cell.after, s.after_ms),
+      change(s.ratio),
+      interval(s),
+      rule(s),
+      other(s),
+      pValue(s.mann_whitney?.p),
+      painted,
+    ];
   });
-  const ids = shortIds(rows.map((r) => r[0]), roomForIds(head, rows, width));
+  const ids = shortIds(
+    rows.map((r) => r[0]),
+    roomForIds(head, rows, width),
+  );
   rows.forEach((r, i) => (r[0] = ids.ids[i]));
-  const grid = fitTable({ head: [ids.head, ...head.slice(1)], colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'], rows, color, compact: true }, width);
+  const grid = fitTable(
+    {
+      head: [ids.head, ...head.slice(1)],
+      colAligns: ['left', 'right', 'right', 'right', 'left', 'left', 'left', 'right', 'left'],
+      rows,
+      color,
+      compact: true,
+    },
+    width,
+  );
   return { note: ids.note, grid };
 }

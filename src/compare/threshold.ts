@@ -12,7 +12,9 @@ export const THRESHOLD_HELP = `smallest change worth a label, in percent (defaul
 export function percent(option: string, value: string): number {
   const n = Number(value.trim().replace(/%$/, ''));
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n >= 100) {
-    throw new UserError(`${option}: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(value)}).`);
+    throw new UserError(
+      `${option}: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(value)}).`,
+    );
   }
   return n / 100;
 }

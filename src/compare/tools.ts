@@ -73,11 +73,18 @@ function verdict(g: Group, pool: Pool | null, ctx: ToolContext): ToolComparison 
   const noise = ctx.noise.find((n) => n.subject === g.subject);
   // Absolute mode cannot cancel what is common to a run, so it keeps the cell rule's band: the A/A
   // noise and the measured run shift. Ratio mode's band is only the smallest change worth a label.
-  const threshold = g.mode === 'absolute' ? noise?.absolute_threshold ?? noise?.threshold ?? ctx.option : ctx.option;
+  const threshold = g.mode === 'absolute' ? (noise?.absolute_threshold ?? noise?.threshold ?? ctx.option) : ctx.option;
   const base = { subject: g.subject, tool: g.tool, mode: g.mode, cells: g.cells.map((c) => c.id), threshold };
   const k = g.cells.length;
   if (k < MIN_TOOL_CELLS) {
-    return { ...base, label: 'unavailable', ratio: null, interval: null, test: null, why: `${k} comparable cell(s); a tool verdict needs ${MIN_TOOL_CELLS}` };
+    return {
+      ...base,
+      label: 'unavailable',
+      ratio: null,
+      interval: null,
+      test: null,
+      why: `${k} comparable cell(s); a tool verdict needs ${MIN_TOOL_CELLS}`,
+    };
   }
   const { mean, variance, df, moderated } = moderatedLogSpread(ratios(g), pool);
   const se = Math.sqrt(variance / k);

@@ -16,7 +16,14 @@ export const MARKDOWN_MARKER = '<!-- benchgrid:compare -->';
 
 /** A cell worth showing with --only-changed: labelled slower or faster, its status or exactness changed, or on one side only. */
 export function isChanged(x: CellComparison): boolean {
-  return x.speed.label === 'slower' || x.speed.label === 'faster' || x.status_changed || x.exactness !== null || !x.before || !x.after;
+  return (
+    x.speed.label === 'slower' ||
+    x.speed.label === 'faster' ||
+    x.status_changed ||
+    x.exactness !== null ||
+    !x.before ||
+    !x.after
+  );
 }
 
 /**
@@ -25,7 +32,8 @@ export function isChanged(x: CellComparison): boolean {
  */
 export function viewOf(c: Comparison, opts: ViewOptions): Comparison & { hidden: number } {
   const kept = opts.onlyChanged ? c.cells.filter(isChanged) : [...c.cells];
-  const tools = opts.onlyChanged && c.tools ? c.tools.filter((t) => t.label === 'slower' || t.label === 'faster') : c.tools;
+  const tools =
+    opts.onlyChanged && c.tools ? c.tools.filter((t) => t.label === 'slower' || t.label === 'faster') : c.tools;
   if (opts.sort === 'id') kept.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // Largest slowdown first; cells without a ratio keep their file order at the end.
   if (opts.sort === 'change') kept.sort((a, b) => (b.speed.ratio ?? -Infinity) - (a.speed.ratio ?? -Infinity));

@@ -26,7 +26,8 @@ export function diffSpecs(old: DiffSide | null, neu: DiffSide | null): SpecDiff 
   const { renames, maps } = both ? detectRenames(both.old, both.new) : { renames: [], maps: NO_RENAMES };
   const oldCells = old?.plan.cells ?? [];
   const newCells = neu?.plan.cells ?? [];
-  const mapped = (c: Cell) => cellId(c.group, renamed(maps.contract, c.contract), renamed(maps.tool, c.tool), renamed(maps.subject, c.subject));
+  const mapped = (c: Cell) =>
+    cellId(c.group, renamed(maps.contract, c.contract), renamed(maps.tool, c.tool), renamed(maps.subject, c.subject));
 
   const oldByNewId = new Map(oldCells.map((c) => [mapped(c), c]));
   const newIds = new Set(newCells.map((c) => c.id));
@@ -40,7 +41,13 @@ export function diffSpecs(old: DiffSide | null, neu: DiffSide | null): SpecDiff 
     }
     const was = o.id === n.id ? null : o.id;
     if (was) cells.renamed.push({ from: o.id, to: n.id });
-    if (o.status !== n.status) cells.flipped.push({ id: n.id, was, from: { status: o.status, reason: o.reason }, to: { status: n.status, reason: n.reason } });
+    if (o.status !== n.status)
+      cells.flipped.push({
+        id: n.id,
+        was,
+        from: { status: o.status, reason: o.reason },
+        to: { status: n.status, reason: n.reason },
+      });
     else if (o.reason !== n.reason) cells.reasonChanged.push({ id: n.id, was, from: o.reason, to: n.reason });
     if (o.status === 'planned' && n.status === 'planned') measured.push({ old: o, new: n });
   }
@@ -68,8 +75,13 @@ export function diffSpecs(old: DiffSide | null, neu: DiffSide | null): SpecDiff 
     pageRelabelled: page.relabelled.length,
   };
   const changed =
-    old === null || neu === null || renames.length > 0 || definitions.length > 0 || labels.length > 0 ||
-    Object.values(cells).some((l) => l.length > 0) || Object.values(page).some((l) => l.length > 0);
+    old === null ||
+    neu === null ||
+    renames.length > 0 ||
+    definitions.length > 0 ||
+    labels.length > 0 ||
+    Object.values(cells).some((l) => l.length > 0) ||
+    Object.values(page).some((l) => l.length > 0);
   return { old: side(old), new: side(neu), changed, summary, renames, cells, definitions, labels, page, invalidated };
 }
 
@@ -97,7 +109,12 @@ function pageChanges(old: Spec | null, neu: Spec | null, maps: RenameMaps): Spec
     const o = oldRows.get(r.cell);
     if (!o) out.added.push(r);
     else if (o.section !== r.section || o.row !== r.row || o.entry !== r.entry) {
-      const rel: PageRelabel = { cell: r.cell, was: o.cell === r.cell ? null : o.cell, from: { section: o.section, row: o.row, entry: o.entry }, to: { section: r.section, row: r.row, entry: r.entry } };
+      const rel: PageRelabel = {
+        cell: r.cell,
+        was: o.cell === r.cell ? null : o.cell,
+        from: { section: o.section, row: o.row, entry: o.entry },
+        to: { section: r.section, row: r.row, entry: r.entry },
+      };
       out.relabelled.push(rel);
     }
   }
@@ -107,7 +124,11 @@ function pageChanges(old: Spec | null, neu: Spec | null, maps: RenameMaps): Spec
 
 function pageRows(spec: Spec | null): PageRowRef[] {
   if (!spec) return [];
-  return spec.page.flatMap((sec) => sec.rows.flatMap((row) => row.entries.map((e) => ({ cell: e.cell, section: sec.title, row: row.label, entry: e.label }))));
+  return spec.page.flatMap((sec) =>
+    sec.rows.flatMap((row) =>
+      row.entries.map((e) => ({ cell: e.cell, section: sec.title, row: row.label, entry: e.label })),
+    ),
+  );
 }
 
 function ref(c: Cell): CellRef {
@@ -120,5 +141,10 @@ function countPlanned(cells: Cell[]): number {
 
 function side(s: DiffSide | null): SideInfo | null {
   if (!s) return null;
-  return { file: s.file ?? s.spec.file, name: s.spec.name, cells: s.plan.cells.length, planned: countPlanned(s.plan.cells) };
+  return {
+    file: s.file ?? s.spec.file,
+    name: s.spec.name,
+    cells: s.plan.cells.length,
+    planned: countPlanned(s.plan.cells),
+  };
 }

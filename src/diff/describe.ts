@@ -14,7 +14,10 @@ export function summaryLine(d: SpecDiff): string {
     s.renamed && `${s.renamed} renamed`,
     s.flipped && `${s.flipped} flipped`,
     s.reasonChanged && `${plural(s.reasonChanged, 'reason')} changed`,
-    s.definitionChanges && (s.invalidated ? `${s.invalidated} to re-measure after ${plural(s.definitionChanges, 'definition change')}` : plural(s.definitionChanges, 'definition change')),
+    s.definitionChanges &&
+      (s.invalidated
+        ? `${s.invalidated} to re-measure after ${plural(s.definitionChanges, 'definition change')}`
+        : plural(s.definitionChanges, 'definition change')),
     s.labelChanges && plural(s.labelChanges, 'label change'),
     s.pageAdded && `${plural(s.pageAdded, 'page row')} added`,
     s.pageRemoved && `${plural(s.pageRemoved, 'page row')} removed`,
@@ -66,7 +69,15 @@ export function groupRelabels(d: SpecDiff): { rows: RowRelabel[]; entries: PageR
   for (const r of d.page.relabelled) {
     if (r.from.section !== r.to.section || r.from.row !== r.to.row) {
       const key = JSON.stringify([r.from.section, r.from.row, r.to.section, r.to.row]);
-      const group = rows.get(key) ?? rows.set(key, { from: { section: r.from.section, row: r.from.row }, to: { section: r.to.section, row: r.to.row }, cells: [] }).get(key)!;
+      const group =
+        rows.get(key) ??
+        rows
+          .set(key, {
+            from: { section: r.from.section, row: r.from.row },
+            to: { section: r.to.section, row: r.to.row },
+            cells: [],
+          })
+          .get(key)!;
       group.cells.push(r.cell);
     }
     if (r.from.entry !== r.to.entry) entries.push(r);
@@ -80,12 +91,22 @@ export function rowText(r: { row: string; entry: string }): string {
 }
 
 /** A definition change's fields, without repeating the name of a one-value setting (`device: cuda -> cpu`). */
-export function changeText(c: DefinitionChange, value?: (v: unknown) => string, arrow?: string, path?: (p: string) => string): string {
+export function changeText(
+  c: DefinitionChange,
+  value?: (v: unknown) => string,
+  arrow?: string,
+  path?: (p: string) => string,
+): string {
   if (c.fields.length === 1 && c.fields[0].path === c.kind) {
     const f = c.fields[0];
     return `${(value ?? showValue)(f.from)} ${arrow ?? '->'} ${(value ?? showValue)(f.to)}`;
   }
-  return c.fields.map((f) => `${(path ?? ((p: string) => p))(f.path)} ${(value ?? showValue)(f.from)} ${arrow ?? '->'} ${(value ?? showValue)(f.to)}`).join(', ');
+  return c.fields
+    .map(
+      (f) =>
+        `${(path ?? ((p: string) => p))(f.path)} ${(value ?? showValue)(f.from)} ${arrow ?? '->'} ${(value ?? showValue)(f.to)}`,
+    )
+    .join(', ');
 }
 
 /** Cells of one page row, short: their tools when they share a contract, else `contract/tool`. */

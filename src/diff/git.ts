@@ -28,11 +28,18 @@ async function git(cwd: string, args: string[], opts: { maxBuffer?: number; buff
 /** Resolves REV in the repository holding `cwd`; a UserError when there is no repository or no such commit. */
 export async function resolveRevision(rev: string, cwd = process.cwd()): Promise<Revision> {
   // A revision is never an option: `--base=--output=x` must not reach git as one.
-  if (rev === '' || rev.startsWith('-')) throw new UserError(`--base needs a git revision such as origin/main or HEAD~1 (got ${JSON.stringify(rev)}).`);
+  if (rev === '' || rev.startsWith('-'))
+    throw new UserError(`--base needs a git revision such as origin/main or HEAD~1 (got ${JSON.stringify(rev)}).`);
   const top = await git(cwd, ['rev-parse', '--show-toplevel']);
-  if (top.failed) throw new UserError(`--base reads specs from git, but ${cwd} is not inside a git repository (${firstLine(String(top.stderr))}).`);
+  if (top.failed)
+    throw new UserError(
+      `--base reads specs from git, but ${cwd} is not inside a git repository (${firstLine(String(top.stderr))}).`,
+    );
   const commit = await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
-  if (commit.failed) throw new UserError(`--base ${rev}: no such commit in ${String(top.stdout).trim()}. Fetch it first (actions/checkout needs fetch-depth: 0).`);
+  if (commit.failed)
+    throw new UserError(
+      `--base ${rev}: no such commit in ${String(top.stdout).trim()}. Fetch it first (actions/checkout needs fetch-depth: 0).`,
+    );
   return { top: String(top.stdout).trim(), name: rev, commit: String(commit.stdout).trim() };
 }
 
@@ -59,15 +66,33 @@ export async function existsAt(rev: Revision, file: string): Promise<boolean> {
 export function gitReader(rev: Revision): Reader {
   return async (file) => {
     const where = { file, line: 1, col: 1 };
-    const fail = (code: string, message: string, hint?: string) => ({ ok: false as const, diagnostic: diag('error', code, where, '', message, hint) });
+    const fail = (code: string, message: string, hint?: string) => ({
+      ok: false as const,
+      diagnostic: diag('error', code, where, '', message, hint),
+    });
     const rel = relativeToTop(rev, file);
-    if (rel === undefined) return fail('outside-repository', `is outside the git repository ${rev.top}, so it has no version at ${rev.name}.`);
+    if (rel === undefined)
+      return fail(
+        'outside-repository',
+        `is outside the git repository ${rev.top}, so it has no version at ${rev.name}.`,
+      );
     const size = await git(rev.top, ['cat-file', '-s', `${rev.commit}:${rel}`]);
     if (size.failed) return fail('missing-file', `no such file at ${rev.name}.`, 'Was it added after that revision?');
     const bytes = Number(String(size.stdout).trim());
-    if (bytes > MAX_SPEC_BYTES) return fail('too-large', `the file is ${(bytes / 1024 / 1024).toFixed(1)} MB at ${rev.name}; a spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`);
-    const shown = await git(rev.top, ['cat-file', 'blob', `${rev.commit}:${rel}`], { buffer: true, maxBuffer: MAX_SPEC_BYTES + 1 });
-    if (shown.failed) return fail('unreadable', `cannot read it at ${rev.name} (${firstLine(Buffer.from(shown.stderr as Uint8Array).toString('utf8'))}).`);
+    if (bytes > MAX_SPEC_BYTES)
+      return fail(
+        'too-large',
+        `the file is ${(bytes / 1024 / 1024).toFixed(1)} MB at ${rev.name}; a spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`,
+      );
+    const shown = await git(rev.top, ['cat-file', 'blob', `${rev.commit}:${rel}`], {
+      buffer: true,
+      maxBuffer: MAX_SPEC_BYTES + 1,
+    });
+    if (shown.failed)
+      return fail(
+        'unreadable',
+        `cannot read it at ${rev.name} (${firstLine(Buffer.from(shown.stderr as Uint8Array).toString('utf8'))}).`,
+      );
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(shown.stdout as Uint8Array).replace(/^\uFEFF/, '');
@@ -81,10 +106,22 @@ export function gitReader(rev: Revision): Reader {
 
 /** Files changed between the revision and the working tree (committed or not, new untracked ones too), relative to the top. */
 export async function changedFiles(rev: Revision): Promise<Set<string>> {
-  const diffed = await git(rev.top, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', '-z', rev.commit, '--']);
+  const diffed = await git(rev.top, [
+    'diff',
+    '--name-only',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    '-z',
+    rev.commit,
+    '--',
+  ]);
   if (diffed.failed) throw new UserError(`git diff against ${rev.name} failed: ${firstLine(String(diffed.stderr))}`);
   const untracked = await git(rev.top, ['ls-files', '-z', '--others', '--exclude-standard']);
-  const names = [...String(diffed.stdout).split('\0'), ...(untracked.failed ? [] : String(untracked.stdout).split('\0'))];
+  const names = [
+    ...String(diffed.stdout).split('\0'),
+    ...(untracked.failed ? [] : String(untracked.stdout).split('\0')),
+  ];
   return new Set(names.filter(Boolean));
 }
 
@@ -92,14 +129,20 @@ export async function changedFiles(rev: Revision): Promise<Set<string>> {
 export async function specsAt(rev: Revision, dir = 'specs'): Promise<string[]> {
   const listed = await git(rev.top, ['ls-tree', '-z', '--name-only', `${rev.commit}:${dir}`]);
   if (listed.failed) return [];
-  return String(listed.stdout).split('\0').filter((f) => /\.ya?ml$/.test(f)).map((f) => `${dir}/${f}`);
+  return String(listed.stdout)
+    .split('\0')
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => `${dir}/${f}`);
 }
 
 /** Top-level spec files in the working tree, relative to the top. */
 export function specsNow(rev: Revision, dir = 'specs'): string[] {
   const abs = path.join(rev.top, dir);
   if (!fs.existsSync(abs)) return [];
-  return fs.readdirSync(abs).filter((f) => /\.ya?ml$/.test(f) && fs.statSync(path.join(abs, f)).isFile()).map((f) => `${dir}/${f}`);
+  return fs
+    .readdirSync(abs)
+    .filter((f) => /\.ya?ml$/.test(f) && fs.statSync(path.join(abs, f)).isFile())
+    .map((f) => `${dir}/${f}`);
 }
 
 /** The real path of a file, or of its nearest existing parent joined with the rest (for deleted files). */

@@ -13,7 +13,9 @@ export async function invalidatedCells(rev: string, specFile: string): Promise<s
   const report = await compareWithRevision(rev, [specFile]);
   if (report.invalid.length > 0) {
     const lines = report.invalid.flatMap((i) => i.diagnostics.map((d) => formatDiagnostic(d)));
-    throw new UserError(`cannot tell which cells changed since ${rev}; a version of ${specFile} is invalid:\n${lines.join('\n')}`);
+    throw new UserError(
+      `cannot tell which cells changed since ${rev}; a version of ${specFile} is invalid:\n${lines.join('\n')}`,
+    );
   }
   return report.diffs.length > 0 ? cellsToMeasure(report.diffs[0]) : [];
 }

@@ -7,7 +7,17 @@ import { loadMerged, type Reader } from '../spec/extends.ts';
 import { hasErrors, loadSpec } from '../validate/load.ts';
 import { readSource } from '../spec/source.ts';
 import { diffSpecs, type DiffSide } from './compute.ts';
-import { changedFiles, existsAt, gitReader, labelAt, relativeToTop, resolveRevision, specsAt, specsNow, type Revision } from './git.ts';
+import {
+  changedFiles,
+  existsAt,
+  gitReader,
+  labelAt,
+  relativeToTop,
+  resolveRevision,
+  specsAt,
+  specsNow,
+  type Revision,
+} from './git.ts';
 import { DIFF_FORMAT, type DiffReport, type InvalidSpec, type SpecDiff } from './model.ts';
 
 /** Where one version of a spec is read from, and how its files are shown. */
@@ -36,12 +46,16 @@ export async function compareFiles(oldFile: string, newFile: string): Promise<Di
 export async function compareWithRevision(revName: string, files: string[]): Promise<DiffReport> {
   // The repository is the one holding the first named spec, else the working directory's.
   const rev = await resolveRevision(revName, files.length > 0 ? existingDir(path.resolve(files[0])) : process.cwd());
-  const found = files.length > 0 ? { changed: files.map((f) => path.resolve(f)), unrelated: [] } : await changedSpecs(rev);
+  const found =
+    files.length > 0 ? { changed: files.map((f) => path.resolve(f)), unrelated: [] } : await changedSpecs(rev);
   const chosen = found.changed;
   const pairs = [];
   for (const file of chosen) {
-    if (relativeToTop(rev, file) === undefined) throw new UserError(`${shown(file)} is outside the git repository ${rev.top}; --base compares files inside it.`);
-    const before = (await existsAt(rev, file)) ? { file, read: gitReader(rev), label: (f: string) => labelAt(rev, f) } : null;
+    if (relativeToTop(rev, file) === undefined)
+      throw new UserError(`${shown(file)} is outside the git repository ${rev.top}; --base compares files inside it.`);
+    const before = (await existsAt(rev, file))
+      ? { file, read: gitReader(rev), label: (f: string) => labelAt(rev, f) }
+      : null;
     const now = fs.existsSync(file) ? { file, read: readSource, label: shown } : null;
     if (!before && !now) throw new UserError(`${shown(file)} exists neither in the working tree nor at ${rev.name}.`);
     pairs.push(await comparePair(before, now));
@@ -74,7 +88,11 @@ async function changedSpecs(rev: Revision): Promise<{ changed: string[]; unrelat
       const before = await loadMerged(abs, gitReader(rev));
       if (before.doc?.sources.some((s) => changed.has(relativeToTop(rev, s) ?? ''))) out.push(abs);
       else if (before.doc) out.push(abs);
-      else unrelated.push({ file: shown(abs), why: merged.diagnostics.map((d) => d.message).find(Boolean) ?? 'it does not load' });
+      else
+        unrelated.push({
+          file: shown(abs),
+          why: merged.diagnostics.map((d) => d.message).find(Boolean) ?? 'it does not load',
+        });
     }
   }
   return { changed: out, unrelated };
@@ -91,14 +109,21 @@ async function comparePair(before: Version | null, now: Version | null): Promise
 async function loadVersion(v: Version, which: 'old' | 'new'): Promise<Loaded> {
   const loaded = await loadSpec(v.file, v.read);
   if (!loaded.spec || !loaded.plan || hasErrors(loaded.diagnostics)) {
-    const diagnostics: Diagnostic[] = loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, file: v.label(d.file) }));
+    const diagnostics: Diagnostic[] = loaded.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => ({ ...d, file: v.label(d.file) }));
     return { ok: false, invalid: { file: v.label(v.file), side: which, diagnostics } };
   }
   return { ok: true, side: { spec: loaded.spec, plan: loaded.plan, file: v.label(v.file) } };
 }
 
 function report(base: string | null, pairs: Compared[]): DiffReport {
-  return { format: DIFF_FORMAT, base, diffs: pairs.flatMap((p) => (p.diff ? [p.diff] : [])), invalid: pairs.flatMap((p) => p.invalid) };
+  return {
+    format: DIFF_FORMAT,
+    base,
+    diffs: pairs.flatMap((p) => (p.diff ? [p.diff] : [])),
+    invalid: pairs.flatMap((p) => p.invalid),
+  };
 }
 
 /** The nearest existing directory holding a file (the file itself may be deleted). */

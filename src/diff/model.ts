@@ -53,7 +53,16 @@ export interface FieldChange {
 }
 
 /** What a definition change is about. */
-export type DefinitionKind = 'device' | 'protocol' | 'environment' | 'runner' | 'subject' | 'contract' | 'tool' | 'group' | 'slurm';
+export type DefinitionKind =
+  | 'device'
+  | 'protocol'
+  | 'environment'
+  | 'runner'
+  | 'subject'
+  | 'contract'
+  | 'tool'
+  | 'group'
+  | 'slurm';
 
 /** A change of something cells are measured with, and the cells whose numbers it invalidates. */
 export interface DefinitionChange {

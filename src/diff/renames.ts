@@ -17,9 +17,22 @@ export interface RenameMaps {
  * explicitly (`kind: OLD_ID`, `adapter: OLD_ID`); otherwise it really is a different contract or tool.
  */
 export const DEFINITION = {
-  contract: (s: Spec, id: string) => ({ kind: s.contracts[id].kind, site: s.contracts[id].site, params: s.contracts[id].params }),
-  tool: (s: Spec, id: string) => ({ runner: s.tools[id].runner, adapter: s.tools[id].adapter, environment: s.tools[id].environment }),
-  subject: (s: Spec, id: string) => ({ model: s.subjects[id].model, inputs: s.subjects[id].inputs, sites: s.subjects[id].sites, pairing: s.subjects[id].pairing }),
+  contract: (s: Spec, id: string) => ({
+    kind: s.contracts[id].kind,
+    site: s.contracts[id].site,
+    params: s.contracts[id].params,
+  }),
+  tool: (s: Spec, id: string) => ({
+    runner: s.tools[id].runner,
+    adapter: s.tools[id].adapter,
+    environment: s.tools[id].environment,
+  }),
+  subject: (s: Spec, id: string) => ({
+    model: s.subjects[id].model,
+    inputs: s.subjects[id].inputs,
+    sites: s.subjects[id].sites,
+    pairing: s.subjects[id].pairing,
+  }),
 } as const;
 
 const LABEL = {

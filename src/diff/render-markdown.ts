@@ -3,7 +3,18 @@ import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { forMarkdown, forMarkdownCode } from '../util/escape.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
 import { foldSameChange } from './render-terminal.ts';
-import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
+import {
+  cellNames,
+  changeText,
+  groupRelabels,
+  invalidatesAll,
+  names,
+  plural,
+  rowText,
+  subjectOf,
+  summaryLine,
+  type RowRelabel,
+} from './describe.ts';
 
 /** Lists longer than this are folded into a collapsible <details> block. */
 export const MARKDOWN_OPEN_LIMIT = 5;
@@ -14,8 +25,13 @@ export const MARKDOWN_MARKER = '<!-- benchgrid-diff -->';
 /** The report as a markdown document. */
 export function renderMarkdown(report: DiffReport): string {
   const out = [MARKDOWN_MARKER, `## benchgrid diff${report.base ? ` against ${code(report.base)}` : ''}`, ''];
-  if (report.diffs.length === 0 && report.invalid.length === 0) out.push(report.base ? `No spec changed since ${code(report.base)}.` : 'Nothing to compare.', '');
-  for (const u of report.unrelated_invalid ?? []) out.push(`> Left out: ${code(u.file)} does not load (${esc(u.why)}), and no change since ${code(report.base ?? '')} touches it.`, '');
+  if (report.diffs.length === 0 && report.invalid.length === 0)
+    out.push(report.base ? `No spec changed since ${code(report.base)}.` : 'Nothing to compare.', '');
+  for (const u of report.unrelated_invalid ?? [])
+    out.push(
+      `> Left out: ${code(u.file)} does not load (${esc(u.why)}), and no change since ${code(report.base ?? '')} touches it.`,
+      '',
+    );
   for (const inv of report.invalid) {
     const lines = inv.diagnostics.map((d) => formatDiagnostic(d));
     out.push(`### ${code(inv.file)} is invalid (${inv.side} version)`, '', fence(lines), ...lines, fence(lines), '');
@@ -27,12 +43,20 @@ export function renderMarkdown(report: DiffReport): string {
       out.push(`### ${code(d.new?.file ?? d.old?.file ?? '')} (${esc(names(d).replace(' -> ', ' → '))})`, '');
       if (d.old && d.new && d.old.file !== d.new.file) out.push(`Compared with ${code(d.old.file)}.`, '');
     } else {
-      out.push(`### The same change reaches ${diffs.length} specs: ${diffs.map((x) => code(x.new?.file ?? x.old?.file ?? '')).join(', ')}`, '');
+      out.push(
+        `### The same change reaches ${diffs.length} specs: ${diffs.map((x) => code(x.new?.file ?? x.old?.file ?? '')).join(', ')}`,
+        '',
+      );
       if (report.base) out.push(`Each compared with its version at ${code(report.base)}.`, '');
     }
     out.push(...body);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 function renderOne(d: SpecDiff): string[] {
@@ -40,26 +64,67 @@ function renderOne(d: SpecDiff): string[] {
   out.push(`**${esc(summaryLine(d))}**`, '');
   const list = (title: string, items: string[], count?: number) => out.push(...block(title, items, count));
 
-  list('Renamed', d.renames.map((r) => `${r.kind} ${code(r.from)} → ${code(r.to)}`));
-  list('Cells added', d.cells.added.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`));
-  list('Cells removed', d.cells.removed.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`));
-  list('Cells renamed', d.cells.renamed.map((x) => `${code(x.from)} → ${code(x.to)}`));
-  list('Status flipped', d.cells.flipped.map((f) => `${code(f.id)}: ${f.from.status}${f.from.reason ? ` (${esc(f.from.reason)})` : ''} → ${f.to.status}${f.to.reason ? ` (${esc(f.to.reason)})` : ''}`));
-  list('Reasons changed', d.cells.reasonChanged.map((r) => `${code(r.id)}: ~~${esc(r.from ?? '')}~~ → ${esc(r.to ?? '')}`));
+  list(
+    'Renamed',
+    d.renames.map((r) => `${r.kind} ${code(r.from)} → ${code(r.to)}`),
+  );
+  list(
+    'Cells added',
+    d.cells.added.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`),
+  );
+  list(
+    'Cells removed',
+    d.cells.removed.map((x) => `${code(x.id)} ${x.status}${x.reason ? `: ${esc(x.reason)}` : ''}`),
+  );
+  list(
+    'Cells renamed',
+    d.cells.renamed.map((x) => `${code(x.from)} → ${code(x.to)}`),
+  );
+  list(
+    'Status flipped',
+    d.cells.flipped.map(
+      (f) =>
+        `${code(f.id)}: ${f.from.status}${f.from.reason ? ` (${esc(f.from.reason)})` : ''} → ${f.to.status}${f.to.reason ? ` (${esc(f.to.reason)})` : ''}`,
+    ),
+  );
+  list(
+    'Reasons changed',
+    d.cells.reasonChanged.map((r) => `${code(r.id)}: ~~${esc(r.from ?? '')}~~ → ${esc(r.to ?? '')}`),
+  );
   if (d.definitions.length > 0) {
-    out.push(`**Definitions changed (${d.definitions.length})${d.invalidated.length ? `: ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}**`, '');
+    out.push(
+      `**Definitions changed (${d.definitions.length})${d.invalidated.length ? `: ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}**`,
+      '',
+    );
     for (const x of d.definitions) out.push(...definition(x));
     out.push('');
   }
-  list('Labels changed', d.labels.map((l) => `${l.kind}${l.id ? ` ${code(l.id)}` : ''} ${l.field}: ~~${esc(l.from)}~~ → ${esc(l.to)}`));
-  list('Page rows added', d.page.added.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`));
-  list('Page rows removed', d.page.removed.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`));
+  list(
+    'Labels changed',
+    d.labels.map((l) => `${l.kind}${l.id ? ` ${code(l.id)}` : ''} ${l.field}: ~~${esc(l.from)}~~ → ${esc(l.to)}`),
+  );
+  list(
+    'Page rows added',
+    d.page.added.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`),
+  );
+  list(
+    'Page rows removed',
+    d.page.removed.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`),
+  );
   const { rows, entries } = groupRelabels(d);
-  const sectionOf = (g: RowRelabel) => (g.from.section !== g.to.section ? ` (section ~~${esc(g.from.section)}~~ → ${esc(g.to.section)})` : '');
-  list(`Page rows relabelled`, [
-    ...rows.map((g) => `row ~~${esc(g.from.row)}~~ → ${esc(g.to.row)}${sectionOf(g)}: ${plural(g.cells.length, 'row')} (${esc(cellNames(g.cells))})`),
-    ...entries.map((r) => `${code(r.cell)} entry ~~${esc(r.from.entry)}~~ → ${esc(r.to.entry)}`),
-  ], d.page.relabelled.length);
+  const sectionOf = (g: RowRelabel) =>
+    g.from.section !== g.to.section ? ` (section ~~${esc(g.from.section)}~~ → ${esc(g.to.section)})` : '';
+  list(
+    `Page rows relabelled`,
+    [
+      ...rows.map(
+        (g) =>
+          `row ~~${esc(g.from.row)}~~ → ${esc(g.to.row)}${sectionOf(g)}: ${plural(g.cells.length, 'row')} (${esc(cellNames(g.cells))})`,
+      ),
+      ...entries.map((r) => `${code(r.cell)} entry ~~${esc(r.from.entry)}~~ → ${esc(r.to.entry)}`),
+    ],
+    d.page.relabelled.length,
+  );
   return out;
 }
 
@@ -70,7 +135,16 @@ function definition(x: DefinitionChange): string[] {
   if (invalidatesAll(x)) return [`${head}; invalidates every cell planned before and after (${x.invalidates.length})`];
   const cells = x.invalidates.map((id) => `- ${code(id)}`);
   if (cells.length <= MARKDOWN_OPEN_LIMIT) return [`${head}; invalidates:`, ...cells.map((l) => `  ${l}`)];
-  return [`${head}; invalidates ${plural(x.invalidates.length, 'cell')}`, '', '  <details><summary>cells to re-measure</summary>', '', ...cells.map((l) => `  ${l}`), '', '  </details>', ''];
+  return [
+    `${head}; invalidates ${plural(x.invalidates.length, 'cell')}`,
+    '',
+    '  <details><summary>cells to re-measure</summary>',
+    '',
+    ...cells.map((l) => `  ${l}`),
+    '',
+    '  </details>',
+    '',
+  ];
 }
 
 /** A titled list, folded into <details> when it is long. */

@@ -1,7 +1,19 @@
 // Renders a diff report for a terminal: one block per spec, sections only where something changed.
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
-import { cellNames, changeText, groupRelabels, invalidatesAll, names, plural, rowText, showValue, subjectOf, summaryLine, type RowRelabel } from './describe.ts';
+import {
+  cellNames,
+  changeText,
+  groupRelabels,
+  invalidatesAll,
+  names,
+  plural,
+  rowText,
+  showValue,
+  subjectOf,
+  summaryLine,
+  type RowRelabel,
+} from './describe.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** Lists longer than this show their first entries and a count; `--format json` has them all. */
@@ -18,11 +30,22 @@ export function renderTerminal(raw: DiffReport, color: boolean, width = DEFAULT_
   }
   // A change to a spec that others extend reaches each of them the same way: shown once, with the specs it reaches.
   const blocks = foldSameChange(report.diffs, (d) => renderOne(d, c)).map(({ diffs, body }) => {
-    if (diffs.length === 1) return [c.bold(`${diffs[0].old?.file ?? '(none)'} -> ${diffs[0].new?.file ?? '(deleted)'}`) + c.dim(` (${names(diffs[0])})`), ...body].join('\n') + '\n';
+    if (diffs.length === 1)
+      return (
+        [
+          c.bold(`${diffs[0].old?.file ?? '(none)'} -> ${diffs[0].new?.file ?? '(deleted)'}`) +
+            c.dim(` (${names(diffs[0])})`),
+          ...body,
+        ].join('\n') + '\n'
+      );
     const files = diffs.map((d) => d.new?.file ?? d.old?.file ?? '');
     return [c.bold(`the same change reaches ${diffs.length} specs: ${files.join(', ')}`), ...body].join('\n') + '\n';
   });
-  return blocks.join('\n').split('\n').flatMap((l) => wrapLine(l, width)).join('\n');
+  return blocks
+    .join('\n')
+    .split('\n')
+    .flatMap((l) => wrapLine(l, width))
+    .join('\n');
 }
 
 /** Diffs grouped by identical rendered bodies, in first-seen order. */
@@ -48,33 +71,69 @@ function renderOne(d: SpecDiff, c: Paint): string[] {
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', c.bold(title), ...lines);
   };
-  section(`Renamed (${d.renames.length})`, d.renames.map((r) => `  ${r.kind} ${r.from} -> ${r.to}`));
-  section(`Cells added (${d.cells.added.length})`, capped(d.cells.added.map((x) => c.add(`  + ${x.id}  ${x.status}${x.reason ? `: ${x.reason}` : ''}`))));
-  section(`Cells removed (${d.cells.removed.length})`, capped(d.cells.removed.map((x) => c.del(`  - ${x.id}  ${x.status}${x.reason ? `: ${x.reason}` : ''}`))));
+  section(
+    `Renamed (${d.renames.length})`,
+    d.renames.map((r) => `  ${r.kind} ${r.from} -> ${r.to}`),
+  );
+  section(
+    `Cells added (${d.cells.added.length})`,
+    capped(d.cells.added.map((x) => c.add(`  + ${x.id}  ${x.status}${x.reason ? `: ${x.reason}` : ''}`))),
+  );
+  section(
+    `Cells removed (${d.cells.removed.length})`,
+    capped(d.cells.removed.map((x) => c.del(`  - ${x.id}  ${x.status}${x.reason ? `: ${x.reason}` : ''}`))),
+  );
   section(`Cells renamed (${d.cells.renamed.length})`, capped(d.cells.renamed.map((x) => `  ${x.from} -> ${x.to}`)));
-  section(`Status flipped (${d.cells.flipped.length})`, d.cells.flipped.flatMap((f) => [
-    c.mod(`  ~ ${f.id}${f.was ? ` (was ${f.was})` : ''}: ${f.from.status} -> ${f.to.status}`),
-    ...(f.from.reason ? [`      was: ${f.from.reason}`] : []),
-    ...(f.to.reason ? [`      now: ${f.to.reason}`] : []),
-  ]));
-  section(`Reasons changed (${d.cells.reasonChanged.length})`, d.cells.reasonChanged.flatMap((r) => [
-    c.mod(`  ~ ${r.id}${r.was ? ` (was ${r.was})` : ''}`),
-    `      was: ${showValue(r.from)}`,
-    `      now: ${showValue(r.to)}`,
-  ]));
-  section(`Definitions changed (${d.definitions.length})${d.invalidated.length ? `, ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}`, d.definitions.flatMap((x) => definition(x, c)));
-  section(`Labels changed (${d.labels.length})`, d.labels.map((l) => `  ${l.kind}${l.id ? ` ${l.id}` : ''} ${l.field}: ${JSON.stringify(l.from)} -> ${JSON.stringify(l.to)}`));
-  section(`Page rows added (${d.page.added.length})`, capped(d.page.added.map((r) => c.add(`  + ${r.cell}: ${rowText(r)}`))));
-  section(`Page rows removed (${d.page.removed.length})`, capped(d.page.removed.map((r) => c.del(`  - ${r.cell}: ${rowText(r)}`))));
+  section(
+    `Status flipped (${d.cells.flipped.length})`,
+    d.cells.flipped.flatMap((f) => [
+      c.mod(`  ~ ${f.id}${f.was ? ` (was ${f.was})` : ''}: ${f.from.status} -> ${f.to.status}`),
+      ...(f.from.reason ? [`      was: ${f.from.reason}`] : []),
+      ...(f.to.reason ? [`      now: ${f.to.reason}`] : []),
+    ]),
+  );
+  section(
+    `Reasons changed (${d.cells.reasonChanged.length})`,
+    d.cells.reasonChanged.flatMap((r) => [
+      c.mod(`  ~ ${r.id}${r.was ? ` (was ${r.was})` : ''}`),
+      `      was: ${showValue(r.from)}`,
+      `      now: ${showValue(r.to)}`,
+    ]),
+  );
+  section(
+    `Definitions changed (${d.definitions.length})${d.invalidated.length ? `, ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}`,
+    d.definitions.flatMap((x) => definition(x, c)),
+  );
+  section(
+    `Labels changed (${d.labels.length})`,
+    d.labels.map(
+      (l) => `  ${l.kind}${l.id ? ` ${l.id}` : ''} ${l.field}: ${JSON.stringify(l.from)} -> ${JSON.stringify(l.to)}`,
+    ),
+  );
+  section(
+    `Page rows added (${d.page.added.length})`,
+    capped(d.page.added.map((r) => c.add(`  + ${r.cell}: ${rowText(r)}`))),
+  );
+  section(
+    `Page rows removed (${d.page.removed.length})`,
+    capped(d.page.removed.map((r) => c.del(`  - ${r.cell}: ${rowText(r)}`))),
+  );
   const { rows, entries } = groupRelabels(d);
-  const sectionOf = (g: RowRelabel, side: 'from' | 'to') => (g.from.section !== g.to.section ? `[${g[side].section}] ` : '');
+  const sectionOf = (g: RowRelabel, side: 'from' | 'to') =>
+    g.from.section !== g.to.section ? `[${g[side].section}] ` : '';
   section(`Page rows relabelled (${d.page.relabelled.length})`, [
     ...rows.flatMap((g) => [
       c.mod(`  ~ row ${sectionOf(g, 'from')}${g.from.row}`),
       `     -> ${sectionOf(g, 'to')}${g.to.row}`,
       c.dim(`        ${plural(g.cells.length, 'row')}: ${cellNames(g.cells)}`),
     ]),
-    ...capped(entries.map((r) => c.mod(`  ~ ${r.cell}${r.was ? ` (was ${r.was})` : ''} entry: ${JSON.stringify(r.from.entry)} -> ${JSON.stringify(r.to.entry)}`))),
+    ...capped(
+      entries.map((r) =>
+        c.mod(
+          `  ~ ${r.cell}${r.was ? ` (was ${r.was})` : ''} entry: ${JSON.stringify(r.from.entry)} -> ${JSON.stringify(r.to.entry)}`,
+        ),
+      ),
+    ),
   ]);
   return out;
 }
@@ -84,11 +143,18 @@ function definition(x: DefinitionChange, c: Paint): string[] {
   const head = c.mod(`  ${subjectOf(x)}: ${changeText(x)}`);
   if (x.invalidates.length === 0) return [head, c.dim('    invalidates nothing')];
   if (invalidatesAll(x)) return [head, `    invalidates every cell planned before and after (${x.invalidates.length})`];
-  return [head, `    invalidates ${plural(x.invalidates.length, 'cell')}:`, ...capped(x.invalidates.map((id) => `      ${id}`))];
+  return [
+    head,
+    `    invalidates ${plural(x.invalidates.length, 'cell')}:`,
+    ...capped(x.invalidates.map((id) => `      ${id}`)),
+  ];
 }
 
 /** The first TERMINAL_LIST_LIMIT lines and a count of the rest. */
 function capped(lines: string[]): string[] {
   if (lines.length <= TERMINAL_LIST_LIMIT) return lines;
-  return [...lines.slice(0, TERMINAL_LIST_LIMIT), `    ... and ${lines.length - TERMINAL_LIST_LIMIT} more (--format json lists them all)`];
+  return [
+    ...lines.slice(0, TERMINAL_LIST_LIMIT),
+    `    ... and ${lines.length - TERMINAL_LIST_LIMIT} more (--format json lists them all)`,
+  ];
 }

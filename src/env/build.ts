@@ -44,28 +44,56 @@ export const MARKER = 'benchgrid-env.json';
  * a locked environment adds its lock's digest (`lock`), and a layer over a locked base the base's
  * (`base_lock`), so neither key changes for a spec without a lock.
  */
-export async function resolveEnv(env: Environment, lockOf: (pythonVersion: string) => LockedEnv | null = () => null, baseLock: string | null = null): Promise<ResolvedEnv> {
+export async function resolveEnv(
+  env: Environment,
+  lockOf: (pythonVersion: string) => LockedEnv | null = () => null,
+  baseLock: string | null = null,
+): Promise<ResolvedEnv> {
   const interpreter = await describeInterpreter(env.python);
   const locked = lockOf(interpreter.version);
-  const lockIdentity = { ...(locked ? { lock: lockDigest(locked) } : {}), ...(baseLock ? { base_lock: baseLock } : {}) };
+  const lockIdentity = {
+    ...(locked ? { lock: lockDigest(locked) } : {}),
+    ...(baseLock ? { base_lock: baseLock } : {}),
+  };
   // A different index may give other wheels for the same requirements; one that names none keeps the old key.
   const key = crypto
     .createHash('sha256')
-    .update(JSON.stringify({ python: interpreter.path, version: interpreter.version, requirements: [...env.requirements].sort(), ...indexIdentity(env.index), ...lockIdentity }))
+    .update(
+      JSON.stringify({
+        python: interpreter.path,
+        version: interpreter.version,
+        requirements: [...env.requirements].sort(),
+        ...indexIdentity(env.index),
+        ...lockIdentity,
+      }),
+    )
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(cacheDir(), 'envs', `${env.id}-${key}`);
-  return { env, key, dir, python: path.join(dir, 'bin', 'python'), interpreter, built: fs.existsSync(path.join(dir, MARKER)), locked };
+  return {
+    env,
+    key,
+    dir,
+    python: path.join(dir, 'bin', 'python'),
+    interpreter,
+    built: fs.existsSync(path.join(dir, MARKER)),
+    locked,
+  };
 }
 
 async function describeInterpreter(python: string): Promise<{ path: string; version: string }> {
   checkInterpreter(python);
   try {
-    const r = await execa(python, ['-c', 'import sys; print(sys.executable); print(sys.version.split()[0])'], { timeout: 30_000 });
+    const r = await execa(python, ['-c', 'import sys; print(sys.executable); print(sys.version.split()[0])'], {
+      timeout: 30_000,
+    });
     const [exe, version] = r.stdout.trim().split('\n');
     return { path: fs.realpathSync(exe), version };
   } catch (error) {
-    throw new UserError(`cannot start the Python interpreter '${python}' (${(error as Error).message.split('\n')[0]}). Install it, or set the environment's 'python' to an interpreter that exists.`, EXIT.runFailed);
+    throw new UserError(
+      `cannot start the Python interpreter '${python}' (${(error as Error).message.split('\n')[0]}). Install it, or set the environment's 'python' to an interpreter that exists.`,
+      EXIT.runFailed,
+    );
   }
 }
 
@@ -133,7 +161,10 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
   let resolved: Awaited<ReturnType<typeof resolvedSet>> = [];
   try {
     // The venv of the interpreter itself (with its pip, which layers over this environment install with).
-    await startTree('venv', r.interpreter.path, ['-m', 'venv', tmp], { stdout: { file: logFile }, stderr: { file: logFile } });
+    await startTree('venv', r.interpreter.path, ['-m', 'venv', tmp], {
+      stdout: { file: logFile },
+      stderr: { file: logFile },
+    });
     const python = path.join(tmp, 'bin', 'python');
     const reqFile = path.join(tmp, 'requirements.txt');
     // A locked build installs the locked set exactly: every package pinned, none resolved again.
@@ -142,7 +173,14 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     if (lines.length > 0) {
       installer = await chooseInstaller(r.interpreter.path, log);
       // The installer's output goes to the log file and, read on the way, to a progress line on stderr.
-      await install(installer, { python, index: r.env.index, args: [...(r.locked ? ['--no-deps'] : []), '-r', reqFile], logFile, envId: r.env.id, log });
+      await install(installer, {
+        python,
+        index: r.env.index,
+        args: [...(r.locked ? ['--no-deps'] : []), '-r', reqFile],
+        logFile,
+        envId: r.env.id,
+        log,
+      });
     }
     resolved = await resolvedSet(python);
     throwIfInterrupted();
@@ -152,10 +190,23 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     fs.rmSync(tmp, { recursive: true, force: true });
     finished();
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
-    throw new UserError(`building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`, EXIT.runFailed);
+    throw new UserError(
+      `building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`,
+      EXIT.runFailed,
+    );
   }
   const by = installer.kind === 'uv' ? { installer: `uv ${UV_VERSION}` } : { installer: 'pip' };
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), ...by, locked: r.locked !== null, resolved, built: new Date().toISOString() };
+  const marker = {
+    id: r.env.id,
+    key: r.key,
+    interpreter: r.interpreter,
+    requirements: r.env.requirements,
+    ...indexIdentity(r.env.index),
+    ...by,
+    locked: r.locked !== null,
+    resolved,
+    built: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
@@ -181,6 +232,10 @@ export function failedRequirement(pipOutput: string, requirements: string[]): st
       return `pip could not install '${named}'${line ? ` (${line.replace(/^ERROR:\s*/, '').slice(0, 200)})` : ''}`;
     }
   }
-  const last = pipOutput.trim().split('\n').filter((l) => /error/i.test(l)).pop();
+  const last = pipOutput
+    .trim()
+    .split('\n')
+    .filter((l) => /error/i.test(l))
+    .pop();
   return last ? `pip failed: ${last.slice(0, 300)}` : `pip failed while installing ${requirements.join(', ')}`;
 }

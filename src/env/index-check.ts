@@ -19,11 +19,26 @@ export type AskIndex = (python: string, pkg: string, index: PackageIndex) => Pro
  * configuration (indexes, find-links, proxies) for what they do not set.
  */
 export const askPip: AskIndex = async (python, pkg, index) => {
-  const r = await execa(python, ['-m', 'pip', 'index', 'versions', ...pipIndexArgs(index), pkg], { reject: false, timeout: 120_000, stdin: 'ignore' });
+  const r = await execa(python, ['-m', 'pip', 'index', 'versions', ...pipIndexArgs(index), pkg], {
+    reject: false,
+    timeout: 120_000,
+    stdin: 'ignore',
+  });
   const line = r.stdout.split('\n').find((l) => l.startsWith('Available versions:'));
-  if (line) return line.replace('Available versions:', '').split(',').map((v) => v.trim()).filter(Boolean);
+  if (line)
+    return line
+      .replace('Available versions:', '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   if (/No matching distribution/.test(r.stderr)) return [];
-  const why = (r.stderr.trim().split('\n').filter((l) => !/^WARNING/.test(l)).pop() ?? `exit ${r.exitCode}`).slice(0, 200);
+  const why = (
+    r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/^WARNING/.test(l))
+      .pop() ?? `exit ${r.exitCode}`
+  ).slice(0, 200);
   return new Error(`pip could not list the releases of ${pkg}: ${why}`);
 };
 
@@ -45,26 +60,54 @@ export async function checkIndex(spec: Spec, ask: AskIndex = askPip): Promise<Di
     const known = asked.get(question)!;
     const base = ptr('tools', t.id, 'versions');
     if (known instanceof Error) {
-      out.push(diag('warning', 'index-unavailable', positionOf(spec.positions, base, spec.file), base, `${known.message}.`, 'Check the network or pip configuration; the versions are checked again when their environments are built.'));
+      out.push(
+        diag(
+          'warning',
+          'index-unavailable',
+          positionOf(spec.positions, base, spec.file),
+          base,
+          `${known.message}.`,
+          'Check the network or pip configuration; the versions are checked again when their environments are built.',
+        ),
+      );
       continue;
     }
     t.versions.forEach((v, i) => {
       if (known.some((k) => compareVersions(k, v) === 0 && k.length === v.length)) return;
       const p = `${base}/${i}`;
       const list = [...known].sort((a, b) => compareVersions(b, a));
-      const shown = list.length === 0 ? 'it has no release of that name' : `it has ${list.slice(0, 12).join(', ')}${list.length > 12 ? `, and ${list.length - 12} older` : ''}`;
-      out.push(diag('error', 'unknown-version', positionOf(spec.positions, p, spec.file), p, `${pkg} ${v} is not on the package index; ${shown}.`, 'Use a release the index has.'));
+      const shown =
+        list.length === 0
+          ? 'it has no release of that name'
+          : `it has ${list.slice(0, 12).join(', ')}${list.length > 12 ? `, and ${list.length - 12} older` : ''}`;
+      out.push(
+        diag(
+          'error',
+          'unknown-version',
+          positionOf(spec.positions, p, spec.file),
+          p,
+          `${pkg} ${v} is not on the package index; ${shown}.`,
+          'Use a release the index has.',
+        ),
+      );
     });
   }
   return out;
 }
 
 /** Asks only an interpreter installed on this machine, never one the spec brought (--check-index only reads it). */
-async function askChecked(ask: AskIndex, python: string, pkg: string, index: PackageIndex, specDir: string): Promise<string[] | Error> {
+async function askChecked(
+  ask: AskIndex,
+  python: string,
+  pkg: string,
+  index: PackageIndex,
+  specDir: string,
+): Promise<string[] | Error> {
   try {
     checkForeignInterpreter(python, specDir);
   } catch (error) {
-    if (error instanceof UserError) return new Error(`pip was not asked about ${pkg}: ${error.message.replace(/\.$/, '')}`);
+    if (error instanceof UserError)
+      return new Error(`pip was not asked about ${pkg}: ${error.message.replace(/\.$/, '')}`);
     throw error;
   }
   return ask(python, pkg, index);

@@ -8,7 +8,12 @@ import { UserError } from '../errors.ts';
 import { inside } from '../util/files.ts';
 
 /** Binary executable formats: ELF (Linux) and Mach-O (macOS, both byte orders and the universal one). */
-const MAGIC = [Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from([0xcf, 0xfa, 0xed, 0xfe]), Buffer.from([0xfe, 0xed, 0xfa, 0xcf]), Buffer.from([0xca, 0xfe, 0xba, 0xbe])];
+const MAGIC = [
+  Buffer.from([0x7f, 0x45, 0x4c, 0x46]),
+  Buffer.from([0xcf, 0xfa, 0xed, 0xfe]),
+  Buffer.from([0xfe, 0xed, 0xfa, 0xcf]),
+  Buffer.from([0xca, 0xfe, 0xba, 0xbe]),
+];
 
 /** How an interpreter is named: on PATH (python3), and as the last part of an absolute path and of what it links to. */
 const INTERPRETER_NAME = /^python[0-9.]*$/;
@@ -16,7 +21,10 @@ const INTERPRETER_NAME = /^python[0-9.]*$/;
 /** Refuses an interpreter benchgrid must not start; returns nothing when it may be started. */
 export function checkInterpreter(python: string): void {
   if (INTERPRETER_NAME.test(python)) return;
-  if (!python.startsWith('/')) throw new UserError(`the environment's python '${python}' is neither a name like python3 nor an absolute path. Name an interpreter (docs/spec.md).`);
+  if (!python.startsWith('/'))
+    throw new UserError(
+      `the environment's python '${python}' is neither a name like python3 nor an absolute path. Name an interpreter (docs/spec.md).`,
+    );
   let head: Buffer;
   let real: string;
   try {
@@ -31,13 +39,19 @@ export function checkInterpreter(python: string): void {
       fs.closeSync(fd);
     }
   } catch (error) {
-    throw new UserError(`the environment's python ${python} is not an executable file (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Install it, or name another interpreter.`);
+    throw new UserError(
+      `the environment's python ${python} is not an executable file (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Install it, or name another interpreter.`,
+    );
   }
   if (!MAGIC.some((m) => head.equals(m))) {
-    throw new UserError(`the environment's python ${python} is not a compiled program (a script, perhaps); benchgrid starts only real interpreters named by absolute path. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`);
+    throw new UserError(
+      `the environment's python ${python} is not a compiled program (a script, perhaps); benchgrid starts only real interpreters named by absolute path. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`,
+    );
   }
   if (![python, real].every((p) => INTERPRETER_NAME.test(path.basename(p)))) {
-    throw new UserError(`the environment's python ${python} is not named like a Python interpreter (python, python3, python3.11); benchgrid starts no other program as one. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`);
+    throw new UserError(
+      `the environment's python ${python} is not named like a Python interpreter (python, python3, python3.11); benchgrid starts no other program as one. Name the interpreter itself, e.g. the output of \`python3 -c 'import sys; print(sys.executable)'\`.`,
+    );
   }
 }
 
@@ -50,5 +64,8 @@ export function checkForeignInterpreter(python: string, specDir: string): void {
   checkInterpreter(python);
   if (!python.startsWith('/')) return;
   const real = fs.realpathSync(python);
-  if (inside(real, fs.realpathSync(specDir))) throw new UserError(`the environment's python ${python} lies in the spec's own directory ${specDir}: a program that came with the spec, which plan and validate never start. Name an interpreter installed on this machine.`);
+  if (inside(real, fs.realpathSync(specDir)))
+    throw new UserError(
+      `the environment's python ${python} lies in the spec's own directory ${specDir}: a program that came with the spec, which plan and validate never start. Name an interpreter installed on this machine.`,
+    );
 }

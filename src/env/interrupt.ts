@@ -58,7 +58,12 @@ export function underway(what: string, dir: string): () => void {
  * Starts a build's process in a process group of its own (`detached`), so that a signal kills it and
  * everything it started. Refused (BuildInterrupted) once a signal has come.
  */
-export function startTree<O extends Options>(label: string, file: string, args: string[], options: O): ResultPromise<O> {
+export function startTree<O extends Options>(
+  label: string,
+  file: string,
+  args: string[],
+  options: O,
+): ResultPromise<O> {
   throwIfInterrupted();
   // The options type is the caller's: `detached` changes no stream, so the result is typed by them.
   const child = execa(file, args, { ...options, detached: true }) as unknown as ResultPromise<O>;
@@ -159,8 +164,12 @@ async function interruption(): Promise<UserError> {
   state.unfinished.clear();
   const what = state.building ? `building ${state.building}` : 'the environment builds';
   const done: string[] = [];
-  if (state.killed.length > 0) done.push(`stopped ${[...new Set(state.killed)].join(' and ')} with every process started under it`);
+  if (state.killed.length > 0)
+    done.push(`stopped ${[...new Set(state.killed)].join(' and ')} with every process started under it`);
   if (removed.length > 0) done.push(`removed the unfinished ${removed.join(', ')}`);
   const cleaned = done.length > 0 ? done.join(', and ') : 'nothing was left to clean up';
-  return new UserError(`${state.signal}: interrupted ${what}; ${cleaned}. Run the command again to build it.`, EXIT.interrupted);
+  return new UserError(
+    `${state.signal}: interrupted ${what}; ${cleaned}. Run the command again to build it.`,
+    EXIT.interrupted,
+  );
 }

@@ -43,7 +43,12 @@ export interface SpecLocks {
  * environment the spec's lock names is built from the lock. A layer itself is not locked (its pins are
  * exact releases), but over a locked base it is a layer of its own, constrained by the base's locked set.
  */
-export async function ensureEnv(environments: Record<string, Environment>, name: string, log: (line: string) => void, locks: SpecLocks | null = null): Promise<ResolvedEnv> {
+export async function ensureEnv(
+  environments: Record<string, Environment>,
+  name: string,
+  log: (line: string) => void,
+  locks: SpecLocks | null = null,
+): Promise<ResolvedEnv> {
   const env = environments[name];
   const lockOf = (version: string) => (locks ? lockedFor(locks.lock, env, locks.specFile, version) : null);
   const r = await resolveEnv(env, lockOf, env.layer ? baseLockOf(environments, env.layer.base, locks) : null);
@@ -54,7 +59,9 @@ export async function ensureEnv(environments: Record<string, Environment>, name:
   try {
     if (fs.existsSync(path.join(r.dir, MARKER))) return { ...r, built: true };
     const pins = env.layer.requirements;
-    const install: LayerInstall = env.layer.source ? sourceInstall(env.layer.source) : { packages: pins.map(requirementName), what: pins.join(', '), args: async () => pins };
+    const install: LayerInstall = env.layer.source
+      ? sourceInstall(env.layer.source)
+      : { packages: pins.map(requirementName), what: pins.join(', '), args: async () => pins };
     return await buildLayer(r, base, install, log);
   } finally {
     release();
@@ -71,7 +78,9 @@ function baseLockOf(environments: Record<string, Environment>, name: string, loc
 }
 
 async function purelib(python: string): Promise<string> {
-  const r = await execa(python, ['-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], { timeout: 60_000 });
+  const r = await execa(python, ['-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], {
+    timeout: 60_000,
+  });
   return r.stdout.trim();
 }
 
@@ -83,17 +92,28 @@ export function baseConstraints(baseRequirements: string[], packages: string[]):
 
 /** `name==version` of what the layer itself holds (not what it sees through the base). */
 async function layerContents(python: string, site: string): Promise<string[]> {
-  const r = await execa(python, ['-m', 'pip', 'list', '--format=freeze', '--disable-pip-version-check', '--path', site], { timeout: 120_000, reject: false });
+  const r = await execa(
+    python,
+    ['-m', 'pip', 'list', '--format=freeze', '--disable-pip-version-check', '--path', site],
+    { timeout: 120_000, reject: false },
+  );
   return r.stdout.split('\n').filter((l) => l.includes('=='));
 }
 
-async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInstall, log: (line: string) => void): Promise<ResolvedEnv> {
+async function buildLayer(
+  r: ResolvedEnv,
+  base: ResolvedEnv,
+  install: LayerInstall,
+  log: (line: string) => void,
+): Promise<ResolvedEnv> {
   checkIndexDirectories(r.env);
   const tmp = `${r.dir}.building-${process.pid}`;
   const logFile = `${r.dir}.build.log`;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-layer-'));
   fs.rmSync(tmp, { recursive: true, force: true });
-  log(`building environment '${r.env.id}' as a layer over '${base.env.id}' (${install.what}) in ${r.dir}; log: ${logFile}`);
+  log(
+    `building environment '${r.env.id}' as a layer over '${base.env.id}' (${install.what}) in ${r.dir}; log: ${logFile}`,
+  );
   const finished = underway(`environment '${r.env.id}' (a layer over '${base.env.id}')`, tmp);
   const out = { stdout: { file: logFile, append: true }, stderr: { file: logFile, append: true } } as const;
   let installed: string[] = [];
@@ -108,10 +128,23 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
     const python = path.join(tmp, 'bin', 'python');
     const site = await purelib(python);
     // addsitedir (not a bare path) so the base's own .pth files are honoured too.
-    fs.writeFileSync(path.join(site, '_benchgrid_base.pth'), `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`);
+    fs.writeFileSync(
+      path.join(site, '_benchgrid_base.pth'),
+      `import site; site.addsitedir(${JSON.stringify(await purelib(base.python))})\n`,
+    );
     const constraints = path.join(tmp, 'base-constraints.txt');
-    fs.writeFileSync(constraints, baseConstraints(base.locked ? pins(base.locked.resolved) : base.env.requirements, install.packages).join('\n') + '\n');
-    await pipInstall(python, [...pipIndexArgs(r.env.index), '-c', constraints, ...(await install.args(work))], logFile, r.env.id, log);
+    fs.writeFileSync(
+      constraints,
+      baseConstraints(base.locked ? pins(base.locked.resolved) : base.env.requirements, install.packages).join('\n') +
+        '\n',
+    );
+    await pipInstall(
+      python,
+      [...pipIndexArgs(r.env.index), '-c', constraints, ...(await install.args(work))],
+      logFile,
+      r.env.id,
+      log,
+    );
     installed = await layerContents(python, site);
     recorded = install.record?.(installed) ?? {};
     resolved = await resolvedSet(python);
@@ -125,7 +158,17 @@ async function buildLayer(r: ResolvedEnv, base: ResolvedEnv, install: LayerInsta
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const marker = { id: r.env.id, key: r.key, interpreter: r.interpreter, requirements: r.env.requirements, ...indexIdentity(r.env.index), layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded }, installer: 'pip', resolved, built: new Date().toISOString() };
+  const marker = {
+    id: r.env.id,
+    key: r.key,
+    interpreter: r.interpreter,
+    requirements: r.env.requirements,
+    ...indexIdentity(r.env.index),
+    layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded },
+    installer: 'pip',
+    resolved,
+    built: new Date().toISOString(),
+  };
   fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
   fs.rmSync(r.dir, { recursive: true, force: true });
   fs.renameSync(tmp, r.dir);
@@ -140,9 +183,18 @@ const LOG_TAIL_LINES = 30;
  * The error of a failed layer build: its first line says what failed (a run records it as the reason of
  * every cell in that environment), then the end of the build's log.
  */
-function layerFailed(r: ResolvedEnv, base: ResolvedEnv, install: LayerInstall, logFile: string, error: unknown): UserError {
+function layerFailed(
+  r: ResolvedEnv,
+  base: ResolvedEnv,
+  install: LayerInstall,
+  logFile: string,
+  error: unknown,
+): UserError {
   const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
   const why = error instanceof UserError ? error.message : failedRequirement(text, [install.what]);
   const tail = text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
-  return new UserError(`building environment '${r.env.id}' failed: ${why} (what '${base.env.id}' pins is held at its version). Full log: ${logFile}${tail ? `\n${tail}` : ''}`, EXIT.runFailed);
+  return new UserError(
+    `building environment '${r.env.id}' failed: ${why} (what '${base.env.id}' pins is held at its version). Full log: ${logFile}${tail ? `\n${tail}` : ''}`,
+    EXIT.runFailed,
+  );
 }

@@ -31,8 +31,13 @@ export function listEnvs(envs: Environment[]): ListedEnv[] {
       // Every regex character escaped: a release's environment id holds `+` (main+torchlens-2.35.4).
       if (!new RegExp(`^${env.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9a-f]{16}$`).test(name)) continue;
       const marker = readMarker(path.join(root, name, 'benchgrid-env.json'));
-      if (!marker || JSON.stringify([...marker.requirements].sort()) !== want || sameIndex(marker.index) !== index) continue;
-      builds.push({ dir: path.join(root, name), python: path.join(root, name, 'bin', 'python'), interpreter: marker.interpreter });
+      if (!marker || JSON.stringify([...marker.requirements].sort()) !== want || sameIndex(marker.index) !== index)
+        continue;
+      builds.push({
+        dir: path.join(root, name),
+        python: path.join(root, name, 'bin', 'python'),
+        interpreter: marker.interpreter,
+      });
     }
     return { env, builds };
   });
@@ -44,11 +49,17 @@ function sameIndex(index: unknown): string {
   return JSON.stringify([i.index_url ?? null, i.extra_index_urls ?? [], i.find_links ?? []]);
 }
 
-function readMarker(file: string): { requirements: string[]; index: unknown; interpreter: { path: string; version: string } } | undefined {
+function readMarker(
+  file: string,
+): { requirements: string[]; index: unknown; interpreter: { path: string; version: string } } | undefined {
   try {
     const m: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     if (m === null || typeof m !== 'object') return undefined;
-    const { requirements, interpreter, index } = m as { requirements?: unknown; index?: unknown; interpreter?: { path?: unknown; version?: unknown } };
+    const { requirements, interpreter, index } = m as {
+      requirements?: unknown;
+      index?: unknown;
+      interpreter?: { path?: unknown; version?: unknown };
+    };
     if (!Array.isArray(requirements) || !requirements.every((r) => typeof r === 'string')) return undefined;
     if (typeof interpreter?.path !== 'string' || typeof interpreter.version !== 'string') return undefined;
     return { requirements, index, interpreter: { path: interpreter.path, version: interpreter.version } };

@@ -41,7 +41,10 @@ export function readLock(specFile: string): SpecLock | null {
   const file = lockPath(specFile);
   if (!specFile || !fs.existsSync(file)) return null;
   const bad = (what: string): never => {
-    throw new UserError(`${file}: ${what}. Write it again with \`benchgrid env lock ${specFile}\`, or remove it to build without a lock.`, EXIT.usage);
+    throw new UserError(
+      `${file}: ${what}. Write it again with \`benchgrid env lock ${specFile}\`, or remove it to build without a lock.`,
+      EXIT.usage,
+    );
   };
   let data: unknown;
   try {
@@ -50,12 +53,22 @@ export function readLock(specFile: string): SpecLock | null {
     return bad(`not JSON (${(error as Error).message})`);
   }
   const d = data as Partial<SpecLock> | null;
-  if (d?.benchgrid_lock !== 1 || typeof d.environments !== 'object' || d.environments === null) return bad('not a benchgrid lock (no "benchgrid_lock": 1 and "environments")');
+  if (d?.benchgrid_lock !== 1 || typeof d.environments !== 'object' || d.environments === null)
+    return bad('not a benchgrid lock (no "benchgrid_lock": 1 and "environments")');
   for (const [id, e] of Object.entries(d.environments)) {
-    if (!e || typeof e.python !== 'string' || !Array.isArray(e.requirements) || !Array.isArray(e.resolved)) bad(`environment '${id}' lacks python, requirements or resolved`);
+    if (!e || typeof e.python !== 'string' || !Array.isArray(e.requirements) || !Array.isArray(e.resolved))
+      bad(`environment '${id}' lacks python, requirements or resolved`);
     for (const p of e.resolved) {
-      if (!p || typeof p.name !== 'string' || !NAME.test(p.name) || typeof p.version !== 'string' || !VERSION.test(p.version)) bad(`environment '${id}': ${JSON.stringify(p)} is not a package name and version`);
-      if (p.hash !== undefined && (typeof p.hash !== 'string' || !HASH.test(p.hash))) bad(`environment '${id}': ${p.name}'s hash ${JSON.stringify(p.hash)} is not ALGORITHM=HEX`);
+      if (
+        !p ||
+        typeof p.name !== 'string' ||
+        !NAME.test(p.name) ||
+        typeof p.version !== 'string' ||
+        !VERSION.test(p.version)
+      )
+        bad(`environment '${id}': ${JSON.stringify(p)} is not a package name and version`);
+      if (p.hash !== undefined && (typeof p.hash !== 'string' || !HASH.test(p.hash)))
+        bad(`environment '${id}': ${p.name}'s hash ${JSON.stringify(p.hash)} is not ALGORITHM=HEX`);
     }
   }
   return d as SpecLock;
@@ -65,12 +78,25 @@ export function readLock(specFile: string): SpecLock | null {
  * The lock of this environment, or null when the spec has no lock or the lock does not name it; a lock made
  * for other requirements or another Python is refused rather than silently installing what it no longer means.
  */
-export function lockedFor(lock: SpecLock | null, env: Environment, specFile: string, pythonVersion: string): LockedEnv | null {
+export function lockedFor(
+  lock: SpecLock | null,
+  env: Environment,
+  specFile: string,
+  pythonVersion: string,
+): LockedEnv | null {
   const l = lock && Object.hasOwn(lock.environments, env.id) ? lock.environments[env.id] : null;
   if (!l || env.layer !== null) return null;
   const same = JSON.stringify([...l.requirements].sort()) === JSON.stringify([...env.requirements].sort());
-  if (!same) throw new UserError(`${lockPath(specFile)}: environment '${env.id}' was locked for the requirements ${l.requirements.join(', ')}; the spec now declares ${env.requirements.join(', ')}. Lock it again: \`benchgrid env lock ${specFile}\`.`, EXIT.usage);
-  if (minor(l.python) !== minor(pythonVersion)) throw new UserError(`${lockPath(specFile)}: environment '${env.id}' was locked with Python ${l.python}; this machine's interpreter is ${pythonVersion}. Lock it again here: \`benchgrid env lock ${specFile}\`.`, EXIT.usage);
+  if (!same)
+    throw new UserError(
+      `${lockPath(specFile)}: environment '${env.id}' was locked for the requirements ${l.requirements.join(', ')}; the spec now declares ${env.requirements.join(', ')}. Lock it again: \`benchgrid env lock ${specFile}\`.`,
+      EXIT.usage,
+    );
+  if (minor(l.python) !== minor(pythonVersion))
+    throw new UserError(
+      `${lockPath(specFile)}: environment '${env.id}' was locked with Python ${l.python}; this machine's interpreter is ${pythonVersion}. Lock it again here: \`benchgrid env lock ${specFile}\`.`,
+      EXIT.usage,
+    );
   return l;
 }
 
@@ -80,7 +106,11 @@ function minor(version: string): string {
 
 /** What a locked build adds to the cache key: the locked set, so a new lock is a new environment. */
 export function lockDigest(l: LockedEnv): string {
-  return crypto.createHash('sha256').update(JSON.stringify(l.resolved.map((p) => [p.name, p.version]))).digest('hex').slice(0, 16);
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify(l.resolved.map((p) => [p.name, p.version])))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Writes the lock beside the spec (a temporary file renamed, so a reader never sees half of one). */

@@ -8,7 +8,11 @@ import type { Environment, PackageIndex } from '../spec/types.ts';
 
 /** Each location with the pip option that names it, in the spec's order. */
 function indexOptions(index: PackageIndex): [string, string][] {
-  const option = { index_url: '--index-url', extra_index_urls: '--extra-index-url', find_links: '--find-links' } as const;
+  const option = {
+    index_url: '--index-url',
+    extra_index_urls: '--extra-index-url',
+    find_links: '--find-links',
+  } as const;
   return indexLocations(index).map(({ key, location }) => [option[key], location]);
 }
 
@@ -35,6 +39,9 @@ export function checkIndexDirectories(env: Environment): void {
   for (const { key, location } of indexLocations(env.index)) {
     const dir = localDirectory(location);
     if (dir === null || fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    throw new UserError(`environment '${env.id}': its ${key} names the directory ${dir}, which does not exist or is not a directory. Create it or fix the spec (\`benchgrid validate SPEC\` shows where).`, EXIT.usage);
+    throw new UserError(
+      `environment '${env.id}': its ${key} names the directory ${dir}, which does not exist or is not a directory. Create it or fix the spec (\`benchgrid validate SPEC\` shows where).`,
+      EXIT.usage,
+    );
   }
 }

@@ -4,7 +4,10 @@ import { startTree } from './interrupt.ts';
 
 /** What pip is doing, read from one line of its output; null for lines that say nothing new. */
 export function pipPhase(line: string): string | null {
-  const m = /^\s*(Collecting|Downloading|Building wheel for|Installing collected packages:|Successfully installed)\s*(.*)$/.exec(line);
+  const m =
+    /^\s*(Collecting|Downloading|Building wheel for|Installing collected packages:|Successfully installed)\s*(.*)$/.exec(
+      line,
+    );
   if (!m) return null;
   const what = m[2].trim().replace(/\s+\(.*\)$/, '');
   if (m[1] === 'Collecting') return `collecting ${what}`;
@@ -18,7 +21,13 @@ export function pipPhase(line: string): string | null {
 }
 
 /** A progress reporter for one build; `feed` takes pip's stdout (or uv's stderr, with uvPhase) as it comes, `stop` ends the heartbeat. */
-export function pipProgress(envId: string, log: (line: string) => void, now: () => number = Date.now, phaseOf: (line: string) => string | null = pipPhase, starting = 'starting pip') {
+export function pipProgress(
+  envId: string,
+  log: (line: string) => void,
+  now: () => number = Date.now,
+  phaseOf: (line: string) => string | null = pipPhase,
+  starting = 'starting pip',
+) {
   const t0 = now();
   let current = starting;
   let lastShown = '';
@@ -58,13 +67,24 @@ export function pipProgress(envId: string, log: (line: string) => void, now: () 
  * Runs `python -m pip install ARGS`, its output appended to `logFile` and read on the way for progress;
  * in a process group of its own, so that SIGINT/SIGTERM kill pip with its build backends (interrupt.ts).
  */
-export async function pipInstall(python: string, args: string[], logFile: string, envId: string, log: (line: string) => void): Promise<void> {
+export async function pipInstall(
+  python: string,
+  args: string[],
+  logFile: string,
+  envId: string,
+  log: (line: string) => void,
+): Promise<void> {
   const progress = pipProgress(envId, log);
-  const pip = startTree('pip', python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', ...args], {
-    stdout: ['pipe', { file: logFile, append: true }],
-    stderr: { file: logFile, append: true },
-    buffer: false,
-  });
+  const pip = startTree(
+    'pip',
+    python,
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', ...args],
+    {
+      stdout: ['pipe', { file: logFile, append: true }],
+      stderr: { file: logFile, append: true },
+      buffer: false,
+    },
+  );
   pip.stdout.on('data', (chunk: Buffer) => progress.feed(chunk.toString('utf8')));
   try {
     await pip;

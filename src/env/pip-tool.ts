@@ -44,7 +44,11 @@ export async function pipTool(tool: PipTool, python: string, log: (line: string)
     } catch (error) {
       fs.rmSync(tmp, { recursive: true, force: true });
       const e = error as { stderr?: string; message: string };
-      const why = (e.stderr ?? '').trim().split('\n').filter((l) => /error/i.test(l)).pop();
+      const why = (e.stderr ?? '')
+        .trim()
+        .split('\n')
+        .filter((l) => /error/i.test(l))
+        .pop();
       throw new Error(why ?? e.message);
     }
     fs.rmSync(home, { recursive: true, force: true });

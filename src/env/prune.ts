@@ -18,7 +18,10 @@ export interface PruneChoice {
  * Environments to remove: with specs given, every cached one they do not use; with a day limit, every
  * one older than it; with both, those not used and too old. A base of a kept layer is always kept.
  */
-export function choosePrune(cached: CachedEnv[], opts: { used: Set<string> | null; olderThanDays: number | null; now: number; keep: Set<string> }): PruneChoice[] {
+export function choosePrune(
+  cached: CachedEnv[],
+  opts: { used: Set<string> | null; olderThanDays: number | null; now: number; keep: Set<string> },
+): PruneChoice[] {
   const out: PruneChoice[] = [];
   for (const c of cached) {
     if (opts.keep.has(c.dir)) continue;
@@ -43,7 +46,10 @@ const BUILDING = /^(.+)\.building-(\d+)$/;
  * `.building-PID` whose process is not alive was left by a build that was killed (SIGKILL, a power cut)
  * and is never finished; one whose process is alive is a build in progress and is kept.
  */
-export function chooseStaleBuilds(names: string[], alive: (pid: number) => boolean): { name: string; pid: number; why: string }[] {
+export function chooseStaleBuilds(
+  names: string[],
+  alive: (pid: number) => boolean,
+): { name: string; pid: number; why: string }[] {
   const out: { name: string; pid: number; why: string }[] = [];
   for (const name of names) {
     const m = BUILDING.exec(name);

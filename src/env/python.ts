@@ -17,14 +17,21 @@ import { dict } from '../util/dict.ts';
  * cells get an error status and the run goes on. The default environment failing stops the run, since
  * nothing could be measured against it.
  */
-export async function interpreters(spec: Spec, envNames: Set<string>, python: string | undefined, log: (s: string) => void): Promise<{ pythons: Record<string, string>; failed: Record<string, string> }> {
+export async function interpreters(
+  spec: Spec,
+  envNames: Set<string>,
+  python: string | undefined,
+  log: (s: string) => void,
+): Promise<{ pythons: Record<string, string>; failed: Record<string, string> }> {
   const out = dict<string>();
   const failed = dict<string>();
   if (python) {
     if (!fs.existsSync(python)) throw new UserError(`--python ${python}: no such file.`);
     const layered = [...envNames].filter((n) => spec.environments[n]?.layer).sort();
     if (layered.length > 0) {
-      throw new UserError(`--python runs every environment with one interpreter, so the environments layered over another (${layered.join(', ')}: the releases of a versioned tool, or environments declared with 'over') would all run what that interpreter has installed. Run without --python, or select cells of one environment with --only.`);
+      throw new UserError(
+        `--python runs every environment with one interpreter, so the environments layered over another (${layered.join(', ')}: the releases of a versioned tool, or environments declared with 'over') would all run what that interpreter has installed. Run without --python, or select cells of one environment with --only.`,
+      );
     }
     for (const name of envNames) out[name] = python;
     return { pythons: out, failed };
@@ -48,7 +55,9 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
       } catch (error) {
         if (name === spec.defaultEnvironment || interrupted()) throw error;
         failed[name] = (error as Error).message;
-        log(`environment ${name} could not be built; its cells are recorded as errors and the run goes on: ${(error as Error).message.split('\n')[0]}`);
+        log(
+          `environment ${name} could not be built; its cells are recorded as errors and the run goes on: ${(error as Error).message.split('\n')[0]}`,
+        );
       }
     }
   });
@@ -59,14 +68,23 @@ export async function interpreters(spec: Spec, envNames: Set<string>, python: st
 export async function checkCuda(python: string): Promise<void> {
   let line: string;
   try {
-    const r = await execa(python, ['-c', 'import torch; print(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())'], { timeout: 120_000, env: { HF_HUB_OFFLINE: '1' } });
+    const r = await execa(
+      python,
+      ['-c', 'import torch; print(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())'],
+      { timeout: 120_000, env: { HF_HUB_OFFLINE: '1' } },
+    );
     line = r.stdout.trim().split('\n').pop() ?? '';
   } catch (error) {
-    throw new UserError(`cannot import torch with ${python}: ${(error as Error).message.split('\n')[0]}`, EXIT.runFailed);
+    throw new UserError(
+      `cannot import torch with ${python}: ${(error as Error).message.split('\n')[0]}`,
+      EXIT.runFailed,
+    );
   }
   const [version, available] = line.split(' ');
   if (available !== 'True') {
-    throw new UserError(`this spec runs on cuda, but torch ${version} (${python}) sees no CUDA device on this machine. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`);
+    throw new UserError(
+      `this spec runs on cuda, but torch ${version} (${python}) sees no CUDA device on this machine. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`,
+    );
   }
 }
 

@@ -25,9 +25,17 @@ export async function recordedEnvironments(pythons: Record<string, string>): Pro
   for (const [name, python] of Object.entries(pythons).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!path.isAbsolute(python)) continue;
     try {
-      const m = JSON.parse(fs.readFileSync(path.join(path.dirname(path.dirname(python)), MARKER), 'utf8')) as { installer?: unknown; locked?: unknown; resolved?: unknown };
+      const m = JSON.parse(fs.readFileSync(path.join(path.dirname(path.dirname(python)), MARKER), 'utf8')) as {
+        installer?: unknown;
+        locked?: unknown;
+        resolved?: unknown;
+      };
       const resolved = Array.isArray(m.resolved) ? (m.resolved as ResolvedPackage[]) : await resolvedSet(python);
-      out[name] = { installer: typeof m.installer === 'string' ? m.installer : null, locked: m.locked === true, resolved: pins(resolved) };
+      out[name] = {
+        installer: typeof m.installer === 'string' ? m.installer : null,
+        locked: m.locked === true,
+        resolved: pins(resolved),
+      };
     } catch {
       // No marker (not an environment benchgrid built), or an interpreter that does not start.
     }
@@ -36,7 +44,10 @@ export async function recordedEnvironments(pythons: Record<string, string>): Pro
 }
 
 /** The results with `run.environments` added, when any environment recorded its resolved set. */
-export async function withEnvironments<R extends { run: Record<string, unknown> | null }>(results: R, pythons: Record<string, string>): Promise<R> {
+export async function withEnvironments<R extends { run: Record<string, unknown> | null }>(
+  results: R,
+  pythons: Record<string, string>,
+): Promise<R> {
   const environments = await recordedEnvironments(pythons);
   if (Object.keys(environments).length === 0) return results;
   return { ...results, run: { ...(results.run ?? {}), environments } };

@@ -51,14 +51,47 @@ async function resolveSize(python: string, requirements: string[], index: Packag
     const reqs = path.join(dir, 'requirements.txt');
     const report = path.join(dir, 'report.json');
     fs.writeFileSync(reqs, requirements.join('\n') + '\n');
-    const r = await execa(python, ['-m', 'pip', 'install', '--dry-run', '--ignore-installed', '--only-binary=:all:', '--disable-pip-version-check', '--no-input', '--quiet', '--report', report, ...pipIndexArgs(index), '-r', reqs], { reject: false, timeout: PIP_TIMEOUT_MS, stdin: 'ignore' });
+    const r = await execa(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--dry-run',
+        '--ignore-installed',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '--no-input',
+        '--quiet',
+        '--report',
+        report,
+        ...pipIndexArgs(index),
+        '-r',
+        reqs,
+      ],
+      { reject: false, timeout: PIP_TIMEOUT_MS, stdin: 'ignore' },
+    );
     if (!fs.existsSync(report)) {
-      const why = `${r.stderr ?? ''}`.split('\n').filter((l) => /error/i.test(l)).pop()?.replace(/^ERROR:\s*/, '') ?? (r.timedOut ? 'pip timed out' : `pip exited with ${r.exitCode}`);
+      const why =
+        `${r.stderr ?? ''}`
+          .split('\n')
+          .filter((l) => /error/i.test(l))
+          .pop()
+          ?.replace(/^ERROR:\s*/, '') ?? (r.timedOut ? 'pip timed out' : `pip exited with ${r.exitCode}`);
       return { bytes: 0, files: 0, unknown: 0, error: why.slice(0, 300) };
     }
-    const installs = (JSON.parse(fs.readFileSync(report, 'utf8')).install ?? []) as { download_info?: { url?: string } }[];
-    const sizes = await Promise.all(installs.map((i) => (i.download_info?.url ? sizeOf(i.download_info.url) : Promise.resolve(null))));
-    return { bytes: sizes.reduce<number>((a, b) => a + (b ?? 0), 0), files: sizes.length, unknown: sizes.filter((s) => s === null).length, error: null };
+    const installs = (JSON.parse(fs.readFileSync(report, 'utf8')).install ?? []) as {
+      download_info?: { url?: string };
+    }[];
+    const sizes = await Promise.all(
+      installs.map((i) => (i.download_info?.url ? sizeOf(i.download_info.url) : Promise.resolve(null))),
+    );
+    return {
+      bytes: sizes.reduce<number>((a, b) => a + (b ?? 0), 0),
+      files: sizes.length,
+      unknown: sizes.filter((s) => s === null).length,
+      error: null,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -69,7 +102,11 @@ async function resolveSize(python: string, requirements: string[], index: Packag
  * interpreter and requirement set; an error is not cached. A layer (one release over its base) is not
  * asked: what it adds depends on the built base, and is one package and what the base lacks.
  */
-export async function downloadSize(env: Environment, specDir: string, log: (line: string) => void = () => {}): Promise<DownloadSize> {
+export async function downloadSize(
+  env: Environment,
+  specDir: string,
+  log: (line: string) => void = () => {},
+): Promise<DownloadSize> {
   const requirements = env.requirements;
   if (requirements.length === 0) return { bytes: 0, files: 0, unknown: 0, error: null };
   const cached = cachedDownloadSize(env);
@@ -81,7 +118,9 @@ export async function downloadSize(env: Environment, specDir: string, log: (line
     throw error;
   }
   const file = sizeFile(env);
-  log(`asking pip what building environment '${env.id}' downloads (${requirements.length} requirement${requirements.length === 1 ? '' : 's'}; once, then cached)`);
+  log(
+    `asking pip what building environment '${env.id}' downloads (${requirements.length} requirement${requirements.length === 1 ? '' : 's'}; once, then cached)`,
+  );
   const size = await resolveSize(env.python, requirements, env.index);
   if (size.error === null) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -92,7 +131,13 @@ export async function downloadSize(env: Environment, specDir: string, log: (line
 
 function sizeFile(env: Environment): string {
   // As the environment's cache key: another index may size other wheels; none named keeps the old file.
-  const key = crypto.createHash('sha256').update(JSON.stringify({ python: env.python, requirements: [...env.requirements].sort(), ...indexIdentity(env.index) })).digest('hex').slice(0, 16);
+  const key = crypto
+    .createHash('sha256')
+    .update(
+      JSON.stringify({ python: env.python, requirements: [...env.requirements].sort(), ...indexIdentity(env.index) }),
+    )
+    .digest('hex')
+    .slice(0, 16);
   return path.join(cacheDir(), 'sizes', `${key}.json`);
 }
 
@@ -108,13 +153,19 @@ export function cachedDownloadSize(env: Environment): DownloadSize | null {
   // A cache file is read back from disk: one that is not a size as written here is asked again.
   const d = data as Partial<DownloadSize> | null;
   const count = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-  return d && count(d.bytes) && count(d.files) && count(d.unknown) && d.error === null ? { bytes: d.bytes!, files: d.files!, unknown: d.unknown!, error: null } : null;
+  return d && count(d.bytes) && count(d.files) && count(d.unknown) && d.error === null
+    ? { bytes: d.bytes!, files: d.files!, unknown: d.unknown!, error: null }
+    : null;
 }
 
 /** `2.4 GiB in 63 files`, with what is unknown said. */
 export function describeSize(s: DownloadSize): string {
   if (s.error) return `download size unknown (${s.error})`;
-  const units: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+  const units: [number, string][] = [
+    [1024 ** 3, 'GiB'],
+    [1024 ** 2, 'MiB'],
+    [1024, 'KiB'],
+  ];
   const [div, unit] = units.find(([d]) => s.bytes >= d) ?? [1, 'bytes'];
   const amount = div === 1 ? `${s.bytes} bytes` : `${(s.bytes / div).toFixed(1)} ${unit}`;
   return `downloads ${s.unknown === s.files && s.files > 0 ? 'an unknown amount' : amount} in ${s.files} file${s.files === 1 ? '' : 's'}${s.unknown && s.unknown < s.files ? ` (${s.unknown} of unknown size)` : ''}`;

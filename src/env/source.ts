@@ -18,7 +18,15 @@ export function sourceInstall(src: LayerSource): LayerInstall {
     packages: [src.package],
     what: `${src.package} from ${s.text} (${revisionLabel(s)})`,
     args: async (work) => [await materialise(s, path.join(work, 'source'))],
-    record: (installed) => ({ source: { text: s.text, commit: s.commit, dirty: s.dirty, digest: s.digest, version: builtVersion(src, installed) } }),
+    record: (installed) => ({
+      source: {
+        text: s.text,
+        commit: s.commit,
+        dirty: s.dirty,
+        digest: s.digest,
+        version: builtVersion(src, installed),
+      },
+    }),
   };
 }
 
@@ -28,5 +36,7 @@ export function builtVersion(src: LayerSource, installed: string[]): string {
   const line = installed.find((l) => normalisePackage(l.split('==')[0]) === want);
   if (line) return line.slice(line.indexOf('==') + 2);
   const names = installed.map((l) => l.split('==')[0]).join(', ') || 'nothing';
-  throw new UserError(`the source at ${src.source.text} installed ${names}, not ${src.package}: is it the tool's own project?`);
+  throw new UserError(
+    `the source at ${src.source.text} installed ${names}, not ${src.package}: is it the tool's own project?`,
+  );
 }

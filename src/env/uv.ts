@@ -25,7 +25,9 @@ export function chooseInstaller(python: string, log: (line: string) => void): Pr
   if (asked === 'pip') return Promise.resolve({ kind: 'pip' });
   if (process.env.BENCHGRID_UV) return Promise.resolve({ kind: 'uv', uv: process.env.BENCHGRID_UV });
   chosen ??= bootstrap(python, log).catch((error: Error) => {
-    log(`uv ${UV_VERSION} could not be installed (${error.message.split('\n')[0].slice(0, 200)}); environments are built with pip`);
+    log(
+      `uv ${UV_VERSION} could not be installed (${error.message.split('\n')[0].slice(0, 200)}); environments are built with pip`,
+    );
     return { kind: 'pip' } as const;
   });
   return chosen;
@@ -50,13 +52,23 @@ async function bootstrap(python: string, log: (line: string) => void): Promise<I
  * a mirror or a constraint file the machine relies on would be skipped. Options the environment sets
  * itself are not taken from the configuration (on pip's command line they replace the configured ones).
  */
-export async function pipConfigOptions(python: string, own: { index_url: boolean; extra_index_urls: boolean; find_links: boolean }): Promise<string[]> {
-  const r = await execa(python, ['-m', 'pip', 'config', 'list'], { reject: false, timeout: 60_000, env: { PIP_DISABLE_PIP_VERSION_CHECK: '1' } });
+export async function pipConfigOptions(
+  python: string,
+  own: { index_url: boolean; extra_index_urls: boolean; find_links: boolean },
+): Promise<string[]> {
+  const r = await execa(python, ['-m', 'pip', 'config', 'list'], {
+    reject: false,
+    timeout: 60_000,
+    env: { PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+  });
   return configOptions(r.exitCode === 0 ? r.stdout : '', own);
 }
 
 /** `pip config list` lines (`global.find-links='/opt/wheels'`, `:env:.constraint='...'`) as uv options; environment variables win. */
-export function configOptions(listed: string, own: { index_url: boolean; extra_index_urls: boolean; find_links: boolean }): string[] {
+export function configOptions(
+  listed: string,
+  own: { index_url: boolean; extra_index_urls: boolean; find_links: boolean },
+): string[] {
   const values = new Map<string, { rank: number; value: string }>();
   const rank = (scope: string) => (scope === ':env:' ? 3 : scope === 'install' ? 2 : scope === 'global' ? 1 : 0);
   for (const line of listed.split('\n')) {

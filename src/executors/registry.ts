@@ -17,7 +17,10 @@ const EXECUTORS = new Map<string, Entry>([
 
 /** Adds an executor (a test's sketch of a new one); a name already taken is replaced. */
 export function registerExecutor(executor: Executor): void {
-  EXECUTORS.set(executor.name, { runs: executor.execute !== null || executor.submit !== null, load: async () => executor });
+  EXECUTORS.set(executor.name, {
+    runs: executor.execute !== null || executor.submit !== null,
+    load: async () => executor,
+  });
 }
 
 /** Every registered executor's name, in registration order. */

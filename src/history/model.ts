@@ -62,7 +62,8 @@ export interface Finding {
 
 /** The change between two releases: of their paired ratios to raw when both have one, else of their medians. */
 function versionChange(a: Point, b: Point): Pick<Finding, 'change' | 'basis'> {
-  if (a.paired_ratio !== null && b.paired_ratio !== null) return { change: b.paired_ratio / a.paired_ratio - 1, basis: 'paired ratio' };
+  if (a.paired_ratio !== null && b.paired_ratio !== null)
+    return { change: b.paired_ratio / a.paired_ratio - 1, basis: 'paired ratio' };
   return { change: b.median_ms / a.median_ms - 1, basis: 'median' };
 }
 
@@ -87,7 +88,14 @@ const familyOf = (c: CellResult) => `${c.group}/${c.contract}/${splitToolId(c.to
 
 function context(threshold: number): SpeedContext {
   const s = DEFAULT_SETTINGS;
-  return { threshold, resamples: s.resamples, confidence: s.confidence, alpha: s.alpha, seed: s.seed, minProcesses: s.min_processes };
+  return {
+    threshold,
+    resamples: s.resamples,
+    confidence: s.confidence,
+    alpha: s.alpha,
+    seed: s.seed,
+    minProcesses: s.min_processes,
+  };
 }
 
 /**
@@ -97,12 +105,18 @@ function context(threshold: number): SpeedContext {
 function thresholdOf(runs: RunInput[], subject: string, base: number, paired = false): number {
   const aa = runs.map((r) => r.found.results.subjects[subject]?.meta?.aa_noise);
   const usePaired = paired && aa.every((n) => n?.paired?.max_rel_diff != null);
-  return Math.max(base, ...aa.map((n) => (usePaired ? n!.paired!.max_rel_diff! : n?.max_rel_diff ?? 0)));
+  return Math.max(base, ...aa.map((n) => (usePaired ? n!.paired!.max_rel_diff! : (n?.max_rel_diff ?? 0))));
 }
 
 /** Builds the history; `threshold` is compare's smallest change worth a label (a fraction). */
 export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.threshold): History {
-  const runs: HistoryRun[] = inputs.map((r, index) => ({ index, spec: r.found.results.spec?.name ?? 'unknown', date: r.found.date, revision: r.revision, report: r.report }));
+  const runs: HistoryRun[] = inputs.map((r, index) => ({
+    index,
+    spec: r.found.results.spec?.name ?? 'unknown',
+    date: r.found.date,
+    revision: r.revision,
+    report: r.report,
+  }));
   const byKey = new Map<string, Series>();
   const cellsOf = new Map<string, CellResult>();
   inputs.forEach((r, run) => {
@@ -111,7 +125,17 @@ export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.th
       if (c.status !== 'ok' || c.median_ms === null) continue;
       const key = `${spec}:${familyOf(c)}`;
       if (!byKey.has(key)) byKey.set(key, { key, spec, cell: familyOf(c), points: [] });
-      byKey.get(key)!.points.push({ run, cell: c.id, version: versionOf(c), rank: null, median_ms: c.median_ms, min_ms: c.min_ms ?? c.median_ms, max_ms: c.max_ms ?? c.median_ms, processes: c.processes, paired_ratio: c.paired?.ratio ?? null });
+      byKey.get(key)!.points.push({
+        run,
+        cell: c.id,
+        version: versionOf(c),
+        rank: null,
+        median_ms: c.median_ms,
+        min_ms: c.min_ms ?? c.median_ms,
+        max_ms: c.max_ms ?? c.median_ms,
+        processes: c.processes,
+        paired_ratio: c.paired?.ratio ?? null,
+      });
       cellsOf.set(`${run}\u0000${c.id}`, c);
     }
   });
@@ -141,7 +165,8 @@ function unjudged(series: Series[]): History['unjudged'] {
  */
 function versionOf(c: CellResult): string | null {
   const { version } = splitToolId(c.tool);
-  if (c.tool_source || (version !== null && (SIDES as readonly string[]).includes(version))) return c.tool_version ?? null;
+  if (c.tool_source || (version !== null && (SIDES as readonly string[]).includes(version)))
+    return c.tool_version ?? null;
   return version ?? c.tool_version ?? null;
 }
 
@@ -156,16 +181,19 @@ function rankVersions(series: Series[], cellsOf: Map<string, CellResult>): void 
   for (const s of series) {
     for (const p of s.points) {
       const source = cellsOf.get(`${p.run}\u0000${p.cell}`)?.tool_source ?? null;
-      if (p.version !== null && !keyOf.has(p.version)) keyOf.set(p.version, { own: source?.version ?? p.version, source });
+      if (p.version !== null && !keyOf.has(p.version))
+        keyOf.set(p.version, { own: source?.version ?? p.version, source });
     }
   }
   const when = (x: CellResult['tool_source']) => (x?.committed ? Date.parse(x.committed) || 0 : 0);
-  const order = [...keyOf].sort(([va, a], [vb, b]) =>
-    compareVersions(a.own, b.own) ||
-    Number(a.source != null) - Number(b.source != null) ||
-    when(a.source) - when(b.source) ||
-    Number(a.source?.dirty === true) - Number(b.source?.dirty === true) ||
-    (va < vb ? -1 : va > vb ? 1 : 0));
+  const order = [...keyOf].sort(
+    ([va, a], [vb, b]) =>
+      compareVersions(a.own, b.own) ||
+      Number(a.source != null) - Number(b.source != null) ||
+      when(a.source) - when(b.source) ||
+      Number(a.source?.dirty === true) - Number(b.source?.dirty === true) ||
+      (va < vb ? -1 : va > vb ? 1 : 0),
+  );
   const rank = new Map(order.map(([v], i) => [v, i]));
   for (const s of series) for (const p of s.points) p.rank = p.version === null ? null : rank.get(p.version)!;
 }
@@ -183,7 +211,15 @@ function judgedPair(before: CellResult, after: CellResult): [CellResult, CellRes
   const b = pairedSamples(before);
   const a = pairedSamples(after);
   if (!b || !a) return [before, after];
-  const rel = (c: CellResult, samples: number[][]): CellResult => ({ ...c, samples_ms: samples, per_process: null, min_ms: null, max_ms: null, median_ms: c.paired!.ratio, processes: samples.length });
+  const rel = (c: CellResult, samples: number[][]): CellResult => ({
+    ...c,
+    samples_ms: samples,
+    per_process: null,
+    min_ms: null,
+    max_ms: null,
+    median_ms: c.paired!.ratio,
+    processes: samples.length,
+  });
   return [rel(before, b), rel(after, a)];
 }
 
@@ -191,7 +227,13 @@ function judgedPair(before: CellResult, after: CellResult): [CellResult, CellRes
  * Steps in each cell's series over runs, each confirmed by compare's rule between the runs either side:
  * the series of paired ratios to raw where every point has one, else of medians.
  */
-function overRuns(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (run: number, id: string) => CellResult, threshold: number): Finding[] {
+function overRuns(
+  s: Series,
+  runs: HistoryRun[],
+  inputs: RunInput[],
+  cellAt: (run: number, id: string) => CellResult,
+  threshold: number,
+): Finding[] {
   const out: Finding[] = [];
   for (const cell of new Set(s.points.map((p) => p.cell))) {
     const pts = s.points.filter((p) => p.cell === cell);
@@ -208,27 +250,56 @@ function overRuns(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (ru
       const at = (p: Point) => `${runs[p.run].date} (${runs[p.run].revision})`;
       // On a paired series the step is of ratios to raw: the times shown are the cells' own medians either side.
       const [before_ms, after_ms] = paired ? [a.median_ms, b.median_ms] : [step.before, step.after];
-      out.push({ kind, axis: 'runs', series: s.key, cell, from: at(a), to: at(b), before_ms, after_ms, change: step.change, why: speed.why, basis: paired ? 'paired ratio' : 'median' });
+      out.push({
+        kind,
+        axis: 'runs',
+        series: s.key,
+        cell,
+        from: at(a),
+        to: at(b),
+        before_ms,
+        after_ms,
+        change: step.change,
+        why: speed.why,
+        basis: paired ? 'paired ratio' : 'median',
+      });
     }
   }
   return out;
 }
 
 /** Consecutive releases within one run, compared with compare's rule (releases measured side by side). */
-function overVersions(s: Series, runs: HistoryRun[], inputs: RunInput[], cellAt: (run: number, id: string) => CellResult, threshold: number): Finding[] {
+function overVersions(
+  s: Series,
+  runs: HistoryRun[],
+  inputs: RunInput[],
+  cellAt: (run: number, id: string) => CellResult,
+  threshold: number,
+): Finding[] {
   const out: Finding[] = [];
   for (const run of new Set(s.points.map((p) => p.run))) {
     const pts = s.points.filter((p) => p.run === run && p.version !== null).sort((x, y) => x.rank! - y.rank!);
     for (let i = 1; i < pts.length; i++) {
       const before = cellAt(run, pts[i - 1].cell);
       const bothPaired = pts[i - 1].paired_ratio !== null && pts[i].paired_ratio !== null;
-      const speed = compareSpeed(...judgedPair(before, cellAt(run, pts[i].cell)), context(thresholdOf([inputs[run]], before.subject, threshold, bothPaired)));
+      const speed = compareSpeed(
+        ...judgedPair(before, cellAt(run, pts[i].cell)),
+        context(thresholdOf([inputs[run]], before.subject, threshold, bothPaired)),
+      );
       const kind = label(speed.label);
       if (!kind) continue;
       const tool = splitToolId(before.tool).tool;
       out.push({
-        kind, axis: 'versions', series: s.key, cell: s.cell, from: `${tool} ${pts[i - 1].version}`, to: `${tool} ${pts[i].version} (run ${runs[run].date})`,
-        before_ms: pts[i - 1].median_ms, after_ms: pts[i].median_ms, why: speed.why, ...versionChange(pts[i - 1], pts[i]),
+        kind,
+        axis: 'versions',
+        series: s.key,
+        cell: s.cell,
+        from: `${tool} ${pts[i - 1].version}`,
+        to: `${tool} ${pts[i].version} (run ${runs[run].date})`,
+        before_ms: pts[i - 1].median_ms,
+        after_ms: pts[i].median_ms,
+        why: speed.why,
+        ...versionChange(pts[i - 1], pts[i]),
       });
     }
   }

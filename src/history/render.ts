@@ -15,18 +15,28 @@ function findingRow(f: Finding): string {
 function summary(h: History): string {
   const regressions = h.findings.filter((f) => f.kind === 'regression');
   const improvements = h.findings.filter((f) => f.kind === 'improvement');
-  const head = '<tr><th>Kind</th><th>Axis</th><th>Cell</th><th>Where</th><th>Median</th><th>Change</th><th>Why (compare\'s rule)</th></tr>';
-  const table = (fs: Finding[], none: string) => (fs.length ? `<table class="findings">${head}${fs.map(findingRow).join('\n')}</table>` : `<p class="muted">${none}</p>`);
+  const head =
+    "<tr><th>Kind</th><th>Axis</th><th>Cell</th><th>Where</th><th>Median</th><th>Change</th><th>Why (compare's rule)</th></tr>";
+  const table = (fs: Finding[], none: string) =>
+    fs.length
+      ? `<table class="findings">${head}${fs.map(findingRow).join('\n')}</table>`
+      : `<p class="muted">${none}</p>`;
   const u = h.unjudged;
   // A run of too few processes gives no label, which must not read as "nothing changed".
-  const caveat = u.cells > 0 ? ` ${u.cells} measured cell(s) in ${u.runs} run(s) ran fewer than ${u.needed} processes, so no change in them can be judged; measure with --processes ${u.needed} or more.` : '';
+  const caveat =
+    u.cells > 0
+      ? ` ${u.cells} measured cell(s) in ${u.runs} run(s) ran fewer than ${u.needed} processes, so no change in them can be judged; measure with --processes ${u.needed} or more.`
+      : '';
   return `<h3 id="regressions">Regressions (${regressions.length})</h3>${table(regressions, `No regression found.${caveat}`)}
 <h3 id="improvements">Improvements (${improvements.length})</h3>${table(improvements, `No improvement found.${caveat}`)}
 <p class="note">A step between runs is a boundary of the piecewise-constant fit of a cell's medians (a penalty of 3&sigma; ln(n+1) per segment, &sigma; the robust noise of the series, after asv), kept only when compare's rule labels the runs either side slower or faster with the noise threshold ${(h.threshold * 100).toFixed(1)}% raised by their A/A noise. Releases measured in one run are compared pairwise, oldest first, with the same rule. See docs/versions.md.</p>`;
 }
 
 function runsTable(h: History): string {
-  const rows = h.runs.map((r) => `<tr><td>${escapeHtml(r.spec)}</td><td>${escapeHtml(r.date)}</td><td><code>${escapeHtml(r.revision)}</code></td><td>${r.report ? `<a href="${escapeHtml(r.report)}">report</a>` : '<span class="muted">no report</span>'}</td></tr>`);
+  const rows = h.runs.map(
+    (r) =>
+      `<tr><td>${escapeHtml(r.spec)}</td><td>${escapeHtml(r.date)}</td><td><code>${escapeHtml(r.revision)}</code></td><td>${r.report ? `<a href="${escapeHtml(r.report)}">report</a>` : '<span class="muted">no report</span>'}</td></tr>`,
+  );
   return `<table><tr><th>Spec</th><th>Started</th><th>Spec revision</th><th>Report</th></tr>${rows.join('\n')}</table>`;
 }
 

@@ -53,7 +53,8 @@ export function findRuns(dirs: string[]): { runs: RunFound[]; warnings: string[]
     }
   };
   for (const d of dirs) {
-    if (!isDirectory(d)) throw new UserError(`${d}: no such results directory. Give a run directory or results/<spec>/.`);
+    if (!isDirectory(d))
+      throw new UserError(`${d}: no such results directory. Give a run directory or results/<spec>/.`);
     visit(path.resolve(d), path.resolve(d), 0);
   }
   runs.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.dir < b.dir ? -1 : 1));
@@ -91,7 +92,9 @@ function runSpec(root: string, dir: string, warnings: string[]): Spec | null {
     // Its own runner directories are dropped: the built-in ones are the only manifests read.
     return normalise({ ...readBundleSpecData(file), runners: {} }, file, [file], new Map());
   } catch (error) {
-    warnings.push(`${error instanceof UserError ? error.message : (error as Error).message}; the run's report is drawn without its spec`);
+    warnings.push(
+      `${error instanceof UserError ? error.message : (error as Error).message}; the run's report is drawn without its spec`,
+    );
     return null;
   }
 }

@@ -69,7 +69,8 @@ export function fitSegments(y: number[], gamma: number, minLength = 2): Segment[
     }
   }
   const segments: Segment[] = [];
-  for (let end = n; end > 0; end = from[end]) segments.unshift({ start: from[end], end, value: l1Cost(y, from[end], end).value });
+  for (let end = n; end > 0; end = from[end])
+    segments.unshift({ start: from[end], end, value: l1Cost(y, from[end], end).value });
   return segments;
 }
 

@@ -9,13 +9,21 @@ export interface StarterOptions extends ModelOptions {
 }
 
 // The pins of specs/resnet18_*.yaml's main environment, so a starter spec reuses that cached environment.
-const REQUIREMENTS = ['torch==2.14.1', 'torchvision==0.29.1', 'nnsight==0.8.1', 'torchlens==2.36.1', 'captum==0.9.0', 'transformer-lens==4.3.0'];
+const REQUIREMENTS = [
+  'torch==2.14.1',
+  'torchvision==0.29.1',
+  'nnsight==0.8.1',
+  'torchlens==2.36.1',
+  'captum==0.9.0',
+  'transformer-lens==4.3.0',
+];
 // The decoders' layer of specs/decoders_*.yaml, so a decoder starter reuses that one too.
 const DECODERS = ['transformers==5.24.0', 'pyvene==0.1.8'];
 
 /** The YAML text of a starter spec; `schema` is the path of schemas/spec.schema.json relative to the file. */
 export function starterSpec(opts: StarterOptions, schema: string, found: Found = {}): string {
-  if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.name)) throw new UserError(`--name: lower-case letters, digits, '_' and '-' (got ${JSON.stringify(opts.name)}).`);
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.name))
+    throw new UserError(`--name: lower-case letters, digits, '_' and '-' (got ${JSON.stringify(opts.name)}).`);
   const s = subjectOf(opts, found);
   const body = s.family === 'decoder' ? decoderMatrix(s) : visionMatrix(s);
   return `# yaml-language-server: $schema=${schema}
@@ -46,10 +54,17 @@ ${body.matrix}`;
 }
 
 function indent(text: string, by: number): string {
-  return text.split('\n').map((l) => `${' '.repeat(by)}${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `${' '.repeat(by)}${l}`)
+    .join('\n');
 }
 
-interface Matrix { summary: string; protocol: string; matrix: string }
+interface Matrix {
+  summary: string;
+  protocol: string;
+  matrix: string;
+}
 
 function visionMatrix(s: StarterSubject): Matrix {
   return {

@@ -16,12 +16,25 @@ export const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** The skeleton's files, relative to the runner directory. */
 export function toolSkeleton(o: ToolSkeletonOptions): Record<string, string> {
-  if (!TOOL_NAME.test(o.name)) throw new UserError(`--tool: lower-case letters, digits and '_', starting with a letter, at most 64 (got ${JSON.stringify(o.name)}); it names the runner, its Python package and the adapter.`);
-  if (o.library !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(o.library)) throw new UserError(`--library: a PyPI distribution name (got ${JSON.stringify(o.library)}).`);
+  if (!TOOL_NAME.test(o.name))
+    throw new UserError(
+      `--tool: lower-case letters, digits and '_', starting with a letter, at most 64 (got ${JSON.stringify(o.name)}); it names the runner, its Python package and the adapter.`,
+    );
+  if (o.library !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(o.library))
+    throw new UserError(`--library: a PyPI distribution name (got ${JSON.stringify(o.library)}).`);
   const pkg = `${o.name}_adapters`;
   const manifest = {
-    manifest: 1, runner: o.name, protocol: 1,
-    adapters: { [o.name]: { module: `${pkg}.${o.name}_`, library: o.library, comparable: true, contracts: ['single_module_output'] } },
+    manifest: 1,
+    runner: o.name,
+    protocol: 1,
+    adapters: {
+      [o.name]: {
+        module: `${pkg}.${o.name}_`,
+        library: o.library,
+        comparable: true,
+        contracts: ['single_module_output'],
+      },
+    },
   };
   return {
     'manifest.json': JSON.stringify(manifest, null, 2) + '\n',
@@ -69,7 +82,9 @@ def single_module_output(ctx):
 
 /** The lines to add to a spec so that it measures the tool; `runnerPath` is relative to the spec. */
 export function specSnippet(name: string, runnerPath: string, library: string | null): string {
-  const env = library ? `\n  # ${library} must be installed where the tool runs: add it to the environment's requirements, or give\n  # the tool versions: ["X.Y.Z"] to install that release in a small layer over the environment.` : '';
+  const env = library
+    ? `\n  # ${library} must be installed where the tool runs: add it to the environment's requirements, or give\n  # the tool versions: ["X.Y.Z"] to install that release in a small layer over the environment.`
+    : '';
   return `runners:
   ${name}: ${runnerPath}
 tools:${env}

@@ -19,7 +19,10 @@ import { headerOf } from './header.ts';
 import { measure, type Measurement, type RunOptions } from './measure.ts';
 
 /** Options of `bench-change`: which tool and sides, the run's options (its settings' flags among them), and compare's. */
-export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 'jobs' | 'start' | 'probe'>, SettingFlags, JudgingOptions {
+export interface BenchChangeOptions
+  extends Pick<RunOptions, 'out' | 'resume' | 'jobs' | 'start' | 'probe'>,
+    SettingFlags,
+    JudgingOptions {
   tool?: string;
   base?: string;
   head?: string;
@@ -30,7 +33,10 @@ export interface BenchChangeOptions extends Pick<RunOptions, 'out' | 'resume' | 
 
 /** How measureChange runs: the run's options, compare's settings, a resumed run's header, the lock holder's name. */
 export interface ChangeRunContext {
-  opts: Omit<BenchChangeOptions, 'tool' | 'base' | 'head' | 'only' | 'format' | 'json' | 'threshold' | 'mode' | 'failOnSlower'>;
+  opts: Omit<
+    BenchChangeOptions,
+    'tool' | 'base' | 'head' | 'only' | 'format' | 'json' | 'threshold' | 'mode' | 'failOnSlower'
+  >;
   settings: Partial<CompareSettings>;
   previous: JournalHeader | null;
   command: string;
@@ -52,17 +58,40 @@ export interface MeasuredChange extends Measurement {
  * (src/change/judge.ts) and writes change.md and change.json beside the run: bench-change once, bisect
  * at each of its steps. The run's own summary goes to stderr; the caller prints the report and decides the exit.
  */
-export async function measureChange(loaded: ValidSpec, specFile: string, change: ChangeTarget, requests: SourceRequest[], ctx: ChangeRunContext): Promise<MeasuredChange> {
+export async function measureChange(
+  loaded: ValidSpec,
+  specFile: string,
+  change: ChangeTarget,
+  requests: SourceRequest[],
+  ctx: ChangeRunContext,
+): Promise<MeasuredChange> {
   const { opts, previous } = ctx;
   const { prepared, cells, notice } = await prepareChange(loaded, specFile, change, requests, ctx.name);
   if (notice && ctx.announce) process.stderr.write(`benchgrid: ${ctx.name}: ${notice}\n`);
   // The run's own summary goes to stderr: stdout carries only the comparison, in the format asked for.
-  const runOpts: RunOptions = { ...opts, json: false, only: undefined, out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`) };
+  const runOpts: RunOptions = {
+    ...opts,
+    json: false,
+    only: undefined,
+    out: opts.out ?? path.join('results', loaded.spec.name, `change-${timestamp()}`),
+  };
   const header = previous ?? headerOf(specFile, loaded.spec, runOpts, { cells, sources: prepared.requests, change });
-  const measured = await measure({ ...loaded, ...prepared }, header, { ...runOpts, fresh: previous === null }, ctx.command);
+  const measured = await measure(
+    { ...loaded, ...prepared },
+    header,
+    { ...runOpts, fresh: previous === null },
+    ctx.command,
+  );
   const run = path.relative(process.cwd(), measured.dir) || measured.dir;
-  const report = judgeChange(measured.results, { spec: loaded.spec.name, tool: change.tool, sources: header.tool_sources ?? prepared.requests, run }, ctx.settings);
-  const { hidden, ...shown } = viewOf(report.comparison, { onlyChanged: opts.onlyChanged ?? false, sort: opts.sort ?? 'file' });
+  const report = judgeChange(
+    measured.results,
+    { spec: loaded.spec.name, tool: change.tool, sources: header.tool_sources ?? prepared.requests, run },
+    ctx.settings,
+  );
+  const { hidden, ...shown } = viewOf(report.comparison, {
+    onlyChanged: opts.onlyChanged ?? false,
+    sort: opts.sort ?? 'file',
+  });
   const markdown = renderChangeMarkdown(report, renderMarkdown(shown, hidden));
   fs.writeFileSync(path.join(measured.dir, 'change.md'), markdown);
   writeAtomic(path.join(measured.dir, 'change.json'), JSON.stringify(report, null, 2) + '\n');

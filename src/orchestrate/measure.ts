@@ -70,10 +70,19 @@ export interface Measurement {
  * while holding the run directory's lock, writes results.json and the reports, prints the summary.
  * The caller decides the exit (exitForRun); an interrupted run throws 130. `command` names the holder.
  */
-export async function measure(loaded: Measured, header: JournalHeader, opts: RunOptions & { fresh: boolean }, command: string): Promise<Measurement> {
+export async function measure(
+  loaded: Measured,
+  header: JournalHeader,
+  opts: RunOptions & { fresh: boolean },
+  command: string,
+): Promise<Measurement> {
   // The settings the header recorded: a resumed run measures as it started (runSettings, from its flags).
   const rp = runPlan({
-    spec: loaded.spec, plan: loaded.plan, manifests: loaded.manifests, flags: recordedFlags(header.overrides, header.schedule), seed: newSeed,
+    spec: loaded.spec,
+    plan: loaded.plan,
+    manifests: loaded.manifests,
+    flags: recordedFlags(header.overrides, header.schedule),
+    seed: newSeed,
     selection: { only: header.only, cells: header.cells ?? null },
   });
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
@@ -91,7 +100,13 @@ export async function measure(loaded: Measured, header: JournalHeader, opts: Run
 }
 
 /** Builds what is missing, probes the subjects, runs the cell processes not yet journaled, and writes the results. */
-async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, opts: RunOptions & { fresh: boolean }, loaded: Measured): Promise<Results> {
+async function measureLocked(
+  rp: RunPlan,
+  header: JournalHeader,
+  dir: string,
+  opts: RunOptions & { fresh: boolean },
+  loaded: Measured,
+): Promise<Results> {
   const spec = loaded.spec;
   const done = new Set(readJournal(dir).records.map((r) => r.key));
   const todo = rp.jobs.filter((j) => !done.has(j.key));
@@ -114,18 +129,44 @@ async function measureLocked(rp: RunPlan, header: JournalHeader, dir: string, op
   }
   if (opts.probe !== false && runnable.length > 0) await probeBeforeRun(rp, runnable, pythons, log);
   if (opts.fresh) startJournal(dir, header, spec.data);
-  recordUnbuilt(dir, todo.filter((j) => failed[j.cell.environment] !== undefined), failed);
+  recordUnbuilt(
+    dir,
+    todo.filter((j) => failed[j.cell.environment] !== undefined),
+    failed,
+  );
   const unsupported = rp.plan.cells.filter((c) => rp.selected.has(c.id) && c.status !== 'planned').length;
-  log(`${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${runnable.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`);
+  log(
+    `${spec.name}: ${rp.selected.size} cells${unsupported ? ` (${rp.selected.size - unsupported} measured, ${unsupported} unsupported)` : ''}, ${rp.jobs.length} processes (${runnable.length} to run) on ${rp.device}, ${rp.schedule.kind} schedule (seed ${rp.schedule.seed}); results in ${path.relative(process.cwd(), dir) || dir}`,
+  );
   const start = opts.start ?? header.start;
   const concurrency = opts.jobs ?? header.jobs ?? 1;
   // This spec's earlier runs here: the run-to-run component of every published interval is learnt from them.
-  const earlier = earlierRuns({ spec: rp.spec.name, device: rp.device, hostname: localHost().hostname, start, protocol: rp.protocol, dir });
-  const between = rp.protocol.precision === null ? null : betweenModel(earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))));
+  const earlier = earlierRuns({
+    spec: rp.spec.name,
+    device: rp.device,
+    hostname: localHost().hostname,
+    start,
+    protocol: rp.protocol,
+    dir,
+  });
+  const between =
+    rp.protocol.precision === null
+      ? null
+      : betweenModel(
+          earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))),
+        );
   const execute = await executeHere(opts.executor);
-  const stopped = await keepingJournal(dir, resume, () => execute(rp, runnable, { dir, pythons, start, concurrency, log, resume, between }));
+  const stopped = await keepingJournal(dir, resume, () =>
+    execute(rp, runnable, { dir, pythons, start, concurrency, log, resume, between }),
+  );
   // What each environment holds (src/env/recorded.ts): compare names a transitive version that moved.
-  const results = await withEnvironments(recordSources(resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }), loaded.byTool), pythons);
+  const results = await withEnvironments(
+    recordSources(
+      resultsOf(rp, header, dir, stopped, { start, jobs: concurrency, sources: loaded.byTool, earlier }),
+      loaded.byTool,
+    ),
+    pythons,
+  );
   await keepingJournal(dir, resume, async () => {
     writeResults(path.join(dir, 'results.json'), results);
     if (!stopped) pointLatest(dir, spec.name);
@@ -146,8 +187,21 @@ function recordUnbuilt(dir: string, cellProcesses: RunPlan['jobs'], failed: Reco
   for (const cellProcess of cellProcesses) {
     const why = failed[cellProcess.cell.environment];
     appendRecord(dir, {
-      type: 'process', key: cellProcess.key, cell: cellProcess.cell.id, kind: cellProcess.kind, index: cellProcess.index, started: now, wall_s: 0, cpus: null, start: 'cold',
-      outcome: { kind: 'failed', status: 'error', reason: `environment ${cellProcess.cell.environment} could not be built: ${why.split('\n')[0]}`, tail: why.slice(-2000) },
+      type: 'process',
+      key: cellProcess.key,
+      cell: cellProcess.cell.id,
+      kind: cellProcess.kind,
+      index: cellProcess.index,
+      started: now,
+      wall_s: 0,
+      cpus: null,
+      start: 'cold',
+      outcome: {
+        kind: 'failed',
+        status: 'error',
+        reason: `environment ${cellProcess.cell.environment} could not be built: ${why.split('\n')[0]}`,
+        tail: why.slice(-2000),
+      },
     });
   }
 }
@@ -162,16 +216,24 @@ async function keepingJournal<T>(dir: string, resume: string, f: () => Promise<T
   } catch (error) {
     if (!(error instanceof NoSpaceError)) throw error;
     const kept = readJournal(dir).records.length;
-    throw new UserError(`${error.message} What was measured is kept: ${kept} finished process(es) in ${path.join(dir, 'journal.jsonl')}. Free some space, then finish the run with: ${resume}`, EXIT.runFailed);
+    throw new UserError(
+      `${error.message} What was measured is kept: ${kept} finished process(es) in ${path.join(dir, 'journal.jsonl')}. Free some space, then finish the run with: ${resume}`,
+      EXIT.runFailed,
+    );
   }
 }
 /** Refuses to start a new run in a directory that already holds one. */
 function refuseExisting(dir: string): void {
   if (fs.existsSync(path.join(dir, 'journal.jsonl'))) {
-    throw new UserError(`${dir} already holds a run; resume it with --resume ${path.relative(process.cwd(), dir) || dir}, or choose another --out.`);
+    throw new UserError(
+      `${dir} already holds a run; resume it with --resume ${path.relative(process.cwd(), dir) || dir}, or choose another --out.`,
+    );
   }
   const links = linksUnder(dir, 1);
-  if (links.length > 0) throw new UserError(`${links[0]} is a symbolic link; a run writes only into a directory of its own. Choose another --out.`);
+  if (links.length > 0)
+    throw new UserError(
+      `${links[0]} is a symbolic link; a run writes only into a directory of its own. Choose another --out.`,
+    );
 }
 
 /** Writes the journal header and the resolved spec into the (locked) run directory. */
@@ -190,15 +252,35 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boolean, how: { start: 'cold' | 'fork'; jobs: number; sources: Prepared['byTool']; earlier: Map<string, EarlierCell>[] }): Results {
+function resultsOf(
+  rp: RunPlan,
+  header: JournalHeader,
+  dir: string,
+  partial: boolean,
+  how: { start: 'cold' | 'fork'; jobs: number; sources: Prepared['byTool']; earlier: Map<string, EarlierCell>[] },
+): Results {
   const { sources, earlier, ...settings } = how;
   const records = readJournal(dir).records;
   return aggregate(
     {
-      spec: rp.spec, plan: rp.plan, selected: rp.selected, protocol: rp.protocol, device: rp.device, partial, measuredOn: header.started.slice(0, 10), host: localHost(),
+      spec: rp.spec,
+      plan: rp.plan,
+      selected: rp.selected,
+      protocol: rp.protocol,
+      device: rp.device,
+      partial,
+      measuredOn: header.started.slice(0, 10),
+      host: localHost(),
       earlier,
       run: {
-        ...settings, overrides: rp.overrides, only: rp.selection.only, cells: rp.selection.cells, schedule: rp.schedule, started: header.started, finished: new Date().toISOString(), dir,
+        ...settings,
+        overrides: rp.overrides,
+        only: rp.selection.only,
+        cells: rp.selection.cells,
+        schedule: rp.schedule,
+        started: header.started,
+        finished: new Date().toISOString(),
+        dir,
         stopped_early: stoppedEarly(rp.jobs, records),
         ...(sources.size > 0 ? { tool_sources: runSources(sources) } : {}),
         ...(header.change ? { change: header.change } : {}),
@@ -211,6 +293,7 @@ function resultsOf(rp: RunPlan, header: JournalHeader, dir: string, partial: boo
 /** How the named executor (local when none is named) runs a planned run's processes here. */
 async function executeHere(name: string | undefined): Promise<NonNullable<Executor['execute']>> {
   const executor = await executorNamed(name ?? 'local');
-  if (!executor.execute) throw new UserError(`--executor ${executor.name} submits its processes; it cannot run a run planned here.`);
+  if (!executor.execute)
+    throw new UserError(`--executor ${executor.name} submits its processes; it cannot run a run planned here.`);
   return executor.execute;
 }

@@ -21,29 +21,49 @@ export function fewProcessesWarning(processes: number): string | null {
 }
 
 /** Says which environments the run builds before its first cell (minutes, gigabytes), without starting any interpreter. */
-export function announceBuilds(spec: Spec, envNames: Set<string>, python: string | null | undefined, log: (s: string) => void): void {
+export function announceBuilds(
+  spec: Spec,
+  envNames: Set<string>,
+  python: string | null | undefined,
+  log: (s: string) => void,
+): void {
   if (python) return;
   const envs = [...envNames].flatMap((n) => (spec.environments[n] ? [spec.environments[n]] : []));
-  const missing = listEnvs(envs).filter((e) => e.builds.length === 0).map((e) => e.env);
+  const missing = listEnvs(envs)
+    .filter((e) => e.builds.length === 0)
+    .map((e) => e.env);
   if (missing.length === 0) return;
   const what = missing.map((e) => {
     if (e.layer) return `${e.id} (a layer over ${e.layer.base}: pip downloads the release, about a minute)`;
     const size = cachedDownloadSize(e);
     return `${e.id} (a full PyTorch install: minutes${size && !size.error ? `; ${describeSize(size)}` : ' and gigabytes'})`;
   });
-  log(`first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${what.join(', ')}. \`benchgrid plan\` says what each downloads; they are cached for later runs.`);
+  log(
+    `first, ${missing.length === 1 ? 'one environment is' : `${missing.length} environments are`} built: ${what.join(', ')}. \`benchgrid plan\` says what each downloads; they are cached for later runs.`,
+  );
 }
 
 /**
  * The subject probe at the start of a run: a site missing from its model refuses the run (exit 2)
  * with the spec's positions and the nearest module paths, before anything is measured.
  */
-export async function probeBeforeRun(rp: RunPlan, jobs: RunPlan['jobs'], pythons: Record<string, string>, log: (s: string) => void): Promise<void> {
+export async function probeBeforeRun(
+  rp: RunPlan,
+  jobs: RunPlan['jobs'],
+  pythons: Record<string, string>,
+  log: (s: string) => void,
+): Promise<void> {
   const todo = new Set(jobs.map((j) => j.cell.id));
-  const problems = (await probeSpec(rp.spec, rp.plan, (id) => todo.has(id), pythons, log)).diagnostics.filter((d) => d.severity === 'error');
+  const problems = (await probeSpec(rp.spec, rp.plan, (id) => todo.has(id), pythons, log)).diagnostics.filter(
+    (d) => d.severity === 'error',
+  );
   if (problems.length === 0) return;
   const file = path.relative(process.cwd(), rp.spec.file) || rp.spec.file;
-  throw new UserError(`${file}: the subject probe found ${problems.length === 1 ? 'a site' : `${problems.length} sites`} every cell reading it would fail on; nothing was run. Fix the spec (\`benchgrid validate --probe ${file}\` checks it), or pass --no-probe to run anyway.`, EXIT.usage, problems.map((d) => formatDiagnostic(d)));
+  throw new UserError(
+    `${file}: the subject probe found ${problems.length === 1 ? 'a site' : `${problems.length} sites`} every cell reading it would fail on; nothing was run. Fix the spec (\`benchgrid validate --probe ${file}\` checks it), or pass --no-probe to run anyway.`,
+    EXIT.usage,
+    problems.map((d) => formatDiagnostic(d)),
+  );
 }
 
 /**
@@ -51,7 +71,14 @@ export async function probeBeforeRun(rp: RunPlan, jobs: RunPlan['jobs'], pythons
  * /dev/nvidiactl besides /dev/nvidia0, since a container given only its second GPU has /dev/nvidia1),
  * WSL's /dev/dxg, ROCm's /dev/kfd (torch.cuda is HIP there), Jetson's /dev/nvhost-ctrl-gpu.
  */
-export const GPU_DRIVER_FILES = ['/proc/driver/nvidia/version', '/dev/nvidiactl', '/dev/nvidia0', '/dev/dxg', '/dev/kfd', '/dev/nvhost-ctrl-gpu'];
+export const GPU_DRIVER_FILES = [
+  '/proc/driver/nvidia/version',
+  '/dev/nvidiactl',
+  '/dev/nvidia0',
+  '/dev/dxg',
+  '/dev/kfd',
+  '/dev/nvhost-ctrl-gpu',
+];
 
 /** What this machine shows of a GPU driver. */
 export interface DriverFacts {
@@ -82,8 +109,15 @@ export function noCudaHere(facts: DriverFacts): string | null {
  * torch, which knows best, is asked instead. Export and Slurm prepare runs for other machines: they
  * never come here.
  */
-export function refuseCudaBeforeBuilds(device: 'cpu' | 'cuda', python: string | null | undefined, facts: () => DriverFacts = driverFacts): void {
+export function refuseCudaBeforeBuilds(
+  device: 'cpu' | 'cuda',
+  python: string | null | undefined,
+  facts: () => DriverFacts = driverFacts,
+): void {
   if (device !== 'cuda' || python) return;
   const why = noCudaHere(facts());
-  if (why) throw new UserError(`this spec runs on cuda, but ${why}; nothing was built. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`);
+  if (why)
+    throw new UserError(
+      `this spec runs on cuda, but ${why}; nothing was built. Run it where there is a GPU (see \`benchgrid export\`), or measure on the CPU with --device cpu.`,
+    );
 }

@@ -15,7 +15,17 @@ export function printRunSummary(results: Results, spec: Spec | null, dir: string
   const summary = buildSummary(reportInput(results, spec), reports);
   const { cells, ok, error, unsupported } = summary.counts;
   if (json) {
-    process.stdout.write(JSON.stringify({ dir, results: path.join(dir, 'results.json'), partial: results.partial, ok, error, unsupported, summary }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        dir,
+        results: path.join(dir, 'results.json'),
+        partial: results.partial,
+        ok,
+        error,
+        unsupported,
+        summary,
+      }) + '\n',
+    );
   } else {
     process.stderr.write(renderSummary(summary, terminalWidth(process.stderr)));
   }
@@ -37,9 +47,15 @@ export function exitForRun(results: Results, plannedCells: Set<string>): void {
     // A baseline cell that failed because its row's processes did only repeats their cause: name theirs.
     const first = failed.find((c) => !c.reason?.startsWith(LENT_FAILURE)) ?? failed[0];
     const cause = (first?.reason ?? planned[0].reason ?? '').split('\n')[0];
-    throw new UserError(`nothing could be measured: of ${planned.length} planned cell${planned.length === 1 ? '' : 's'}, ${failed.length} failed and ${declined} declined at run time${cause ? `; the first cause: ${cause}` : ''}. The summary above lists every cause.`, EXIT.runFailed);
+    throw new UserError(
+      `nothing could be measured: of ${planned.length} planned cell${planned.length === 1 ? '' : 's'}, ${failed.length} failed and ${declined} declined at run time${cause ? `; the first cause: ${cause}` : ''}. The summary above lists every cause.`,
+      EXIT.runFailed,
+    );
   }
   if (failed.length > 0) {
-    throw new UserError(`${failed.length} of ${planned.length} planned cells ended in error (listed above); the other cells are measured and kept (exit ${EXIT.cellErrors}).`, EXIT.cellErrors);
+    throw new UserError(
+      `${failed.length} of ${planned.length} planned cells ended in error (listed above); the other cells are measured and kept (exit ${EXIT.cellErrors}).`,
+      EXIT.cellErrors,
+    );
   }
 }

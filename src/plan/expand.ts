@@ -73,7 +73,8 @@ export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
           const kind = spec.contracts[contract]?.kind ?? contract;
           const entry = t ? lookup(t.runner, t.adapter) : undefined;
           const builder = spec.subjects[subject]?.model.builder;
-          const implemented = (entry?.contracts.includes(kind) ?? false) && (entry?.builders == null || entry.builders.includes(builder));
+          const implemented =
+            (entry?.contracts.includes(kind) ?? false) && (entry?.builders == null || entry.builders.includes(builder));
           const ruleIndex = group.unsupported.findIndex((r) => ruleCovers(r, contract, tool, subject));
           const rule = ruleIndex >= 0 ? group.unsupported[ruleIndex] : undefined;
           const planned = implemented && !rule;
@@ -86,7 +87,11 @@ export function planSpec(spec: Spec, lookup: AdapterLookup): Plan {
             tool,
             subject,
             status: planned ? 'planned' : 'unsupported',
-            reason: rule ? rule.reason : planned ? null : `${t?.adapter ?? tool} does not implement ${kind} on ${builder ?? subject} subjects`,
+            reason: rule
+              ? rule.reason
+              : planned
+                ? null
+                : `${t?.adapter ?? tool} does not implement ${kind} on ${builder ?? subject} subjects`,
             environment: t?.environment ?? spec.defaultEnvironment,
             runner: t?.runner ?? 'torch',
             adapter: t?.adapter ?? tool,

@@ -16,13 +16,20 @@ const EXAMPLE = "Example: --only 'A/*/{raw,hooks}/*'.";
 /** A predicate on cell ids from a comma-separated list of globs; every glob must match something. */
 export function onlyFilter(globs: string | undefined, ids: string[]): (id: string) => boolean {
   if (!globs) return () => true;
-  if (globs.length > MAX_ONLY_LENGTH) throw new UserError(`--only is ${globs.length} characters long; at most ${MAX_ONLY_LENGTH} are accepted. Use shorter globs, e.g. 'A/*/hooks/*'.`);
-  const patterns = splitGlobs(globs).map((g) => g.trim()).filter(Boolean);
+  if (globs.length > MAX_ONLY_LENGTH)
+    throw new UserError(
+      `--only is ${globs.length} characters long; at most ${MAX_ONLY_LENGTH} are accepted. Use shorter globs, e.g. 'A/*/hooks/*'.`,
+    );
+  const patterns = splitGlobs(globs)
+    .map((g) => g.trim())
+    .filter(Boolean);
   if (patterns.length === 0) throw new UserError(`--only got no glob (got ${JSON.stringify(globs)}). ${EXAMPLE}`);
   const matchers = patterns.map((p) => ({ p, m: compileGlob(p) }));
   for (const { p, m } of matchers) {
     if (!ids.some((id) => m(id))) {
-      throw new UserError(`--only '${forTerminal(p)}' matches no cell. Cell ids look like GROUP/contract/tool/subject, e.g. '${ids[0] ?? 'A/single_module_output/hooks/resnet18'}'.`);
+      throw new UserError(
+        `--only '${forTerminal(p)}' matches no cell. Cell ids look like GROUP/contract/tool/subject, e.g. '${ids[0] ?? 'A/single_module_output/hooks/resnet18'}'.`,
+      );
     }
   }
   return (id) => matchers.some(({ m }) => m(id));
@@ -64,7 +71,8 @@ const literal = (ch: string): Item => ({ t: 'char', test: (c) => c === ch });
 export function compileGlob(glob: string): (id: string) => boolean {
   const parser = { glob, i: 0, depth: 0 };
   const seq = parseSeq(parser);
-  if (parser.i < glob.length) throw new UserError(`--only '${glob}': a '}' at character ${parser.i + 1} closes no '{'. ${EXAMPLE}`);
+  if (parser.i < glob.length)
+    throw new UserError(`--only '${glob}': a '}' at character ${parser.i + 1} closes no '{'. ${EXAMPLE}`);
   return automaton(seq);
 }
 
@@ -94,14 +102,16 @@ function parseSeq(p: { glob: string; i: number; depth: number }, inBraces = fals
 
 function parseBraces(p: { glob: string; i: number; depth: number }): Item {
   const open = p.i;
-  if (++p.depth > MAX_BRACE_DEPTH) throw new UserError(`--only '${p.glob}' nests '{...}' deeper than ${MAX_BRACE_DEPTH} levels. ${EXAMPLE}`);
+  if (++p.depth > MAX_BRACE_DEPTH)
+    throw new UserError(`--only '${p.glob}' nests '{...}' deeper than ${MAX_BRACE_DEPTH} levels. ${EXAMPLE}`);
   p.i++;
   const options: Item[][] = [parseSeq(p, true)];
   while (p.glob[p.i] === ',') {
     p.i++;
     options.push(parseSeq(p, true));
   }
-  if (p.glob[p.i] !== '}') throw new UserError(`--only '${p.glob}': the '{' at character ${open + 1} is not closed. ${EXAMPLE}`);
+  if (p.glob[p.i] !== '}')
+    throw new UserError(`--only '${p.glob}': the '{' at character ${open + 1} is not closed. ${EXAMPLE}`);
   p.i++;
   p.depth--;
   return { t: 'alt', options };

@@ -16,20 +16,35 @@ export type Pairing = { baseline: string; unpaired: null } | { baseline: null; u
  * implements the contract's kind on the subject's builder, unless the subject says `pairing: off` or an
  * `unpaired` rule of the group covers the cell.
  */
-export function pairingOf(spec: Spec, groupId: string, contract: string, tool: string, subject: string, lookup: AdapterLookup): Pairing | null {
+export function pairingOf(
+  spec: Spec,
+  groupId: string,
+  contract: string,
+  tool: string,
+  subject: string,
+  lookup: AdapterLookup,
+): Pairing | null {
   if (tool === BASELINE_TOOL) return null;
   const group = spec.groups.find((g) => g.id === groupId);
   const s = spec.subjects[subject];
-  if (s?.pairing === 'off') return { baseline: null, unpaired: `pairing is off for subject ${subject} (subjects.${subject}.pairing)` };
+  if (s?.pairing === 'off')
+    return { baseline: null, unpaired: `pairing is off for subject ${subject} (subjects.${subject}.pairing)` };
   const rule = group?.unpaired.find((r) => ruleCovers(r, contract, tool, subject));
   if (rule) return { baseline: null, unpaired: rule.reason };
-  if (!group?.tools.includes(BASELINE_TOOL) || !spec.tools[BASELINE_TOOL]) return { baseline: null, unpaired: `group ${groupId} has no ${BASELINE_TOOL} tool to pair with` };
+  if (!group?.tools.includes(BASELINE_TOOL) || !spec.tools[BASELINE_TOOL])
+    return { baseline: null, unpaired: `group ${groupId} has no ${BASELINE_TOOL} tool to pair with` };
   const raw = spec.tools[BASELINE_TOOL];
   const kind = spec.contracts[contract]?.kind ?? contract;
   const entry = lookup(raw.runner, raw.adapter);
   const builder = s?.model.builder;
-  if (!entry?.contracts.includes(kind) || (entry.builders != null && builder !== undefined && !entry.builders.includes(builder))) {
-    return { baseline: null, unpaired: `${BASELINE_TOOL} does not implement ${kind}${builder ? ` on ${builder} subjects` : ''}` };
+  if (
+    !entry?.contracts.includes(kind) ||
+    (entry.builders != null && builder !== undefined && !entry.builders.includes(builder))
+  ) {
+    return {
+      baseline: null,
+      unpaired: `${BASELINE_TOOL} does not implement ${kind}${builder ? ` on ${builder} subjects` : ''}`,
+    };
   }
   return { baseline: BASELINE_TOOL, unpaired: null };
 }

@@ -8,11 +8,20 @@ import { expandSubjectList, isDeclared } from '../spec/subjects.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** The plan as it is printed by `benchgrid plan`, no line wider than `width`. */
-export function renderPlan(rawSpec: Spec, plan: Plan, selected: (id: string) => boolean, color: boolean, width = DEFAULT_WIDTH): string {
+export function renderPlan(
+  rawSpec: Spec,
+  plan: Plan,
+  selected: (id: string) => boolean,
+  color: boolean,
+  width = DEFAULT_WIDTH,
+): string {
   const lines: string[] = [];
   // Titles, labels and reasons through the terminal sink (ids cannot hold what it changes).
   const spec = mapStrings(rawSpec, forTerminal);
-  const cells = mapStrings(plan.cells.filter((c) => selected(c.id)), forTerminal);
+  const cells = mapStrings(
+    plan.cells.filter((c) => selected(c.id)),
+    forTerminal,
+  );
   const byId = new Map(cells.map((c) => [c.id, c]));
   const green = (s: string) => (color ? `\x1b[32m${s}\x1b[39m` : s);
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);
@@ -25,16 +34,23 @@ export function renderPlan(rawSpec: Spec, plan: Plan, selected: (id: string) => 
       const contracts = g.contracts.filter((k) => mine.some((c) => c.contract === k));
       const keys = new Map<string, string>();
       const keyOf = (reason: string) => {
-        if (!keys.has(reason)) keys.set(reason, String.fromCharCode(97 + (keys.size % 26)) + (keys.size >= 26 ? String(Math.floor(keys.size / 26)) : ''));
+        if (!keys.has(reason))
+          keys.set(
+            reason,
+            String.fromCharCode(97 + (keys.size % 26)) + (keys.size >= 26 ? String(Math.floor(keys.size / 26)) : ''),
+          );
         return keys.get(reason)!;
       };
       const rows: string[][] = [];
       for (const contract of contracts) {
-        rows.push([contract, ...tools.map((tool) => {
-          const c = byId.get(`${g.id}/${contract}/${tool}/${subject}`);
-          if (!c) return '';
-          return c.status === 'planned' ? green('run') : dim(`(${keyOf(c.reason ?? '')})`);
-        })]);
+        rows.push([
+          contract,
+          ...tools.map((tool) => {
+            const c = byId.get(`${g.id}/${contract}/${tool}/${subject}`);
+            if (!c) return '';
+            return c.status === 'planned' ? green('run') : dim(`(${keyOf(c.reason ?? '')})`);
+          }),
+        ]);
       }
       const planned = mine.filter((c) => c.status === 'planned').length;
       const label = spec.subjects[subject]?.label ?? subject;

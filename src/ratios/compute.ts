@@ -76,37 +76,85 @@ export function ratioTable(runs: RatioRun[], o: RatioOptions): RatioTable {
       keys.push(key);
     }
   }
-  const rows = keys.map((key) => {
-    const [group, contract, tool, subject] = key.split('\u0000');
-    const values = runs.map((r) => ratioIn(r.results, group, contract, tool, subject, o.base));
-    const first = values[0]?.ratio ?? null;
-    const last = values[values.length - 1]?.ratio ?? null;
-    const change = values.length > 1 && first !== null && last !== null ? last / first - 1 : null;
-    return { group, contract, subject, tool, values, change, beyond: change !== null && Math.abs(change) > o.tolerance };
-  }).filter((row) => row.values.some((v) => v.ratio !== null || (v.status !== 'missing' && v.status !== 'unsupported')));
-  return { base: o.base, runs: runs.map(describeRun), tolerance: o.tolerance, rows, lost: runs.length > 1 ? lostCells(runs[0].results, runs[runs.length - 1].results) : [] };
+  const rows = keys
+    .map((key) => {
+      const [group, contract, tool, subject] = key.split('\u0000');
+      const values = runs.map((r) => ratioIn(r.results, group, contract, tool, subject, o.base));
+      const first = values[0]?.ratio ?? null;
+      const last = values[values.length - 1]?.ratio ?? null;
+      const change = values.length > 1 && first !== null && last !== null ? last / first - 1 : null;
+      return {
+        group,
+        contract,
+        subject,
+        tool,
+        values,
+        change,
+        beyond: change !== null && Math.abs(change) > o.tolerance,
+      };
+    })
+    .filter((row) =>
+      row.values.some((v) => v.ratio !== null || (v.status !== 'missing' && v.status !== 'unsupported')),
+    );
+  return {
+    base: o.base,
+    runs: runs.map(describeRun),
+    tolerance: o.tolerance,
+    rows,
+    lost: runs.length > 1 ? lostCells(runs[0].results, runs[runs.length - 1].results) : [],
+  };
 }
 
 /** Cells ok in `first` and not ok in `last`, with the last run's reason (none when it has no such cell). */
 export function lostCells(first: Results, last: Results): LostCell[] {
   const byId = new Map(last.cells.map((c) => [c.id, c]));
-  return first.cells.filter((c) => c.status === 'ok').flatMap((c) => {
-    const now = byId.get(c.id);
-    if (now?.status === 'ok') return [];
-    return [{ id: c.id, status: now?.status ?? 'missing', reason: now ? now.reason : null }];
-  });
+  return first.cells
+    .filter((c) => c.status === 'ok')
+    .flatMap((c) => {
+      const now = byId.get(c.id);
+      if (now?.status === 'ok') return [];
+      return [{ id: c.id, status: now?.status ?? 'missing', reason: now ? now.reason : null }];
+    });
 }
 
 /** A tool's ratio to the base in one run. */
-export function ratioIn(results: Results, group: string, contract: string, tool: string, subject: string, base: string): RatioValue {
+export function ratioIn(
+  results: Results,
+  group: string,
+  contract: string,
+  tool: string,
+  subject: string,
+  base: string,
+): RatioValue {
   const cell = findCell(results, group, contract, tool, subject);
   const ref = findCell(results, group, contract, base, subject);
   if (!cell) return { ratio: null, low: null, high: null, status: 'missing', note: 'not in this run' };
-  if (cell.median_ms === null) return { ratio: null, low: null, high: null, status: cell.status, note: cell.reason ?? `${cell.status}, no median` };
+  if (cell.median_ms === null)
+    return {
+      ratio: null,
+      low: null,
+      high: null,
+      status: cell.status,
+      note: cell.reason ?? `${cell.status}, no median`,
+    };
   // To the plain forward a paired cell has its own ratio, timed in the same processes, with its 95% interval.
-  if (base === BASELINE_TOOL && cell.paired) return { ratio: cell.paired.published.ratio, low: cell.paired.published.ci95[0], high: cell.paired.published.ci95[1], status: cell.status, note: null, paired: true };
+  if (base === BASELINE_TOOL && cell.paired)
+    return {
+      ratio: cell.paired.published.ratio,
+      low: cell.paired.published.ci95[0],
+      high: cell.paired.published.ci95[1],
+      status: cell.status,
+      note: null,
+      paired: true,
+    };
   if (!ref || ref.median_ms === null || ref.median_ms <= 0) {
-    return { ratio: null, low: null, high: null, status: cell.status, note: `${base} has no median here${ref?.reason ? ` (${ref.reason})` : ''}` };
+    return {
+      ratio: null,
+      low: null,
+      high: null,
+      status: cell.status,
+      note: `${base} has no median here${ref?.reason ? ` (${ref.reason})` : ''}`,
+    };
   }
   const low = cell.min_ms !== null && ref.max_ms ? cell.min_ms / ref.max_ms : null;
   const high = cell.max_ms !== null && ref.min_ms ? cell.max_ms / ref.min_ms : null;
@@ -116,7 +164,13 @@ export function ratioIn(results: Results, group: string, contract: string, tool:
 /** Each results model's cells by row key, built once: a lookup per row and run stays linear in the cells. */
 const INDEX = new WeakMap<Results, Map<string, CellResult>>();
 
-function findCell(results: Results, group: string, contract: string, tool: string, subject: string): CellResult | undefined {
+function findCell(
+  results: Results,
+  group: string,
+  contract: string,
+  tool: string,
+  subject: string,
+): CellResult | undefined {
   let index = INDEX.get(results);
   if (!index) {
     index = new Map();
@@ -140,5 +194,10 @@ function describeRun(r: RatioRun): RatioTable['runs'][number] {
   const host = r.results.host;
   const gpu = typeof host.gpu === 'string' ? host.gpu : null;
   const name = typeof host.name === 'string' ? host.name : typeof host.hostname === 'string' ? host.hostname : '';
-  return { label: r.label, measured_on: r.results.measured_on, host: gpu ?? name, device: r.results.spec?.device ?? (gpu ? 'cuda' : null) };
+  return {
+    label: r.label,
+    measured_on: r.results.measured_on,
+    host: gpu ?? name,
+    device: r.results.spec?.device ?? (gpu ? 'cuda' : null),
+  };
 }

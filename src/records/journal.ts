@@ -86,10 +86,12 @@ export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 export function journalLines<T>(file: string, parse: (line: string, lineNo: number) => T | undefined): T[] {
   if (!fs.existsSync(file)) return [];
   const out: T[] = [];
-  readRegularFile(file, MAX_JOURNAL_BYTES, 'journal').split('\n').forEach((line, i) => {
-    const rec = line.trim() ? parse(line, i + 1) : undefined;
-    if (rec !== undefined) out.push(rec);
-  });
+  readRegularFile(file, MAX_JOURNAL_BYTES, 'journal')
+    .split('\n')
+    .forEach((line, i) => {
+      const rec = line.trim() ? parse(line, i + 1) : undefined;
+      if (rec !== undefined) out.push(rec);
+    });
   return out;
 }
 
@@ -123,7 +125,10 @@ function parseRunLine(line: string, file: string, n: number): JournalHeader | Pr
   if (type !== 'header' && type !== 'process') return undefined;
   const validate = validatorForDef('journal.schema.json', type);
   const fine = validate(rec) && (type === 'header' || resultIsValid(rec as ProcessRecord));
-  if (!fine) throw new UserError(`${file}:${n}: not a journal record benchgrid wrote (${validate.errors?.[0] ? `${validate.errors[0].instancePath || '(record)'} ${validate.errors[0].message}` : 'its result fails schemas/result.schema.json'}). Start a new run instead of resuming this one.`);
+  if (!fine)
+    throw new UserError(
+      `${file}:${n}: not a journal record benchgrid wrote (${validate.errors?.[0] ? `${validate.errors[0].instancePath || '(record)'} ${validate.errors[0].message}` : 'its result fails schemas/result.schema.json'}). Start a new run instead of resuming this one.`,
+    );
   return rec as JournalHeader | ProcessRecord; // checked by the schema just above
 }
 

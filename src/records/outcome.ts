@@ -5,7 +5,16 @@ import { readJsonFile } from '../util/json-file.ts';
 
 /** A result file larger than this is not one (samples are bounded by protocol.samples, at most 100,000 per process). */
 const MAX_RESULT_BYTES = 256 * 1024 * 1024;
-import type { Agreement, EffectFigures, MemoryGrowthRecord, PairedRecord, PrecisionControlRecord, RequiredWork, TokensRecord, Witnesses } from './record.ts';
+import type {
+  Agreement,
+  EffectFigures,
+  MemoryGrowthRecord,
+  PairedRecord,
+  PrecisionControlRecord,
+  RequiredWork,
+  TokensRecord,
+  Witnesses,
+} from './record.ts';
 
 /** Everything known about one finished process. */
 export type Outcome =
@@ -30,9 +39,13 @@ export interface ProcessResult {
   reason: string | null;
   error: { type: string; message: string; traceback_tail: string } | null;
   timing: {
-    timer: string; sync: string; warmups: number; samples_ms: number[];
+    timer: string;
+    sync: string;
+    warmups: number;
+    samples_ms: number[];
     /** The timed collection after each sample (absent in results written before the GC policy). */
-    gc?: string; gc_ms?: number[];
+    gc?: string;
+    gc_ms?: number[];
     stopped_by: 'samples' | 'budget' | 'precision';
     /** What the rest of the machine did during the timed phase (benchgrid_harness/machine.py); absent in older results. */
     load?: ProcessLoad | null;
@@ -40,14 +53,25 @@ export interface ProcessResult {
     memory_growth?: MemoryGrowthRecord;
   } | null;
   exact: {
-    verdict: 'bit' | 'close' | 'mismatch' | 'vacuous' | 'degraded' | null; max_abs_diff: number | null; reference: string | null; rtol: number; atol: number;
+    verdict: 'bit' | 'close' | 'mismatch' | 'vacuous' | 'degraded' | null;
+    max_abs_diff: number | null;
+    reference: string | null;
+    rtol: number;
+    atol: number;
     /** The effect-size guard of a writing contract, and a decoder output's task-level agreement (absent in older results). */
-    effect?: EffectFigures | null; agreement?: Agreement | null;
+    effect?: EffectFigures | null;
+    agreement?: Agreement | null;
     /** A reduced-precision subject's control at float32 (absent where it did not run, and in older results). */
     precision_control?: PrecisionControlRecord | null;
   } | null;
   memory: { peak_rss_bytes: number; cuda_peak_allocated_bytes: number | null } | null;
-  versions: { python: string; torch: string | null; torchvision: string | null; numpy: string | null; library: { name: string; version: string | null } | null };
+  versions: {
+    python: string;
+    torch: string | null;
+    torchvision: string | null;
+    numpy: string | null;
+    library: { name: string; version: string | null } | null;
+  };
   environment: Record<string, unknown>;
   phases_s: Record<string, number>;
   /** Work witnesses of the untimed witness call (time mode, from protocol-1 harnesses that record them). */
@@ -56,7 +80,11 @@ export interface ProcessResult {
   /** Paired timing (docs/protocol.md, Pairing): the baseline's samples; absent or null when the process did not pair. */
   paired?: PairedRecord | null;
   /** What the process built (absent from older harnesses, null before the build): dtype and weights. */
-  subject?: { dtype: string; weights: { kind: 'state_dict' | 'pretrained' | 'hub'; source: string; sha256: string } | null; tokens?: TokensRecord } | null;
+  subject?: {
+    dtype: string;
+    weights: { kind: 'state_dict' | 'pretrained' | 'hub'; source: string; sha256: string } | null;
+    tokens?: TokensRecord;
+  } | null;
 }
 
 /** What the orchestrator saw of the process itself. */
@@ -75,7 +103,11 @@ export interface Exit {
  * was (or was not) left behind; then a result file must be JSON and pass the schema, and must be for
  * this cell and process.
  */
-export function outcomeOf(exit: Exit, resultFile: string, expect: { cell: string; index: number; mode: string }): Outcome {
+export function outcomeOf(
+  exit: Exit,
+  resultFile: string,
+  expect: { cell: string; index: number; mode: string },
+): Outcome {
   const tail = tailOf(exit);
   const fail = (reason: string): Outcome => ({ kind: 'failed', status: 'error', reason, tail });
   if (exit.spawnError) return fail(`could not start the process: ${exit.spawnError}`);
@@ -86,17 +118,26 @@ export function outcomeOf(exit: Exit, resultFile: string, expect: { cell: string
   try {
     data = readJsonFile(resultFile, MAX_RESULT_BYTES, 'result file');
   } catch (error) {
-    const why = (error as Error).message.split('\n')[0].replace(`${resultFile}: `, '').replace(/^not a result file: /, '');
-    return fail(`the result file ${/invalid JSON|nested deeper|appears twice/.test(why) ? 'is not JSON' : 'cannot be read'} (${why})`);
+    const why = (error as Error).message
+      .split('\n')[0]
+      .replace(`${resultFile}: `, '')
+      .replace(/^not a result file: /, '');
+    return fail(
+      `the result file ${/invalid JSON|nested deeper|appears twice/.test(why) ? 'is not JSON' : 'cannot be read'} (${why})`,
+    );
   }
   const validate = validatorFor('result.schema.json');
   if (!validate(data)) {
     const first = validate.errors?.[0];
-    return fail(`the result file does not match schemas/result.schema.json (${first?.instancePath || '/'} ${first?.message ?? ''}; ${validate.errors?.length ?? 0} problem(s))`);
+    return fail(
+      `the result file does not match schemas/result.schema.json (${first?.instancePath || '/'} ${first?.message ?? ''}; ${validate.errors?.length ?? 0} problem(s))`,
+    );
   }
   const result = data as ProcessResult;
   if (result.cell_id !== expect.cell || result.process_index !== expect.index || result.mode !== expect.mode) {
-    return fail(`the result file is for ${result.cell_id} process ${result.process_index} (${result.mode}), not this process`);
+    return fail(
+      `the result file is for ${result.cell_id} process ${result.process_index} (${result.mode}), not this process`,
+    );
   }
   if (exit.exitCode !== 0) return fail(`the process wrote a result but exited with code ${exit.exitCode}`);
   return { kind: 'result', result };

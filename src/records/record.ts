@@ -36,7 +36,6 @@ export interface PairedProcess {
   before_ms: number[];
 }
 
-
 /** What a process result holds about pairing (schemas/result.schema.json `paired`). */
 export interface PairedRecord {
   baseline: string;
@@ -46,20 +45,34 @@ export interface PairedRecord {
   baseline_gc_ms?: number[];
   tool_first?: boolean[];
   /** The block before the import; `work`: the baseline's witness call after it (absent in older results). */
-  before?: { baseline_ms: number[]; baseline_gc_ms: number[]; stopped_by: string; work?: { witnesses: Witnesses; required: RequiredWork; differs: string[] } | null };
+  before?: {
+    baseline_ms: number[];
+    baseline_gc_ms: number[];
+    stopped_by: string;
+    work?: { witnesses: Witnesses; required: RequiredWork; differs: string[] } | null;
+  };
 }
 
-
 /** A process's paired figures from its timing and `paired` record; null when it did not pair. */
-export function pairedProcess(index: number, samples: readonly number[], p: PairedRecord | null | undefined): PairedProcess | null {
+export function pairedProcess(
+  index: number,
+  samples: readonly number[],
+  p: PairedRecord | null | undefined,
+): PairedProcess | null {
   if (!p || p.unpaired !== null || !p.baseline_ms || !p.before) return null;
   const ratio = pairEstimate(samples, p.baseline_ms);
   const base = p.before.baseline_ms;
   if (ratio === null || base.length === 0 || p.baseline_ms.length === 0) return null;
   const tax = median(p.baseline_ms) / median(base);
   return {
-    index, ratio, tax, pairs: Math.min(samples.length, p.baseline_ms.length),
-    seed: p.seed, baseline_ms: p.baseline_ms, tool_first: p.tool_first ?? [], before_ms: base,
+    index,
+    ratio,
+    tax,
+    pairs: Math.min(samples.length, p.baseline_ms.length),
+    seed: p.seed,
+    baseline_ms: p.baseline_ms,
+    tool_first: p.tool_first ?? [],
+    before_ms: base,
   };
 }
 

@@ -40,7 +40,10 @@ export function oneLineAnswers(results: Results, spec: Spec | null): AnswerBlock
   for (const first of results.cells) {
     const key = `${first.group}/${first.subject}`;
     if (seen.has(key)) continue;
-    const block = mainRow(results.cells.filter((c) => c.group === first.group && c.subject === first.subject), spec);
+    const block = mainRow(
+      results.cells.filter((c) => c.group === first.group && c.subject === first.subject),
+      spec,
+    );
     if (block) {
       seen.add(key);
       blocks.push(block);
@@ -56,15 +59,29 @@ function mainRow(cells: CellResult[], spec: Spec | null): AnswerBlock | null {
   const index = cellIndex(cells);
   for (const contract of new Set(cells.map((c) => c.contract))) {
     const row = cells.filter((c) => c.contract === contract);
-    const base = row.find((c) => c.tool === 'raw' && c.status === 'ok') ?? row.find((c) => c.tool === reference && c.status === 'ok');
+    const base =
+      row.find((c) => c.tool === 'raw' && c.status === 'ok') ??
+      row.find((c) => c.tool === reference && c.status === 'ok');
     const others = row.filter((c) => c !== base && c.status !== 'unsupported');
     if (!base || others.length === 0) continue;
     return {
-      group: base.group, subject: base.subject, contract, label: spec?.contracts[contract]?.label ?? contract, base: base.tool,
+      group: base.group,
+      subject: base.subject,
+      contract,
+      label: spec?.contracts[contract]?.label ?? contract,
+      base: base.tool,
       answers: others.map((c) => ({
-        tool: c.tool, cell: c.id, status: c.status, ratio: answerRatio(c, base, index), exact: c.exact ?? null,
-        work_differs: (c.work?.differs.length ?? 0) > 0, reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
-        tax: c.status === 'ok' && c.import_tax && Number.isFinite(c.import_tax.ci95[1]) ? { ratio: c.import_tax.ratio, low: c.import_tax.ci95[0], high: c.import_tax.ci95[1] } : null,
+        tool: c.tool,
+        cell: c.id,
+        status: c.status,
+        ratio: answerRatio(c, base, index),
+        exact: c.exact ?? null,
+        work_differs: (c.work?.differs.length ?? 0) > 0,
+        reason: c.status === 'ok' ? null : firstLine(c.reason ?? c.error?.message) || null,
+        tax:
+          c.status === 'ok' && c.import_tax && Number.isFinite(c.import_tax.ci95[1])
+            ? { ratio: c.import_tax.ratio, low: c.import_tax.ci95[0], high: c.import_tax.ci95[1] }
+            : null,
       })),
     };
   }
@@ -80,7 +97,12 @@ function answerRatio(c: CellResult, base: CellResult, index: CellIndex): CellRat
   if (published?.paired) {
     // One process gives no interval over processes: the ratio alone, never "(0.00-Infinity)".
     const bounded = hasInterval(published) && published.low > 0;
-    return { ratio: published.ratio, low: bounded ? published.low : null, high: bounded ? published.high : null, how: "paired: timed against raw in the tool's own processes, 95% interval over processes and between runs" };
+    return {
+      ratio: published.ratio,
+      low: bounded ? published.low : null,
+      high: bounded ? published.high : null,
+      how: "paired: timed against raw in the tool's own processes, 95% interval over processes and between runs",
+    };
   }
   return cellRatio(c, base);
 }
@@ -92,7 +114,9 @@ export function answerLine(a: Answer, base: string): string {
   const interval = r.low !== null && r.high !== null ? ` (${r.low.toFixed(2)}-${r.high.toFixed(2)})` : '';
   const marks = [a.exact ?? null, a.work_differs ? 'work: differs' : null].filter((m): m is string => m !== null);
   // The import tax is said beside the ratio, never in it; in words only where its interval excludes 1.
-  const tax = a.tax ? `; import tax ${a.tax.ratio.toFixed(2)}x (${a.tax.low.toFixed(2)}-${a.tax.high.toFixed(2)})${a.tax.low > 1 ? ', slows torch' : a.tax.high < 1 ? ', speeds torch up' : ''}` : '';
+  const tax = a.tax
+    ? `; import tax ${a.tax.ratio.toFixed(2)}x (${a.tax.low.toFixed(2)}-${a.tax.high.toFixed(2)})${a.tax.low > 1 ? ', slows torch' : a.tax.high < 1 ? ', speeds torch up' : ''}`
+    : '';
   return `${a.tool}: ${r.ratio.toFixed(2)}x ${base}${interval}${marks.length ? `, ${marks.join(', ')}` : ''}${tax}`;
 }
 

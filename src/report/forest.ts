@@ -41,7 +41,8 @@ export interface ForestView {
 }
 
 /** What the plot shows, said under it (before the caption). */
-export const FOREST_SENTENCE = "Each point is a tool's x raw: its time over the plain forward, the two timed in alternation in the same processes; the bar is its 95% interval, and the dashed line is 1.00x, no cost; a point without a bar comes from one process, which gives no interval. The scale is logarithmic, so 2x and 0.5x lie equally far from it. Beside each tool: its exactness against the group's reference, and work: differs where its work witnesses saw other work than the contract's; a mismatch, a vacuous check or a work difference turns the label red. Hover a row for its figures.";
+export const FOREST_SENTENCE =
+  "Each point is a tool's x raw: its time over the plain forward, the two timed in alternation in the same processes; the bar is its 95% interval, and the dashed line is 1.00x, no cost; a point without a bar comes from one process, which gives no interval. The scale is logarithmic, so 2x and 0.5x lie equally far from it. Beside each tool: its exactness against the group's reference, and work: differs where its work witnesses saw other work than the contract's; a mismatch, a vacuous check or a work difference turns the label red. Hover a row for its figures.";
 
 /** Why an entry has no row; null when it has one. */
 function leftOutReason(e: PageEntryView): string | null {
@@ -55,7 +56,15 @@ function leftOutReason(e: PageEntryView): string | null {
 }
 
 /** The caption's order: the cells with no ratio by their nature first, then those the run did not measure. */
-const REASON_ORDER = ['raw, the baseline', 'unpaired, so without an interval', 'without a raw cell to be timed against', 'without a ratio to raw', 'failed', 'not run', 'not measured'];
+const REASON_ORDER = [
+  'raw, the baseline',
+  'unpaired, so without an interval',
+  'without a raw cell to be timed against',
+  'without a ratio to raw',
+  'failed',
+  'not run',
+  'not measured',
+];
 
 /**
  * The forest plot of a page section, in page order (the order of the table under it, so a row is found in
@@ -71,11 +80,15 @@ export function forestData(section: PageSectionView, index: number, prefix: stri
   }
   const leftOut = REASON_ORDER.filter((r) => counts.has(r)).map((reason) => ({ reason, count: counts.get(reason)! }));
   const total = leftOut.reduce((a, r) => a + r.count, 0);
-  const caption = total ? `Left out of the plot (${total} of ${section.entries.length} cells): ${leftOut.map((r) => `${r.reason} (${r.count})`).join('; ')}.` : '';
+  const caption = total
+    ? `Left out of the plot (${total} of ${section.entries.length} cells): ${leftOut.map((r) => `${r.reason} (${r.count})`).join('; ')}.`
+    : '';
   if (rows.length === 0) return { chart: null, leftOut, caption };
   // Coloured by page row as the time chart colours them, which counts the rows with a measured entry.
   const groups = [...new Set(section.entries.filter((e) => e.kind === 'measured' && e.result).map((e) => e.rowLabel))];
-  const interval = rows.map((e) => (hasInterval(e.ratio!) ? ([e.ratio!.low, e.ratio!.high] as [number, number]) : null));
+  const interval = rows.map((e) =>
+    hasInterval(e.ratio!) ? ([e.ratio!.low, e.ratio!.high] as [number, number]) : null,
+  );
   const ratio = rows.map((e) => e.ratio!.ratio);
   const bounds = logBounds([1, ...ratio, ...interval.flatMap((r) => r ?? [])]);
   const work = rows.map((e) => (e.result ? workText(e.result) : null));
@@ -88,7 +101,11 @@ export function forestData(section: PageSectionView, index: number, prefix: stri
       return [[tool, verdict[i], work[i] ? 'work: differs' : ''].filter(Boolean).join(' · '), row];
     }),
     full: rows.map(chartTitle),
-    details: rows.map((e, i) => [`x raw ${e.ratioText}`, `exactness: ${exactnessCell(e.result) || 'not recorded'}`, ...(work[i] ? [work[i]!] : [])]),
+    details: rows.map((e, i) => [
+      `x raw ${e.ratioText}`,
+      `exactness: ${exactnessCell(e.result) || 'not recorded'}`,
+      ...(work[i] ? [work[i]!] : []),
+    ]),
     ratio,
     interval,
     flagged: rows.map((_, i) => verdict[i] === 'mismatch' || verdict[i] === 'vacuous' || work[i] !== null),
@@ -130,7 +147,8 @@ export function axisTicks(min: number, max: number): number[] {
     if (x >= min && x <= max) ticks.push(x);
   };
   if (max / min >= 10) {
-    for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) for (const m of [1, 2, 5]) add(m * 10 ** p);
+    for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++)
+      for (const m of [1, 2, 5]) add(m * 10 ** p);
     return ticks;
   }
   const step = STEPS.find((d) => Math.floor(max / d) - Math.ceil(min / d) + 1 <= 7) ?? STEPS[STEPS.length - 1];

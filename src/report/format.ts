@@ -43,9 +43,15 @@ export function exactnessCell(c: CellResult | null): string {
   if (c.exact === 'degraded') return degradedText(c);
   if (c.exact === 'bit') return exactText(c.exact);
   const control = c.precision_control;
-  const atFloat32 = control && control.verdict === 'mismatch' && c.exact === 'mismatch'
-    ? `at float32 too${control.max_abs_diff === null ? '' : `: max abs diff ${formatDiff(control.max_abs_diff)}`}` : null;
-  const parts = [c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`, agreementText(c.agreement), atFloat32 ?? controlFailed(control)].filter((p) => p);
+  const atFloat32 =
+    control && control.verdict === 'mismatch' && c.exact === 'mismatch'
+      ? `at float32 too${control.max_abs_diff === null ? '' : `: max abs diff ${formatDiff(control.max_abs_diff)}`}`
+      : null;
+  const parts = [
+    c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}`,
+    agreementText(c.agreement),
+    atFloat32 ?? controlFailed(control),
+  ].filter((p) => p);
   return parts.length ? `${c.exact} (${parts.join('; ')})` : exactText(c.exact);
 }
 
@@ -66,10 +72,15 @@ function controlFailed(control: CellResult['precision_control']): string | null 
 export function degradedText(c: CellResult): string {
   const control = c.precision_control;
   const parts = [
-    c.max_abs_diff === null ? null : `max abs diff ${formatDiff(c.max_abs_diff)}${control ? ` in ${control.from}` : ''}`,
+    c.max_abs_diff === null
+      ? null
+      : `max abs diff ${formatDiff(c.max_abs_diff)}${control ? ` in ${control.from}` : ''}`,
     agreementText(c.agreement),
-    !control ? null : control.verdict === 'bit' ? 'bit-exact at float32'
-      : `close at float32${control.max_abs_diff === null ? '' : ` (max abs diff ${formatDiff(control.max_abs_diff)})`}`,
+    !control
+      ? null
+      : control.verdict === 'bit'
+        ? 'bit-exact at float32'
+        : `close at float32${control.max_abs_diff === null ? '' : ` (max abs diff ${formatDiff(control.max_abs_diff)})`}`,
   ].filter((p) => p);
   return `degraded (precision${parts.length ? `: ${parts.join('; ')}` : ''})`;
 }
@@ -80,9 +91,13 @@ export function degradedText(c: CellResult): string {
  */
 export function vacuousText(c: CellResult): string {
   const e = c.effect;
-  const figures = !e ? null : typeof e.max_abs_diff === 'number'
-    ? `max abs diff ${formatDiff(e.max_abs_diff)} from the unwritten output`
-    : 'first_divergence' in e ? 'every generated token the same as without the write' : null;
+  const figures = !e
+    ? null
+    : typeof e.max_abs_diff === 'number'
+      ? `max abs diff ${formatDiff(e.max_abs_diff)} from the unwritten output`
+      : 'first_divergence' in e
+        ? 'every generated token the same as without the write'
+        : null;
   return `vacuous (the write does not move the output${figures ? `: ${figures}` : ''})`;
 }
 
@@ -90,7 +105,12 @@ export function vacuousText(c: CellResult): string {
 export function agreementText(a: Agreement | null | undefined): string {
   if (!a) return '';
   const parts: string[] = [];
-  if ('first_divergence' in a) parts.push(a.first_divergence === null || a.first_divergence === undefined ? 'no token parts' : `tokens part from new token ${a.first_divergence + 1}`);
+  if ('first_divergence' in a)
+    parts.push(
+      a.first_divergence === null || a.first_divergence === undefined
+        ? 'no token parts'
+        : `tokens part from new token ${a.first_divergence + 1}`,
+    );
   if (typeof a.top1_agreement === 'number') parts.push(`top-1 ${a.top1_agreement.toFixed(2)}`);
   if (typeof a.tv_distance === 'number') parts.push(`TV ${formatDiff(a.tv_distance)}`);
   return parts.join(', ');
@@ -112,7 +132,17 @@ export function formatDiff(d: number): string {
  * `!` mismatch, `?` vacuous.
  */
 export function exactMark(v: Verdict | undefined): string {
-  return v === 'bit' ? '=' : v === 'close' ? '~' : v === 'degraded' ? '≈' : v === 'mismatch' ? '!' : v === 'vacuous' ? '?' : '';
+  return v === 'bit'
+    ? '='
+    : v === 'close'
+      ? '~'
+      : v === 'degraded'
+        ? '≈'
+        : v === 'mismatch'
+          ? '!'
+          : v === 'vacuous'
+            ? '?'
+            : '';
 }
 
 /** The exactness verdict in words, for tables: empty when the file does not say. */
@@ -125,11 +155,15 @@ export function exactText(v: Verdict | undefined): string {
 }
 
 /** Legend of the exactness marks, printed under grids. */
-export const MARK_LEGEND = '= bit-exact, ~ within tolerance, ≈ degraded (differs only by precision: agrees at float32), ! mismatch (against the group\'s reference tool), ? vacuous (the write does not move the output: agreement proves nothing)';
+export const MARK_LEGEND =
+  "= bit-exact, ~ within tolerance, ≈ degraded (differs only by precision: agrees at float32), ! mismatch (against the group's reference tool), ? vacuous (the write does not move the output: agreement proves nothing)";
 
 /** The first non-empty line of a text (reasons can carry tracebacks). */
 export function firstLine(text: string | null | undefined): string {
-  const line = (text ?? '').split('\n').map((l) => l.trim()).find((l) => l !== '');
+  const line = (text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
   return line ?? '';
 }
 

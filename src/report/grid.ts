@@ -47,7 +47,10 @@ export function buildGrids(input: ReportInput): Grid[] {
   const byId = cellIndex(results);
   // A file with paired timing shows each cell's paired ratio to raw beside its median (x1.24).
   const paired = results.cells.some((c) => c.paired);
-  const groups = ordered(spec?.groups.map((g) => g.id), results.cells.map((c) => c.group));
+  const groups = ordered(
+    spec?.groups.map((g) => g.id),
+    results.cells.map((c) => c.group),
+  );
   // Cells by group and subject once: a results file may hold thousands of groups (linear, not quadratic).
   const byGroup = groupBy(results.cells, (c) => c.group);
   const specGroups = new Map((spec?.groups ?? []).map((g) => [g.id, g]));
@@ -56,14 +59,23 @@ export function buildGrids(input: ReportInput): Grid[] {
     const g = specGroups.get(group);
     const inGroup = byGroup.get(group) ?? [];
     const bySubject = groupBy(inGroup, (c) => c.subject);
-    for (const subject of ordered(g?.subjects, inGroup.map((c) => c.subject))) {
+    for (const subject of ordered(
+      g?.subjects,
+      inGroup.map((c) => c.subject),
+    )) {
       const mine = bySubject.get(subject) ?? [];
       if (mine.length === 0) continue;
       const contractsHere = new Set(mine.map((c) => c.contract));
       const toolsHere = new Set(mine.map((c) => c.tool));
-      const contracts = ordered(g?.contracts, mine.map((c) => c.contract)).filter((k) => contractsHere.has(k));
+      const contracts = ordered(
+        g?.contracts,
+        mine.map((c) => c.contract),
+      ).filter((k) => contractsHere.has(k));
       const declared = g && spec ? expandToolList(spec.tools, g.tools) : undefined;
-      const tools = ordered(declared, mine.map((c) => c.tool)).filter((t) => toolsHere.has(t));
+      const tools = ordered(
+        declared,
+        mine.map((c) => c.tool),
+      ).filter((t) => toolsHere.has(t));
       const keys = new Map<string, string>();
       const reasons: Grid['reasons'] = [];
       const unpaired = new Map<string, number>();
@@ -88,11 +100,15 @@ export function buildGrids(input: ReportInput): Grid[] {
             const ratio = paired ? publishedRatio(c, byId) : null;
             const times = ratio?.paired ? ` x${ratio.ratio.toFixed(2)}` : '';
             if (ratio && !ratio.paired && ratio.why) unpaired.set(ratio.why, (unpaired.get(ratio.why) ?? 0) + 1);
-            const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
+            const figure =
+              c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
             // A work difference, another torch or a note is keyed under the grid, like a reason; so is the
             // guard's figure of a cell whose write does not move the output (its mark alone would not say how far),
             // and the precision control's of a degraded one.
-            const notes = [...(c.exact === 'vacuous' ? [vacuousText(c)] : c.exact === 'degraded' ? [degradedText(c)] : []), ...cellAnnotations(c, results)];
+            const notes = [
+              ...(c.exact === 'vacuous' ? [vacuousText(c)] : c.exact === 'degraded' ? [degradedText(c)] : []),
+              ...cellAnnotations(c, results),
+            ];
             const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
             return { id, kind: 'ok', text: key ? `${figure} (${key})` : figure, key, result: c };
           }

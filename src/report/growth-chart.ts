@@ -42,7 +42,9 @@ const M = { left: 64, right: 14, top: 14, bottom: 40 };
 
 /** The chart's SVG; a note instead where no series has a positive point. */
 export function chartSvg(c: GrowthChart): string {
-  const ys = c.series.flatMap((s) => s.points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y])).filter((y) => y > 0 && Number.isFinite(y));
+  const ys = c.series
+    .flatMap((s) => s.points.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]))
+    .filter((y) => y > 0 && Number.isFinite(y));
   if (ys.length === 0) return '<p class="muted">Nothing in this family was measured.</p>';
   if (c.rule !== null) ys.push(c.rule);
   const [x0, x1] = [Math.log(c.values[0]), Math.log(c.values[c.values.length - 1])];
@@ -54,15 +56,40 @@ export function chartSvg(c: GrowthChart): string {
     const at = s.points.filter((q) => q.y > 0 && Number.isFinite(q.y));
     // The band joins the points that have one; a point without a band is drawn on the line alone.
     const banded = at.filter((q) => q.low !== null && q.high !== null && q.low > 0 && q.high > 0);
-    const band = banded.length > 0 ? `<polygon points="${[...banded.map((q) => p(q.x, q.high!)), ...[...banded].reverse().map((q) => p(q.x, q.low!))].join(' ')}" fill="${s.colour}" fill-opacity="0.18" stroke="none"/>` : '';
+    const band =
+      banded.length > 0
+        ? `<polygon points="${[...banded.map((q) => p(q.x, q.high!)), ...[...banded].reverse().map((q) => p(q.x, q.low!))].join(' ')}" fill="${s.colour}" fill-opacity="0.18" stroke="none"/>`
+        : '';
     const line = `<polyline points="${at.map((q) => p(q.x, q.y)).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="2"/>`;
-    const dots = at.map((q) => `<circle cx="${px(q.x).toFixed(1)}" cy="${py(q.y).toFixed(1)}" r="3" fill="${s.colour}"><title>${escapeHtml(q.title)}</title></circle>`).join('');
+    const dots = at
+      .map(
+        (q) =>
+          `<circle cx="${px(q.x).toFixed(1)}" cy="${py(q.y).toFixed(1)}" r="3" fill="${s.colour}"><title>${escapeHtml(q.title)}</title></circle>`,
+      )
+      .join('');
     return `${band}${line}${dots}`;
   });
-  const rule = c.rule !== null ? `<line class="rule" x1="${M.left}" y1="${py(c.rule).toFixed(1)}" x2="${W - M.right}" y2="${py(c.rule).toFixed(1)}" stroke="#888" stroke-dasharray="4 3"/>` : '';
-  const xTicks = c.values.map((v) => `<text x="${px(v).toFixed(1)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="11">${escapeHtml(String(v))}</text>`).join('');
-  const yTicks = [Math.exp(y0 + 0.1), Math.exp((y0 + y1) / 2), Math.exp(y1 - 0.1)].map((y) => `<text x="${M.left - 6}" y="${(py(y) + 4).toFixed(1)}" text-anchor="end" font-size="11">${escapeHtml(c.format(y))}</text>`).join('');
-  const legend = c.series.map((s, i) => `<tspan x="${M.left + 8}" dy="${i === 0 ? 0 : 14}" fill="${s.colour}">${escapeHtml(s.legend)}</tspan>`).join('');
+  const rule =
+    c.rule !== null
+      ? `<line class="rule" x1="${M.left}" y1="${py(c.rule).toFixed(1)}" x2="${W - M.right}" y2="${py(c.rule).toFixed(1)}" stroke="#888" stroke-dasharray="4 3"/>`
+      : '';
+  const xTicks = c.values
+    .map(
+      (v) =>
+        `<text x="${px(v).toFixed(1)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="11">${escapeHtml(String(v))}</text>`,
+    )
+    .join('');
+  const yTicks = [Math.exp(y0 + 0.1), Math.exp((y0 + y1) / 2), Math.exp(y1 - 0.1)]
+    .map(
+      (y) =>
+        `<text x="${M.left - 6}" y="${(py(y) + 4).toFixed(1)}" text-anchor="end" font-size="11">${escapeHtml(c.format(y))}</text>`,
+    )
+    .join('');
+  const legend = c.series
+    .map(
+      (s, i) => `<tspan x="${M.left + 8}" dy="${i === 0 ? 0 : 14}" fill="${s.colour}">${escapeHtml(s.legend)}</tspan>`,
+    )
+    .join('');
   const axes = `<line x1="${M.left}" y1="${H - M.bottom}" x2="${W - M.right}" y2="${H - M.bottom}" stroke="#888"/><line x1="${M.left}" y1="${M.top}" x2="${M.left}" y2="${H - M.bottom}" stroke="#888"/>`;
   const key = `<text x="${(M.left + W - M.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12">${escapeHtml(c.key)}</text>`;
   return `<svg class="${escapeHtml(c.kind)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(c.label)}">${axes}${rule}${series.join('')}${xTicks}${yTicks}${key}<text x="0" y="${M.top + 10}" font-size="11">${legend}</text></svg>`;

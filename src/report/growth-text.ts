@@ -5,7 +5,14 @@ import { formatPublished } from '../results/published.ts';
 import type { GrowthFit, GrowthVerdict } from '../stats/growth.ts';
 import { padColumns, visibleLength } from '../util/width.ts';
 import { formatMs, mdCell } from './format.ts';
-import { growthMemory, memoryPeaks, type GrowthCell, type GrowthFamily, type GrowthMemory, type GrowthSeries } from './growth.ts';
+import {
+  growthMemory,
+  memoryPeaks,
+  type GrowthCell,
+  type GrowthFamily,
+  type GrowthMemory,
+  type GrowthSeries,
+} from './growth.ts';
 
 /** What each verdict tells a reader, after "overhead". */
 export const VERDICT_WORDS: Record<GrowthVerdict, string> = {
@@ -19,7 +26,8 @@ export const VERDICT_WORDS: Record<GrowthVerdict, string> = {
 };
 
 /** The sentence under the growth figures, on every format that shows them. */
-export const GROWTH_SENTENCE = "Exponent k of t ~ x^k: the least-squares slope of log time on log x over every process of every value, with its 95% t interval (residuals hold both the processes' spread and any bend away from a power law; two values give no interval). Overhead: the tool's time minus the plain forward's (raw: timed in the same processes where the cell paired, else its median), where positive. Its verdict: constant (its interval holds 0, not raw's exponent), grows like the forward (it holds raw's exponent, not 0), faster or slower than the forward (it lies above raw's exponent, or between 0 and it), shrinks (it lies below 0), cannot tell (it holds both, or has no interval). Memory: the largest peak of the cell's memory processes (on CUDA the allocator's, else the process's RSS, the interpreter and imports included), at each value (the terminal: the first and the last).";
+export const GROWTH_SENTENCE =
+  "Exponent k of t ~ x^k: the least-squares slope of log time on log x over every process of every value, with its 95% t interval (residuals hold both the processes' spread and any bend away from a power law; two values give no interval). Overhead: the tool's time minus the plain forward's (raw: timed in the same processes where the cell paired, else its median), where positive. Its verdict: constant (its interval holds 0, not raw's exponent), grows like the forward (it holds raw's exponent, not 0), faster or slower than the forward (it lies above raw's exponent, or between 0 and it), shrinks (it lies below 0), cannot tell (it holds both, or has no interval). Memory: the largest peak of the cell's memory processes (on CUDA the allocator's, else the process's RSS, the interpreter and imports included), at each value (the terminal: the first and the last).";
 
 /** `tiny over seq (16-256)`, with the other values the family shares and its group and contract. */
 export function familyTitle(f: GrowthFamily): string {
@@ -30,7 +38,9 @@ export function familyTitle(f: GrowthFamily): string {
 export function formatFit(key: string, fit: GrowthFit | null): string {
   if (!fit) return '';
   const k = `${key}^${fixed(fit.exponent)}`;
-  return fit.ci95 ? `${k} (${fixed(fit.ci95[0])} to ${fixed(fit.ci95[1])})` : `${k} (${fit.points} values, no interval)`;
+  return fit.ci95
+    ? `${k} (${fixed(fit.ci95[0])} to ${fixed(fit.ci95[1])})`
+    : `${k} (${fit.points} values, no interval)`;
 }
 
 /** The families for the terminal: a heading per family, then a line per tool. */
@@ -41,7 +51,8 @@ export function growthLines(families: readonly GrowthFamily[]): string[] {
     lines.push(`  ${familyTitle(f)}`);
     const width = Math.max(...f.tools.map((s) => visibleLength(s.tool)));
     const memory = growthMemory(f);
-    for (const s of f.tools) lines.push(`    ${padColumns(s.tool, width)}  ${seriesText(f.key, s)}${memory ? memorySuffix(s, memory) : ''}`);
+    for (const s of f.tools)
+      lines.push(`    ${padColumns(s.tool, width)}  ${seriesText(f.key, s)}${memory ? memorySuffix(s, memory) : ''}`);
   }
   lines.push(GROWTH_SENTENCE);
   return lines;
@@ -50,7 +61,9 @@ export function growthLines(families: readonly GrowthFamily[]): string[] {
 function seriesText(key: string, s: GrowthSeries): string {
   const time = s.time ? `t ~ ${formatFit(key, s.time)}` : 'no time fit (fewer than two measured values)';
   if (s.tool === BASELINE_TOOL || !s.verdict) return time;
-  const overhead = s.overhead ? `overhead ~ ${formatFit(key, s.overhead)}: ${VERDICT_WORDS[s.verdict]}` : `overhead: ${VERDICT_WORDS[s.verdict]}`;
+  const overhead = s.overhead
+    ? `overhead ~ ${formatFit(key, s.overhead)}: ${VERDICT_WORDS[s.verdict]}`
+    : `overhead: ${VERDICT_WORDS[s.verdict]}`;
   return `${time}; ${overhead}`;
 }
 
@@ -80,9 +93,20 @@ export function growthMarkdown(families: readonly GrowthFamily[]): string[] {
 /** A family's table as plain text (each format escapes it): rows tools, columns the values, then the fits and the verdict. */
 export function growthTableRows(f: GrowthFamily): { head: string[]; rows: string[][] } {
   const memory = growthMemory(f);
-  const head = ['Tool', ...f.values.map((v) => `${f.key}=${v}`), 'Time exponent (95% CI)', 'Overhead exponent (95% CI)', 'Overhead', ...(memory ? [`${upperFirst(memory.label)} (MiB)`] : [])];
+  const head = [
+    'Tool',
+    ...f.values.map((v) => `${f.key}=${v}`),
+    'Time exponent (95% CI)',
+    'Overhead exponent (95% CI)',
+    'Overhead',
+    ...(memory ? [`${upperFirst(memory.label)} (MiB)`] : []),
+  ];
   const rows = f.tools.map((s) => [
-    s.tool, ...s.cells.map(pointText), formatFit(f.key, s.time), formatFit(f.key, s.overhead), s.verdict ? VERDICT_WORDS[s.verdict] : '',
+    s.tool,
+    ...s.cells.map(pointText),
+    formatFit(f.key, s.time),
+    formatFit(f.key, s.overhead),
+    s.verdict ? VERDICT_WORDS[s.verdict] : '',
     ...(memory ? [memoryColumn(s, memory)] : []),
   ]);
   return { head, rows };
@@ -97,7 +121,10 @@ function pointText(c: GrowthCell | null): string {
 
 /** `300.0 / 310.2 / 341.2`: the largest peak at each value, `—` where none was recorded. */
 function memoryColumn(s: GrowthSeries, memory: GrowthMemory): string {
-  return s.cells.map((c) => largest(memoryPeaks(c, memory))).map((b) => (b === null ? '—' : mib(b))).join(' / ');
+  return s.cells
+    .map((c) => largest(memoryPeaks(c, memory)))
+    .map((b) => (b === null ? '—' : mib(b)))
+    .join(' / ');
 }
 
 function largest(xs: readonly number[]): number | null {

@@ -64,7 +64,10 @@ export interface GrowthFamily {
 /** A subject id's name and sweep pairs in id order; no pairs for an id without `@`. */
 export function sweepPairs(subject: string): { name: string; pairs: [string, string][] } {
   const { name, sweep } = splitSweep(subject);
-  const pairs = (sweep ?? '').split(';').filter((p) => p.includes('=')).map((p): [string, string] => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
+  const pairs = (sweep ?? '')
+    .split(';')
+    .filter((p) => p.includes('='))
+    .map((p): [string, string] => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
   return { name, pairs };
 }
 
@@ -90,7 +93,10 @@ export function growthFamilies(results: Results): GrowthFamily[] {
       // Without a measured forward there is nothing to be an overhead over, and nothing to judge it against.
       const judged = tool !== BASELINE_TOOL && (forward !== null || overhead !== null);
       return {
-        tool, time, overhead, verdict: judged ? growthVerdict(forward, overhead) : null,
+        tool,
+        time,
+        overhead,
+        verdict: judged ? growthVerdict(forward, overhead) : null,
         cells: own.map((c) => (c ? growthCell(c, index) : null)),
       };
     });
@@ -102,7 +108,12 @@ export function growthFamilies(results: Results): GrowthFamily[] {
 function growthCell(c: CellResult, index: CellIndex): GrowthCell {
   const ok = c.status === 'ok' && c.memory !== null;
   return {
-    cell: c.id, status: c.status, median_ms: c.median_ms, min_ms: c.min_ms, max_ms: c.max_ms, x_raw: publishedRatio(c, index),
+    cell: c.id,
+    status: c.status,
+    median_ms: c.median_ms,
+    min_ms: c.min_ms,
+    max_ms: c.max_ms,
+    x_raw: publishedRatio(c, index),
     peak_rss_bytes: ok ? c.memory!.peak_rss_bytes.filter((b) => b > 0) : [],
     cuda_peak_bytes: ok ? c.memory!.cuda_peak_allocated_bytes.filter((b): b is number => b !== null && b > 0) : [],
   };
@@ -140,17 +151,31 @@ function familySubjects(results: Results): FamilyKey[] {
     for (const [key, text] of pairs) {
       const value = Number(text);
       if (!(value > 0) || !Number.isFinite(value)) continue;
-      const others = pairs.filter(([k]) => k !== key).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`);
+      const others = pairs
+        .filter(([k]) => k !== key)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => `${k}=${v}`);
       const id = JSON.stringify([c.group, c.contract, name, key, others]);
-      const f = families.get(id) ?? { group: c.group, contract: c.contract, subject: name, key, fixed: others.length ? others.join(';') : null, values: [], subjects: [], by: new Map() };
+      const f = families.get(id) ?? {
+        group: c.group,
+        contract: c.contract,
+        subject: name,
+        key,
+        fixed: others.length ? others.join(';') : null,
+        values: [],
+        subjects: [],
+        by: new Map(),
+      };
       if (!f.by.has(value)) f.by.set(value, c.subject);
       families.set(id, f);
     }
   }
-  return [...families.values()].filter((f) => f.by.size >= 2).map(({ by, ...f }) => {
-    const values = [...by.keys()].sort((a, b) => a - b);
-    return { ...f, values, subjects: values.map((v) => by.get(v)!) };
-  });
+  return [...families.values()]
+    .filter((f) => f.by.size >= 2)
+    .map(({ by, ...f }) => {
+      const values = [...by.keys()].sort((a, b) => a - b);
+      return { ...f, values, subjects: values.map((v) => by.get(v)!) };
+    });
 }
 
 /** A measured cell's observations: its per-process medians, else its median alone (the seed layout). */
@@ -172,8 +197,15 @@ function timePoints(values: number[], cells: (CellResult | null)[]): GrowthPoint
  * x raw interval holds 1.00: there the overhead is not measurable, and fitting its noise's positive half
  * read the forward hook (1.00x raw at every length) as "overhead ~ seq^1.00, grows like the forward".
  */
-function overheadPoints(values: number[], cells: (CellResult | null)[], raws: (CellResult | null)[], index: CellIndex): GrowthPoint[] {
-  return values.map((x, i) => ({ x, times: measurable(cells[i], index) ? overheads(cells[i], raws[i]).filter((d) => d > 0) : [] })).filter((p) => p.times.length > 0);
+function overheadPoints(
+  values: number[],
+  cells: (CellResult | null)[],
+  raws: (CellResult | null)[],
+  index: CellIndex,
+): GrowthPoint[] {
+  return values
+    .map((x, i) => ({ x, times: measurable(cells[i], index) ? overheads(cells[i], raws[i]).filter((d) => d > 0) : [] }))
+    .filter((p) => p.times.length > 0);
 }
 
 /** Whether the cell's cost over the forward is shown at all: its published x raw with an interval above 1.00. */

@@ -71,7 +71,7 @@ export function matrixHtml(grid: Grid): string {
       const tds = grid.rows[i].map((cell) => {
         if (cell.kind === 'absent') return '<td class="absent"></td>';
         const c = cell.result!;
-        const title = cell.kind === 'ok' ? okTitle(c) : c.reason ?? c.error?.message ?? '';
+        const title = cell.kind === 'ok' ? okTitle(c) : (c.reason ?? c.error?.message ?? '');
         const cls = cell.kind === 'ok' && (c.exact === 'mismatch' || c.exact === 'vacuous') ? 'ok mismatch' : cell.kind;
         return `<td class="${cls}" title="${escapeHtml(title)}" data-cell="${escapeHtml(c.id)}">${escapeHtml(cell.text)}</td>`;
       });
@@ -87,14 +87,22 @@ export function matrixHtml(grid: Grid): string {
 function okTitle(c: CellResult): string {
   const bits = [cellRange(c) ?? 'ok'];
   const exact = c.exact === 'vacuous' || c.exact === 'degraded' || c.agreement ? exactnessCell(c) : exactText(c.exact);
-  if (exact) bits.push(exact + (c.max_abs_diff !== null && c.exact !== 'bit' && c.exact !== 'degraded' && !c.agreement ? `, max abs diff ${c.max_abs_diff}` : ''));
+  if (exact)
+    bits.push(
+      exact +
+        (c.max_abs_diff !== null && c.exact !== 'bit' && c.exact !== 'degraded' && !c.agreement
+          ? `, max abs diff ${c.max_abs_diff}`
+          : ''),
+    );
   if (c.processes !== null) bits.push(`n=${c.processes} processes`);
   return bits.join('; ');
 }
 
 /** A two-column table of a record's keys and values (objects as JSON). */
 export function kvTable(record: Record<string, unknown>): string {
-  const rows = Object.entries(record).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(show(v))}</td></tr>`);
+  const rows = Object.entries(record).map(
+    ([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(show(v))}</td></tr>`,
+  );
   return rows.length ? `<table class="kv">${rows.join('')}</table>` : '<p class="muted">none recorded</p>';
 }
 
@@ -105,28 +113,47 @@ function show(v: unknown): string {
 
 /** One cell's raw samples and per-process statistics behind a disclosure. */
 export function samplesHtml(c: CellResult): string {
-  const n = c.samples_ms ? c.samples_ms.reduce((a, s) => a + s.length, 0) : (c.samples_per_process ?? []).reduce((a, x) => a + x, 0);
+  const n = c.samples_ms
+    ? c.samples_ms.reduce((a, s) => a + s.length, 0)
+    : (c.samples_per_process ?? []).reduce((a, x) => a + x, 0);
   const summary = `<code>${escapeHtml(c.id)}</code> ${escapeHtml(c.status)}${cellRange(c) ? `, ${escapeHtml(cellRange(c)!)}` : ''}${n ? `, ${n} samples` : ''}`;
   const parts: string[] = [];
   if (c.per_process) {
-    const head = '<tr><th>process</th><th>samples</th><th>median</th><th>min</th><th>max</th><th>IQR</th><th>stopped by</th><th>start</th><th>wall</th></tr>';
-    const rows = c.per_process.map((p) =>
-      // Every value is escaped, numbers too: a results file from elsewhere is data, never markup.
-      [p.index, p.n, formatMs(p.median_ms), formatMs(p.min_ms), formatMs(p.max_ms), formatMs(p.iqr_ms)].map((v) => `<td class="num">${escapeHtml(String(v))}</td>`).join('') +
-      `<td>${escapeHtml(String(p.stopped_by))}</td><td>${escapeHtml(String(p.start))}</td><td class="num">${escapeHtml(Number(p.wall_s).toFixed(2))} s</td>`)
+    const head =
+      '<tr><th>process</th><th>samples</th><th>median</th><th>min</th><th>max</th><th>IQR</th><th>stopped by</th><th>start</th><th>wall</th></tr>';
+    const rows = c.per_process
+      .map(
+        (p) =>
+          // Every value is escaped, numbers too: a results file from elsewhere is data, never markup.
+          [p.index, p.n, formatMs(p.median_ms), formatMs(p.min_ms), formatMs(p.max_ms), formatMs(p.iqr_ms)]
+            .map((v) => `<td class="num">${escapeHtml(String(v))}</td>`)
+            .join('') +
+          `<td>${escapeHtml(String(p.stopped_by))}</td><td>${escapeHtml(String(p.start))}</td><td class="num">${escapeHtml(Number(p.wall_s).toFixed(2))} s</td>`,
+      )
       .map((tds) => `<tr>${tds}</tr>`);
     parts.push(`<table>${head}${rows.join('')}</table>`);
   }
   if (c.samples_ms) {
-    c.samples_ms.forEach((s, i) => parts.push(`<p class="samples">process ${i}: ${escapeHtml(s.map((x) => Number(x).toFixed(3)).join(', '))} (ms)</p>`));
+    c.samples_ms.forEach((s, i) =>
+      parts.push(
+        `<p class="samples">process ${i}: ${escapeHtml(s.map((x) => Number(x).toFixed(3)).join(', '))} (ms)</p>`,
+      ),
+    );
   } else if (c.status === 'ok') {
     const per = c.samples_per_process ? ` Samples per process: ${c.samples_per_process.join(', ')}.` : '';
-    parts.push(`<p class="muted">This file keeps no raw samples (the seed's layout has only the statistics).${escapeHtml(per)}</p>`);
+    parts.push(
+      `<p class="muted">This file keeps no raw samples (the seed's layout has only the statistics).${escapeHtml(per)}</p>`,
+    );
   }
   if (c.memory) {
     const rss = c.memory.peak_rss_bytes.map(formatBytes).join(', ');
-    const cuda = c.memory.cuda_peak_allocated_bytes.filter((x): x is number => x !== null).map(formatBytes).join(', ');
-    parts.push(`<p>Peak RSS per memory process: ${escapeHtml(rss || '—')}${cuda ? `; CUDA peak allocated: ${escapeHtml(cuda)}` : ''}.</p>`);
+    const cuda = c.memory.cuda_peak_allocated_bytes
+      .filter((x): x is number => x !== null)
+      .map(formatBytes)
+      .join(', ');
+    parts.push(
+      `<p>Peak RSS per memory process: ${escapeHtml(rss || '—')}${cuda ? `; CUDA peak allocated: ${escapeHtml(cuda)}` : ''}.</p>`,
+    );
   }
   if (c.reason) parts.push(`<p>Reason: ${escapeHtml(c.reason)}</p>`);
   if (c.error) {

@@ -20,7 +20,9 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
   const title = spec?.title ?? results.spec?.title ?? results.spec?.name ?? 'benchgrid results';
   const charts: ChartData[] = [];
   const forests: ForestData[] = [];
-  const sections = page.sections.map((section, i) => sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', { charts, forests }, showsRatios(results)));
+  const sections = page.sections.map((section, i) =>
+    sectionHtml(page, section, i, spec ? `${spec.title}, ` : '', { charts, forests }, showsRatios(results)),
+  );
   sections.push(taxHtml(input));
   sections.push(...growthHtml(input));
   const matrices = buildGrids(input).map((g) => {
@@ -28,7 +30,13 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
     const heading = `${g.group}${g.groupTitle ? `: ${g.groupTitle}` : ''} / ${g.subjectLabel}`;
     return `<h3>${escapeHtml(heading)} <span class="muted">(${ok} ok, ${error} failed, ${unsupported} not run)</span></h3>\n${matrixHtml(g)}`;
   });
-  const nav = [['results', 'Results'], ['status', 'Status matrix'], ...(page.fromSpec ? [['appendix', 'Cells not on the page']] : []), ['measured', 'How it was measured'], ['samples', 'Raw samples']]
+  const nav = [
+    ['results', 'Results'],
+    ['status', 'Status matrix'],
+    ...(page.fromSpec ? [['appendix', 'Cells not on the page']] : []),
+    ['measured', 'How it was measured'],
+    ['samples', 'Raw samples'],
+  ]
     .map(([id, text]) => `<a href="#${id}">${text}</a>`)
     .join('');
   const scripts = [inlineScript(chartLib), inlineScript(APP_SCRIPT)];
@@ -37,7 +45,7 @@ export function renderHtml(input: ReportInput, chartLib: string = chartLibrary()
 <body>
 <header>
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${results.cells.length} cells${results.measured_on ? `, measured ${escapeHtml(results.measured_on)}` : ''}${results.origin === SEED_LAYOUT ? ", from a seed-layout results file" : ''}${results.partial ? ', <strong>partial run</strong>' : ''}.</p>
+<p class="muted">${results.cells.length} cells${results.measured_on ? `, measured ${escapeHtml(results.measured_on)}` : ''}${results.origin === SEED_LAYOUT ? ', from a seed-layout results file' : ''}${results.partial ? ', <strong>partial run</strong>' : ''}.</p>
 <nav>${nav}</nav>
 </header>
 <main>
@@ -69,7 +77,14 @@ ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
  * One page section: its forest plot of x raw (where the file has ratios), its time chart (both pushed onto
  * `data` for the inlined JSON) and its rows.
  */
-function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix: string, data: { charts: ChartData[]; forests: ForestData[] }, ratios: boolean): string {
+function sectionHtml(
+  page: PageView,
+  section: PageSectionView,
+  i: number,
+  prefix: string,
+  data: { charts: ChartData[]; forests: ForestData[] },
+  ratios: boolean,
+): string {
   const chart = chartData(section, i, prefix);
   if (chart) data.charts.push(chart);
   const forest = ratios && section.entries.length > 0 ? forestData(section, i, prefix) : null;
@@ -78,9 +93,15 @@ function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix
     ? `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart" role="img" aria-label="${escapeHtml(`Medians and ranges: ${section.title}`)}"></canvas></div>
 <p class="note">Each bar spans the smallest to the largest per-process median; the black tick is the median of the per-process medians${chart.log ? '. The scale is logarithmic because the values span a decade or more' : ''}. Cells that failed or were not run have no bar; see the table.</p>`
     : '<p class="muted">Nothing in this section was measured.</p>';
-  const ratioTds = (e: PageEntryView) => (ratios ? `<td class="num">${escapeHtml(e.ratioText)}</td><td class="num">${escapeHtml(e.taxText)}</td><td>${escapeHtml(exactnessCell(e.result))}</td>` : '');
+  const ratioTds = (e: PageEntryView) =>
+    ratios
+      ? `<td class="num">${escapeHtml(e.ratioText)}</td><td class="num">${escapeHtml(e.taxText)}</td><td>${escapeHtml(exactnessCell(e.result))}</td>`
+      : '';
   const rows = section.entries
-    .map((e) => `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTds(e)}</tr>`)
+    .map(
+      (e) =>
+        `<tr><td>${inlineMd(e.label)}</td><td>${inlineMd(e.toolLabel)}</td><td class="kind-${e.kind}" title="${escapeHtml(e.cell)}">${escapeHtml(e.value)}</td>${ratioTds(e)}</tr>`,
+    )
     .join('\n');
   const head = page.fromSpec ? 'Workload' : 'Contract';
   const unpaired = ratios ? unpairedSentence(section.entries) : '';
@@ -89,7 +110,8 @@ function sectionHtml(page: PageView, section: PageSectionView, i: number, prefix
 
 /** The forest plot's box and its note, or the note alone where no entry of the section has a paired ratio. */
 function forestHtml({ chart, caption }: ForestView, title: string): string {
-  if (!chart) return `<p class="note">No x raw to plot: no cell of this section has a paired ratio to the plain forward. ${escapeHtml(caption)}</p>`;
+  if (!chart)
+    return `<p class="note">No x raw to plot: no cell of this section has a paired ratio to the plain forward. ${escapeHtml(caption)}</p>`;
   return `<div class="chart-box" style="height:${chart.labels.length * 38 + 90}px"><canvas id="${chart.canvas}" class="chart forest" role="img" aria-label="${escapeHtml(`x raw with 95% intervals: ${title}`)}"></canvas></div>
 <p class="note">${escapeHtml(FOREST_SENTENCE)}${caption ? ` ${escapeHtml(caption)}` : ''}</p>`;
 }
@@ -98,7 +120,12 @@ function forestHtml({ chart, caption }: ForestView, title: string): string {
 function taxHtml({ results }: ReportInput): string {
   const rows = taxRows(results);
   if (rows.length === 0) return '';
-  const trs = rows.map((r) => `<tr>${r.text.map((t, i) => `<td${i >= 2 && i <= 4 ? ' class="num"' : ''}>${escapeHtml(t)}</td>`).join('')}</tr>`).join('\n');
+  const trs = rows
+    .map(
+      (r) =>
+        `<tr>${r.text.map((t, i) => `<td${i >= 2 && i <= 4 ? ' class="num"' : ''}>${escapeHtml(t)}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
   return `<section class="page-section" id="import-tax"><h3>Import tax</h3>\n<p class="note">${inlineMd(TAX_SENTENCE)}</p>\n<table><tr>${TAX_HEADINGS.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>\n${trs}\n</table></section>`;
 }
 
@@ -115,7 +142,9 @@ ${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${e
 function measuredHtml({ results, spec }: ReportInput): string[] {
   const measured: string[] = [];
   const host = hostText(results);
-  measured.push(`<p>${results.measured_on ? `Measured on ${escapeHtml(results.measured_on)}` : 'Measured'}${results.harness ? ` with <code>${escapeHtml(results.harness)}</code>` : ''}${host ? ` on ${escapeHtml(host)}` : ''}.${results.partial ? ' <strong>The run did not finish: cells it did not reach are missing.</strong>' : ''}</p>`);
+  measured.push(
+    `<p>${results.measured_on ? `Measured on ${escapeHtml(results.measured_on)}` : 'Measured'}${results.harness ? ` with <code>${escapeHtml(results.harness)}</code>` : ''}${host ? ` on ${escapeHtml(host)}` : ''}.${results.partial ? ' <strong>The run did not finish: cells it did not reach are missing.</strong>' : ''}</p>`,
+  );
   measured.push(`<h3>Versions</h3>${kvTable(results.versions)}`);
   if (Object.keys(results.host).length) measured.push(`<h3>Host</h3>${kvTable(results.host)}`);
   if (results.run) measured.push(`<h3>Run</h3>${kvTable(results.run)}`);

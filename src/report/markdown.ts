@@ -22,8 +22,18 @@ export function renderMarkdown(input: ReportInput): string {
     const first = page.fromSpec ? 'Workload' : 'Contract';
     // A seed-layout file keeps its own page layout, row for row; every other file adds the ratio to raw and
     // the exactness against the group's reference, so a page says both how fast and whether it is the same result.
-    out.push(ratios ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |` : `| ${first} | Tool | Median (min to max) |`, ratios ? '| --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- |');
-    for (const e of section.entries) out.push(ratios ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(e.taxText)} | ${mdCell(exactnessCell(e.result))} |` : e.text);
+    out.push(
+      ratios
+        ? `| ${first} | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |`
+        : `| ${first} | Tool | Median (min to max) |`,
+      ratios ? '| --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- |',
+    );
+    for (const e of section.entries)
+      out.push(
+        ratios
+          ? `${e.text} ${mdCell(e.ratioText)} | ${mdCell(e.taxText)} | ${mdCell(exactnessCell(e.result))} |`
+          : e.text,
+      );
     out.push('');
     const unpaired = ratios ? unpairedSentence(section.entries) : '';
     if (unpaired) out.push(mdCell(unpaired), '');
@@ -39,7 +49,8 @@ export function renderMarkdown(input: ReportInput): string {
       out.push('| Cell | Status | Median (min to max) | Exactness | Reason |');
       out.push('| --- | --- | --- | --- | --- |');
       for (const c of page.appendix) {
-        const why = c.status === 'ok' ? cellAnnotations(c, results).join('; ') : firstLine(c.reason ?? c.error?.message);
+        const why =
+          c.status === 'ok' ? cellAnnotations(c, results).join('; ') : firstLine(c.reason ?? c.error?.message);
         const cells = [forMarkdownCode(c.id), ...[c.status, cellRange(c) ?? '', exactText(c.exact), why].map(mdCell)];
         out.push(`| ${cells.join(' | ')} |`);
       }
@@ -58,6 +69,14 @@ export function renderMarkdown(input: ReportInput): string {
 function taxSection({ results }: ReportInput): string[] {
   const rows = taxRows(results);
   if (rows.length === 0) return [];
-  return ['## Import tax', '', TAX_SENTENCE, '', `| ${TAX_HEADINGS.join(' | ')} |`, `|${' --- |'.repeat(TAX_HEADINGS.length)}`,
-    ...rows.map((r) => `| ${r.text.map(mdCell).join(' | ')} |`), ''];
+  return [
+    '## Import tax',
+    '',
+    TAX_SENTENCE,
+    '',
+    `| ${TAX_HEADINGS.join(' | ')} |`,
+    `|${' --- |'.repeat(TAX_HEADINGS.length)}`,
+    ...rows.map((r) => `| ${r.text.map(mdCell).join(' | ')} |`),
+    '',
+  ];
 }

@@ -6,13 +6,17 @@ import { betweenRunSentence, noPairingSentence } from './pairing-parts.ts';
 import { weightsText } from './subject.ts';
 
 /** How the harness keeps collections out of the samples (docs/protocol.md), said wherever gc costs are shown. */
-export const GC_SENTENCE = 'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
+export const GC_SENTENCE =
+  'Garbage collection was off during each timed call and ran, timed, between samples; `+gc` beside a median is the median collection after one call, shown where it is at least 5% of the median.';
 
 /** Sentences describing how the results were measured, one paragraph per subject with metadata. */
 export function howMeasured(results: Results, sink: Sink = PLAIN): string[] {
   const out: string[] = [];
   const head: string[] = [];
-  if (results.measured_on) head.push(`Measured on ${sink.text(results.measured_on)}${results.harness ? ` with ${sink.code(results.harness)}` : ''}.`);
+  if (results.measured_on)
+    head.push(
+      `Measured on ${sink.text(results.measured_on)}${results.harness ? ` with ${sink.code(results.harness)}` : ''}.`,
+    );
   const host = hostText(results);
   if (host) head.push(`Host: ${sink.text(host)}.`);
   if (results.partial) head.push('The run did not finish: cells it did not reach are missing.');
@@ -77,7 +81,10 @@ export function protocolText(p: Record<string, unknown>): string {
   const calls: string[] = [];
   const warmups = n('warmups');
   if (warmups !== null) calls.push(`${warmups} warm-up call${warmups === 1 ? '' : 's'}`);
-  if (n('samples') !== null) calls.push(`then up to ${n('samples')} timed calls${n('min_samples') !== null ? ` (at least ${n('min_samples')})` : ''}`);
+  if (n('samples') !== null)
+    calls.push(
+      `then up to ${n('samples')} timed calls${n('min_samples') !== null ? ` (at least ${n('min_samples')})` : ''}`,
+    );
   if (n('budget_s_per_cell') !== null) calls.push(`within ${n('budget_s_per_cell')} s of timed work per cell`);
   if (calls.length) bits.push(`${bits.length ? ', each making ' : 'Each process made '}${calls.join(', ')}`);
   if (bits.length === 0) return '';
@@ -88,7 +95,12 @@ export function protocolText(p: Record<string, unknown>): string {
 export function hostText(results: Results): string {
   if (typeof results.host.name === 'string' && results.host.name) return results.host.name;
   const env = Object.values(results.subjects).find((s) => s.meta)?.meta?.environment ?? {};
-  const bits = [env.platform, env.cpu_count !== undefined ? `${env.cpu_count} CPUs` : undefined, env.gpu_name, env.hostname]
+  const bits = [
+    env.platform,
+    env.cpu_count !== undefined ? `${env.cpu_count} CPUs` : undefined,
+    env.gpu_name,
+    env.hostname,
+  ]
     .filter((x) => x !== undefined && x !== null && x !== '')
     .map(String);
   return bits.join(', ');
@@ -107,8 +119,9 @@ export function aaText(meta: SubjectMeta, sink: Sink = PLAIN): string {
   const aa = meta.aa_noise;
   if (!aa || aa.max_rel_diff === null) return '';
   const medians = aa.medians_ms.map(formatMs).join(', ');
-  const paired = aa.paired?.max_rel_diff != null
-    ? ` Paired: the same processes' ratios to raw, each timed against the baseline in its own process, differed by up to ${formatPercent(aa.paired.max_rel_diff)} (ratios ${aa.paired.ratios.map((r) => r.toFixed(3)).join(', ')}): the noise of a paired ratio.`
-    : '';
+  const paired =
+    aa.paired?.max_rel_diff != null
+      ? ` Paired: the same processes' ratios to raw, each timed against the baseline in its own process, differed by up to ${formatPercent(aa.paired.max_rel_diff)} (ratios ${aa.paired.ratios.map((r) => r.toFixed(3)).join(', ')}): the noise of a paired ratio.`
+      : '';
   return `A/A noise: the same cell${aa.cell ? ` (${sink.code(aa.cell)})` : ''} measured in ${aa.pairs} alternating pairs of fresh processes differed by up to ${formatPercent(aa.max_rel_diff)}${medians ? ` (medians ${medians})` : ''}; differences below that are noise.${paired}`;
 }

@@ -78,7 +78,16 @@ export function resolvePage(input: ReportInput): PageView {
         const c = byId.get(e.cell) ?? null;
         shown.add(e.cell);
         if (!c) missing.push(e.cell);
-        return entryView(e.cell, e.tool, row.label, fillVersion(e.label, e.tool, c, input), c, e.explain, c ? cellAnnotations(c, results) : [], byId);
+        return entryView(
+          e.cell,
+          e.tool,
+          row.label,
+          fillVersion(e.label, e.tool, c, input),
+          c,
+          e.explain,
+          c ? cellAnnotations(c, results) : [],
+          byId,
+        );
       }),
     ),
   }));
@@ -93,10 +102,15 @@ function genericPage(input: ReportInput): PageView {
     const key = `${c.group}/${c.subject}`;
     if (!sections.has(key)) {
       const g = input.spec?.groups.find((x) => x.id === c.group);
-      const subject = subjectTitle(input.spec?.subjects[c.subject]?.label ?? c.subject, input.results.subjects[c.subject]?.meta?.model);
+      const subject = subjectTitle(
+        input.spec?.subjects[c.subject]?.label ?? c.subject,
+        input.results.subjects[c.subject]?.meta?.model,
+      );
       sections.set(key, { id: key, title: `${c.group}${g?.title ? `: ${g.title}` : ''} / ${subject}`, entries: [] });
     }
-    sections.get(key)!.entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results), byId));
+    sections
+      .get(key)!
+      .entries.push(entryView(c.id, c.tool, c.contract, c.tool, c, [], cellAnnotations(c, input.results), byId));
   }
   return { fromSpec: false, sections: [...sections.values()], appendix: [], missing: [] };
 }
@@ -138,7 +152,21 @@ function entryView(
   // of the contract): the column says so rather than staying blank, and the note under the table says why.
   const noBaseline = kind === 'measured' && !baseline && !ratio ? (c?.unpaired ?? null) : null;
   const ratioText = baseline ? 'baseline' : noBaseline ? 'no baseline' : formatPublished(ratio);
-  return { cell, tool, rowLabel, label, toolLabel, kind, value, text, result: c, ratio, ratioText, noBaseline, taxText: kind === 'measured' ? cellTaxText(c) : '' };
+  return {
+    cell,
+    tool,
+    rowLabel,
+    label,
+    toolLabel,
+    kind,
+    value,
+    text,
+    result: c,
+    ratio,
+    ratioText,
+    noBaseline,
+    taxText: kind === 'measured' ? cellTaxText(c) : '',
+  };
 }
 
 /** The first `explain` text whose `match` occurs in the cell's reason, else the reason's first line. */
@@ -165,7 +193,10 @@ export function toolVersion(tool: string, c: CellResult | null, input: ReportInp
   // Package names and import names differ in dashes (transformer-lens, transformer_lens).
   const library = input.libraries[tool] ?? tool;
   const names = [library, library.replace(/-/g, '_'), library.replace(/_/g, '-')];
-  return c?.tool_version ?? names.map((n) => results.versions[n] ?? meta[n]).find((v): v is string => typeof v === 'string' && v !== '');
+  return (
+    c?.tool_version ??
+    names.map((n) => results.versions[n] ?? meta[n]).find((v): v is string => typeof v === 'string' && v !== '')
+  );
 }
 
 /** A tool's display label: the spec's with `{version}` filled, else its id. */

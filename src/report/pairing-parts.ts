@@ -10,7 +10,10 @@ export function showsRatios(results: Results): boolean {
 }
 
 /** Each distinct reason `reasonOf` gives for entries (null: the entry has none), with how many it covers, in order. */
-function countReasons(entries: readonly PageEntryView[], reasonOf: (e: PageEntryView) => string | null): { reason: string; count: number }[] {
+function countReasons(
+  entries: readonly PageEntryView[],
+  reasonOf: (e: PageEntryView) => string | null,
+): { reason: string; count: number }[] {
   const out = new Map<string, number>();
   for (const e of entries) {
     const reason = reasonOf(e);
@@ -34,7 +37,8 @@ export function unpairedSentence(entries: readonly PageEntryView[]): string {
   const list = (rs: { reason: string; count: number }[]) => rs.map((r) => `${r.reason} (${r.count})`).join('; ');
   const out: string[] = [];
   const reasons = unpairedReasons(entries);
-  if (reasons.length) out.push(`Unpaired ratios (the ratio of two sets of processes' medians, not timed together): ${list(reasons)}.`);
+  if (reasons.length)
+    out.push(`Unpaired ratios (the ratio of two sets of processes' medians, not timed together): ${list(reasons)}.`);
   const none = noBaselineReasons(entries);
   if (none.length) out.push(`No ratio to raw: ${list(none)}.`);
   return out.join(' ');
@@ -72,19 +76,33 @@ export function taxRows(results: Results): { tax: ToolTax; text: string[] }[] {
 }
 
 /** The import tax table's column headings, in the order of taxRows' text. */
-export const TAX_HEADINGS = ['Tool', 'Subject', 'Import tax (95% CI)', 'Cells', 'Processes', 'Against the control', 'Shown'];
+export const TAX_HEADINGS = [
+  'Tool',
+  'Subject',
+  'Import tax (95% CI)',
+  'Cells',
+  'Processes',
+  'Against the control',
+  'Shown',
+];
 
 /** What the import tax is, in one paragraph (markdown and HTML). */
-export const TAX_SENTENCE = "What importing and using a tool does to torch for everyone in its process: the plain forward (the `raw` tool's function for each contract) timed after the tool's import over the same forward timed before it, divided by the same quotient in the row's control processes, which import nothing (so that \"later in the process\" cancels out). 1.000x when the tool leaves torch as fast as it was; 1.10x when every forward in its process became 10% slower. Its own figure, beside x raw, which never includes it (docs/protocol.md, \"The control\").";
+export const TAX_SENTENCE =
+  'What importing and using a tool does to torch for everyone in its process: the plain forward (the `raw` tool\'s function for each contract) timed after the tool\'s import over the same forward timed before it, divided by the same quotient in the row\'s control processes, which import nothing (so that "later in the process" cancels out). 1.000x when the tool leaves torch as fast as it was; 1.10x when every forward in its process became 10% slower. Its own figure, beside x raw, which never includes it (docs/protocol.md, "The control").';
 
 /** The run-to-run component a results file's x raw intervals include, in words; '' when it records none. */
 export function betweenRunSentence(results: Results): string {
-  const m = results.run?.between_run as { tau0?: unknown; sigma?: unknown; source?: unknown; runs?: unknown; cells?: unknown } | null | undefined;
-  if (!m || typeof m.tau0 !== 'number' || typeof m.sigma !== 'number' || !results.cells.some((c) => c.paired)) return '';
+  const m = results.run?.between_run as
+    | { tau0?: unknown; sigma?: unknown; source?: unknown; runs?: unknown; cells?: unknown }
+    | null
+    | undefined;
+  if (!m || typeof m.tau0 !== 'number' || typeof m.sigma !== 'number' || !results.cells.some((c) => c.paired))
+    return '';
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const from = m.source === 'earlier runs'
-    ? `learnt from ${Number(m.runs) - 1} earlier run${Number(m.runs) === 2 ? '' : 's'} of this spec on this machine (${m.cells} cells), shrunk towards the default`
-    : 'the default of docs/performance.md (no two comparable runs of this spec on this machine to learn it from)';
+  const from =
+    m.source === 'earlier runs'
+      ? `learnt from ${Number(m.runs) - 1} earlier run${Number(m.runs) === 2 ? '' : 's'} of this spec on this machine (${m.cells} cells), shrunk towards the default`
+      : 'the default of docs/performance.md (no two comparable runs of this spec on this machine to learn it from)';
   return `Each x raw interval holds the cell's own processes and a run-to-run component, what the next run on this machine may differ by: ${pct(m.tau0)} for every ratio plus ${pct(m.sigma)} times the share of the tool's time that is work of its own (1 - 1/ratio), ${from} (docs/protocol.md, "Between runs").`;
 }
 

@@ -38,7 +38,11 @@ export function precisionOf(results: Results): PrecisionSummary | null {
   if (target === null) return null;
   // A raw cell timed by its row's processes never ran a process of its own to add or stop.
   const judged = results.cells.filter((c) => c.status === 'ok' && c.stopped_by && !c.baseline_from?.length);
-  const unmet = (c: CellResult): UnmetCell => ({ cell: c.id, half_width: c.precision_half_width ?? null, processes: c.processes ?? c.per_process?.length ?? 0 });
+  const unmet = (c: CellResult): UnmetCell => ({
+    cell: c.id,
+    half_width: c.precision_half_width ?? null,
+    processes: c.processes ?? c.per_process?.length ?? 0,
+  });
   return {
     target,
     cells: judged.length,
@@ -53,8 +57,16 @@ const pct = (x: number | null) => (x === null ? 'no interval' : `±${(x * 100).t
 /** The summary's lines: the count, then the cells that did not meet the target, each with its half-width. */
 export function renderPrecision(p: PrecisionSummary | null, width: number): string[] {
   if (!p || p.cells === 0) return [];
-  const lines = [`Precision target ±${(p.target * 100).toFixed(1)}% (protocol.precision): ${p.met} of ${p.cells} cells met it.`];
-  if (p.wider.length) lines.push(`Still wider after their most processes (more processes, a quieter machine or a looser target would resolve them): ${p.wider.map((c) => `${c.cell} ${pct(c.half_width)} (${c.processes} processes)`).join(', ')}.`);
-  if (p.unreachable.length) lines.push(`Unreachable in one run (the run-to-run component alone is wider than the target, docs/protocol.md "Between runs"; stopped at the fewest processes): ${p.unreachable.map((c) => `${c.cell} ${pct(c.half_width)}`).join(', ')}.`);
+  const lines = [
+    `Precision target ±${(p.target * 100).toFixed(1)}% (protocol.precision): ${p.met} of ${p.cells} cells met it.`,
+  ];
+  if (p.wider.length)
+    lines.push(
+      `Still wider after their most processes (more processes, a quieter machine or a looser target would resolve them): ${p.wider.map((c) => `${c.cell} ${pct(c.half_width)} (${c.processes} processes)`).join(', ')}.`,
+    );
+  if (p.unreachable.length)
+    lines.push(
+      `Unreachable in one run (the run-to-run component alone is wider than the target, docs/protocol.md "Between runs"; stopped at the fewest processes): ${p.unreachable.map((c) => `${c.cell} ${pct(c.half_width)}`).join(', ')}.`,
+    );
   return lines.flatMap((l) => wrap(l, width));
 }

@@ -14,7 +14,11 @@ export function reportInput(results: Results, spec: Spec | null | undefined): Re
 }
 
 /** Writes `report.md` and `report.html` into a run directory; returns their paths. */
-export function writeRunReports(dir: string, results: Results, spec: Spec | undefined): { markdown: string; html: string } {
+export function writeRunReports(
+  dir: string,
+  results: Results,
+  spec: Spec | undefined,
+): { markdown: string; html: string } {
   const input = reportInput(results, spec);
   const markdown = path.join(dir, 'report.md');
   const html = path.join(dir, 'report.html');

@@ -16,7 +16,7 @@ export function toolLibraries(spec: Spec | null): Record<string, string | null> 
   for (const [id, tool] of Object.entries(spec.tools)) {
     const dir = spec.runners[tool.runner];
     const manifest = dir ? readManifest(dir) : undefined;
-    out[id] = manifest && !(manifest instanceof Error) ? manifest.adapters[tool.adapter]?.library ?? null : null;
+    out[id] = manifest && !(manifest instanceof Error) ? (manifest.adapters[tool.adapter]?.library ?? null) : null;
   }
   return out;
 }

@@ -40,14 +40,20 @@ export function aaFigure(results: Results, subject: string): AAFigure | null {
 
 /** The run's noise against the bounds above. */
 export function stabilityOf(results: Results): Stability {
-  const aa = Object.keys(results.subjects).map((s) => aaFigure(results, s)).filter((f): f is AAFigure => f !== null);
+  const aa = Object.keys(results.subjects)
+    .map((s) => aaFigure(results, s))
+    .filter((f): f is AAFigure => f !== null);
   const pool = runPool(results.cells);
   const spread = pool ? Math.sqrt(pool.variance) : null;
   const reasons: string[] = [];
   for (const f of aa) {
-    if (f.value > UNSTABLE_AA) reasons.push(`A/A noise of ${f.subject} is ${pct(f.value)} (above ${pct(UNSTABLE_AA)}): differences below ${pct(f.value)} are noise`);
+    if (f.value > UNSTABLE_AA)
+      reasons.push(
+        `A/A noise of ${f.subject} is ${pct(f.value)} (above ${pct(UNSTABLE_AA)}): differences below ${pct(f.value)} are noise`,
+      );
   }
-  if (spread !== null && spread > UNSTABLE_SPREAD) reasons.push(`a cell's processes differ by ${pct(spread)} (sd of their medians, above ${pct(UNSTABLE_SPREAD)})`);
+  if (spread !== null && spread > UNSTABLE_SPREAD)
+    reasons.push(`a cell's processes differ by ${pct(spread)} (sd of their medians, above ${pct(UNSTABLE_SPREAD)})`);
   return { aa, spread, unstable: reasons.length > 0, reasons };
 }
 
@@ -56,12 +62,17 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** The noise line of the summary, and the warning with what to do when the run is unstable. */
 export function renderStability(s: Stability): string[] {
   const parts = [
-    ...s.aa.map((f) => `A/A noise ${pct(f.value)} on ${f.subject} (${f.pairs} pair${f.pairs === 1 ? '' : 's'} of ${f.cell ?? 'its reference cell'})`),
+    ...s.aa.map(
+      (f) =>
+        `A/A noise ${pct(f.value)} on ${f.subject} (${f.pairs} pair${f.pairs === 1 ? '' : 's'} of ${f.cell ?? 'its reference cell'})`,
+    ),
     ...(s.spread === null ? [] : [`spread between a cell's processes ${pct(s.spread)}`]),
   ];
   const lines = parts.length ? [`Noise: ${parts.join('; ')}.`] : [];
   if (s.unstable) {
-    lines.push(`warning: this run may be unstable: ${s.reasons.join('; ')}. On a quiet machine these stay below ${pct(UNSTABLE_AA)} and ${pct(UNSTABLE_SPREAD)} (docs/performance.md). Check what else runs here with \`benchgrid system\`, stop it, and run again.`);
+    lines.push(
+      `warning: this run may be unstable: ${s.reasons.join('; ')}. On a quiet machine these stay below ${pct(UNSTABLE_AA)} and ${pct(UNSTABLE_SPREAD)} (docs/performance.md). Check what else runs here with \`benchgrid system\`, stop it, and run again.`,
+    );
   }
   return lines;
 }

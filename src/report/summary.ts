@@ -1,7 +1,15 @@
 // The answer a run ends with: per page row, each tool's median, spread, ratios to raw and to the
 // reference, exactness and work marks, then where the reports are. Pure; `run` prints it.
 import type { CellResult } from '../results/model.ts';
-import { cellIndex, formatPublished, publishedRatio, ratioTo, sibling, toolTaxes, type ToolTax } from '../results/published.ts';
+import {
+  cellIndex,
+  formatPublished,
+  publishedRatio,
+  ratioTo,
+  sibling,
+  toolTaxes,
+  type ToolTax,
+} from '../results/published.ts';
 import { firstLine, formatMs, formatPercent } from './format.ts';
 import { resolvePage, type PageEntryView, type ReportInput } from './page.ts';
 import { fitLine, padColumns, wrap, wrapLine } from '../util/width.ts';
@@ -105,19 +113,45 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
   const cells = cellIndex(results);
   const entry = (e: PageEntryView): SummaryEntry => {
     const c = e.result;
-    if (!c) return { cell: e.cell, tool: e.toolLabel, status: 'missing', median_ms: null, spread: null, ratio_to_raw: null, ratio_to_raw_ci: null, import_tax: null, import_tax_ci: null, paired: null, unpaired: null, ratio_to_reference: null, exact: null, work_differs: false, work_differences: [], reason: 'not measured' };
+    if (!c)
+      return {
+        cell: e.cell,
+        tool: e.toolLabel,
+        status: 'missing',
+        median_ms: null,
+        spread: null,
+        ratio_to_raw: null,
+        ratio_to_raw_ci: null,
+        import_tax: null,
+        import_tax_ci: null,
+        paired: null,
+        unpaired: null,
+        ratio_to_reference: null,
+        exact: null,
+        work_differs: false,
+        work_differences: [],
+        reason: 'not measured',
+      };
     const reference = spec?.groups.find((g) => g.id === c.group)?.reference;
-    const spread = c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1 ? (c.max_ms - c.min_ms) / c.median_ms : null;
+    const spread =
+      c.median_ms && c.min_ms !== null && c.max_ms !== null && (c.processes ?? 0) > 1
+        ? (c.max_ms - c.min_ms) / c.median_ms
+        : null;
     const raw = publishedRatio(c, cells);
     return {
-      cell: c.id, tool: e.toolLabel, status: c.status, median_ms: c.median_ms, spread,
+      cell: c.id,
+      tool: e.toolLabel,
+      status: c.status,
+      median_ms: c.median_ms,
+      spread,
       ratio_to_raw: raw?.ratio ?? null,
       ratio_to_raw_ci: raw?.paired && raw.low !== null && raw.high !== null ? [raw.low, raw.high] : null,
       import_tax: c.import_tax?.ratio ?? null,
       import_tax_ci: c.import_tax ? c.import_tax.ci95 : null,
       paired: raw ? raw.paired : null,
       unpaired: raw?.why ?? null,
-      ratio_to_reference: reference && c.tool !== reference ? ratioTo(c, sibling(c, reference, cells), cells)?.ratio ?? null : null,
+      ratio_to_reference:
+        reference && c.tool !== reference ? (ratioTo(c, sibling(c, reference, cells), cells)?.ratio ?? null) : null,
       exact: c.exact ?? null,
       work_differs: workDifferences(c).length > 0,
       work_differences: workDifferences(c),
@@ -135,7 +169,24 @@ export function buildSummary(input: ReportInput, reports: string[]): Summary {
     }
   }
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
-  return { rows, failures: failureGroups(results), stability: stabilityOf(results), answers: oneLineAnswers(results, spec), import_tax: toolTaxes(results.cells), precision: precisionOf(results), growth: growthFamilies(results), counts: { cells: results.cells.length, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), off_page: page.appendix.length }, partial: results.partial, reports };
+  return {
+    rows,
+    failures: failureGroups(results),
+    stability: stabilityOf(results),
+    answers: oneLineAnswers(results, spec),
+    import_tax: toolTaxes(results.cells),
+    precision: precisionOf(results),
+    growth: growthFamilies(results),
+    counts: {
+      cells: results.cells.length,
+      ok: count('ok'),
+      error: count('error'),
+      unsupported: count('unsupported'),
+      off_page: page.appendix.length,
+    },
+    partial: results.partial,
+    reports,
+  };
 }
 
 /** The run's failed cells grouped by their cause's first line, in file order. */
@@ -156,12 +207,25 @@ function failureGroups(results: ReportInput['results']): FailureGroup[] {
 function renderFailures(groups: FailureGroup[], width: number): string[] {
   if (groups.length === 0) return [];
   const n = groups.reduce((k, g) => k + g.cells.length, 0);
-  const lines = ['', `Failed (${n} cell${n === 1 ? '' : 's'}, ${groups.length} cause${groups.length === 1 ? '' : 's'}):`];
+  const lines = [
+    '',
+    `Failed (${n} cell${n === 1 ? '' : 's'}, ${groups.length} cause${groups.length === 1 ? '' : 's'}):`,
+  ];
   for (const g of groups) {
     lines.push(...wrap(g.reason, width - 2).map((l, i) => (i === 0 ? '- ' : '  ') + l));
     const shown = g.cells.slice(0, 6).join(', ') + (g.cells.length > 6 ? `, and ${g.cells.length - 6} more` : '');
-    lines.push(...wrap(`${g.cells.length === 1 ? 'cell' : `${g.cells.length} cells`}: ${shown}`, width - 4).map((l) => `    ${l}`));
-    if (g.stopped_early.length) lines.push(...wrap(`this error repeats in every process: ${g.stopped_early.length === g.cells.length ? 'these cells' : `${g.stopped_early.length} of them`} ran no further processes (no A/A, memory or other timing processes).`, width - 4).map((l) => `    ${l}`));
+    lines.push(
+      ...wrap(`${g.cells.length === 1 ? 'cell' : `${g.cells.length} cells`}: ${shown}`, width - 4).map(
+        (l) => `    ${l}`,
+      ),
+    );
+    if (g.stopped_early.length)
+      lines.push(
+        ...wrap(
+          `this error repeats in every process: ${g.stopped_early.length === g.cells.length ? 'these cells' : `${g.stopped_early.length} of them`} ran no further processes (no A/A, memory or other timing processes).`,
+          width - 4,
+        ).map((l) => `    ${l}`),
+      );
   }
   return lines;
 }
@@ -173,7 +237,14 @@ const LEGEND = [
   "exact: against the group's reference (bit, close, mismatch; degraded: a reduced-precision cell that agrees at float32, so it differs only by precision; vacuous: the write does not move the output, so agreement proves nothing); 'work: differs': the tool did not do the contract's work.",
 ];
 
-const COLUMNS = [['median', 10], ['spread', 7], ['x raw', 18], ['tax', 7], ['x ref', 7], ['exact', 8]] as const;
+const COLUMNS = [
+  ['median', 10],
+  ['spread', 7],
+  ['x raw', 18],
+  ['tax', 7],
+  ['x ref', 7],
+  ['exact', 8],
+] as const;
 
 /** The summary as text lines no wider than `width` (tool labels are cut to fit, with an ellipsis). */
 export function renderSummary(raw: Summary, width: number): string {
@@ -191,8 +262,17 @@ export function renderSummary(raw: Summary, width: number): string {
     for (const e of row.entries) lines.push(entryLine(e, toolWidth));
   }
   const { cells, ok, error, unsupported } = s.counts;
-  lines.push(...renderFailures(s.failures, width), '', ...LEGEND.flatMap((l) => wrap(l, width)), ...pairingLines(s, width), ...renderPrecision(s.precision, width),
-    ...wrap(`${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`, width));
+  lines.push(
+    ...renderFailures(s.failures, width),
+    '',
+    ...LEGEND.flatMap((l) => wrap(l, width)),
+    ...pairingLines(s, width),
+    ...renderPrecision(s.precision, width),
+    ...wrap(
+      `${cells} cells: ${ok} ok, ${error} error, ${unsupported} unsupported${s.partial ? ' (partial run)' : ''}.${s.counts.off_page ? ` ${s.counts.off_page} of them are not on the page; the report lists them.` : ''}`,
+      width,
+    ),
+  );
   const noise = renderStability(s.stability);
   if (noise.length) lines.push('', ...noise.flatMap((l) => wrap(l, width)));
   const growth = growthLines(s.growth);
@@ -210,20 +290,51 @@ function pairingLines(s: Summary, width: number): string[] {
   for (const e of s.rows.flatMap((r) => r.entries)) if (e.unpaired) why.set(e.unpaired, (why.get(e.unpaired) ?? 0) + 1);
   const lines = [...why].flatMap(([reason, n]) => wrap(`unpaired (${n} cell${n === 1 ? '' : 's'}): ${reason}.`, width));
   if (s.import_tax.length > 0) {
-    const taxes = s.import_tax.map((t) => `${t.tool} ${formatTax(t)}${t.low > 1 ? ' slows torch' : t.high < 1 ? ' speeds torch up' : ''}`).join(', ');
-    const control = s.import_tax.every((t) => t.controlled === t.cells) ? "against each row's control" : s.import_tax.some((t) => t.controlled > 0) ? "against each row's control where one ran" : 'uncontrolled: no control ran';
+    const taxes = s.import_tax
+      .map((t) => `${t.tool} ${formatTax(t)}${t.low > 1 ? ' slows torch' : t.high < 1 ? ' speeds torch up' : ''}`)
+      .join(', ');
+    const control = s.import_tax.every((t) => t.controlled === t.cells)
+      ? "against each row's control"
+      : s.import_tax.some((t) => t.controlled > 0)
+        ? "against each row's control where one ran"
+        : 'uncontrolled: no control ran';
     // Said as the mean of the rows' taxes, so a reader does not take it for one more row's figure beside the tax column.
-    lines.push(...wrap(`Import tax per tool, the mean over its rows of the tax column (the plain forward after its import over before it, ${control}, 95% interval): ${taxes}.`, width));
+    lines.push(
+      ...wrap(
+        `Import tax per tool, the mean over its rows of the tax column (the plain forward after its import over before it, ${control}, 95% interval): ${taxes}.`,
+        width,
+      ),
+    );
   }
   return lines;
 }
 
 function entryLine(e: SummaryEntry, toolWidth: number): string {
   const tool = `  ${padColumns(fitLine(e.tool, toolWidth), toolWidth)} `;
-  if (e.status !== 'ok') return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
+  if (e.status !== 'ok')
+    return `${tool}${e.status === 'error' ? 'failed' : e.status === 'missing' ? 'not measured' : 'not run'}${e.reason && e.status !== 'missing' ? `: ${e.reason}` : ''}`;
   const x = (r: number | null) => (r === null ? '' : `${r.toFixed(2)}x`);
-  const raw = e.ratio_to_raw === null ? '' : formatPublished({ ratio: e.ratio_to_raw, low: e.ratio_to_raw_ci?.[0] ?? null, high: e.ratio_to_raw_ci?.[1] ?? null, paired: e.paired === true, why: e.unpaired });
-  const tax = e.import_tax === null ? '' : `${e.import_tax.toFixed(2)}x${e.import_tax_ci && (e.import_tax_ci[0] > 1 || e.import_tax_ci[1] < 1) ? '*' : ' '}`;
-  const cols = [e.median_ms === null ? '' : formatMs(e.median_ms), e.spread === null ? '' : formatPercent(e.spread), raw, tax, x(e.ratio_to_reference), e.exact ?? ''];
+  const raw =
+    e.ratio_to_raw === null
+      ? ''
+      : formatPublished({
+          ratio: e.ratio_to_raw,
+          low: e.ratio_to_raw_ci?.[0] ?? null,
+          high: e.ratio_to_raw_ci?.[1] ?? null,
+          paired: e.paired === true,
+          why: e.unpaired,
+        });
+  const tax =
+    e.import_tax === null
+      ? ''
+      : `${e.import_tax.toFixed(2)}x${e.import_tax_ci && (e.import_tax_ci[0] > 1 || e.import_tax_ci[1] < 1) ? '*' : ' '}`;
+  const cols = [
+    e.median_ms === null ? '' : formatMs(e.median_ms),
+    e.spread === null ? '' : formatPercent(e.spread),
+    raw,
+    tax,
+    x(e.ratio_to_reference),
+    e.exact ?? '',
+  ];
   return `${tool}${cols.map((v, i) => v.padStart(COLUMNS[i][1])).join(' ')}${e.work_differs ? ' work: differs' : ''}`;
 }

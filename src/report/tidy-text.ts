@@ -18,7 +18,9 @@ export function toCsv(rows: readonly TidyRow[]): string {
 export function toJsonl(rows: readonly TidyRow[]): string {
   // JSON.stringify escapes C0 controls but writes C1 and bidirectional controls as they are; as \u escapes
   // they parse back to the same string and cannot act on a terminal the lines are printed to.
-  return rows.map((r) => JSON.stringify(r, TIDY_COLUMNS as unknown as string[]).replace(INVISIBLE, unicodeEscape) + '\n').join('');
+  return rows
+    .map((r) => JSON.stringify(r, TIDY_COLUMNS as unknown as string[]).replace(INVISIBLE, unicodeEscape) + '\n')
+    .join('');
 }
 
 /**

@@ -11,13 +11,41 @@ export type TidyValue = string | number | boolean | null;
 
 /** The columns, in order; docs/report.md lists each with its meaning and unit (a test holds them equal). */
 export const TIDY_COLUMNS = [
-  'cell', 'group', 'contract', 'tool', 'subject', 'sweep',
-  'median_ms', 'min_ms', 'max_ms', 'processes',
-  'x_raw', 'x_raw_low', 'x_raw_high', 'x_raw_paired',
-  'import_tax', 'import_tax_low', 'import_tax_high',
-  'status', 'reason', 'exact', 'max_abs_diff', 'top1_agreement', 'tv_distance', 'tokens_part_at',
-  'effect_max_abs_diff', 'effect_vacuous', 'work', 'work_differs',
-  'peak_rss_bytes', 'cuda_peak_bytes', 'memory_grows_kib_per_call', 'tool_version', 'versions', 'dtype', 'device',
+  'cell',
+  'group',
+  'contract',
+  'tool',
+  'subject',
+  'sweep',
+  'median_ms',
+  'min_ms',
+  'max_ms',
+  'processes',
+  'x_raw',
+  'x_raw_low',
+  'x_raw_high',
+  'x_raw_paired',
+  'import_tax',
+  'import_tax_low',
+  'import_tax_high',
+  'status',
+  'reason',
+  'exact',
+  'max_abs_diff',
+  'top1_agreement',
+  'tv_distance',
+  'tokens_part_at',
+  'effect_max_abs_diff',
+  'effect_vacuous',
+  'work',
+  'work_differs',
+  'peak_rss_bytes',
+  'cuda_peak_bytes',
+  'memory_grows_kib_per_call',
+  'tool_version',
+  'versions',
+  'dtype',
+  'device',
 ] as const;
 
 /** A column's name. */
@@ -37,19 +65,31 @@ function tidyRow(c: CellResult, index: CellIndex, input: ReportInput): TidyRow {
   const ratio = publishedRatio(c, index);
   // Only a paired ratio has a 95% interval; an unpaired one's process-median extremes are not one.
   const bounded = ratio?.paired && hasInterval(ratio) && ratio.low > 0 ? ratio : null;
-  const tax = c.status === 'ok' ? c.import_tax ?? null : null;
+  const tax = c.status === 'ok' ? (c.import_tax ?? null) : null;
   const taxBounded = tax && Number.isFinite(tax.ci95[1]) && tax.ci95[0] > 0;
   const meta = input.results.subjects[c.subject]?.meta ?? null;
   const ok = c.status === 'ok';
   return {
-    cell: c.id, group: c.group, contract: c.contract, tool: c.tool, subject: name, sweep,
-    median_ms: c.median_ms, min_ms: c.min_ms, max_ms: c.max_ms, processes: c.processes,
-    x_raw: ratio?.ratio ?? null, x_raw_low: bounded ? bounded.low : null, x_raw_high: bounded ? bounded.high : null,
+    cell: c.id,
+    group: c.group,
+    contract: c.contract,
+    tool: c.tool,
+    subject: name,
+    sweep,
+    median_ms: c.median_ms,
+    min_ms: c.min_ms,
+    max_ms: c.max_ms,
+    processes: c.processes,
+    x_raw: ratio?.ratio ?? null,
+    x_raw_low: bounded ? bounded.low : null,
+    x_raw_high: bounded ? bounded.high : null,
     x_raw_paired: ratio ? ratio.paired : null,
-    import_tax: tax?.ratio ?? null, import_tax_low: taxBounded ? tax.ci95[0] : null, import_tax_high: taxBounded ? tax.ci95[1] : null,
+    import_tax: tax?.ratio ?? null,
+    import_tax_low: taxBounded ? tax.ci95[0] : null,
+    import_tax_high: taxBounded ? tax.ci95[1] : null,
     status: c.status,
     reason: firstLine(c.reason ?? c.error?.message) || null,
-    exact: ok && c.exact !== undefined ? c.exact ?? 'not compared' : null,
+    exact: ok && c.exact !== undefined ? (c.exact ?? 'not compared') : null,
     max_abs_diff: c.max_abs_diff,
     top1_agreement: c.agreement?.top1_agreement ?? null,
     tv_distance: c.agreement?.tv_distance ?? null,
@@ -75,7 +115,10 @@ function tidyRow(c: CellResult, index: CellIndex, input: ReportInput): TidyRow {
 export function splitSweep(subject: string): { name: string; sweep: string | null } {
   const at = subject.indexOf('@');
   if (at < 0) return { name: subject, sweep: null };
-  const pairs = subject.slice(at + 1).split(/[@,;]/).filter((p) => p !== '');
+  const pairs = subject
+    .slice(at + 1)
+    .split(/[@,;]/)
+    .filter((p) => p !== '');
   return { name: subject.slice(0, at), sweep: pairs.length > 0 ? pairs.join(';') : null };
 }
 
@@ -85,7 +128,11 @@ export function splitSweep(subject: string): { name: string; sweep: string | nul
  */
 export function witnessText(work: CellWork | null): string | null {
   if (!work || work.witnesses.length === 0) return null;
-  const texts = work.witnesses.map((w) => Object.entries(w).map(([k, v]) => `${k}=${v}`).join(','));
+  const texts = work.witnesses.map((w) =>
+    Object.entries(w)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  );
   return [...new Set(texts)].join(';');
 }
 

@@ -23,7 +23,8 @@ export function aaNoise(records: ProcessRecord[], cell: string | null): AANoise 
   if (cell === null || aa.length === 0) return null;
   const medianOf = new Map<number, number>();
   for (const r of aa) {
-    if (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' && r.outcome.result.timing) medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
+    if (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' && r.outcome.result.timing)
+      medianOf.set(r.index, median(r.outcome.result.timing.samples_ms));
   }
   const ratioOf = new Map<number, number>();
   for (const r of aa) {
@@ -35,9 +36,14 @@ export function aaNoise(records: ProcessRecord[], cell: string | null): AANoise 
   const unpaired = aaPairs(medianOf, lastPair);
   const paired = aaPairs(ratioOf, lastPair);
   return {
-    pairs: unpaired.values.length / 2, medians_ms: unpaired.values, max_rel_diff: unpaired.max, cell,
+    pairs: unpaired.values.length / 2,
+    medians_ms: unpaired.values,
+    max_rel_diff: unpaired.max,
+    cell,
     // The same pairs of processes judged on their paired ratios to raw (docs/protocol.md, Pairing).
-    ...(paired.values.length > 0 ? { paired: { pairs: paired.values.length / 2, ratios: paired.values, max_rel_diff: paired.max } } : {}),
+    ...(paired.values.length > 0
+      ? { paired: { pairs: paired.values.length / 2, ratios: paired.values, max_rel_diff: paired.max } }
+      : {}),
   };
 }
 

@@ -62,25 +62,43 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa' && r.kind !== 'control');
     // An A/A process that failed in a way every process repeats stopped the cell before its own
     // processes ran (src/sampling/repeat-gate.ts): that failure is the cell's.
-    if (mine.length === 0) mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
+    if (mine.length === 0)
+      mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
     // A baseline cell timed by its row's paired processes borrows their blocks before the import.
     const lent = donors.has(cell.id) ? lentRecords(cell, donors.get(cell.id)!, byCell) : null;
     const time = lent ?? mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
-    if (time.length === 0 && !mine.some(isFailure)) { missing.push(cell.id); continue; }
+    if (time.length === 0 && !mine.some(isFailure)) {
+      missing.push(cell.id);
+      continue;
+    }
     timeOf.set(cell.id, time);
-    const c = cellResult(cell, time, mine.filter((r) => r.kind !== 'time'));
-    measured.push(lent ? { ...c, baseline_from: donors.get(cell.id)!.filter((d) => lent.some((r) => r.from === d)) } : c);
+    const c = cellResult(
+      cell,
+      time,
+      mine.filter((r) => r.kind !== 'time'),
+    );
+    measured.push(
+      lent ? { ...c, baseline_from: donors.get(cell.id)!.filter((d) => lent.some((r) => r.from === d)) } : c,
+    );
   }
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
   const planned = new Map(info.plan.cells.map((c) => [c.id, c]));
   const paired = new Map([...timeOf].map(([id, time]) => [id, pairedProcessesOf(time)]));
   const figured = withPairedFigures(measured, paired, planned, timeOf);
   const { cells, model } = runFigures(info, records, figured, planned);
-  const okResults = records.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : []));
+  const okResults = records.flatMap((r) =>
+    r.outcome.kind === 'result' && r.outcome.result.status === 'ok' ? [r.outcome.result] : [],
+  );
   const mainEnv = info.spec.defaultEnvironment;
   // A control may run in another environment than its baseline cell's (jobs.ts): only a cell's own processes count.
-  const mainCell = records.find((r) => r.kind !== 'control' && r.outcome.kind === 'result' && info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv);
-  const mainExe = mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
+  const mainCell = records.find(
+    (r) =>
+      r.kind !== 'control' &&
+      r.outcome.kind === 'result' &&
+      info.plan.cells.find((c) => c.id === r.cell)?.environment === mainEnv,
+  );
+  const mainExe =
+    mainCell && mainCell.outcome.kind === 'result' ? (mainCell.outcome.result.environment.executable as string) : null;
   const versions = versionsOf(okResults, mainExe);
   const mainResult = okResults.find((r) => r.environment.executable === mainExe) ?? okResults[0];
   const environment = { ...(mainResult?.environment ?? {}), load_average_1m: info.host.loadAverage1m };
@@ -92,9 +110,15 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
         versions,
         protocol: { ...info.protocol, fresh_subprocess: true, start: info.run.start ?? 'cold' },
         aa_noise: aaNoise(records, aaCellOf(info.plan, records, subject)),
-        model: subjectModel(info.spec.subjects[subject], records, cells.filter((c) => c.subject === subject).map((c) => c.id)),
+        model: subjectModel(
+          info.spec.subjects[subject],
+          records,
+          cells.filter((c) => c.subject === subject).map((c) => c.id),
+        ),
       },
-      not_measured: cells.filter((c) => c.subject === subject && c.status === 'error').map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
+      not_measured: cells
+        .filter((c) => c.subject === subject && c.status === 'error')
+        .map((c) => `${c.id.split('/').slice(0, 3).join('/')}: ${c.reason}`),
     };
   }
   const env = mainResult?.environment as Record<string, unknown> | undefined;
@@ -127,7 +151,12 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
  * (src/results/control.ts), its published interval with the run-to-run component (src/results/published.ts),
  * and its stop, judged as the run judged it against the run's spread between processes.
  */
-function runFigures(info: RunInfo, records: ProcessRecord[], figured: CellResult[], planned: Map<string, Cell>): { cells: CellResult[]; model: BetweenModel | null } {
+function runFigures(
+  info: RunInfo,
+  records: ProcessRecord[],
+  figured: CellResult[],
+  planned: Map<string, Cell>,
+): { cells: CellResult[]; model: BetweenModel | null } {
   // The import tax is judged against the row's control (src/results/control.ts); the headline adds the
   // run-to-run component to its interval (src/results/published.ts).
   const pairedCells = figured.filter((c) => c.paired).map((c) => c.paired!.processes);
@@ -135,9 +164,11 @@ function runFigures(info: RunInfo, records: ProcessRecord[], figured: CellResult
   const controls = controlsOf(info.plan, info.selected, records, { ratio: ratioPool, tax: null });
   const pool = taxPool(pairedCells, controls.values());
   const controlled = controlsOf(info.plan, info.selected, records, { ratio: ratioPool, tax: pool });
-  const model = info.betweenRun === false ? null : betweenModel([runCells(figured), ...sameCode(info.earlier ?? [], figured)]);
-  const withFigures = withPublished(withControlledTax(figured, controlled, planned, pool), model)
-    .map((c) => (controlled.has(c.id) ? { ...c, control: controlled.get(c.id)! } : c));
+  const model =
+    info.betweenRun === false ? null : betweenModel([runCells(figured), ...sameCode(info.earlier ?? [], figured)]);
+  const withFigures = withPublished(withControlledTax(figured, controlled, planned, pool), model).map((c) =>
+    controlled.has(c.id) ? { ...c, control: controlled.get(c.id)! } : c,
+  );
   const pools = { paired: runPool(withFigures, true), unpaired: runPool(withFigures, false) };
   const cells = withFigures.map((c) => withStop(c, info.protocol, c.paired ? pools.paired : pools.unpaired, model));
   return { cells, model };
@@ -146,10 +177,19 @@ function runFigures(info: RunInfo, records: ProcessRecord[], figured: CellResult
 /** The earlier runs' cells that measured what this run's cell measured: the same tool release on the same torch. */
 function sameCode(earlier: readonly Map<string, EarlierCell>[], cells: readonly CellResult[]): RunCells[] {
   const byId = new Map(cells.map((c) => [c.id, c]));
-  return earlier.map((run) => new Map([...run].filter(([id, e]) => {
-    const c = byId.get(id);
-    return c !== undefined && c.tool_version === e.tool_version && (c.runtime?.torch ?? null) === e.torch;
-  }).map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))).filter((run) => run.size > 0);
+  return earlier
+    .map(
+      (run) =>
+        new Map(
+          [...run]
+            .filter(([id, e]) => {
+              const c = byId.get(id);
+              return c !== undefined && c.tool_version === e.tool_version && (c.runtime?.torch ?? null) === e.torch;
+            })
+            .map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]),
+        ),
+    )
+    .filter((run) => run.size > 0);
 }
 
 /** A run's paired cells as the between-run estimate reads them: each one's log ratio and its variance. */
@@ -167,12 +207,24 @@ export function runCells(cells: readonly CellResult[]): RunCells {
  * process that built it recorded (every process loads the same files: a digest that changed mid-run would
  * be a different subject, and the journal's spec digest already ties a run to its spec).
  */
-function subjectModel(subject: Spec['subjects'][string] | undefined, records: readonly ProcessRecord[], cellIds: string[]): SubjectModel | null {
+function subjectModel(
+  subject: Spec['subjects'][string] | undefined,
+  records: readonly ProcessRecord[],
+  cellIds: string[],
+): SubjectModel | null {
   if (!subject) return null;
   const mine = new Set(cellIds);
-  const built = records.find((r) => mine.has(r.cell) && r.outcome.kind === 'result' && r.outcome.result.subject)?.outcome;
+  const built = records.find(
+    (r) => mine.has(r.cell) && r.outcome.kind === 'result' && r.outcome.result.subject,
+  )?.outcome;
   const record = built?.kind === 'result' ? built.result.subject : null;
-  return { builder: subject.model.builder, name: subject.model.name, dtype: record?.dtype ?? subject.model.dtype, weights: record?.weights ?? null, ...(record?.tokens ? { tokens: record.tokens } : {}) };
+  return {
+    builder: subject.model.builder,
+    name: subject.model.name,
+    dtype: record?.dtype ?? subject.model.dtype,
+    weights: record?.weights ?? null,
+    ...(record?.tokens ? { tokens: record.tokens } : {}),
+  };
 }
 
 /**
@@ -182,7 +234,8 @@ function subjectModel(subject: Spec['subjects'][string] | undefined, records: re
 function versionsOf(results: ProcessResult[], defaultExecutable: string | null): Record<string, string | null> {
   const v = dict<string | null>();
   const first = (results.find((r) => r.environment.executable === defaultExecutable) ?? results[0])?.versions;
-  if (first) Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
+  if (first)
+    Object.assign(v, { python: first.python, torch: first.torch, torchvision: first.torchvision, numpy: first.numpy });
   for (const r of results) if (r.versions.library) v[r.versions.library.name] ??= r.versions.library.version;
   return v;
 }

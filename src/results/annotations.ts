@@ -21,7 +21,9 @@ export function runtimeText(c: CellResult, results: Results): string | null {
  * which record none of these.
  */
 export function cellAnnotations(c: CellResult, results: Results): string[] {
-  const out = [workText(c), growthText(c.memory_growth), runtimeText(c, results)].filter((x): x is string => x !== null);
+  const out = [workText(c), growthText(c.memory_growth), runtimeText(c, results)].filter(
+    (x): x is string => x !== null,
+  );
   for (const n of c.notes ?? []) out.push(`note: ${n}`);
   return out;
 }

@@ -28,7 +28,13 @@ export function cellRatio(cell: CellResult, base: CellResult): CellRatio | null 
   const usable = (c: CellResult) => (c.samples_ms ?? []).filter((p) => p.length > 0);
   const a = usable(cell);
   const b = usable(base);
-  if (a.length === 0 || b.length === 0) return { ratio, low: null, high: null, how: 'ratio of medians; no raw samples for an interval' };
+  if (a.length === 0 || b.length === 0)
+    return { ratio, low: null, high: null, how: 'ratio of medians; no raw samples for an interval' };
   const ci = bootstrapRatio(b, a, { resamples: RESAMPLES, confidence: 0.95, random: mulberry32(fnv1a(cell.id)) });
-  return { ratio, low: ci.low, high: ci.high, how: `ratio of medians; 95% interval from ${RESAMPLES} hierarchical bootstrap resamples (processes, then samples)` };
+  return {
+    ratio,
+    low: ci.low,
+    high: ci.high,
+    how: `ratio of medians; 95% interval from ${RESAMPLES} hierarchical bootstrap resamples (processes, then samples)`,
+  };
 }

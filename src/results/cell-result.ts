@@ -16,7 +16,11 @@ function exactFigures(results: ProcessResult[]): Pick<CellResult, 'effect' | 'ag
   const effect = cellEffect(results);
   const agreement = cellAgreement(results);
   const control = cellPrecisionControl(results);
-  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}), ...(control ? { precision_control: control } : {}) };
+  return {
+    ...(effect ? { effect } : {}),
+    ...(agreement ? { agreement } : {}),
+    ...(control ? { precision_control: control } : {}),
+  };
 }
 
 /** A process that failed, or ran and did not report ok. */
@@ -27,10 +31,26 @@ export function isFailure(r: ProcessRecord): boolean {
 /** A cell with a status and no figures. */
 export function blank(cell: Cell, status: CellResult['status'], reason: string | null): CellResult {
   return {
-    id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject,
-    status, statuses: [status], reason, median_ms: null, min_ms: null, max_ms: null, processes: null,
-    samples_per_process: null, exact: cell.reference === null ? null : undefined, max_abs_diff: null,
-    samples_ms: null, per_process: null, memory: null, tool_version: null, error: null,
+    id: cell.id,
+    group: cell.group,
+    contract: cell.contract,
+    tool: cell.tool,
+    subject: cell.subject,
+    status,
+    statuses: [status],
+    reason,
+    median_ms: null,
+    min_ms: null,
+    max_ms: null,
+    processes: null,
+    samples_per_process: null,
+    exact: cell.reference === null ? null : undefined,
+    max_abs_diff: null,
+    samples_ms: null,
+    per_process: null,
+    memory: null,
+    tool_version: null,
+    error: null,
   };
 }
 
@@ -42,7 +62,14 @@ export function blank(cell: Cell, status: CellResult['status'], reason: string |
 export function cellResult(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): CellResult {
   const c = measure(cell, time, memory);
   const first = [...time, ...memory].flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []))[0];
-  c.runtime = first ? { environment: cell.environment, python: first.versions.python, torch: first.versions.torch, torchvision: first.versions.torchvision } : null;
+  c.runtime = first
+    ? {
+        environment: cell.environment,
+        python: first.versions.python,
+        torch: first.versions.torch,
+        torchvision: first.versions.torchvision,
+      }
+    : null;
   if (c.status === 'ok') {
     const timedResults = time.flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []));
     c.work = cellWork(timedResults);
@@ -82,8 +109,18 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
   const perProcess: ProcessStats[] = timed.map(({ r, res }) => {
     const s = summary(res.timing!.samples_ms);
     return {
-      index: r.index, median_ms: s.median, min_ms: s.min, max_ms: s.max, iqr_ms: s.iqr, n: s.n,
-      stopped_by: res.timing!.stopped_by, gc_median_ms: gcMedian(gcSamples([res.timing!])), phases_s: res.phases_s, wall_s: r.wall_s, cpus: r.cpus, start: r.start,
+      index: r.index,
+      median_ms: s.median,
+      min_ms: s.min,
+      max_ms: s.max,
+      iqr_ms: s.iqr,
+      n: s.n,
+      stopped_by: res.timing!.stopped_by,
+      gc_median_ms: gcMedian(gcSamples([res.timing!])),
+      phases_s: res.phases_s,
+      wall_s: r.wall_s,
+      cpus: r.cpus,
+      start: r.start,
       ...('from' in r && typeof r.from === 'string' ? { from: r.from } : {}),
     };
   });
@@ -97,10 +134,18 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
       if (typeof d === 'number') maxAbs = Math.max(maxAbs ?? 0, d);
     }
   }
-  const mem = memory.flatMap((r) => (r.outcome.kind === 'result' && r.outcome.result.memory ? [r.outcome.result.memory] : []));
+  const mem = memory.flatMap((r) =>
+    r.outcome.kind === 'result' && r.outcome.result.memory ? [r.outcome.result.memory] : [],
+  );
   return {
-    id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject,
-    status: 'ok', statuses, reason: null,
+    id: cell.id,
+    group: cell.group,
+    contract: cell.contract,
+    tool: cell.tool,
+    subject: cell.subject,
+    status: 'ok',
+    statuses,
+    reason: null,
     median_ms: medians.length ? median(medians) : null,
     min_ms: medians.length ? Math.min(...medians) : null,
     max_ms: medians.length ? Math.max(...medians) : null,
@@ -113,7 +158,12 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     gc_ms: gcSamples(timed.map(({ res }) => res.timing!)),
     gc_median_ms: gcMedian(gcSamples(timed.map(({ res }) => res.timing!))),
     per_process: perProcess,
-    memory: mem.length ? { peak_rss_bytes: mem.map((m) => m.peak_rss_bytes), cuda_peak_allocated_bytes: mem.map((m) => m.cuda_peak_allocated_bytes) } : null,
+    memory: mem.length
+      ? {
+          peak_rss_bytes: mem.map((m) => m.peak_rss_bytes),
+          cuda_peak_allocated_bytes: mem.map((m) => m.cuda_peak_allocated_bytes),
+        }
+      : null,
     memory_growth: cellGrowth(timed.map(({ res }) => res.timing!)),
     tool_version: toolVersion,
     error: null,

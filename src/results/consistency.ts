@@ -37,12 +37,19 @@ export function cellInconsistency(c: CellResult): string | null {
   if (!samples || samples.length === 0 || samples.some((s) => s.length === 0)) return null;
   const stats = samples.map((s) => summary(s));
   const medians = stats.map((s) => s.median);
-  const ms = (what: string, got: number, want: number, of: string) => (same(got, want) ? null : `${what} ${shown(got)} ms is not ${of} (${shown(want)} ms)`);
+  const ms = (what: string, got: number, want: number, of: string) =>
+    same(got, want) ? null : `${what} ${shown(got)} ms is not ${of} (${shown(want)} ms)`;
   const checks: (() => string | null)[] = [
-    () => (c.median_ms === null ? null : ms('median', c.median_ms, median(medians), "the median of its processes' medians")),
-    () => (c.min_ms === null ? null : ms('min', c.min_ms, Math.min(...medians), "the smallest of its processes' medians")),
-    () => (c.max_ms === null ? null : ms('max', c.max_ms, Math.max(...medians), "the largest of its processes' medians")),
-    () => (c.processes === null || c.processes === samples.length ? null : `processes ${c.processes} is not the number of processes with samples (${samples.length})`),
+    () =>
+      c.median_ms === null ? null : ms('median', c.median_ms, median(medians), "the median of its processes' medians"),
+    () =>
+      c.min_ms === null ? null : ms('min', c.min_ms, Math.min(...medians), "the smallest of its processes' medians"),
+    () =>
+      c.max_ms === null ? null : ms('max', c.max_ms, Math.max(...medians), "the largest of its processes' medians"),
+    () =>
+      c.processes === null || c.processes === samples.length
+        ? null
+        : `processes ${c.processes} is not the number of processes with samples (${samples.length})`,
     () => {
       const i = (c.samples_per_process ?? []).findIndex((n, k) => n !== samples[k]?.length);
       return c.samples_per_process && (i >= 0 || c.samples_per_process.length !== samples.length)
@@ -52,7 +59,9 @@ export function cellInconsistency(c: CellResult): string | null {
     () => perProcess(c, stats),
     () => {
       const gc = c.gc_median_ms == null || !c.gc_ms ? null : gcMedian(c.gc_ms);
-      return gc === null || c.gc_median_ms == null ? null : ms('gc_median_ms', c.gc_median_ms, gc, "the median of its processes' gc medians");
+      return gc === null || c.gc_median_ms == null
+        ? null
+        : ms('gc_median_ms', c.gc_median_ms, gc, "the median of its processes' gc medians");
     },
     () => paired(c, samples),
   ];
@@ -72,11 +81,15 @@ function perProcess(c: CellResult, stats: ReturnType<typeof summary>[]): string 
     const p = per[i];
     const s = stats[i];
     const of = (what: string) => `the ${what} of samples_ms[${i}]`;
-    const problem = !same(p.median_ms, s.median) ? `per_process[${i}].median_ms ${shown(p.median_ms)} ms is not ${of('median')} (${shown(s.median)} ms)`
-      : !same(p.min_ms, s.min) ? `per_process[${i}].min_ms ${shown(p.min_ms)} ms is not ${of('smallest')} (${shown(s.min)} ms)`
-      : !same(p.max_ms, s.max) ? `per_process[${i}].max_ms ${shown(p.max_ms)} ms is not ${of('largest')} (${shown(s.max)} ms)`
-      : p.n !== s.n ? `per_process[${i}].n ${p.n} is not the number of samples_ms[${i}] (${s.n})`
-      : null;
+    const problem = !same(p.median_ms, s.median)
+      ? `per_process[${i}].median_ms ${shown(p.median_ms)} ms is not ${of('median')} (${shown(s.median)} ms)`
+      : !same(p.min_ms, s.min)
+        ? `per_process[${i}].min_ms ${shown(p.min_ms)} ms is not ${of('smallest')} (${shown(s.min)} ms)`
+        : !same(p.max_ms, s.max)
+          ? `per_process[${i}].max_ms ${shown(p.max_ms)} ms is not ${of('largest')} (${shown(s.max)} ms)`
+          : p.n !== s.n
+            ? `per_process[${i}].n ${p.n} is not the number of samples_ms[${i}] (${s.n})`
+            : null;
     if (problem) return problem;
   }
   return null;
@@ -95,13 +108,16 @@ function paired(c: CellResult, samples: number[][]): string | null {
     const at = `paired.processes[${j}]`;
     if (!tool) return `${at}.index ${p.index} names no process of samples_ms (${samples.length})`;
     const ratio = pairEstimate(tool, p.baseline_ms);
-    if (ratio !== null && !same(p.ratio, ratio)) return `${at}.ratio ${shown(p.ratio)} is not the estimate of its pairs with samples_ms[${p.index}] (${shown(ratio)})`;
+    if (ratio !== null && !same(p.ratio, ratio))
+      return `${at}.ratio ${shown(p.ratio)} is not the estimate of its pairs with samples_ms[${p.index}] (${shown(ratio)})`;
     if (p.baseline_ms.length > 0 && p.before_ms.length > 0) {
       const tax = median(p.baseline_ms) / median(p.before_ms);
-      if (!same(p.tax, tax)) return `${at}.tax ${shown(p.tax)} is not the median of its baseline_ms over the median of its before_ms (${shown(tax)})`;
+      if (!same(p.tax, tax))
+        return `${at}.tax ${shown(p.tax)} is not the median of its baseline_ms over the median of its before_ms (${shown(tax)})`;
     }
   }
   const geo = Math.exp(ps.reduce((a, p) => a + Math.log(p.ratio), 0) / ps.length);
-  if (!same(c.paired.ratio, geo)) return `paired.ratio ${shown(c.paired.ratio)} is not the geometric mean of its processes' ratios (${shown(geo)})`;
+  if (!same(c.paired.ratio, geo))
+    return `paired.ratio ${shown(c.paired.ratio)} is not the geometric mean of its processes' ratios (${shown(geo)})`;
   return null;
 }

@@ -7,7 +7,15 @@
 import type { Cell, Plan } from '../plan/expand.ts';
 import { CONTROL_STRIDE, controlEnvironments } from '../run/jobs.ts';
 import type { ProcessRecord } from '../records/journal.ts';
-import { difference, estimateFromInterval, intervalOf, logEstimate, meanOf, type LogEstimate, type RatioCI } from '../stats/paired.ts';
+import {
+  difference,
+  estimateFromInterval,
+  intervalOf,
+  logEstimate,
+  meanOf,
+  type LogEstimate,
+  type RatioCI,
+} from '../stats/paired.ts';
 import { pooledSpread, type Pool } from '../stats/spread.ts';
 import type { CellResult } from './model.ts';
 import { pairedProcess, type PairedProcess } from './paired.ts';
@@ -40,7 +48,12 @@ export function controlEnvironment(index: number, environments: readonly string[
 }
 
 /** The control figures of every baseline cell with control records, by cell id. */
-export function controlsOf(plan: Plan, selected: Set<string>, records: readonly ProcessRecord[], pools: { ratio: Pool | null; tax: Pool | null }): Map<string, ControlFigures[]> {
+export function controlsOf(
+  plan: Plan,
+  selected: Set<string>,
+  records: readonly ProcessRecord[],
+  pools: { ratio: Pool | null; tax: Pool | null },
+): Map<string, ControlFigures[]> {
   const out = new Map<string, ControlFigures[]>();
   const byCell = new Map<string, ProcessRecord[]>();
   for (const r of records) if (r.kind === 'control') byCell.set(r.cell, [...(byCell.get(r.cell) ?? []), r]);
@@ -49,17 +62,43 @@ export function controlsOf(plan: Plan, selected: Set<string>, records: readonly 
     if (!cell) continue;
     const environments = controlEnvironments(plan, selected, cell);
     const figures = environments.flatMap((environment) => {
-      const mine = rs.filter((r) => controlEnvironment(r.index, environments) === environment).sort((a, b) => a.index - b.index);
+      const mine = rs
+        .filter((r) => controlEnvironment(r.index, environments) === environment)
+        .sort((a, b) => a.index - b.index);
       const processes = mine.flatMap((r) => {
         if (r.outcome.kind !== 'result' || r.outcome.result.status !== 'ok' || !r.outcome.result.timing) return [];
         // Its number within its environment's control, as a cell's process is numbered within the cell.
         const p = pairedProcess(r.index % CONTROL_STRIDE, r.outcome.result.timing.samples_ms, r.outcome.result.paired);
         return p ? [p] : [];
       });
-      const ratio = processes.length > 0 ? intervalOf(logEstimate(processes.map((p) => p.ratio), pools.ratio)!) : null;
-      const drift = processes.length > 0 ? intervalOf(logEstimate(processes.map((p) => p.tax), pools.tax)!) : null;
+      const ratio =
+        processes.length > 0
+          ? intervalOf(
+              logEstimate(
+                processes.map((p) => p.ratio),
+                pools.ratio,
+              )!,
+            )
+          : null;
+      const drift =
+        processes.length > 0
+          ? intervalOf(
+              logEstimate(
+                processes.map((p) => p.tax),
+                pools.tax,
+              )!,
+            )
+          : null;
       if (mine.length === 0) return [];
-      return [{ environment, ratio: ratio ?? { ratio: 1, ci95: [0, Infinity] }, drift: drift ?? { ratio: 1, ci95: [0, Infinity] }, processes, failed: mine.length - processes.length }];
+      return [
+        {
+          environment,
+          ratio: ratio ?? { ratio: 1, ci95: [0, Infinity] },
+          drift: drift ?? { ratio: 1, ci95: [0, Infinity] },
+          processes,
+          failed: mine.length - processes.length,
+        },
+      ];
     });
     if (figures.length > 0) out.set(id, figures);
   }
@@ -67,7 +106,10 @@ export function controlsOf(plan: Plan, selected: Set<string>, records: readonly 
 }
 
 /** The run's pools of import taxes: the spread between processes of one cell, over the paired cells and the controls. */
-export function taxPool(cells: readonly (readonly PairedProcess[])[], controls: Iterable<ControlFigures[]>): Pool | null {
+export function taxPool(
+  cells: readonly (readonly PairedProcess[])[],
+  controls: Iterable<ControlFigures[]>,
+): Pool | null {
   const all = [...cells, ...[...controls].flatMap((fs) => fs.map((f) => f.processes))];
   return pooledSpread(all.map((ps) => ps.map((p) => p.tax)));
 }
@@ -83,19 +125,38 @@ function baselineCellId(c: CellResult, baseline: string): string {
  * sum on Welch-Satterthwaite degrees of freedom. A cell whose row has no control (none ran, or none
  * paired) keeps the uncontrolled tax, `control: null`.
  */
-export function withControlledTax(cells: readonly CellResult[], controls: Map<string, ControlFigures[]>, plan: Map<string, Cell>, pool: Pool | null): CellResult[] {
+export function withControlledTax(
+  cells: readonly CellResult[],
+  controls: Map<string, ControlFigures[]>,
+  plan: Map<string, Cell>,
+  pool: Pool | null,
+): CellResult[] {
   return cells.map((c) => {
     if (!c.paired || c.paired.processes.length === 0) return c;
-    const own = logEstimate(c.paired.processes.map((p) => p.tax), pool);
+    const own = logEstimate(
+      c.paired.processes.map((p) => p.tax),
+      pool,
+    );
     if (!own) return c;
     const uncontrolled = intervalOf(own);
     const baseId = baselineCellId(c, c.paired.baseline);
     const environment = plan.get(c.id)?.environment ?? null;
     const control = controls.get(baseId)?.find((f) => f.environment === environment && f.processes.length > 0);
     if (!control) return { ...c, import_tax: { ...uncontrolled, df: own.df, control: null, uncontrolled } };
-    const theirs = logEstimate(control.processes.map((p) => p.tax), pool)!;
+    const theirs = logEstimate(
+      control.processes.map((p) => p.tax),
+      pool,
+    )!;
     const tax = difference(own, theirs);
-    return { ...c, import_tax: { ...intervalOf(tax), df: tax.df, control: { cell: baseId, environment: control.environment, processes: control.processes.length }, uncontrolled } };
+    return {
+      ...c,
+      import_tax: {
+        ...intervalOf(tax),
+        df: tax.df,
+        control: { cell: baseId, environment: control.environment, processes: control.processes.length },
+        uncontrolled,
+      },
+    };
   });
 }
 
@@ -138,7 +199,15 @@ export function toolTaxes(cells: readonly CellResult[]): ToolTax[] {
     const base = { tool: cs[0].tool, subject: cs[0].subject, cells: cs.length, processes };
     if (estimates.every((e): e is LogEstimate => e !== null)) {
       const ci = intervalOf(meanOf(estimates)!);
-      return [{ ...base, ratio: ci.ratio, low: ci.ci95[0], high: ci.ci95[1], controlled: cs.filter((c) => c.import_tax?.control).length }];
+      return [
+        {
+          ...base,
+          ratio: ci.ratio,
+          low: ci.ci95[0],
+          high: ci.ci95[1],
+          controlled: cs.filter((c) => c.import_tax?.control).length,
+        },
+      ];
     }
     const e = logEstimate(taxesOf(cs), legacyPool);
     if (!e) return [];

@@ -28,12 +28,17 @@ function candidates(run: ThisRun): string[] {
   const parents = [...new Set([path.resolve('results', run.spec), path.dirname(own)])];
   const dirs = parents.flatMap((p) => {
     try {
-      return fs.readdirSync(p, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(p, e.name));
+      return fs
+        .readdirSync(p, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(p, e.name));
     } catch {
       return [];
     }
   });
-  const withResults = [...new Set(dirs.map((d) => safeReal(d)))].filter((d): d is string => d !== null && d !== safeReal(own) && fs.existsSync(path.join(d, 'results.json')));
+  const withResults = [...new Set(dirs.map((d) => safeReal(d)))].filter(
+    (d): d is string => d !== null && d !== safeReal(own) && fs.existsSync(path.join(d, 'results.json')),
+  );
   return withResults.sort((a, b) => mtime(b) - mtime(a)).slice(0, MAX_EARLIER_RUNS);
 }
 
@@ -83,7 +88,13 @@ export function earlierRuns(run: ThisRun): Map<string, EarlierCell>[] {
     const cells = new Map<string, EarlierCell>();
     for (const c of r.cells) {
       const e = c.paired ? pairedEstimate(c.paired) : null;
-      if (e) cells.set(c.id, { mean: e.mean, variance: e.variance, tool_version: c.tool_version, torch: c.runtime?.torch ?? null });
+      if (e)
+        cells.set(c.id, {
+          mean: e.mean,
+          variance: e.variance,
+          tool_version: c.tool_version,
+          torch: c.runtime?.torch ?? null,
+        });
     }
     if (cells.size > 0) out.push(cells);
   }

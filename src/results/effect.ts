@@ -14,7 +14,13 @@ export type { Agreement, EffectFigures };
  * control shows the tool computes the contract. `vacuous` (the values agree, but the write does not move the
  * output) is below it: no test could tell there whether the tool does the work at all. A mismatch stays the worst.
  */
-export const VERDICT_RANK: Record<NonNullable<Verdict>, number> = { bit: 0, close: 1, degraded: 2, vacuous: 3, mismatch: 4 };
+export const VERDICT_RANK: Record<NonNullable<Verdict>, number> = {
+  bit: 0,
+  close: 1,
+  degraded: 2,
+  vacuous: 3,
+  mismatch: 4,
+};
 
 /** The verdict of a cell: its processes' worst (null when none compared). */
 export function worstVerdict(verdicts: Verdict[]): Verdict {
@@ -33,7 +39,8 @@ const fold = (xs: (number | null | undefined)[], pick: (a: number, b: number) =>
 const earliest = (xs: (number | null | undefined)[]): number | null | undefined => fold(xs, Math.min);
 
 /** Keys whose value is undefined are left out, so a cell's figures hold only what its output has. */
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /**
  * The cell's guard: the weakest effect any process saw (processes compute it alike; the weakest is what a
@@ -42,12 +49,27 @@ const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries
 export function cellEffect(results: ProcessResult[]): EffectFigures | null {
   const all = results.flatMap((r) => (r.exact?.effect ? [r.exact.effect] : []));
   if (all.length === 0) return null;
-  const latest = all.some((e) => e.first_divergence === null) ? null : fold(all.map((e) => e.first_divergence), Math.max);
+  const latest = all.some((e) => e.first_divergence === null)
+    ? null
+    : fold(
+        all.map((e) => e.first_divergence),
+        Math.max,
+      );
   return defined({
-    max_abs_diff: fold(all.map((e) => e.max_abs_diff), Math.min) ?? null,
+    max_abs_diff:
+      fold(
+        all.map((e) => e.max_abs_diff),
+        Math.min,
+      ) ?? null,
     vacuous: all.some((e) => e.vacuous),
-    top1_agreement: fold(all.map((e) => e.top1_agreement), Math.max),
-    tv_distance: fold(all.map((e) => e.tv_distance), Math.min),
+    top1_agreement: fold(
+      all.map((e) => e.top1_agreement),
+      Math.max,
+    ),
+    tv_distance: fold(
+      all.map((e) => e.tv_distance),
+      Math.min,
+    ),
     first_divergence: all.some((e) => 'first_divergence' in e) ? latest : undefined,
   });
 }
@@ -57,8 +79,14 @@ export function cellAgreement(results: ProcessResult[]): Agreement | null {
   const all = results.flatMap((r) => (r.exact?.agreement ? [r.exact.agreement] : []));
   if (all.length === 0) return null;
   return defined({
-    top1_agreement: fold(all.map((a) => a.top1_agreement), Math.min),
-    tv_distance: fold(all.map((a) => a.tv_distance), Math.max),
+    top1_agreement: fold(
+      all.map((a) => a.top1_agreement),
+      Math.min,
+    ),
+    tv_distance: fold(
+      all.map((a) => a.tv_distance),
+      Math.max,
+    ),
     first_divergence: earliest(all.map((a) => a.first_divergence)),
   });
 }
@@ -89,7 +117,11 @@ export function parseEffect(v: unknown, at: At): EffectFigures | null {
   if (v === undefined || v === null) return null;
   const o = record(v, at);
   if (typeof o.vacuous !== 'boolean') throw bad(child(at, 'vacuous'), 'true or false', o.vacuous);
-  return { max_abs_diff: optNonNegative(o.max_abs_diff, child(at, 'max_abs_diff')), vacuous: o.vacuous, ...figuresOf(o, at) };
+  return {
+    max_abs_diff: optNonNegative(o.max_abs_diff, child(at, 'max_abs_diff')),
+    vacuous: o.vacuous,
+    ...figuresOf(o, at),
+  };
 }
 
 /** A results file's `agreement` of one cell, checked field by field; null when absent. */

@@ -11,13 +11,20 @@ export interface At {
 
 /** The location of a child of `at`. */
 export function child(at: At, key: string | number): At {
-  const part = typeof key === 'number' ? `[${key}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+  const part =
+    typeof key === 'number'
+      ? `[${key}]`
+      : /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
+        ? `.${key}`
+        : `[${JSON.stringify(key)}]`;
   return { file: at.file, path: at.path ? `${at.path}${part}` : part.replace(/^\./, '') };
 }
 
 /** A refusal of one field. */
 export function bad(at: At, expected: string, got: unknown): UserError {
-  return new UserError(`${at.file}: ${at.path || '(top level)'}: expected ${expected} (got ${describe(got)}). Give a results file benchgrid or the seed driver wrote.`);
+  return new UserError(
+    `${at.file}: ${at.path || '(top level)'}: expected ${expected} (got ${describe(got)}). Give a results file benchgrid or the seed driver wrote.`,
+  );
 }
 
 function describe(v: unknown): string {
@@ -83,7 +90,8 @@ export function textRecord(v: unknown, at: At): Record<string, string | null> {
 
 /** One of the allowed texts. */
 export function oneOf<T extends string>(v: unknown, allowed: readonly T[], at: At): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw bad(at, `one of ${allowed.join(', ')}`, v);
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
+    throw bad(at, `one of ${allowed.join(', ')}`, v);
   return v as T;
 }
 
@@ -103,7 +111,8 @@ const DAY = '86,400,000 (one day)';
  * `+Infinity%` and pass `--fail-on-slower`): refused here, where the file is read.
  */
 export function time(v: unknown, at: At): number {
-  if (typeof v !== 'number' || !(v >= MIN_TIME_MS && v <= MAX_TIME_MS)) throw bad(at, `a time in milliseconds from 0.000001 (a nanosecond) to ${DAY}`, v);
+  if (typeof v !== 'number' || !(v >= MIN_TIME_MS && v <= MAX_TIME_MS))
+    throw bad(at, `a time in milliseconds from 0.000001 (a nanosecond) to ${DAY}`, v);
   return v;
 }
 
@@ -129,7 +138,8 @@ export function optDuration(v: unknown, at: At, unit: 'milliseconds' | 'seconds'
 
 /** A whole number from 0 to `max`. */
 export function count(v: unknown, at: At, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw bad(at, `a whole number from 0 to ${max.toLocaleString('en')}`, v);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+    throw bad(at, `a whole number from 0 to ${max.toLocaleString('en')}`, v);
   return v;
 }
 
@@ -152,11 +162,16 @@ export function optNonNegative(v: unknown, at: At): number | null {
 /** A list of at most `max` items. */
 export function boundedList(v: unknown, at: At, max: number, noun: string): unknown[] {
   const l = list(v, at);
-  if (l.length > max) throw new UserError(`${at.file}: ${at.path}: more than ${max.toLocaleString('en')} ${noun} (${l.length.toLocaleString('en')}); benchgrid writes at most that. Give a results file benchgrid or the seed driver wrote.`);
+  if (l.length > max)
+    throw new UserError(
+      `${at.file}: ${at.path}: more than ${max.toLocaleString('en')} ${noun} (${l.length.toLocaleString('en')}); benchgrid writes at most that. Give a results file benchgrid or the seed driver wrote.`,
+    );
   return l;
 }
 
 /** Per process, its samples' times: at most MAX_PROCESSES lists of at most MAX_SAMPLES times each. */
 export function sampleLists(v: unknown, at: At, each: (x: unknown, at: At) => number = time): number[][] {
-  return boundedList(v, at, MAX_PROCESSES, 'processes').map((p, i) => boundedList(p, child(at, i), MAX_SAMPLES, 'samples').map((x, k) => each(x, child(child(at, i), k))));
+  return boundedList(v, at, MAX_PROCESSES, 'processes').map((p, i) =>
+    boundedList(p, child(at, i), MAX_SAMPLES, 'samples').map((x, k) => each(x, child(child(at, i), k))),
+  );
 }

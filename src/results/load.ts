@@ -6,8 +6,44 @@ import { aaPairedOf, pairedFields } from './paired-load.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
-import { bad, boundedList, child, count, duration, list, MAX_PROCESSES, MAX_SAMPLES, nonNegative, oneOf, optCount, optDuration, optNonNegative, optRecord, optText, optTime, record, sampleLists, text, textRecord, texts, time, type At } from './fields.ts';
-import { RESULTS_FORMAT, SEED_LAYOUT, type CellResult, type CellSource, type MemoryStats, type ProcessStats, type Results, type SubjectMeta, type SubjectModel, type TokensRecord, type Verdict } from './model.ts';
+import {
+  bad,
+  boundedList,
+  child,
+  count,
+  duration,
+  list,
+  MAX_PROCESSES,
+  MAX_SAMPLES,
+  nonNegative,
+  oneOf,
+  optCount,
+  optDuration,
+  optNonNegative,
+  optRecord,
+  optText,
+  optTime,
+  record,
+  sampleLists,
+  text,
+  textRecord,
+  texts,
+  time,
+  type At,
+} from './fields.ts';
+import {
+  RESULTS_FORMAT,
+  SEED_LAYOUT,
+  type CellResult,
+  type CellSource,
+  type MemoryStats,
+  type ProcessStats,
+  type Results,
+  type SubjectMeta,
+  type SubjectModel,
+  type TokensRecord,
+  type Verdict,
+} from './model.ts';
 import { dict } from '../util/dict.ts';
 import { MAX_PROMPTS } from '../spec/text-inputs.ts';
 import { cellInconsistency } from './consistency.ts';
@@ -15,7 +51,17 @@ import { parseGrowth } from './memory-growth.ts';
 import { forTerminal } from '../util/escape.ts';
 
 /** Top-level keys that are not subjects. */
-export const RESERVED_KEYS = new Set(['format_version', 'spec', 'partial', 'measured_on', 'host', 'versions', 'harness', 'page_rows', 'run']);
+export const RESERVED_KEYS = new Set([
+  'format_version',
+  'spec',
+  'partial',
+  'measured_on',
+  'host',
+  'versions',
+  'harness',
+  'page_rows',
+  'run',
+]);
 
 /** Largest results file read: raw samples of a big run fit well below it. */
 export const MAX_RESULTS_BYTES = 256 * 1024 * 1024;
@@ -28,29 +74,42 @@ export function loadResults(arg: string): Results {
 
 /** Upgrades parsed JSON of any known version to the current model; every field is type-checked here. */
 export function fromJson(raw: unknown, file = '<results>'): Results {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UserError(`${file}: not a results file: expected a JSON object.`);
-  if (depthOf(raw) > MAX_JSON_DEPTH) throw new UserError(`${file}: not a results file: nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UserError(`${file}: not a results file: expected a JSON object.`);
+  if (depthOf(raw) > MAX_JSON_DEPTH)
+    throw new UserError(`${file}: not a results file: nested deeper than ${MAX_JSON_DEPTH} levels.`);
   const r = raw as Record<string, unknown>;
   const top: At = { file, path: '' };
   const version = r.format_version ?? 0;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) throw new UserError(`${file}: results format ${JSON.stringify(version)} is not a format version. Give a results file benchgrid wrote.`);
-  if (version > RESULTS_FORMAT) throw new UserError(`${file}: results format ${version} is newer than this benchgrid reads (${RESULTS_FORMAT}); upgrade benchgrid.`);
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0)
+    throw new UserError(
+      `${file}: results format ${JSON.stringify(version)} is not a format version. Give a results file benchgrid wrote.`,
+    );
+  if (version > RESULTS_FORMAT)
+    throw new UserError(
+      `${file}: results format ${version} is newer than this benchgrid reads (${RESULTS_FORMAT}); upgrade benchgrid.`,
+    );
   const subjects: Results['subjects'] = dict();
   const cells: CellResult[] = [];
   for (const [key, value] of Object.entries(r)) {
     if (RESERVED_KEYS.has(key) || !value || typeof value !== 'object' || !('groups' in value)) continue;
     const at = child(top, key);
     const s = record(value, at);
-    subjects[key] = { meta: metaOf(s.meta, child(at, 'meta')), not_measured: s.not_measured === undefined ? [] : list(s.not_measured, child(at, 'not_measured')).map(String) };
+    subjects[key] = {
+      meta: metaOf(s.meta, child(at, 'meta')),
+      not_measured: s.not_measured === undefined ? [] : list(s.not_measured, child(at, 'not_measured')).map(String),
+    };
     const groups = record(s.groups, child(at, 'groups'));
-    for (const [id, c] of Object.entries(groups)) cells.push(cellOf(id, record(c, child(child(at, 'groups'), id)), key, child(child(at, 'groups'), id)));
+    for (const [id, c] of Object.entries(groups))
+      cells.push(cellOf(id, record(c, child(child(at, 'groups'), id)), key, child(child(at, 'groups'), id)));
   }
   if (cells.length === 0) throw new UserError(`${file}: not a results file: no subject with "groups" in it.`);
   // Derived figures must be those of the samples stored beside them: compare judges the samples, while the
   // tables, --fail-on-slower's list and history read the figures (src/results/consistency.ts).
   for (const c of cells) {
     const problem = cellInconsistency(c);
-    if (problem) throw new UserError(`${file}: cell ${forTerminal(c.id)}: ${problem}; the file was edited or is corrupt.`);
+    if (problem)
+      throw new UserError(`${file}: cell ${forTerminal(c.id)}: ${problem}; the file was edited or is corrupt.`);
   }
   return {
     format_version: RESULTS_FORMAT,
@@ -63,11 +122,14 @@ export function fromJson(raw: unknown, file = '<results>'): Results {
     harness: optText(r.harness, child(top, 'harness')) ?? '',
     subjects,
     cells,
-    page_rows: r.page_rows === undefined || r.page_rows === null ? null : list(r.page_rows, child(top, 'page_rows')).map((x, i) => {
-      const at = child(child(top, 'page_rows'), i);
-      const row = record(x, at);
-      return { section: text(row.section, child(at, 'section')), text: text(row.text, child(at, 'text')) };
-    }),
+    page_rows:
+      r.page_rows === undefined || r.page_rows === null
+        ? null
+        : list(r.page_rows, child(top, 'page_rows')).map((x, i) => {
+            const at = child(child(top, 'page_rows'), i);
+            const row = record(x, at);
+            return { section: text(row.section, child(at, 'section')), text: text(row.text, child(at, 'text')) };
+          }),
     run: r.run === undefined || r.run === null ? null : record(r.run, child(top, 'run')),
   };
 }
@@ -75,14 +137,20 @@ export function fromJson(raw: unknown, file = '<results>'): Results {
 function specOf(v: unknown, at: At): Results['spec'] {
   if (v === undefined || v === null) return null;
   const s = record(v, at);
-  return { name: text(s.name, child(at, 'name')), title: optText(s.title, child(at, 'title')) ?? '', digest: optText(s.digest, child(at, 'digest')), device: optText(s.device, child(at, 'device')) };
+  return {
+    name: text(s.name, child(at, 'name')),
+    title: optText(s.title, child(at, 'title')) ?? '',
+    digest: optText(s.digest, child(at, 'digest')),
+    device: optText(s.device, child(at, 'device')),
+  };
 }
 
 const STATUSES = ['ok', 'unsupported', 'error'] as const;
 
 function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: At): CellResult {
   const parts = id.split('/');
-  if (parts.length !== 4) throw new UserError(`${at.file}: cell id ${JSON.stringify(id)} is not GROUP/contract/tool/subject.`);
+  if (parts.length !== 4)
+    throw new UserError(`${at.file}: cell id ${JSON.stringify(id)} is not GROUP/contract/tool/subject.`);
   const statuses = c.statuses === undefined ? [String(c.status ?? 'error')] : texts(c.statuses, child(at, 'statuses'));
   const derived = statuses.includes('error') ? 'error' : statuses.includes('ok') ? 'ok' : 'unsupported';
   const f = (k: string) => child(at, k);
@@ -99,16 +167,30 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
     min_ms: optTime(c.min_ms, f('min_ms')),
     max_ms: optTime(c.max_ms, f('max_ms')),
     processes: optCount(c.processes, f('processes'), MAX_PROCESSES),
-    samples_per_process: c.samples_per_process === undefined || c.samples_per_process === null ? null : boundedList(c.samples_per_process, f('samples_per_process'), MAX_PROCESSES, 'processes').map((x, i) => count(x, child(f('samples_per_process'), i), MAX_SAMPLES)),
+    samples_per_process:
+      c.samples_per_process === undefined || c.samples_per_process === null
+        ? null
+        : boundedList(c.samples_per_process, f('samples_per_process'), MAX_PROCESSES, 'processes').map((x, i) =>
+            count(x, child(f('samples_per_process'), i), MAX_SAMPLES),
+          ),
     exact: verdictOf(c),
     max_abs_diff: optNonNegative(c.max_abs_diff, f('max_abs_diff')),
     ...exactFiguresOf(c, at),
     samples_ms: c.samples_ms === undefined || c.samples_ms === null ? null : sampleLists(c.samples_ms, f('samples_ms')),
-    gc_ms: c.gc_ms === undefined || c.gc_ms === null ? null : sampleLists(c.gc_ms, f('gc_ms'), (x, at) => duration(x, at)),
+    gc_ms:
+      c.gc_ms === undefined || c.gc_ms === null ? null : sampleLists(c.gc_ms, f('gc_ms'), (x, at) => duration(x, at)),
     gc_median_ms: optDuration(c.gc_median_ms, f('gc_median_ms')),
-    stopped_by: c.stopped_by === undefined || c.stopped_by === null ? null : oneOf(c.stopped_by, ['precision', 'processes', 'budget', 'unreachable'] as const, f('stopped_by')),
+    stopped_by:
+      c.stopped_by === undefined || c.stopped_by === null
+        ? null
+        : oneOf(c.stopped_by, ['precision', 'processes', 'budget', 'unreachable'] as const, f('stopped_by')),
     precision_half_width: optNonNegative(c.precision_half_width, f('precision_half_width')),
-    per_process: c.per_process === undefined || c.per_process === null ? null : boundedList(c.per_process, f('per_process'), MAX_PROCESSES, 'processes').map((x, i) => processOf(x, child(f('per_process'), i))),
+    per_process:
+      c.per_process === undefined || c.per_process === null
+        ? null
+        : boundedList(c.per_process, f('per_process'), MAX_PROCESSES, 'processes').map((x, i) =>
+            processOf(x, child(f('per_process'), i)),
+          ),
     memory: c.memory === undefined || c.memory === null ? null : memoryOf(record(c.memory, f('memory')), f('memory')),
     ...(c.memory_growth === undefined ? {} : { memory_growth: parseGrowth(c.memory_growth, f('memory_growth')) }),
     tool_version: optText(c.tool_version, f('tool_version')),
@@ -122,11 +204,18 @@ function cellOf(id: string, c: Record<string, unknown>, subjectKey: string, at: 
 }
 
 /** A cell's effect-size guard and agreement figures, each only where the file has one. */
-function exactFiguresOf(c: Record<string, unknown>, at: At): Pick<CellResult, 'effect' | 'agreement' | 'precision_control'> {
+function exactFiguresOf(
+  c: Record<string, unknown>,
+  at: At,
+): Pick<CellResult, 'effect' | 'agreement' | 'precision_control'> {
   const effect = parseEffect(c.effect, child(at, 'effect'));
   const agreement = parseAgreement(c.agreement, child(at, 'agreement'));
   const control = parsePrecisionControl(c.precision_control, child(at, 'precision_control'));
-  return { ...(effect ? { effect } : {}), ...(agreement ? { agreement } : {}), ...(control ? { precision_control: control } : {}) };
+  return {
+    ...(effect ? { effect } : {}),
+    ...(agreement ? { agreement } : {}),
+    ...(control ? { precision_control: control } : {}),
+  };
 }
 
 function sourceOf(v: unknown, at: At): CellSource | null {
@@ -135,9 +224,13 @@ function sourceOf(v: unknown, at: At): CellSource | null {
   const f = (k: string) => child(at, k);
   if (typeof s.dirty !== 'boolean') throw bad(f('dirty'), 'true or false', s.dirty);
   return {
-    kind: oneOf(s.kind, ['tree', 'git'] as const, f('kind')), source: text(s.source, f('source')),
-    commit: optText(s.commit, f('commit')), committed: optText(s.committed, f('committed')), dirty: s.dirty,
-    digest: text(s.digest, f('digest')), version: optText(s.version, f('version')),
+    kind: oneOf(s.kind, ['tree', 'git'] as const, f('kind')),
+    source: text(s.source, f('source')),
+    commit: optText(s.commit, f('commit')),
+    committed: optText(s.committed, f('committed')),
+    dirty: s.dirty,
+    digest: text(s.digest, f('digest')),
+    version: optText(s.version, f('version')),
   };
 }
 
@@ -161,7 +254,10 @@ function processOf(v: unknown, at: At): ProcessStats {
     gc_median_ms: optDuration(p.gc_median_ms, f('gc_median_ms')),
     phases_s: phases,
     wall_s: duration(p.wall_s, f('wall_s'), 'seconds'),
-    cpus: p.cpus === undefined || p.cpus === null ? null : boundedList(p.cpus, f('cpus'), 65_536, 'cores').map((x, i) => count(x, child(f('cpus'), i), 65_535)),
+    cpus:
+      p.cpus === undefined || p.cpus === null
+        ? null
+        : boundedList(p.cpus, f('cpus'), 65_536, 'cores').map((x, i) => count(x, child(f('cpus'), i), 65_535)),
     start: p.start === undefined ? 'cold' : oneOf(p.start, ['cold', 'fork'] as const, f('start')),
     ...(p.from === undefined ? {} : { from: text(p.from, f('from')) }),
   };
@@ -169,13 +265,26 @@ function processOf(v: unknown, at: At): ProcessStats {
 
 function memoryOf(m: Record<string, unknown>, at: At): MemoryStats {
   return {
-    peak_rss_bytes: boundedList(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes'), MAX_PROCESSES, 'processes').map((x, i) => nonNegative(x, child(child(at, 'peak_rss_bytes'), i), 'a byte count')),
-    cuda_peak_allocated_bytes: boundedList(m.cuda_peak_allocated_bytes ?? [], child(at, 'cuda_peak_allocated_bytes'), MAX_PROCESSES, 'processes').map((x, i) => (x === null ? null : nonNegative(x, child(child(at, 'cuda_peak_allocated_bytes'), i), 'a byte count or null'))),
+    peak_rss_bytes: boundedList(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes'), MAX_PROCESSES, 'processes').map(
+      (x, i) => nonNegative(x, child(child(at, 'peak_rss_bytes'), i), 'a byte count'),
+    ),
+    cuda_peak_allocated_bytes: boundedList(
+      m.cuda_peak_allocated_bytes ?? [],
+      child(at, 'cuda_peak_allocated_bytes'),
+      MAX_PROCESSES,
+      'processes',
+    ).map((x, i) =>
+      x === null ? null : nonNegative(x, child(child(at, 'cuda_peak_allocated_bytes'), i), 'a byte count or null'),
+    ),
   };
 }
 
 function errorOf(e: Record<string, unknown>, at: At): NonNullable<CellResult['error']> {
-  return { type: optText(e.type, child(at, 'type')), message: optText(e.message, child(at, 'message')) ?? '', tail: optText(e.tail, child(at, 'tail')) };
+  return {
+    type: optText(e.type, child(at, 'type')),
+    message: optText(e.message, child(at, 'message')) ?? '',
+    tail: optText(e.tail, child(at, 'tail')),
+  };
 }
 
 function runtimeOf(v: unknown, at: At): CellResult['runtime'] {
@@ -207,13 +316,17 @@ function metaOf(v: unknown, at: At): SubjectMeta | null {
     environment: optRecord(m.environment, child(at, 'environment')),
     versions: textRecord(m.versions, child(at, 'versions')),
     protocol: optRecord(m.protocol, child(at, 'protocol')),
-    aa_noise: aa ? {
-      pairs: optCount(aa.pairs, child(aaAt, 'pairs'), MAX_PROCESSES) ?? 0,
-      medians_ms: boundedList(aa.medians_ms ?? [], child(aaAt, 'medians_ms'), 2 * MAX_PROCESSES, 'medians').map((x, i) => time(x, child(child(aaAt, 'medians_ms'), i))),
-      max_rel_diff: optNonNegative(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
-      cell: optText(aa.cell, child(aaAt, 'cell')),
-      ...(aa.paired === undefined ? {} : { paired: aaPairedOf(aa.paired, child(aaAt, 'paired')) }),
-    } : null,
+    aa_noise: aa
+      ? {
+          pairs: optCount(aa.pairs, child(aaAt, 'pairs'), MAX_PROCESSES) ?? 0,
+          medians_ms: boundedList(aa.medians_ms ?? [], child(aaAt, 'medians_ms'), 2 * MAX_PROCESSES, 'medians').map(
+            (x, i) => time(x, child(child(aaAt, 'medians_ms'), i)),
+          ),
+          max_rel_diff: optNonNegative(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
+          cell: optText(aa.cell, child(aaAt, 'cell')),
+          ...(aa.paired === undefined ? {} : { paired: aaPairedOf(aa.paired, child(aaAt, 'paired')) }),
+        }
+      : null,
     ...(m.model === undefined ? {} : { model: modelOf(m.model, child(at, 'model')) }),
   };
 }
@@ -224,12 +337,19 @@ function modelOf(v: unknown, at: At): SubjectModel | null {
   const m = record(v, at);
   const w = m.weights === undefined || m.weights === null ? null : record(m.weights, child(at, 'weights'));
   const sha = w ? text(w.sha256, child(child(at, 'weights'), 'sha256')) : null;
-  if (sha !== null && !/^sha256:[0-9a-f]{64}$/.test(sha)) throw bad(child(child(at, 'weights'), 'sha256'), 'sha256: and 64 hex digits', sha);
+  if (sha !== null && !/^sha256:[0-9a-f]{64}$/.test(sha))
+    throw bad(child(child(at, 'weights'), 'sha256'), 'sha256: and 64 hex digits', sha);
   return {
     builder: text(m.builder, child(at, 'builder')),
     name: optText(m.name, child(at, 'name')),
     dtype: oneOf(m.dtype, ['float32', 'bfloat16', 'float16', 'float64'] as const, child(at, 'dtype')),
-    weights: w ? { kind: oneOf(w.kind, ['state_dict', 'pretrained', 'hub'] as const, child(child(at, 'weights'), 'kind')), source: text(w.source, child(child(at, 'weights'), 'source')), sha256: sha! } : null,
+    weights: w
+      ? {
+          kind: oneOf(w.kind, ['state_dict', 'pretrained', 'hub'] as const, child(child(at, 'weights'), 'kind')),
+          source: text(w.source, child(child(at, 'weights'), 'source')),
+          sha256: sha!,
+        }
+      : null,
     ...(m.tokens === undefined ? {} : { tokens: tokensOf(m.tokens, child(at, 'tokens')) }),
   };
 }
@@ -250,7 +370,9 @@ function tokensOf(v: unknown, at: At): TokensRecord {
   if (!/^[0-9a-f]{64}$/.test(sha)) throw bad(child(at, 'sha256'), '64 hex digits', sha);
   return {
     prompts: positive(t.prompts, child(at, 'prompts')),
-    lengths: boundedList(t.lengths, child(at, 'lengths'), MAX_PROMPTS, 'prompts').map((x, i) => positive(x, child(child(at, 'lengths'), i))),
+    lengths: boundedList(t.lengths, child(at, 'lengths'), MAX_PROMPTS, 'prompts').map((x, i) =>
+      positive(x, child(child(at, 'lengths'), i)),
+    ),
     padded_to: positive(t.padded_to, child(at, 'padded_to')),
     padding_side: oneOf(t.padding_side, ['left', 'right'] as const, child(at, 'padding_side')),
     pad_id: count(t.pad_id, child(at, 'pad_id'), MAX_TOKEN_COUNT),

@@ -55,7 +55,9 @@ export interface MemoryGrowth {
 
 /** Whether one process kept memory: enough per call, and enough in all for a counter that read `before`. */
 export function keeps(perCall: number, calls: number, before: number): boolean {
-  return perCall >= GROWTH_PER_CALL_BYTES && perCall * calls >= Math.max(GROWTH_TOTAL_BYTES, GROWTH_TOTAL_SHARE * before);
+  return (
+    perCall >= GROWTH_PER_CALL_BYTES && perCall * calls >= Math.max(GROWTH_TOTAL_BYTES, GROWTH_TOTAL_SHARE * before)
+  );
 }
 
 /** One counter's figures across a cell's processes. */
@@ -66,7 +68,9 @@ export interface CounterFigures {
 
 /** The mark of one counter from its per-process figures, or null when too few processes keep memory. */
 export function judge(counter: GrowthCounter, calls: readonly number[], figures: CounterFigures): GrowthMark | null {
-  const judged = figures.perCall.flatMap((v, i) => (v === null ? [] : [{ v, calls: calls[i], before: figures.before[i] ?? 0 }]));
+  const judged = figures.perCall.flatMap((v, i) =>
+    v === null ? [] : [{ v, calls: calls[i], before: figures.before[i] ?? 0 }],
+  );
   if (judged.length === 0) return null;
   const growing = judged.filter((p) => keeps(p.v, p.calls, p.before)).length;
   if (growing < Math.ceil(GROWTH_PROCESS_SHARE * judged.length)) return null;
@@ -85,10 +89,13 @@ export function withMarks(g: Omit<MemoryGrowth, 'grows'>): MemoryGrowth {
  * baseline cell timed in its row's blocks before the import). A process without warm-ups is not judged:
  * its first sample's one-off set-up (caches, lazy initialisation) would read as growth.
  */
-export function cellGrowth(timings: readonly { warmups: number; memory_growth?: MemoryGrowthRecord }[]): MemoryGrowth | null {
+export function cellGrowth(
+  timings: readonly { warmups: number; memory_growth?: MemoryGrowthRecord }[],
+): MemoryGrowth | null {
   const recorded = timings.filter((t) => t.memory_growth);
   if (recorded.length === 0) return null;
-  const figure = (t: (typeof recorded)[number], k: GrowthCounter) => (t.warmups > 0 ? t.memory_growth!.per_call_bytes[k] : null);
+  const figure = (t: (typeof recorded)[number], k: GrowthCounter) =>
+    t.warmups > 0 ? t.memory_growth!.per_call_bytes[k] : null;
   const before = (reading: [number, number] | null) => reading?.[0] ?? null;
   return withMarks({
     calls: recorded.map((t) => t.memory_growth!.calls),
@@ -102,7 +109,9 @@ export function cellGrowth(timings: readonly { warmups: number; memory_growth?: 
 /** `memory: grows 1024 KiB per call` (on CUDA: `... on the GPU`) for a cell whose memory grows, else null. */
 export function growthText(g: MemoryGrowth | null | undefined): string | null {
   if (!g || g.grows.length === 0) return null;
-  const parts = g.grows.map((m) => `${Math.round(m.per_call_bytes / 1024)} KiB per call${m.counter === 'cuda' ? ' on the GPU' : ''}`);
+  const parts = g.grows.map(
+    (m) => `${Math.round(m.per_call_bytes / 1024)} KiB per call${m.counter === 'cuda' ? ' on the GPU' : ''}`,
+  );
   return `memory: grows ${parts.join(', ')}`;
 }
 
@@ -115,7 +124,8 @@ function byteList(v: unknown, at: At, length: number, min = -MAX_BYTES): (number
   if (l.length !== length) throw bad(at, `one figure per process, as many as \`calls\` has (${length})`, v);
   return l.map((x, i) => {
     if (x === null) return null;
-    if (typeof x !== 'number' || !(x >= min && x <= MAX_BYTES)) throw bad(child(at, i), `bytes from ${min === 0 ? 0 : '-1e15'} to 1e15, or null`, x);
+    if (typeof x !== 'number' || !(x >= min && x <= MAX_BYTES))
+      throw bad(child(at, i), `bytes from ${min === 0 ? 0 : '-1e15'} to 1e15, or null`, x);
     return x;
   });
 }
@@ -124,10 +134,15 @@ function byteList(v: unknown, at: At, length: number, min = -MAX_BYTES): (number
 export function parseGrowth(v: unknown, at: At): MemoryGrowth | null {
   if (v === undefined || v === null) return null;
   const g = record(v, at);
-  const calls = boundedList(g.calls, child(at, 'calls'), MAX_PROCESSES, 'processes').map((x, i) => count(x, child(child(at, 'calls'), i), MAX_SAMPLES));
+  const calls = boundedList(g.calls, child(at, 'calls'), MAX_PROCESSES, 'processes').map((x, i) =>
+    count(x, child(child(at, 'calls'), i), MAX_SAMPLES),
+  );
   const bytes = (k: string, min?: number) => byteList(g[k], child(at, k), calls.length, min);
   return withMarks({
-    calls, rss_per_call_bytes: bytes('rss_per_call_bytes'), cuda_per_call_bytes: bytes('cuda_per_call_bytes'),
-    rss_before_bytes: bytes('rss_before_bytes', 0), cuda_before_bytes: bytes('cuda_before_bytes', 0),
+    calls,
+    rss_per_call_bytes: bytes('rss_per_call_bytes'),
+    cuda_per_call_bytes: bytes('cuda_per_call_bytes'),
+    rss_before_bytes: bytes('rss_before_bytes', 0),
+    cuda_before_bytes: bytes('cuda_before_bytes', 0),
   });
 }

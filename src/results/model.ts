@@ -108,7 +108,12 @@ export interface CellResult {
   /** Where a tool built from source came from (`run --tool-source`, bench-change); absent for a release. */
   tool_source?: CellSource | null;
   /** Interpreter and torch the cell's processes ran with (a tool in its own environment may differ from the run's). */
-  runtime?: { environment: string | null; python: string | null; torch: string | null; torchvision: string | null } | null;
+  runtime?: {
+    environment: string | null;
+    python: string | null;
+    torch: string | null;
+    torchvision: string | null;
+  } | null;
   /** Work witnesses; absent or null when the file has none (the seed layout, older runs). */
   work?: CellWork | null;
   /** Sentences the adapter gave for this cell (ctx.note), e.g. why it does more work than asked. */

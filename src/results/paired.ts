@@ -54,13 +54,26 @@ export function pairedPools(cells: readonly (readonly PairedProcess[])[]): Paire
  * A cell's paired figures and import tax from its paired processes; null without any. The published
  * ratio starts as the paired ratio; withToolTax (src/results/published.ts) adds the tool's tax.
  */
-export function pairedFigures(processes: PairedProcess[], baseline: string, pools: PairedPools): { paired: PairedFigures; import_tax: RatioCI } | null {
-  const e = logEstimate(processes.map((p) => p.ratio), pools.ratio);
-  const tax = logInterval(processes.map((p) => p.tax), pools.tax);
+export function pairedFigures(
+  processes: PairedProcess[],
+  baseline: string,
+  pools: PairedPools,
+): { paired: PairedFigures; import_tax: RatioCI } | null {
+  const e = logEstimate(
+    processes.map((p) => p.ratio),
+    pools.ratio,
+  );
+  const tax = logInterval(
+    processes.map((p) => p.tax),
+    pools.tax,
+  );
   if (!e || !tax) return null;
   const ratio = intervalOf(e);
   const pairs = processes.reduce((a, p) => a + p.pairs, 0);
-  return { paired: { ...ratio, df: e.df, pairs, baseline, published: { ...ratio, tax: null, df: e.df }, processes }, import_tax: tax };
+  return {
+    paired: { ...ratio, df: e.df, pairs, baseline, published: { ...ratio, tax: null, df: e.df }, processes },
+    import_tax: tax,
+  };
 }
 
 /**

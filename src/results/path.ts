@@ -19,5 +19,7 @@ export function resultsPath(arg: string): string {
   if (why) throw new UserError(`${file} ${why}; refusing to read it. Give the results file itself if you mean it.`);
   if (fs.existsSync(file)) return file;
   const partial = fs.existsSync(path.join(arg, 'journal.jsonl'));
-  throw new UserError(`${arg}: a directory without results.json${partial ? ` (it has a journal: finish the run with \`benchgrid run --resume ${arg}\`)` : ''}. Give a run directory written by \`benchgrid run\`, or a results file.`);
+  throw new UserError(
+    `${arg}: a directory without results.json${partial ? ` (it has a journal: finish the run with \`benchgrid run --resume ${arg}\`)` : ''}. Give a run directory written by \`benchgrid run\`, or a results file.`,
+  );
 }

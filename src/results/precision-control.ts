@@ -25,11 +25,22 @@ export function cellPrecisionControl(results: ProcessResult[]): PrecisionControl
   const all = results.flatMap((r) => (r.exact?.precision_control ? [r.exact.precision_control] : []));
   if (all.length === 0) return null;
   const ran = all.filter((c) => c.verdict !== null);
-  if (ran.length === 0) return { from: all[0].from, verdict: null, max_abs_diff: null, rtol: all[0].rtol, atol: all[0].atol, error: all[0].error };
+  if (ran.length === 0)
+    return {
+      from: all[0].from,
+      verdict: null,
+      max_abs_diff: null,
+      rtol: all[0].rtol,
+      atol: all[0].atol,
+      error: all[0].error,
+    };
   const worst = ran.reduce((a, b) => (RANK[b.verdict!] > RANK[a.verdict!] ? b : a));
   const diffs = ran.map((c) => c.max_abs_diff);
   return {
-    from: worst.from, verdict: worst.verdict, rtol: worst.rtol, atol: worst.atol,
+    from: worst.from,
+    verdict: worst.verdict,
+    rtol: worst.rtol,
+    atol: worst.atol,
     max_abs_diff: diffs.some((d) => d === null) ? null : Math.max(...(diffs as number[])),
   };
 }
@@ -41,9 +52,14 @@ export function parsePrecisionControl(v: unknown, at: At): PrecisionControl | nu
   const f = (k: string) => child(at, k);
   const verdict = o.verdict === null ? null : oneOf(o.verdict, ['bit', 'close', 'mismatch'] as const, f('verdict'));
   const error = optText(o.error, f('error'));
-  if (verdict === null && error === null) throw bad(f('error'), 'why the control failed, where its verdict is null', o.error);
+  if (verdict === null && error === null)
+    throw bad(f('error'), 'why the control failed, where its verdict is null', o.error);
   return {
-    from: oneOf(o.from, FROM, f('from')), verdict, max_abs_diff: optNonNegative(o.max_abs_diff, f('max_abs_diff')),
-    rtol: nonNegative(o.rtol, f('rtol')), atol: nonNegative(o.atol, f('atol')), ...(error === null ? {} : { error }),
+    from: oneOf(o.from, FROM, f('from')),
+    verdict,
+    max_abs_diff: optNonNegative(o.max_abs_diff, f('max_abs_diff')),
+    rtol: nonNegative(o.rtol, f('rtol')),
+    atol: nonNegative(o.atol, f('atol')),
+    ...(error === null ? {} : { error }),
   };
 }

@@ -41,12 +41,25 @@ export function sibling(c: CellResult, tool: string, cells: CellIndex): CellResu
  */
 export function publishedRatio(c: CellResult, cells: CellIndex): Published | null {
   if (c.status !== 'ok' || c.tool === BASELINE_TOOL) return null;
-  if (c.paired) return { ratio: c.paired.published.ratio, low: c.paired.published.ci95[0], high: c.paired.published.ci95[1], paired: true, why: null };
+  if (c.paired)
+    return {
+      ratio: c.paired.published.ratio,
+      low: c.paired.published.ci95[0],
+      high: c.paired.published.ci95[1],
+      paired: true,
+      why: null,
+    };
   const base = sibling(c, BASELINE_TOOL, cells);
   if (base?.status !== 'ok' || !(base.median_ms && base.median_ms > 0) || c.median_ms === null) return null;
   const low = c.min_ms !== null && base.max_ms ? c.min_ms / base.max_ms : null;
   const high = c.max_ms !== null && base.min_ms ? c.max_ms / base.min_ms : null;
-  return { ratio: c.median_ms / base.median_ms, low, high, paired: false, why: c.unpaired ?? 'no paired timing in this results file' };
+  return {
+    ratio: c.median_ms / base.median_ms,
+    low,
+    high,
+    paired: false,
+    why: c.unpaired ?? 'no paired timing in this results file',
+  };
 }
 
 /**
@@ -54,7 +67,11 @@ export function publishedRatio(c: CellResult, cells: CellIndex): Published | nul
  * their paired ratios (each process's offset already divided out, the intervals' half-widths combined on
  * the log scale); otherwise the ratio of their medians.
  */
-export function ratioTo(c: CellResult, other: CellResult | null, cells: CellIndex): { ratio: number; paired: boolean } | null {
+export function ratioTo(
+  c: CellResult,
+  other: CellResult | null,
+  cells: CellIndex,
+): { ratio: number; paired: boolean } | null {
   if (!other || other.id === c.id || c.status !== 'ok' || other.status !== 'ok') return null;
   const a = publishedRatio(c, cells);
   const b = publishedRatio(other, cells);
@@ -80,7 +97,19 @@ export function withPublished(cells: readonly CellResult[], model: BetweenModel 
     // bounds a log and an exp may move by a unit in the last place); with one it is widened, and the bounds
     // are clamped to enclose the paired interval so that rounding never makes it the narrower of the two.
     const ci95: [number, number] = added ? enclosing(intervalOf(e!).ci95, c.paired.ci95) : c.paired.ci95;
-    return { ...c, paired: { ...c.paired, published: { ratio: c.paired.ratio, ci95, tax: null, ...(e ? { df: e.df } : {}), between_run: between && between.variance > 0 ? Math.sqrt(between.variance) : 0 } } };
+    return {
+      ...c,
+      paired: {
+        ...c.paired,
+        published: {
+          ratio: c.paired.ratio,
+          ci95,
+          tax: null,
+          ...(e ? { df: e.df } : {}),
+          between_run: between && between.variance > 0 ? Math.sqrt(between.variance) : 0,
+        },
+      },
+    };
   });
 }
 

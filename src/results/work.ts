@@ -28,15 +28,22 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 export function parseWork(value: unknown): CellWork | null {
   if (!value || typeof value !== 'object') return null;
   const w = value as Record<string, unknown>;
-  if (!Array.isArray(w.differs) || !w.differs.every((d) => typeof d === 'string') || !Array.isArray(w.witnesses)) return null;
+  if (!Array.isArray(w.differs) || !w.differs.every((d) => typeof d === 'string') || !Array.isArray(w.witnesses))
+    return null;
   const witnesses = w.witnesses.flatMap((x) => {
     const o = (x ?? {}) as Record<string, unknown>;
     if (!(isCount(o.forwards) && typeof o.parameter_grads === 'boolean' && isCount(o.result_bytes))) return [];
-    const tokens = o.tokens === 'same' || o.tokens === 'other' || o.tokens === 'none' ? { tokens: o.tokens as 'same' | 'other' | 'none' } : {};
+    const tokens =
+      o.tokens === 'same' || o.tokens === 'other' || o.tokens === 'none'
+        ? { tokens: o.tokens as 'same' | 'other' | 'none' }
+        : {};
     return [{ forwards: o.forwards, parameter_grads: o.parameter_grads, result_bytes: o.result_bytes, ...tokens }];
   });
   const r = (w.required ?? null) as Record<string, unknown> | null;
-  const required = r && isCount(r.forwards) && typeof r.parameter_grads === 'boolean' ? { forwards: r.forwards, parameter_grads: r.parameter_grads } : null;
+  const required =
+    r && isCount(r.forwards) && typeof r.parameter_grads === 'boolean'
+      ? { forwards: r.forwards, parameter_grads: r.parameter_grads }
+      : null;
   return { required, witnesses, differs: w.differs.map(String) };
 }
 

@@ -31,14 +31,27 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * The cost of `jobs`; the estimate takes each job's wall time from the last run (its cell and kind, else its
  * kind's mean). `pairedBaselines` are the ids of the baseline cells timed by their row's processes.
  */
-export function planCost(jobs: readonly Job[], last: LastRun | null, pairedBaselines: ReadonlySet<string> = new Set()): PlanCost {
+export function planCost(
+  jobs: readonly Job[],
+  last: LastRun | null,
+  pairedBaselines: ReadonlySet<string> = new Set(),
+): PlanCost {
   const count = (k: Job['kind']) => jobs.filter((j) => j.kind === k).length;
-  const processes = { time: count('time'), memory: count('memory'), aa: count('aa'), control: count('control'), total: jobs.length };
+  const processes = {
+    time: count('time'),
+    memory: count('memory'),
+    aa: count('aa'),
+    control: count('control'),
+    total: jobs.length,
+  };
   // A baseline cell timed by its row starts no timing process; its control and memory processes are the row's.
-  const started = new Set(jobs.filter((j) => j.kind === 'time' || j.kind === 'aa' || !pairedBaselines.has(j.cell.id)).map((j) => j.cell.id));
+  const started = new Set(
+    jobs.filter((j) => j.kind === 'time' || j.kind === 'aa' || !pairedBaselines.has(j.cell.id)).map((j) => j.cell.id),
+  );
   const paired_baselines = [...pairedBaselines].filter((id) => !started.has(id)).length;
   const cells = started.size + paired_baselines;
-  if (!last || last.records.length === 0 || jobs.length === 0) return { cells, paired_baselines, processes, estimate: null };
+  if (!last || last.records.length === 0 || jobs.length === 0)
+    return { cells, paired_baselines, processes, estimate: null };
   const byKey = new Map<string, number[]>();
   const byKind = new Map<string, number[]>();
   for (const r of last.records) {
@@ -56,9 +69,17 @@ export function planCost(jobs: readonly Job[], last: LastRun | null, pairedBasel
   const concurrency = Math.max(1, last.concurrency);
   // From its first process on: an environment build or the probe of that first run does not come back.
   const firstStart = Math.min(...last.records.map((r) => Date.parse(r.started)).filter(Number.isFinite));
-  const spent = (Date.parse(last.finished) - (Number.isFinite(firstStart) ? firstStart : Date.parse(last.started))) / 1000;
-  const overhead = Number.isFinite(spent) ? Math.max(0, spent - last.records.reduce((a, r) => a + r.wall_s, 0) / concurrency) : 0;
-  return { cells, paired_baselines, processes, estimate: { seconds: work / concurrency + overhead, from: last.dir, started: last.started, matched } };
+  const spent =
+    (Date.parse(last.finished) - (Number.isFinite(firstStart) ? firstStart : Date.parse(last.started))) / 1000;
+  const overhead = Number.isFinite(spent)
+    ? Math.max(0, spent - last.records.reduce((a, r) => a + r.wall_s, 0) / concurrency)
+    : 0;
+  return {
+    cells,
+    paired_baselines,
+    processes,
+    estimate: { seconds: work / concurrency + overhead, from: last.dir, started: last.started, matched },
+  };
 }
 
 /** `about 19 min` / `about 40 s`. */

@@ -7,7 +7,14 @@ import { harnessSettings, type RunSettings } from '../settings/settings.ts';
 import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
-import type { CellRequest, RequestAdapter, RequestImageInputs, RequestSubject, RequestTextInputs, RequestTokenInputs } from '../records/request.ts';
+import type {
+  CellRequest,
+  RequestAdapter,
+  RequestImageInputs,
+  RequestSubject,
+  RequestTextInputs,
+  RequestTokenInputs,
+} from '../records/request.ts';
 import type { JobKind } from '../records/journal.ts';
 
 /**
@@ -41,7 +48,9 @@ export const CONTROL_STRIDE = 1000;
  * measured on the same cell; it runs even when --only leaves it out.
  */
 export function aaCells(spec: Spec, plan: Plan, selected: Set<string>): Cell[] {
-  const wanted = new Set(plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id)).map((c) => `${c.group}/${c.subject}`));
+  const wanted = new Set(
+    plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id)).map((c) => `${c.group}/${c.subject}`),
+  );
   const out: Cell[] = [];
   for (const c of plan.cells) {
     const key = `${c.group}/${c.subject}`;
@@ -77,10 +86,12 @@ export function buildJobs(plan: Plan, protocol: Protocol, selected: Set<string>,
         }
       });
     }
-    for (let i = 0; i < protocol.memory_runs; i++) jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
+    for (let i = 0; i < protocol.memory_runs; i++)
+      jobs.push({ key: `${cell.id}#memory#${i}`, cell, kind: 'memory', index: i });
   }
   for (const cell of aa) {
-    for (let i = 0; i < 2 * protocol.aa_pairs; i++) jobs.push({ key: `${cell.id}#aa#${i}`, cell, kind: 'aa', index: i });
+    for (let i = 0; i < 2 * protocol.aa_pairs; i++)
+      jobs.push({ key: `${cell.id}#aa#${i}`, cell, kind: 'aa', index: i });
   }
   return jobs;
 }
@@ -96,8 +107,19 @@ export function baselineDonors(plan: Plan, selected: Set<string>): Map<string, s
   const out = new Map<string, string[]>();
   const live = plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id));
   for (const base of live.filter((c) => c.tool === BASELINE_TOOL)) {
-    const donors = live.filter((c) => c.pairing?.baseline === base.tool && c.group === base.group && c.contract === base.contract && c.subject === base.subject && c.environment === base.environment);
-    if (donors.length > 0) out.set(base.id, donors.map((c) => c.id));
+    const donors = live.filter(
+      (c) =>
+        c.pairing?.baseline === base.tool &&
+        c.group === base.group &&
+        c.contract === base.contract &&
+        c.subject === base.subject &&
+        c.environment === base.environment,
+    );
+    if (donors.length > 0)
+      out.set(
+        base.id,
+        donors.map((c) => c.id),
+      );
   }
   return out;
 }
@@ -114,7 +136,15 @@ export function controlCount(protocol: Protocol): number {
  * a paired tool runs in, since another torch may drift otherwise (docs/protocol.md, "The control").
  */
 export function controlEnvironments(plan: Plan, selected: Set<string>, base: Cell): string[] {
-  const row = plan.cells.filter((c) => c.status === 'planned' && selected.has(c.id) && c.pairing?.baseline === base.tool && c.group === base.group && c.contract === base.contract && c.subject === base.subject);
+  const row = plan.cells.filter(
+    (c) =>
+      c.status === 'planned' &&
+      selected.has(c.id) &&
+      c.pairing?.baseline === base.tool &&
+      c.group === base.group &&
+      c.contract === base.contract &&
+      c.subject === base.subject,
+  );
   if (row.length === 0) return [];
   const used = new Set(row.map((c) => c.environment));
   return [base.environment, ...used].filter((e, i, all) => used.has(e) && all.indexOf(e) === i);
@@ -154,7 +184,10 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
   const facts = contractFacts(manifests);
   if (facts instanceof Error) throw facts;
   const kindFacts = facts[cell.kind];
-  if (!kindFacts) throw new Error(`contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`);
+  if (!kindFacts)
+    throw new Error(
+      `contract kind '${cell.kind}' has no entry in runners/harness/contracts.json or its runner's contracts.json`,
+    );
   const timed = job.kind !== 'memory';
   // A control process pairs the baseline with itself: the tool is the baseline's adapter on the tool's copy.
   const baselineTool = job.kind === 'control' ? cell.tool : cell.pairing?.baseline;
@@ -163,19 +196,26 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
     spec: { name: spec.name, digest: spec.digest },
     cell: { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject },
     contract: {
-      kind: cell.kind, params, grad: kindFacts.grad, work: kindFacts.work,
-      ...(kindFacts.writes ? { writes: kindFacts.writes } : {}), ...(kindFacts.output ? { output: kindFacts.output } : {}),
+      kind: cell.kind,
+      params,
+      grad: kindFacts.grad,
+      work: kindFacts.work,
+      ...(kindFacts.writes ? { writes: kindFacts.writes } : {}),
+      ...(kindFacts.output ? { output: kindFacts.output } : {}),
     },
     subject: requestSubject(spec.subjects[cell.subject]),
     tool: { id: tool.id, runner: tool.runner, adapter: tool.adapter, module, library },
     reference: timed && cell.reference !== null ? adapterName(adapterOf(cell.reference)) : null,
     // The pair orders are drawn from a seed of the run's schedule seed and the process, so a run (or a
     // bundle) rebuilt from its recorded seed pairs the same way.
-    pairing: !timed || !baselineTool ? null : {
-      baseline: adapterName(adapterOf(baselineTool)),
-      seed: fnv1a(`${x.schedule.seed}:${job.key}`),
-      before: beforeSamples(protocol),
-    },
+    pairing:
+      !timed || !baselineTool
+        ? null
+        : {
+            baseline: adapterName(adapterOf(baselineTool)),
+            seed: fnv1a(`${x.schedule.seed}:${job.key}`),
+            before: beforeSamples(protocol),
+          },
     device: x.device,
     mode: timed ? 'time' : 'memory',
     process_index: job.index,
@@ -184,7 +224,9 @@ export function buildRequest(x: RequestSource, job: Job): CellRequest {
       ...harnessSettings(protocol),
       // The cell's budget is shared by the processes it runs whatever the target: with a precision target, the
       // fewest (min_processes); the processes it adds to meet the target each get the same share.
-      sampling_budget_s: protocol.budget_s_per_cell / (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
+      sampling_budget_s:
+        protocol.budget_s_per_cell /
+        (protocol.precision === null ? protocol.processes : Math.min(protocol.min_processes, protocol.processes)),
       ...tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       ...float32Tolerance(contract, protocol, spec.subjects[cell.subject].model.dtype),
       memory_calls: 1,
@@ -200,8 +242,15 @@ function adapterName(a: RequestAdapter): RequestAdapter {
  * The tolerance of a "close" verdict: the contract's own where it sets one, else the protocol's for the
  * subject's dtype (a bfloat16 model's results legitimately differ far more than a float32 one's).
  */
-export function tolerance(contract: Spec['contracts'][string], protocol: Spec['protocol'], dtype: ModelDtype): { rtol: number; atol: number } {
-  const base = dtype === 'bfloat16' || dtype === 'float16' ? protocol.low_precision[dtype] : { rtol: protocol.rtol, atol: protocol.atol };
+export function tolerance(
+  contract: Spec['contracts'][string],
+  protocol: Spec['protocol'],
+  dtype: ModelDtype,
+): { rtol: number; atol: number } {
+  const base =
+    dtype === 'bfloat16' || dtype === 'float16'
+      ? protocol.low_precision[dtype]
+      : { rtol: protocol.rtol, atol: protocol.atol };
   return { rtol: contract.exactness?.rtol ?? base.rtol, atol: contract.exactness?.atol ?? base.atol };
 }
 
@@ -209,17 +258,38 @@ export function tolerance(contract: Spec['contracts'][string], protocol: Spec['p
  * A reduced-precision subject's precision control judges the tool at float32 (runners/harness/
  * benchgrid_harness/precision_control.py), so it needs the tolerance a float32 subject of the same contract has.
  */
-function float32Tolerance(contract: Spec['contracts'][string], protocol: Spec['protocol'], dtype: ModelDtype): { float32_tolerance?: { rtol: number; atol: number } } {
-  return dtype === 'bfloat16' || dtype === 'float16' ? { float32_tolerance: tolerance(contract, protocol, 'float32') } : {};
+function float32Tolerance(
+  contract: Spec['contracts'][string],
+  protocol: Spec['protocol'],
+  dtype: ModelDtype,
+): { float32_tolerance?: { rtol: number; atol: number } } {
+  return dtype === 'bfloat16' || dtype === 'float16'
+    ? { float32_tolerance: tolerance(contract, protocol, 'float32') }
+    : {};
 }
 
 /** A subject as requests (and the subject probe, probe.ts) carry it: data only, built by the harness. */
 export function requestSubject(subject: Spec['subjects'][string]): RequestSubject {
   const m = subject.model;
-  const weights = m.weights === null ? null : m.weights.kind === 'hub' ? { kind: 'hub' as const, id: m.weights.id } : { kind: m.weights.kind, path: m.weights.path };
+  const weights =
+    m.weights === null
+      ? null
+      : m.weights.kind === 'hub'
+        ? { kind: 'hub' as const, id: m.weights.id }
+        : { kind: m.weights.kind, path: m.weights.path };
   return {
     id: subject.id,
-    model: { builder: m.builder, name: m.name ?? subject.id, seed: m.seed, config: m.config, dtype: m.dtype, source: m.source, weights, config_from: m.config_from, ...(m.reinit.length > 0 ? { reinit: m.reinit } : {}) },
+    model: {
+      builder: m.builder,
+      name: m.name ?? subject.id,
+      seed: m.seed,
+      config: m.config,
+      dtype: m.dtype,
+      source: m.source,
+      weights,
+      config_from: m.config_from,
+      ...(m.reinit.length > 0 ? { reinit: m.reinit } : {}),
+    },
     inputs: requestInputs(subject.inputs),
     sites: subject.sites,
   };
@@ -230,12 +300,25 @@ function requestInputs(inputs: Spec['subjects'][string]['inputs']): RequestSubje
   if (inputs.kind === 'builder') return { kind: 'builder', seed: inputs.seed };
   if (inputs.kind === 'text') {
     const { prompts, tokenizer: t, padding_side } = inputs.text!;
-    const tokenizer = t.kind === 'hub' ? { kind: 'hub' as const, id: t.id } : t.kind === 'pretrained' ? { kind: 'pretrained' as const, path: t.path } : { kind: t.kind };
-    return { kind: 'text', seed: inputs.seed, prompts, tokenizer, padding_side, batch_size: inputs.batch_size } satisfies RequestTextInputs;
+    const tokenizer =
+      t.kind === 'hub'
+        ? { kind: 'hub' as const, id: t.id }
+        : t.kind === 'pretrained'
+          ? { kind: 'pretrained' as const, path: t.path }
+          : { kind: t.kind };
+    return {
+      kind: 'text',
+      seed: inputs.seed,
+      prompts,
+      tokenizer,
+      padding_side,
+      batch_size: inputs.batch_size,
+    } satisfies RequestTextInputs;
   }
   // text is null here (another kind's inputs); the request has no such key.
   const { vocab, dtype, text: _text, ...rest } = inputs;
   // The spec's rules require a vocabulary of token inputs and one of the image dtypes of image inputs.
-  if (rest.kind === 'tokens') return { ...rest, kind: 'tokens', vocab: vocab as number, dtype: 'int64' } satisfies RequestTokenInputs;
+  if (rest.kind === 'tokens')
+    return { ...rest, kind: 'tokens', vocab: vocab as number, dtype: 'int64' } satisfies RequestTokenInputs;
   return { ...rest, kind: 'image', dtype: dtype as RequestImageInputs['dtype'] } satisfies RequestImageInputs;
 }

@@ -26,10 +26,15 @@ export function resumableHeader(resume: string): JournalHeader {
   const dir = path.resolve(resume);
   const links = linksUnder(dir, 1);
   if (links.length > 0) {
-    throw new UserError(`--resume ${resume}: ${links[0]} is a symbolic link; a run directory benchgrid wrote holds none, and a resume writes into it. Start a new run.`);
+    throw new UserError(
+      `--resume ${resume}: ${links[0]} is a symbolic link; a run directory benchgrid wrote holds none, and a resume writes into it. Start a new run.`,
+    );
   }
   const header = readJournal(dir).header;
-  if (!header) throw new UserError(`--resume ${resume}: no journal.jsonl there; give the directory of a run started by \`benchgrid run\`.`);
+  if (!header)
+    throw new UserError(
+      `--resume ${resume}: no journal.jsonl there; give the directory of a run started by \`benchgrid run\`.`,
+    );
   return header;
 }
 
@@ -37,19 +42,31 @@ export function resumableHeader(resume: string): JournalHeader {
  * The spec file a resume loads, and whether to show its diagnostics: the command line's (shown), else
  * the journal's after the checks above (not shown: the run directory chose that file).
  */
-export function resumeSpecFile(header: JournalHeader, resume: string, specArg: string | undefined): { file: string; trusted: boolean } {
+export function resumeSpecFile(
+  header: JournalHeader,
+  resume: string,
+  specArg: string | undefined,
+): { file: string; trusted: boolean } {
   if (specArg) return { file: specArg, trusted: true };
   const file = header.spec.file;
   const give = `Give the spec on the command line: benchgrid run SPEC --resume ${resume}`;
-  if (!path.isAbsolute(file) || !/\.ya?ml$/i.test(file)) throw new UserError(`--resume ${resume}: the journal names the spec ${JSON.stringify(file)}, which is not an absolute path to a .yaml file. ${give}.`);
+  if (!path.isAbsolute(file) || !/\.ya?ml$/i.test(file))
+    throw new UserError(
+      `--resume ${resume}: the journal names the spec ${JSON.stringify(file)}, which is not an absolute path to a .yaml file. ${give}.`,
+    );
   let real: string;
   try {
     real = fs.realpathSync(file);
     if (!fs.statSync(real).isFile()) throw new Error('not a file');
   } catch {
-    throw new UserError(`--resume ${resume}: the spec this run was started from, ${file}, is not a file here. ${give}.`);
+    throw new UserError(
+      `--resume ${resume}: the spec this run was started from, ${file}, is not a file here. ${give}.`,
+    );
   }
-  if (inside(real, fs.realpathSync(resume))) throw new UserError(`--resume ${resume}: the journal names a spec inside the run directory (${file}); a resume takes no spec from the directory it resumes. ${give}.`);
+  if (inside(real, fs.realpathSync(resume)))
+    throw new UserError(
+      `--resume ${resume}: the journal names a spec inside the run directory (${file}); a resume takes no spec from the directory it resumes. ${give}.`,
+    );
   return { file, trusted: false };
 }
 
@@ -58,14 +75,18 @@ export async function loadJournalSpec(file: string, resume: string): Promise<voi
   const loaded = await loadSpec(file);
   if (hasErrors(loaded.diagnostics)) {
     const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new UserError(`--resume ${resume}: the spec the journal names, ${file}, does not load (${n} error${n === 1 ? '' : 's'}, not shown because the run directory chose that file). Give the spec on the command line: benchgrid run SPEC --resume ${resume}.`);
+    throw new UserError(
+      `--resume ${resume}: the spec the journal names, ${file}, does not load (${n} error${n === 1 ? '' : 's'}, not shown because the run directory chose that file). Give the spec on the command line: benchgrid run SPEC --resume ${resume}.`,
+    );
   }
 }
 
 /** The interpreter of a resume: --python when given; a run started with --python needs it again. */
 export function resumePython(header: JournalHeader, python: string | undefined, resume: string): string | undefined {
   if (python || !header.python) return python;
-  throw new UserError(`--resume ${resume}: this run was started with --python ${JSON.stringify(header.python)}; a resume does not start an interpreter its run directory names. Give it again: ${resumeCommand(resume, header)}`);
+  throw new UserError(
+    `--resume ${resume}: this run was started with --python ${JSON.stringify(header.python)}; a resume does not start an interpreter its run directory names. Give it again: ${resumeCommand(resume, header)}`,
+  );
 }
 
 /** The command that resumes a run directory (with --python when the run was started with it). */
@@ -80,7 +101,10 @@ export function checkResumeSources(header: JournalHeader, resume: string): void 
   for (const r of header.tool_sources ?? []) {
     const s = parseSource(r.source, `--resume ${resume}`, true);
     const where = s.kind === 'tree' ? s.path : s.kind === 'git' ? s.repo : null;
-    if (s.kind === 'pinned' || (where !== null && path.isAbsolute(where) && !inside(path.resolve(where), dir))) continue;
-    throw new UserError(`--resume ${resume}: the journal names the source ${JSON.stringify(r.source)} for ${JSON.stringify(r.tool)}, which is not an absolute path outside the run directory as benchgrid records one; a resume does not build code its run directory chose. Start a new run with --tool-source.`);
+    if (s.kind === 'pinned' || (where !== null && path.isAbsolute(where) && !inside(path.resolve(where), dir)))
+      continue;
+    throw new UserError(
+      `--resume ${resume}: the journal names the source ${JSON.stringify(r.source)} for ${JSON.stringify(r.tool)}, which is not an absolute path outside the run directory as benchgrid records one; a resume does not build code its run directory chose. Start a new run with --tool-source.`,
+    );
   }
 }

@@ -50,7 +50,10 @@ export function selectCells(plan: Plan, s: Selection): Set<string> {
 export function runPlan({ flags, seed, ...x }: RunPlanInput): RunPlan {
   const settings = runSettings(x.spec, flags, seed);
   const selected = selectCells(x.plan, x.selection);
-  const jobs = schedule(buildJobs(x.plan, settings.protocol, selected, aaCells(x.spec, x.plan, selected)), settings.schedule);
+  const jobs = schedule(
+    buildJobs(x.plan, settings.protocol, selected, aaCells(x.spec, x.plan, selected)),
+    settings.schedule,
+  );
   return { ...x, ...settings, selected, jobs, cells: new Set(jobs.map((j) => j.cell.id)).size };
 }
 
@@ -73,13 +76,24 @@ export interface ProcessFiles {
 /** Where a job's request, result and logs live inside a run directory; `scratch` is its TMPDIR. */
 export function runFiles(dir: string, job: Job): ProcessFiles & { scratch: string } {
   const base = path.join(dir, 'processes', cellSlug(job.cell.id), `${job.kind}-${job.index}`);
-  return { request: `${base}.request.json`, result: `${base}.result.json`, stdout: `${base}.stdout.log`, stderr: `${base}.stderr.log`, scratch: `${base}.tmp` };
+  return {
+    request: `${base}.request.json`,
+    result: `${base}.result.json`,
+    stdout: `${base}.stdout.log`,
+    stderr: `${base}.stderr.log`,
+    scratch: `${base}.tmp`,
+  };
 }
 
 /** Where a job's files live inside a bundle (relative, with `/`: the Python driver reads them). */
 export function bundleFiles(job: Job): ProcessFiles {
   const base = `${cellSlug(job.cell.id)}/${job.kind}-${job.index}`;
-  return { request: `requests/${base}.json`, result: `results/${base}.json`, stdout: `logs/${base}.stdout.log`, stderr: `logs/${base}.stderr.log` };
+  return {
+    request: `requests/${base}.json`,
+    result: `results/${base}.json`,
+    stdout: `logs/${base}.stdout.log`,
+    stderr: `logs/${base}.stderr.log`,
+  };
 }
 
 /**

@@ -39,8 +39,13 @@ export function roundsOf(jobs: Job[]): Job[][] {
     else if (job.kind === 'control') controls.set(job.cell.id, [...(controls.get(job.cell.id) ?? []), job]);
     else perCell.set(job.cell.id, [...(perCell.get(job.cell.id) ?? []), job]);
   }
-  const controlRounds = (id: string) => Math.max(0, ...(controls.get(id) ?? []).map((j) => (j.index % CONTROL_STRIDE) + 1));
-  const count = Math.max(1, ...[...perCell].map(([id, l]) => controlRounds(id) + l.length), ...[...controls.keys()].map(controlRounds));
+  const controlRounds = (id: string) =>
+    Math.max(0, ...(controls.get(id) ?? []).map((j) => (j.index % CONTROL_STRIDE) + 1));
+  const count = Math.max(
+    1,
+    ...[...perCell].map(([id, l]) => controlRounds(id) + l.length),
+    ...[...controls.keys()].map(controlRounds),
+  );
   const rounds: Job[][] = Array.from({ length: count }, () => []);
   for (const list of controls.values()) for (const job of list) rounds[job.index % CONTROL_STRIDE].push(job);
   for (const [id, list] of perCell) list.forEach((job, i) => rounds[controlRounds(id) + i].push(job));

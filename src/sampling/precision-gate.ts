@@ -20,10 +20,19 @@ const sum = (xs: readonly number[] | undefined) => (xs ?? []).reduce((a, b) => a
  * What a finished timing process contributes to its cell's decision; null when it measured nothing. A
  * paired process contributes its published ratio, and its baseline's calls count as timed work.
  */
-export function processSoFar(timing: { samples_ms: number[]; gc_ms?: number[] } | null | undefined, paired?: PairedRecord | null): ProcessSoFar | null {
+export function processSoFar(
+  timing: { samples_ms: number[]; gc_ms?: number[] } | null | undefined,
+  paired?: PairedRecord | null,
+): ProcessSoFar | null {
   if (!timing || timing.samples_ms.length === 0) return null;
   const p = pairedProcess(0, timing.samples_ms, paired);
-  const baseline = p && paired ? sum(paired.baseline_ms) + sum(paired.baseline_gc_ms) + sum(paired.before?.baseline_ms) + sum(paired.before?.baseline_gc_ms) : 0;
+  const baseline =
+    p && paired
+      ? sum(paired.baseline_ms) +
+        sum(paired.baseline_gc_ms) +
+        sum(paired.before?.baseline_ms) +
+        sum(paired.before?.baseline_gc_ms)
+      : 0;
   const spent = sum(timing.samples_ms) + sum(timing.gc_ms) + baseline;
   return { median_ms: median(timing.samples_ms), timed_s: spent / 1000, ...(p ? { ratio: p.ratio } : {}) };
 }
@@ -41,7 +50,10 @@ export function poolFor(cells: readonly (readonly ProcessSoFar[])[], paired: boo
  * (from earlier runs of the spec here, src/stats/between-run.ts): paired cells are judged on the
  * interval they will publish.
  */
-export function precisionGate(protocol: Protocol, between: BetweenModel | null = null): { observe: (r: ProcessRecord) => void; skip: (job: Job) => boolean } {
+export function precisionGate(
+  protocol: Protocol,
+  between: BetweenModel | null = null,
+): { observe: (r: ProcessRecord) => void; skip: (job: Job) => boolean } {
   const settings = precisionSettings(protocol);
   const byCell = new Map<string, ProcessSoFar[]>();
   return {

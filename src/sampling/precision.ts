@@ -69,7 +69,12 @@ export function floorHalfWidth(ratio: number, between: BetweenModel | null): num
  * `min_processes`), or once the run-to-run component alone leaves it wider than the target. Otherwise
  * run another. `pool` is the run's spread between processes of such cells (src/stats/spread.ts).
  */
-export function nextProcess(done: readonly ProcessSoFar[], s: PrecisionSettings, pool: Pool | null = null, between: BetweenModel | null = null): Decision {
+export function nextProcess(
+  done: readonly ProcessSoFar[],
+  s: PrecisionSettings,
+  pool: Pool | null = null,
+  between: BetweenModel | null = null,
+): Decision {
   // A cell whose every process paired is judged on its paired ratios (the pool must then be of such cells).
   const paired = done.length > 0 && done.every((d) => d.ratio !== undefined);
   const values = done.map((d) => (paired ? judged(d) : d.median_ms));

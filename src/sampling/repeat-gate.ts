@@ -11,14 +11,20 @@ import type { ProcessRecord } from '../records/journal.ts';
  * does not import, a request the harness refuses) and its subclass RequestError, and an import that fails.
  * A tool's own exception (ValueError, RuntimeError, ...) may depend on the process, so it is not here.
  */
-export const REPEATING_ERRORS: ReadonlySet<string> = new Set(['HarnessError', 'RequestError', 'ImportError', 'ModuleNotFoundError']);
+export const REPEATING_ERRORS: ReadonlySet<string> = new Set([
+  'HarnessError',
+  'RequestError',
+  'ImportError',
+  'ModuleNotFoundError',
+]);
 
 /** Why a finished process means its cell's other processes would end the same way; null when they might not. */
 export function repeats(r: ProcessRecord): string | null {
   if (r.outcome.kind !== 'result') return null;
   const res = r.outcome.result;
   if (res.status === 'unsupported') return 'the tool declined the cell at run time';
-  if (res.status === 'error' && res.error && REPEATING_ERRORS.has(res.error.type)) return `${res.error.type} repeats in every process`;
+  if (res.status === 'error' && res.error && REPEATING_ERRORS.has(res.error.type))
+    return `${res.error.type} repeats in every process`;
   return null;
 }
 
@@ -53,7 +59,8 @@ export function stoppedEarly(jobs: readonly Job[], records: readonly ProcessReco
   const out = new Map<string, StoppedEarly>();
   for (const r of records) {
     const why = repeats(r);
-    if (why !== null && !out.has(r.cell)) out.set(r.cell, { cell: r.cell, ran: 0, planned: planned.get(r.cell) ?? 0, why });
+    if (why !== null && !out.has(r.cell))
+      out.set(r.cell, { cell: r.cell, ran: 0, planned: planned.get(r.cell) ?? 0, why });
   }
   for (const r of records) {
     const s = out.get(r.cell);

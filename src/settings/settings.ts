@@ -112,7 +112,9 @@ export type HarnessSettings = Pick<Protocol, 'warmups' | 'samples' | 'min_sample
  */
 export function harnessSettings(protocol: Protocol): HarnessSettings {
   const values = protocol as unknown as Record<string, unknown>;
-  return Object.fromEntries(PROTOCOL_TABLE.keys.filter((r) => r.harness).map((r) => [r.key, values[r.key]])) as unknown as HarnessSettings;
+  return Object.fromEntries(
+    PROTOCOL_TABLE.keys.filter((r) => r.harness).map((r) => [r.key, values[r.key]]),
+  ) as unknown as HarnessSettings;
 }
 
 /** The flags a run recorded (journal header or bundle manifest), to rebuild its settings with runSettings. */

@@ -23,13 +23,24 @@ export function toolsNamed(spec: Spec, name: string, option: string): { ids: str
   const matches = ofPackage.length > 0 ? ofPackage : own ? [own] : [];
   if (matches.length === 0) {
     const known = declared.filter((t) => pkgOf(t) !== null).map((t) => `${t.id} (${pkgOf(t)})`);
-    throw new UserError(`${option}: ${spec.file} has no tool or package named '${name}'. Tools with a library to build: ${known.join(', ') || 'none'}.`);
+    throw new UserError(
+      `${option}: ${spec.file} has no tool or package named '${name}'. Tools with a library to build: ${known.join(', ') || 'none'}.`,
+    );
   }
   const pkg = pkgOf(matches[0]);
-  if (pkg === null) throw new UserError(`${option}: tool '${name}' names no library (its adapter '${matches[0].adapter}' has none and it declares no \`package\`), so there is nothing to build from source.`);
+  if (pkg === null)
+    throw new UserError(
+      `${option}: tool '${name}' names no library (its adapter '${matches[0].adapter}' has none and it declares no \`package\`), so there is nothing to build from source.`,
+    );
   for (const t of matches) {
-    if (t.versions.length > 0) throw new UserError(`${option}: tool '${t.id}' declares \`versions\`; a source replaces a tool's one installed release. Use a spec (or a tool) without \`versions\`: history places a source build after its release on the version axis.`);
-    if (!spec.environments[t.environment]) throw new UserError(`${option}: tool '${t.id}' runs in environment '${t.environment}', which ${spec.file} does not declare; a source is built as a layer over a declared environment.`);
+    if (t.versions.length > 0)
+      throw new UserError(
+        `${option}: tool '${t.id}' declares \`versions\`; a source replaces a tool's one installed release. Use a spec (or a tool) without \`versions\`: history places a source build after its release on the version axis.`,
+      );
+    if (!spec.environments[t.environment])
+      throw new UserError(
+        `${option}: tool '${t.id}' runs in environment '${t.environment}', which ${spec.file} does not declare; a source is built as a layer over a declared environment.`,
+      );
   }
   return { ids: matches.map((t) => t.id), package: pkg };
 }
@@ -40,7 +51,12 @@ export function sourceEnvironmentId(base: string, pkg: string, src: ResolvedSour
 }
 
 /** Adds (once) the layer that installs `src` over the tool's environment; returns its id. */
-function addSourceEnvironment(environments: Record<string, Environment>, baseId: string, pkg: string, src: ResolvedSource): string {
+function addSourceEnvironment(
+  environments: Record<string, Environment>,
+  baseId: string,
+  pkg: string,
+  src: ResolvedSource,
+): string {
   const id = sourceEnvironmentId(baseId, pkg, src);
   if (environments[id]) return id;
   const base = environments[baseId];
@@ -48,7 +64,9 @@ function addSourceEnvironment(environments: Record<string, Environment>, baseId:
   // The requirements name the digest, so the cache key (src/env/build.ts) is the source's.
   const line = `${pkg} @ source:${src.digest}`;
   environments[id] = {
-    id, python: base.python, default: false,
+    id,
+    python: base.python,
+    default: false,
     requirements: [...base.requirements.filter((r) => requirementName(r) !== name), line],
     layer: { base: baseId, requirements: [`${pkg} from ${src.text}`], source: { package: pkg, source: src } },
     // The source's dependencies and build backend come from where its base takes its packages.
@@ -67,7 +85,10 @@ export interface ToolSource {
  * The spec with each named tool running its source instead of its pinned release (ids and cells
  * unchanged), and the source of each tool id.
  */
-export function withToolSources(spec: Spec, sources: ToolSource[]): { spec: Spec; byTool: Map<string, ResolvedSource> } {
+export function withToolSources(
+  spec: Spec,
+  sources: ToolSource[],
+): { spec: Spec; byTool: Map<string, ResolvedSource> } {
   const tools = { ...spec.tools };
   const environments = { ...spec.environments };
   const byTool = new Map<string, ResolvedSource>();
@@ -75,10 +96,16 @@ export function withToolSources(spec: Spec, sources: ToolSource[]): { spec: Spec
   for (const s of sources) {
     const { ids, package: pkg } = toolsNamed(spec, s.tool, `--tool-source ${s.tool}`);
     for (const id of ids) {
-      if (namedBy.has(id)) throw new UserError(`--tool-source: tool '${id}' is named twice (by '${namedBy.get(id)}' and '${s.tool}'); give one source per tool.`);
+      if (namedBy.has(id))
+        throw new UserError(
+          `--tool-source: tool '${id}' is named twice (by '${namedBy.get(id)}' and '${s.tool}'); give one source per tool.`,
+        );
       namedBy.set(id, s.tool);
       byTool.set(id, s.source);
-      tools[id] = { ...tools[id], environment: addSourceEnvironment(environments, tools[id].environment, pkg, s.source) };
+      tools[id] = {
+        ...tools[id],
+        environment: addSourceEnvironment(environments, tools[id].environment, pkg, s.source),
+      };
     }
   }
   return { spec: { ...spec, tools, environments }, byTool };
@@ -91,10 +118,17 @@ export type Sides = Record<Side, ResolvedSource | null>;
  * The spec with each tool the name stands for split into TOOL@base and TOOL@head (as the version axis
  * splits a tool into its releases), each in its side's environment. Returns the new spec and the ids.
  */
-export function withSides(spec: Spec, name: string, sides: Sides): { spec: Spec; tools: string[]; byTool: Map<string, ResolvedSource> } {
+export function withSides(
+  spec: Spec,
+  name: string,
+  sides: Sides,
+): { spec: Spec; tools: string[]; byTool: Map<string, ResolvedSource> } {
   const { ids, package: pkg } = toolsNamed(spec, name, '--tool');
   const reference = spec.groups.find((g) => g.reference !== null && ids.includes(g.reference));
-  if (reference) throw new UserError(`--tool ${name}: '${reference.reference}' is the reference of group ${reference.id}, which every cell of the group is checked against; bench-change measures a tool against a fixed reference. Compare two runs with \`benchgrid compare\` instead.`);
+  if (reference)
+    throw new UserError(
+      `--tool ${name}: '${reference.reference}' is the reference of group ${reference.id}, which every cell of the group is checked against; bench-change measures a tool against a fixed reference. Compare two runs with \`benchgrid compare\` instead.`,
+    );
   const tools = { ...spec.tools };
   const environments = { ...spec.environments };
   const byTool = new Map<string, ResolvedSource>();
@@ -106,7 +140,15 @@ export function withSides(spec: Spec, name: string, sides: Sides): { spec: Spec;
       const environment = src === null ? t.environment : addSourceEnvironment(environments, t.environment, pkg, src);
       const sideId = versionedToolId(id, side);
       if (src !== null) byTool.set(sideId, src);
-      tools[sideId] = { ...t, id: sideId, label: `${t.label} (${side})`, package: pkg, version: side, versions: [], environment };
+      tools[sideId] = {
+        ...t,
+        id: sideId,
+        label: `${t.label} (${side})`,
+        package: pkg,
+        version: side,
+        versions: [],
+        environment,
+      };
     }
   }
   return { spec: { ...spec, tools, environments }, tools: ids, byTool };

@@ -3,9 +3,17 @@ import { execa } from 'execa';
 import { UserError } from '../errors.ts';
 
 /** Runs git in `dir`; resolves to stdout, or null when git fails (or is not installed). */
-export async function git(dir: string, args: string[], opts: { stripFinalNewline?: boolean } = {}): Promise<string | null> {
+export async function git(
+  dir: string,
+  args: string[],
+  opts: { stripFinalNewline?: boolean } = {},
+): Promise<string | null> {
   try {
-    const r = await execa('git', ['-C', dir, ...args], { timeout: 120_000, stripFinalNewline: opts.stripFinalNewline ?? true, env: { GIT_TERMINAL_PROMPT: '0' } });
+    const r = await execa('git', ['-C', dir, ...args], {
+      timeout: 120_000,
+      stripFinalNewline: opts.stripFinalNewline ?? true,
+      env: { GIT_TERMINAL_PROMPT: '0' },
+    });
     return r.stdout;
   } catch {
     return null;

@@ -43,13 +43,24 @@ export function toolSourceRequests(values: string[]): SourceRequest[] {
 }
 
 /** Resolves the requests and applies them; no requests: the spec and plan as they are. */
-export async function prepareSources(loaded: { spec: Spec; plan: Plan; manifests: Record<string, Manifest | Error> }, requests: SourceRequest[], cwd = process.cwd()): Promise<Prepared> {
+export async function prepareSources(
+  loaded: { spec: Spec; plan: Plan; manifests: Record<string, Manifest | Error> },
+  requests: SourceRequest[],
+  cwd = process.cwd(),
+): Promise<Prepared> {
   if (requests.length === 0) return { spec: loaded.spec, plan: loaded.plan, byTool: new Map(), requests };
   const resolved = await Promise.all(requests.map((r) => resolveRequest(r, cwd)));
   const recorded = requests.map((r, i) => recordOf(r, resolved[i]));
   const applied = requests.some((r) => r.side !== null)
-    ? withSides(loaded.spec, requests[0].tool, Object.fromEntries(SIDES.map((s) => [s, resolved[requests.findIndex((r) => r.side === s)] ?? null])) as Sides)
-    : withToolSources(loaded.spec, requests.map((r, i) => ({ tool: r.tool, source: resolved[i]! })));
+    ? withSides(
+        loaded.spec,
+        requests[0].tool,
+        Object.fromEntries(SIDES.map((s) => [s, resolved[requests.findIndex((r) => r.side === s)] ?? null])) as Sides,
+      )
+    : withToolSources(
+        loaded.spec,
+        requests.map((r, i) => ({ tool: r.tool, source: resolved[i]! })),
+      );
   const { spec, byTool } = applied;
   return { spec, plan: planSpec(spec, adapterLookup(loaded.manifests)), byTool, requests: recorded };
 }
@@ -61,7 +72,9 @@ async function resolveRequest(r: SourceRequest, cwd: string): Promise<ResolvedSo
   if (arg.kind === 'pinned') return null;
   const s = await resolveSource(arg, option, cwd);
   if (r.digest !== null && s.digest !== r.digest) {
-    throw new UserError(`${option}: ${s.text} changed since this run started (source digest ${r.digest.slice(0, 12)} -> ${s.digest.slice(0, 12)}); its results and the new code cannot be merged. Start a new run.`);
+    throw new UserError(
+      `${option}: ${s.text} changed since this run started (source digest ${r.digest.slice(0, 12)} -> ${s.digest.slice(0, 12)}); its results and the new code cannot be merged. Start a new run.`,
+    );
   }
   return s;
 }

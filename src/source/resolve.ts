@@ -11,17 +11,31 @@ import type { ResolvedSource } from '../spec/types.ts';
 import { digestFiles, gitDirty, gitFiles, walkFiles } from './tree.ts';
 
 const PROJECT_FILES = ['pyproject.toml', 'setup.py'];
-const notProject = (where: string) => `${where} is not a Python project: it has neither pyproject.toml nor setup.py. Point at the directory pip would install (the one holding pyproject.toml).`;
+const notProject = (where: string) =>
+  `${where} is not a Python project: it has neither pyproject.toml nor setup.py. Point at the directory pip would install (the one holding pyproject.toml).`;
 
 /** Resolves a tree or git source (not `pinned`); `option` names the option in messages; `cwd` anchors relative paths. */
-export async function resolveSource(arg: Exclude<SourceArg, { kind: 'pinned' }>, option: string, cwd = process.cwd()): Promise<ResolvedSource> {
-  return arg.kind === 'tree' ? resolveTree(path.resolve(cwd, arg.path), option) : resolveGit(path.resolve(cwd, arg.repo ?? '.'), arg.rev, option);
+export async function resolveSource(
+  arg: Exclude<SourceArg, { kind: 'pinned' }>,
+  option: string,
+  cwd = process.cwd(),
+): Promise<ResolvedSource> {
+  return arg.kind === 'tree'
+    ? resolveTree(path.resolve(cwd, arg.path), option)
+    : resolveGit(path.resolve(cwd, arg.repo ?? '.'), arg.rev, option);
 }
 
 async function resolveTree(dir: string, option: string): Promise<ResolvedSource> {
-  if (!fs.existsSync(dir)) throw new UserError(`${option}: ${dir}: no such directory. Give the directory of a checkout or an unpacked sdist (to name a git revision, write git:REV).`);
-  if (!fs.statSync(dir).isDirectory()) throw new UserError(`${option}: ${dir} is a file, not a directory. Give the directory of a checkout or an unpacked sdist.`);
-  if (!PROJECT_FILES.some((f) => fs.existsSync(path.join(dir, f)))) throw new UserError(`${option}: ${notProject(dir)}`);
+  if (!fs.existsSync(dir))
+    throw new UserError(
+      `${option}: ${dir}: no such directory. Give the directory of a checkout or an unpacked sdist (to name a git revision, write git:REV).`,
+    );
+  if (!fs.statSync(dir).isDirectory())
+    throw new UserError(
+      `${option}: ${dir} is a file, not a directory. Give the directory of a checkout or an unpacked sdist.`,
+    );
+  if (!PROJECT_FILES.some((f) => fs.existsSync(path.join(dir, f))))
+    throw new UserError(`${option}: ${notProject(dir)}`);
   // git names the work tree by its real path: a directory reached through a link is placed in it by its own.
   dir = fs.realpathSync(dir);
   const top = await workTreeTop(dir);
@@ -31,26 +45,70 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
     // Outside git (an unpacked sdist), in a repository without a commit yet, or in an ignored or untracked
     // directory of another project's checkout: the content is the source.
     const files = walkFiles(dir);
-    return { kind: 'tree', text: dir, path: dir, top: null, subdir: '', rev: null, commit: null, committed: null, dirty: false, digest: digestFiles(dir, files, 'tree'), files };
+    return {
+      kind: 'tree',
+      text: dir,
+      path: dir,
+      top: null,
+      subdir: '',
+      rev: null,
+      commit: null,
+      committed: null,
+      dirty: false,
+      digest: digestFiles(dir, files, 'tree'),
+      files,
+    };
   }
   const dirty = await gitDirty(dir);
   const files = await gitFiles(dir);
   const digest = dirty ? digestFiles(dir, files, `tree-dirty\0${head}\0${subdir}`) : commitDigest(head, subdir);
-  return { kind: 'tree', text: dir, path: dir, top, subdir, rev: null, commit: head, committed: await commitDate(dir, head), dirty, digest, files };
+  return {
+    kind: 'tree',
+    text: dir,
+    path: dir,
+    top,
+    subdir,
+    rev: null,
+    commit: head,
+    committed: await commitDate(dir, head),
+    dirty,
+    digest,
+    files,
+  };
 }
 
 async function resolveGit(repo: string, rev: string, option: string): Promise<ResolvedSource> {
   const text = `git:${repo}@${rev}`;
-  if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new UserError(`${option}: ${repo}: no such directory, so no git repository to read ${rev} from.`);
+  if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory())
+    throw new UserError(`${option}: ${repo}: no such directory, so no git repository to read ${rev} from.`);
   // git names the work tree by its real path: a repository reached through a link is placed in it by its own.
   repo = fs.realpathSync(repo);
   const top = await workTreeTop(repo);
-  if (top === null) throw new UserError(`${option}: ${repo} is not inside a git repository. Run from the tool's checkout, or name it: git:PATH@${rev}.`);
+  if (top === null)
+    throw new UserError(
+      `${option}: ${repo} is not inside a git repository. Run from the tool's checkout, or name it: git:PATH@${rev}.`,
+    );
   const commit = await commitOf(repo, rev);
-  if (commit === null) throw new UserError(`${option}: git knows no revision '${rev}' in ${top}. Give a branch, tag or commit id it has (git fetch first for a remote one).`);
+  if (commit === null)
+    throw new UserError(
+      `${option}: git knows no revision '${rev}' in ${top}. Give a branch, tag or commit id it has (git fetch first for a remote one).`,
+    );
   const subdir = path.relative(top, repo).split(path.sep).join('/');
-  if (!(await projectAt(top, commit, subdir))) throw new UserError(`${option}: ${notProject(`${subdir || '.'} at ${rev} (${commit.slice(0, 12)})`)}`);
-  return { kind: 'git', text, path: repo, top, subdir, rev, commit, committed: await commitDate(repo, commit), dirty: false, digest: commitDigest(commit, subdir), files: null };
+  if (!(await projectAt(top, commit, subdir)))
+    throw new UserError(`${option}: ${notProject(`${subdir || '.'} at ${rev} (${commit.slice(0, 12)})`)}`);
+  return {
+    kind: 'git',
+    text,
+    path: repo,
+    top,
+    subdir,
+    rev,
+    commit,
+    committed: await commitDate(repo, commit),
+    dirty: false,
+    digest: commitDigest(commit, subdir),
+    files: null,
+  };
 }
 
 /** Whether a commit holds a Python project (pyproject.toml or setup.py) in `subdir`. */

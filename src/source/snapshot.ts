@@ -19,8 +19,16 @@ export async function materialise(s: ResolvedSource, dest: string): Promise<stri
     copyFiles(s.path, dest, s.files ?? []);
     return dest;
   }
-  await gitOrFail(s.top, ['clone', '--quiet', '--no-checkout', '--shared', '--', s.top, dest], `cloning ${s.top} for the build`);
-  await gitOrFail(dest, ['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', s.commit], `checking out ${s.commit.slice(0, 12)}`);
+  await gitOrFail(
+    s.top,
+    ['clone', '--quiet', '--no-checkout', '--shared', '--', s.top, dest],
+    `cloning ${s.top} for the build`,
+  );
+  await gitOrFail(
+    dest,
+    ['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', s.commit],
+    `checking out ${s.commit.slice(0, 12)}`,
+  );
   const project = s.subdir === '' ? dest : path.join(dest, ...s.subdir.split('/'));
   if (s.kind === 'tree' && s.dirty && s.files) await overlay(s.path, project, s.files);
   return project;
@@ -29,7 +37,9 @@ export async function materialise(s: ResolvedSource, dest: string): Promise<stri
 /** Makes `project` hold the work tree's files: changed and untracked ones copied, deleted ones removed. */
 async function overlay(workTree: string, project: string, files: string[]): Promise<void> {
   const keep = new Set(files);
-  const tracked = ((await git(project, ['ls-files', '-z'], { stripFinalNewline: false })) ?? '').split('\0').filter((f) => f !== '');
+  const tracked = ((await git(project, ['ls-files', '-z'], { stripFinalNewline: false })) ?? '')
+    .split('\0')
+    .filter((f) => f !== '');
   for (const f of tracked) if (!keep.has(f)) fs.rmSync(path.join(project, f), { force: true });
   copyFiles(workTree, project, files);
 }

@@ -12,7 +12,23 @@ export const MAX_TREE_FILES = 100_000;
 export const MAX_TREE_BYTES = 2 * 1024 ** 3;
 
 /** Directories that are build products or caches, never source, in a tree outside git. */
-const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', '.tox', '.nox', '.venv', 'venv', 'build', 'dist', 'node_modules', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs']);
+const SKIPPED_DIRS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  '.venv',
+  'venv',
+  'build',
+  'dist',
+  'node_modules',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.eggs',
+]);
 const skippedDir = (name: string) => SKIPPED_DIRS.has(name) || name.endsWith('.egg-info');
 const skippedFile = (name: string) => name.endsWith('.pyc') || name.endsWith('.pyo');
 
@@ -33,12 +49,18 @@ const MAX_SUBMODULE_DEPTH = 8;
  * (a gitlink, a directory) that git lists for it; a submodule that is not checked out has no files here.
  */
 async function gitListed(dir: string, depth: number): Promise<string[]> {
-  const listed = (await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])).filter((f) => lexists(path.join(dir, f)));
+  const listed = (
+    await gitList(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'])
+  ).filter((f) => lexists(path.join(dir, f)));
   const files: string[] = [];
   for (const f of [...new Set(listed)]) {
     if (!fs.lstatSync(path.join(dir, f)).isDirectory()) files.push(f);
-    else if (depth >= MAX_SUBMODULE_DEPTH) throw new UserError(`${path.join(dir, f)}: submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels in this source tree.`);
-    else if (fs.existsSync(path.join(dir, f, '.git'))) files.push(...(await gitListed(path.join(dir, f), depth + 1)).map((g) => `${f}/${g}`));
+    else if (depth >= MAX_SUBMODULE_DEPTH)
+      throw new UserError(
+        `${path.join(dir, f)}: submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels in this source tree.`,
+      );
+    else if (fs.existsSync(path.join(dir, f, '.git')))
+      files.push(...(await gitListed(path.join(dir, f), depth + 1)).map((g) => `${f}/${g}`));
   }
   return files.sort();
 }
@@ -67,10 +89,17 @@ async function gitList(dir: string, args: string[]): Promise<string[]> {
  */
 export function withoutRuns(dir: string, files: string[]): string[] {
   const set = new Set(files);
-  const runs = files.filter((f) => path.posix.basename(f) === 'journal.jsonl').map((f) => path.posix.dirname(f)).filter((d) => set.has(`${d}/spec.json`) || lexists(path.join(dir, d, 'spec.json')));
+  const runs = files
+    .filter((f) => path.posix.basename(f) === 'journal.jsonl')
+    .map((f) => path.posix.dirname(f))
+    .filter((d) => set.has(`${d}/spec.json`) || lexists(path.join(dir, d, 'spec.json')));
   const inRun = (f: string) => runs.some((r) => f.startsWith(`${r}/`));
   const latestLink = (f: string) => {
-    if (path.posix.basename(f) !== 'latest' || !fs.lstatSync(path.join(dir, f), { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+    if (
+      path.posix.basename(f) !== 'latest' ||
+      !fs.lstatSync(path.join(dir, f), { throwIfNoEntry: false })?.isSymbolicLink()
+    )
+      return false;
     return lexists(path.join(dir, f, 'journal.jsonl'));
   };
   return files.filter((f) => !inRun(f) && !latestLink(f));
@@ -94,10 +123,10 @@ export function walkFiles(dir: string): string[] {
   return check(dir, withoutRuns(dir, out.sort()));
 }
 
-
-
 function tooLarge(dir: string, what: string): UserError {
-  return new UserError(`${dir}: this tree holds ${what}, too large for a source build. Point at the package's own directory (the one with pyproject.toml).`);
+  return new UserError(
+    `${dir}: this tree holds ${what}, too large for a source build. Point at the package's own directory (the one with pyproject.toml).`,
+  );
 }
 
 function check(dir: string, files: string[]): string[] {
@@ -106,7 +135,10 @@ function check(dir: string, files: string[]): string[] {
   for (const f of files) {
     const st = fs.lstatSync(path.join(dir, f));
     // A named pipe or a device would make the digest's read wait forever (or never end).
-    if (!st.isFile() && !st.isSymbolicLink()) throw new UserError(`${path.join(dir, f)}: not a regular file (${st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a directory' : 'a device'}); a source tree holds files and links only. Remove it, or point at the package's own directory.`);
+    if (!st.isFile() && !st.isSymbolicLink())
+      throw new UserError(
+        `${path.join(dir, f)}: not a regular file (${st.isFIFO() ? 'a named pipe' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a directory' : 'a device'}); a source tree holds files and links only. Remove it, or point at the package's own directory.`,
+      );
     bytes += st.size;
     if (bytes > MAX_TREE_BYTES) throw tooLarge(dir, `more than ${MAX_TREE_BYTES / 1024 ** 3} GiB`);
   }

@@ -47,7 +47,8 @@ export function readContracts(file: string): Record<string, ContractFacts> | Err
   try {
     const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     const validate = validatorFor('contracts.schema.json');
-    if (!validate(raw)) throw new Error(`${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`);
+    if (!validate(raw))
+      throw new Error(`${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message ?? ''}`);
     const kinds = (raw as { kinds: Record<string, Omit<ContractFacts, 'kind'>> }).kinds;
     out = Object.fromEntries(Object.entries(kinds).map(([kind, f]) => [kind, { kind, ...f }]));
   } catch (error) {
@@ -69,7 +70,8 @@ export function contractFacts(manifests: Record<string, Manifest | Error>): Reco
     const extra = readContracts(file);
     if (extra instanceof Error) return extra;
     for (const [kind, f] of Object.entries(extra)) {
-      if (builtin[kind]) return new Error(`${file}: contract '${kind}' is already defined in ${CONTRACTS_FILE}; give it its own id.`);
+      if (builtin[kind])
+        return new Error(`${file}: contract '${kind}' is already defined in ${CONTRACTS_FILE}; give it its own id.`);
       all[kind] = f;
     }
   }

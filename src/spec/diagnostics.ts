@@ -35,7 +35,16 @@ export function diag(
   message: string,
   hint?: string,
 ): Diagnostic {
-  return { severity, code, file: at.file, line: at.line, col: at.col, path: pointer, message: oneLine(message), hint: hint === undefined ? undefined : oneLine(hint) };
+  return {
+    severity,
+    code,
+    file: at.file,
+    line: at.line,
+    col: at.col,
+    path: pointer,
+    message: oneLine(message),
+    hint: hint === undefined ? undefined : oneLine(hint),
+  };
 }
 
 /**

@@ -1,5 +1,15 @@
 // Stage 2 of spec loading: parse YAML into plain data plus a map from JSON pointer to source position.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type ErrorCode, type Node as YamlNode, type YAMLError } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type ErrorCode,
+  type Node as YamlNode,
+  type YAMLError,
+} from 'yaml';
 import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
 import { findMisindented, misindentedSentence } from './indentation.ts';
 import { MAX_SPEC_ALIASES, MAX_SPEC_DEPTH, MAX_SPEC_VALUES, sizeOf } from './limits.ts';
@@ -30,7 +40,12 @@ const MAX_ALIAS_COUNT = 1000;
  * left of MAX_SPEC_VALUES for this file (the specs it is extended by used the rest); `chained` says so
  * in the message.
  */
-export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUES, chained = false): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
+export function parseYaml(
+  file: string,
+  text: string,
+  maxValues = MAX_SPEC_VALUES,
+  chained = false,
+): { doc?: ParsedDoc; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   let document: ReturnType<typeof parseDocument>;
   try {
@@ -53,7 +68,18 @@ export function parseYaml(file: string, text: string, maxValues = MAX_SPEC_VALUE
   const size = sizeOf(document, maxValues);
   if ('over' in size) {
     const hint = `A spec, with the specs it extends, may nest at most ${MAX_SPEC_DEPTH} levels, hold at most ${MAX_SPEC_VALUES.toLocaleString('en')} values with its aliases expanded and ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases (docs/security.md).`;
-    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `${size.over}${chained && size.over.endsWith('expanded') ? ', together with the specs that extend it' : ''}.`, hint)] };
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'too-large',
+          { file, line: 1, col: 1 },
+          '',
+          `${size.over}${chained && size.over.endsWith('expanded') ? ', together with the specs that extend it' : ''}.`,
+          hint,
+        ),
+      ],
+    };
   }
   const bad = keyProblem(document);
   if (bad) return { diagnostics: [diag('error', bad.code, at(bad.node.range?.[0] ?? 0), '', bad.message, bad.hint)] };
@@ -91,7 +117,9 @@ function walk(node: YamlNode | null, pointer: string, out: PosMap, at: (o: numbe
  * The first key that is a list or a mapping (YAML allows it; a spec's keys are names), or that repeats
  * a key of its mapping. One visit, a set of keys per mapping; depth is already bounded.
  */
-function keyProblem(document: ReturnType<typeof parseDocument>): { node: YamlNode; code: string; message: string; hint: string } | undefined {
+function keyProblem(
+  document: ReturnType<typeof parseDocument>,
+): { node: YamlNode; code: string; message: string; hint: string } | undefined {
   let found: ReturnType<typeof keyProblem>;
   visit(document, {
     Map(_, map) {
@@ -99,14 +127,24 @@ function keyProblem(document: ReturnType<typeof parseDocument>): { node: YamlNod
       for (const pair of map.items) {
         const key = pair.key as YamlNode | null;
         if (key !== null && typeof key === 'object' && !isScalar(key)) {
-          found = { node: key, code: 'bad-key', message: 'a mapping key must be plain text, not a list or a mapping.', hint: 'Write the key as a name.' };
+          found = {
+            node: key,
+            code: 'bad-key',
+            message: 'a mapping key must be plain text, not a list or a mapping.',
+            hint: 'Write the key as a name.',
+          };
           return visit.BREAK;
         }
         // As the data will hold it: `1` and `'1'` are one key there, a null key is ''.
         const value = key === null ? null : isScalar(key) ? key.value : key;
         const name = value === null ? '' : String(value);
         if (seen.has(name)) {
-          found = { node: key ?? map, code: 'duplicate-key', message: `'${name}' appears twice in this mapping (YAML keys must be unique).`, hint: 'Remove or rename one of them.' };
+          found = {
+            node: key ?? map,
+            code: 'duplicate-key',
+            message: `'${name}' appears twice in this mapping (YAML keys must be unique).`,
+            hint: 'Remove or rename one of them.',
+          };
           return visit.BREAK;
         }
         seen.add(name);
@@ -132,13 +170,19 @@ function syntaxErrors(file: string, text: string, errors: YAMLError[], at: (offs
     const lastLine = Math.max(...errors.map((e) => at(e.pos[1]).line));
     if (found && found.line <= lastLine) {
       const { message, hint } = misindentedSentence(found);
-      return [diag('error', 'bad-indentation', { file, line: found.line, col: found.col }, found.pointer, message, hint)];
+      return [
+        diag('error', 'bad-indentation', { file, line: found.line, col: found.col }, found.pointer, message, hint),
+      ];
     }
   }
   const out: Diagnostic[] = [];
   for (const error of errors) {
     // `Nested mappings ...` and `Implicit keys need to be on a single line` at one place are one mistake.
-    if (error.code === 'MULTILINE_IMPLICIT_KEY' && errors.some((e) => e.code === 'BLOCK_AS_IMPLICIT_KEY' && e.pos[0] === error.pos[0])) continue;
+    if (
+      error.code === 'MULTILINE_IMPLICIT_KEY' &&
+      errors.some((e) => e.code === 'BLOCK_AS_IMPLICIT_KEY' && e.pos[0] === error.pos[0])
+    )
+      continue;
     out.push(syntaxError(error, text, at));
   }
   return out;
@@ -148,21 +192,43 @@ function syntaxErrors(file: string, text: string, errors: YAMLError[], at: (offs
 function syntaxError(error: YAMLError, text: string, at: (offset: number) => Pos): Diagnostic {
   const message = firstLine(error.message);
   const pos = at(error.pos[0]);
-  if (error.code === 'TAB_AS_INDENT' || /tab/i.test(message)) return diag('error', 'tab-indentation', pos, '', message, 'Indent with spaces.');
+  if (error.code === 'TAB_AS_INDENT' || /tab/i.test(message))
+    return diag('error', 'tab-indentation', pos, '', message, 'Indent with spaces.');
   if (error.code === 'BAD_INDENT' && /same column/.test(message)) {
     // The parser points at the line's first column; the key starts after its spaces.
     const lineText = text.split(/\r?\n/)[pos.line - 1] ?? '';
     const key = { ...pos, col: lineText.length - lineText.trimStart().length + 1 };
-    return diag('error', 'bad-indentation', key, '', `this key is not at the column of the other keys of its mapping.`, 'Line it up with them, with spaces.');
+    return diag(
+      'error',
+      'bad-indentation',
+      key,
+      '',
+      `this key is not at the column of the other keys of its mapping.`,
+      'Line it up with them, with spaces.',
+    );
   }
   if (error.code === 'BLOCK_AS_IMPLICIT_KEY') {
-    return diag('error', 'bad-indentation', pos, '', "this value holds ': ' (YAML reads a second key there), or the line below it is indented deeper than its key.", "Quote a value that holds ': ', or line the next key up with this one.");
+    return diag(
+      'error',
+      'bad-indentation',
+      pos,
+      '',
+      "this value holds ': ' (YAML reads a second key there), or the line below it is indented deeper than its key.",
+      "Quote a value that holds ': ', or line the next key up with this one.",
+    );
   }
   return diag('error', 'yaml-syntax', pos, '', message);
 }
 
 function tooDeep(file: string): Diagnostic {
-  return diag('error', 'too-deep', { file, line: 1, col: 1 }, '', 'the spec nests too deeply to parse.', `A spec may nest at most ${MAX_SPEC_DEPTH} levels (docs/security.md).`);
+  return diag(
+    'error',
+    'too-deep',
+    { file, line: 1, col: 1 },
+    '',
+    'the spec nests too deeply to parse.',
+    `A spec may nest at most ${MAX_SPEC_DEPTH} levels (docs/security.md).`,
+  );
 }
 
 function firstLine(s: string): string {

@@ -26,18 +26,38 @@ interface Budget {
 }
 
 /** Loads a spec file and everything it extends. `extends` is a path relative to the file that names it. */
-export async function loadMerged(file: string, read: Reader = readSource): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
+export async function loadMerged(
+  file: string,
+  read: Reader = readSource,
+): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
   const top = path.resolve(file);
   return load(top, read, [], allowedRoots(top), { values: 0, bytes: 0 });
 }
 
-async function load(file: string, read: Reader, chain: string[], roots: string[], used: Budget): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
+async function load(
+  file: string,
+  read: Reader,
+  chain: string[],
+  roots: string[],
+  used: Budget,
+): Promise<{ doc?: MergedDoc; diagnostics: Diagnostic[] }> {
   const source = await read(file);
   if (!source.ok) return { diagnostics: [source.diagnostic] };
   used.bytes += Buffer.byteLength(source.text);
   if (chain.length > 0 && used.bytes > MAX_SPEC_BYTES) {
     const mb = (used.bytes / 1048576).toFixed(1);
-    return { diagnostics: [diag('error', 'too-large', { file, line: 1, col: 1 }, '', `this spec and the specs that extend it hold ${mb} MB together; a spec with the specs it extends may be at most ${MAX_SPEC_BYTES / 1048576} MB.`, 'Is this really a spec? (docs/security.md)')] };
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'too-large',
+          { file, line: 1, col: 1 },
+          '',
+          `this spec and the specs that extend it hold ${mb} MB together; a spec with the specs it extends may be at most ${MAX_SPEC_BYTES / 1048576} MB.`,
+          'Is this really a spec? (docs/security.md)',
+        ),
+      ],
+    };
   }
   const parsed = parseYaml(file, source.text, MAX_SPEC_VALUES - used.values, chain.length > 0);
   if (!parsed.doc) return { diagnostics: parsed.diagnostics };
@@ -45,37 +65,91 @@ async function load(file: string, read: Reader, chain: string[], roots: string[]
   used.values += doc.values;
   const texts = new Map([[file, source.text]]);
   const data = doc.data;
-  if (!isObject(data) || !Object.hasOwn(data, 'extends')) return { doc: { ...doc, sources: [file], texts }, diagnostics: [] };
+  if (!isObject(data) || !Object.hasOwn(data, 'extends'))
+    return { doc: { ...doc, sources: [file], texts }, diagnostics: [] };
 
   const target = data.extends;
   const at = doc.positions.get('/extends')?.value ?? { file, line: 1, col: 1 };
   if (typeof target !== 'string' || target.trim() === '') {
-    return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `extends must be a relative path to another spec (got ${JSON.stringify(target)}).`)] };
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'bad-extends',
+          at,
+          '/extends',
+          `extends must be a relative path to another spec (got ${JSON.stringify(target)}).`,
+        ),
+      ],
+    };
   }
   const baseFile = path.resolve(path.dirname(file), target);
   const outside = leavesRoots(baseFile, roots);
-  if (outside) return { diagnostics: [diag('error', 'extends-outside', at, '/extends', `extends names ${JSON.stringify(target)}, which is ${outside} ${describeRoots(roots)}.`, 'A spec may extend only specs in its own directory tree or an allowed directory (docs/spec.md); copy the base there.')] };
+  if (outside)
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'extends-outside',
+          at,
+          '/extends',
+          `extends names ${JSON.stringify(target)}, which is ${outside} ${describeRoots(roots)}.`,
+          'A spec may extend only specs in its own directory tree or an allowed directory (docs/spec.md); copy the base there.',
+        ),
+      ],
+    };
   if (chain.includes(baseFile) || baseFile === file) {
     const cycle = [...chain, file, baseFile].map((f) => path.basename(f)).join(' -> ');
     return { diagnostics: [diag('error', 'extends-cycle', at, '/extends', `extends forms a cycle: ${cycle}.`)] };
   }
   if (chain.length + 1 >= MAX_EXTENDS_DEPTH) {
-    return { diagnostics: [diag('error', 'too-large', at, '/extends', `extends more than ${MAX_EXTENDS_DEPTH} specs deep.`, 'Merge some of the bases into one (docs/security.md).')] };
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'too-large',
+          at,
+          '/extends',
+          `extends more than ${MAX_EXTENDS_DEPTH} specs deep.`,
+          'Merge some of the bases into one (docs/security.md).',
+        ),
+      ],
+    };
   }
   const base = await load(baseFile, read, [...chain, file], roots, used);
   if (!base.doc) {
     // Report the base's own problems, and where it was named from.
-    const named = diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`);
+    const named = diag(
+      'error',
+      'bad-extends',
+      at,
+      '/extends',
+      `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`,
+    );
     return { diagnostics: [named, ...base.diagnostics] };
   }
   if (!isObject(base.doc.data)) {
-    return { diagnostics: [diag('error', 'bad-extends', at, '/extends', `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`, 'Name another spec file.')] };
+    return {
+      diagnostics: [
+        diag(
+          'error',
+          'bad-extends',
+          at,
+          '/extends',
+          `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`,
+          'Name another spec file.',
+        ),
+      ],
+    };
   }
   const { extends: _dropped, ...own } = data;
   const positions: PosMap = new Map();
   const merged = merge(base.doc.data, own, '', base.doc.positions, doc.positions, positions);
   for (const [f, t] of base.doc.texts) texts.set(f, t);
-  return { doc: { file, data: merged, positions, values: used.values, sources: [...base.doc.sources, file], texts }, diagnostics: [] };
+  return {
+    doc: { file, data: merged, positions, values: used.values, sources: [...base.doc.sources, file], texts },
+    diagnostics: [],
+  };
 }
 
 /**

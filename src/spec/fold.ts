@@ -30,7 +30,9 @@ export function foldFollowOns(diagnostics: Diagnostic[]): Diagnostic[] {
   const folded = new Map<Diagnostic, Diagnostic[]>([...roots.keys()].map((r) => [r, []]));
   const kept: Diagnostic[] = [];
   for (const d of diagnostics) {
-    const root = roots.has(d) ? undefined : [...roots].find(([, name]) => mentions(d.message, name) || mentions(d.hint, name))?.[0];
+    const root = roots.has(d)
+      ? undefined
+      : [...roots].find(([, name]) => mentions(d.message, name) || mentions(d.hint, name))?.[0];
     if (root) folded.get(root)!.push(withoutMisspeltHint(d, roots));
     else kept.push(d);
   }

@@ -24,7 +24,11 @@ function snapshotsOf(id: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** Whether some snapshot of model `id` (ORG/NAME or NAME) holds one of `files` (a config.json) in the local cache. */
-export function hubCached(id: string, env: NodeJS.ProcessEnv = process.env, files: readonly string[] = ['config.json']): boolean {
+export function hubCached(
+  id: string,
+  env: NodeJS.ProcessEnv = process.env,
+  files: readonly string[] = ['config.json'],
+): boolean {
   const snapshots = snapshotsOf(id, env);
   try {
     return fs.readdirSync(snapshots).some((rev) => files.some((f) => fs.existsSync(path.join(snapshots, rev, f))));

@@ -44,7 +44,8 @@ export function findMisindented(text: string): Misindented | undefined {
   for (const e of entries(text)) {
     // Blocks whose owner is at this column or deeper end here; `key:` followed by `- item` at the
     // key's own column is YAML's compact list, still the key's value.
-    while (open.length > 1 && open[open.length - 1].owner!.col >= e.col && !compactItem(open[open.length - 1], e)) closed.push(open.pop()!);
+    while (open.length > 1 && open[open.length - 1].owner!.col >= e.col && !compactItem(open[open.length - 1], e))
+      closed.push(open.pop()!);
     const block = open[open.length - 1];
     block.members.push(e);
     if (e.opens) open.push({ owner: e, pointer: memberPointer(block, e), members: [] });
@@ -60,7 +61,12 @@ export function findMisindented(text: string): Misindented | undefined {
 
 function compactItem(block: Block, e: Entry): boolean {
   const owner = block.owner!;
-  return e.key === undefined && owner.key !== undefined && e.col === owner.col && block.members.every((m) => m.col === e.col && m.key === undefined);
+  return (
+    e.key === undefined &&
+    owner.key !== undefined &&
+    e.col === owner.col &&
+    block.members.every((m) => m.col === e.col && m.key === undefined)
+  );
 }
 
 /** A block's first member whose column is not the one most of them share (the first member's on a tie). */
@@ -193,6 +199,11 @@ function scan(text: string, from: number, s: Flow): void {
     if ((ch === '"' || ch === "'") && scalarStart) s.quote = ch;
     else if (ch === '[' || ch === '{') s.depth++;
     else if ((ch === ']' || ch === '}') && s.depth > 0) s.depth--;
-    scalarStart = ch === '[' || ch === '{' || ch === ',' || (ch === ':' && /\s|$/.test(text[i + 1] ?? '')) || (ch === '-' && /\s/.test(text[i + 1] ?? ''));
+    scalarStart =
+      ch === '[' ||
+      ch === '{' ||
+      ch === ',' ||
+      (ch === ':' && /\s|$/.test(text[i + 1] ?? '')) ||
+      (ch === '-' && /\s/.test(text[i + 1] ?? ''));
   }
 }

@@ -27,14 +27,24 @@ export function baseChain(envData: Record<string, EnvironmentData>, id: string):
 /** Turns every environment declared `over` a valid base into a layer: its requirements become the base's with
  * its own laid over them (what the cache key and the base constraints read), its interpreter the base's, and
  * its package index its own when it sets any index key, else that of the nearest base that does. */
-export function layerEnvironments(environments: Record<string, Environment>, envData: Record<string, EnvironmentData>): void {
+export function layerEnvironments(
+  environments: Record<string, Environment>,
+  envData: Record<string, EnvironmentData>,
+): void {
   for (const [id, e] of Object.entries(envData)) {
     const chain = baseChain(envData, id);
     if (e.over === undefined || chain === null) continue;
     const root = chain[chain.length - 1];
     let requirements = envData[root].requirements ?? [];
-    for (const at of [...chain.slice(0, -1)].reverse().concat(id)) requirements = overlay(requirements, envData[at].requirements ?? []);
+    for (const at of [...chain.slice(0, -1)].reverse().concat(id))
+      requirements = overlay(requirements, envData[at].requirements ?? []);
     const indexFrom = [id, ...chain].find((at) => declaresIndex(envData[at])) ?? root;
-    environments[id] = { ...environments[id], python: environments[root].python, requirements, layer: { base: e.over, requirements: e.requirements ?? [] }, index: environments[indexFrom].index };
+    environments[id] = {
+      ...environments[id],
+      python: environments[root].python,
+      requirements,
+      layer: { base: e.over, requirements: e.requirements ?? [] },
+      index: environments[indexFrom].index,
+    };
   }
 }

@@ -49,19 +49,26 @@ export function sizeOf(document: Document, maxValues = MAX_SPEC_VALUES): Size {
     stack.pop();
     let size = 1;
     if (isAlias(node)) {
-      if (++aliases > MAX_SPEC_ALIASES) return { over: `the spec holds more than ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases` };
+      if (++aliases > MAX_SPEC_ALIASES)
+        return { over: `the spec holds more than ${MAX_SPEC_ALIASES.toLocaleString('en')} aliases` };
       const target = anchors.get(node.source);
       const known = target ? sizes.get(target) : undefined;
-      if (known === undefined) return { over: `alias *${node.source} refers to a value that contains it, or to nothing` };
+      if (known === undefined)
+        return { over: `alias *${node.source} refers to a value that contains it, or to nothing` };
       size = known;
     } else {
       for (const c of children) size += sizes.get(c) ?? 1;
     }
     sizes.set(node, size);
-    if (size > maxValues) return { over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values once its aliases are expanded` };
+    if (size > maxValues)
+      return {
+        over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values once its aliases are expanded`,
+      };
     total = size;
   }
-  return total > maxValues ? { over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values` } : { values: total };
+  return total > maxValues
+    ? { over: `the spec holds more than ${MAX_SPEC_VALUES.toLocaleString('en')} values` }
+    : { values: total };
 }
 
 function childrenOf(node: YamlNode): YamlNode[] {
@@ -98,7 +105,15 @@ export function inputsOverLimit(inputs: { shape: readonly number[]; stimuli: num
   const dataset = inputs.stimuli * prod(inputs.shape.slice(1));
   const n = (x: number) => x.toLocaleString('en-US');
   const out: InputOverLimit[] = [];
-  if (batch > MAX_INPUT_ELEMENTS) out.push({ key: 'shape', message: `shape [${inputs.shape.join(', ')}] is ${n(batch)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31) per input.` });
-  if (dataset > MAX_INPUT_ELEMENTS) out.push({ key: 'stimuli', message: `${n(inputs.stimuli)} stimuli of shape [${inputs.shape.slice(1).join(', ')}] are ${n(dataset)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31).` });
+  if (batch > MAX_INPUT_ELEMENTS)
+    out.push({
+      key: 'shape',
+      message: `shape [${inputs.shape.join(', ')}] is ${n(batch)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31) per input.`,
+    });
+  if (dataset > MAX_INPUT_ELEMENTS)
+    out.push({
+      key: 'stimuli',
+      message: `${n(inputs.stimuli)} stimuli of shape [${inputs.shape.slice(1).join(', ')}] are ${n(dataset)} elements; the harness generates at most ${n(MAX_INPUT_ELEMENTS)} (2**31).`,
+    });
   return out;
 }

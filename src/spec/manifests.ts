@@ -91,14 +91,22 @@ export function readManifest(dir: string): Manifest | Error {
     // without quoting it: a manifest may be a link to a file that is not one (a token), and no message may
     // show what that holds.
     const file = containedFile(dir, path.join(dir, 'manifest.json'));
-    const raw = parseJsonText(readRegularFile(file, MAX_MANIFEST_BYTES, 'runner manifest'), file, 'runner manifest') as Record<string, unknown> & { adapters: unknown };
-    if (typeof raw !== 'object' || raw === null || typeof raw.adapters !== 'object') throw new Error('it has no "adapters" mapping');
+    const raw = parseJsonText(
+      readRegularFile(file, MAX_MANIFEST_BYTES, 'runner manifest'),
+      file,
+      'runner manifest',
+    ) as Record<string, unknown> & { adapters: unknown };
+    if (typeof raw !== 'object' || raw === null || typeof raw.adapters !== 'object')
+      throw new Error('it has no "adapters" mapping');
     if (raw.protocol !== WIRE_VERSION) {
-      throw new Error(`its "protocol" is ${JSON.stringify(raw.protocol ?? null)}, but this benchgrid speaks wire version ${WIRE_VERSION}; update the runner to version ${WIRE_VERSION} (docs/protocol.md) and set "protocol": ${WIRE_VERSION}`);
+      throw new Error(
+        `its "protocol" is ${JSON.stringify(raw.protocol ?? null)}, but this benchgrid speaks wire version ${WIRE_VERSION}; update the runner to version ${WIRE_VERSION} (docs/protocol.md) and set "protocol": ${WIRE_VERSION}`,
+      );
     }
     const adapters = dict<AdapterEntry>();
     for (const [id, a] of Object.entries(raw.adapters as Record<string, Record<string, unknown>>)) {
-      if (typeof a.module !== 'string' || !Array.isArray(a.contracts)) throw new Error(`adapter '${id}' needs "module" and "contracts"`);
+      if (typeof a.module !== 'string' || !Array.isArray(a.contracts))
+        throw new Error(`adapter '${id}' needs "module" and "contracts"`);
       adapters[id] = {
         module: a.module,
         library: typeof a.library === 'string' ? a.library : null,
@@ -118,7 +126,9 @@ export function readManifest(dir: string): Manifest | Error {
 }
 
 /** The adapter a runner's manifest declares, or undefined (a missing runner or one whose manifest failed to read). */
-export function adapterLookup(manifests: Record<string, Manifest | Error>): (runner: string, adapter: string) => AdapterEntry | undefined {
+export function adapterLookup(
+  manifests: Record<string, Manifest | Error>,
+): (runner: string, adapter: string) => AdapterEntry | undefined {
   return (runner, adapter) => {
     const m = manifests[runner];
     return m && !(m instanceof Error) ? m.adapters[adapter] : undefined;

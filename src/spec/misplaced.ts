@@ -19,12 +19,18 @@ interface Misplaced {
   keysCol: number;
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const parentOf = (p: string) => p.slice(0, p.lastIndexOf('/'));
 const isAtOrUnder = (p: string, root: string) => p === root || p.startsWith(root + '/');
 
 /** The diagnostics with each outdented key's errors folded under one `misplaced-key` error at the key. */
-export function foldMisplacedKeys(diagnostics: Diagnostic[], errors: ErrorObject[], data: unknown, positions: PosMap): Diagnostic[] {
+export function foldMisplacedKeys(
+  diagnostics: Diagnostic[],
+  errors: ErrorObject[],
+  data: unknown,
+  positions: PosMap,
+): Diagnostic[] {
   let out = diagnostics;
   for (const e of errors) {
     if (e.keyword !== 'required' || e.instancePath === '') continue;
@@ -37,9 +43,18 @@ export function foldMisplacedKeys(diagnostics: Diagnostic[], errors: ErrorObject
 }
 
 function fold(diagnostics: Diagnostic[], m: Misplaced): Diagnostic[] {
-  const explained = (d: Diagnostic) => isAtOrUnder(d.path, m.pointer) || (d.code === 'missing-key' && d.path === m.owner && d.message.includes(`'${m.key}'`));
+  const explained = (d: Diagnostic) =>
+    isAtOrUnder(d.path, m.pointer) ||
+    (d.code === 'missing-key' && d.path === m.owner && d.message.includes(`'${m.key}'`));
   const follow = diagnostics.filter(explained);
-  const { message, hint } = misindentedSentence({ line: m.at.line, col: m.at.col, expected: m.keysCol, key: m.key, parent: m.owner, pointer: m.pointer });
+  const { message, hint } = misindentedSentence({
+    line: m.at.line,
+    col: m.at.col,
+    expected: m.keysCol,
+    key: m.key,
+    parent: m.owner,
+    pointer: m.pointer,
+  });
   const root: Diagnostic = { ...diag('error', 'misplaced-key', m.at, m.pointer, message, hint), follow_ons: follow };
   const first = diagnostics.findIndex(explained);
   const rest = diagnostics.filter((d) => !explained(d));
@@ -60,7 +75,9 @@ function misplaced(owner: string, key: string, data: unknown, positions: PosMap)
   const ownerAt = positions.get(owner);
   if (!at || !ownerAt?.key) return undefined;
   // The owner's own keys, in file order; a one-line `{ ... }` mapping has no column to belong at.
-  const keys = Object.keys(mine).map((k) => positions.get(owner + ptr(k))?.key).filter((p): p is Pos => p !== undefined && p.file === at.file);
+  const keys = Object.keys(mine)
+    .map((k) => positions.get(owner + ptr(k))?.key)
+    .filter((p): p is Pos => p !== undefined && p.file === at.file);
   if (keys.length === 0 || ownerAt.value.line <= ownerAt.key.line) return undefined;
   keys.sort((a, b) => a.line - b.line);
   const keysCol = keys[0].col;

@@ -37,7 +37,14 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
   expandDtypes(subjects);
   const contracts = dict<Contract>();
   for (const [id, c] of Object.entries(data.contracts)) {
-    contracts[id] = { id, kind: c.kind ?? id, label: c.label ?? id, site: c.site ?? null, params: c.params ?? {}, exactness: c.exactness ?? null };
+    contracts[id] = {
+      id,
+      kind: c.kind ?? id,
+      label: c.label ?? id,
+      site: c.site ?? null,
+      params: c.params ?? {},
+      exactness: c.exactness ?? null,
+    };
   }
   const tools = dict<Tool>();
   for (const [id, t] of Object.entries(data.tools)) {
@@ -88,7 +95,10 @@ export function normalise(data: SpecData, file: string, sources: string[], posit
 
 function protocolOf(p: ProtocolData): Protocol {
   const { exactness, ...rest } = p;
-  const low = (d: 'bfloat16' | 'float16') => ({ rtol: exactness?.[d]?.rtol ?? LOW_PRECISION_DEFAULTS[d].rtol, atol: exactness?.[d]?.atol ?? LOW_PRECISION_DEFAULTS[d].atol });
+  const low = (d: 'bfloat16' | 'float16') => ({
+    rtol: exactness?.[d]?.rtol ?? LOW_PRECISION_DEFAULTS[d].rtol,
+    atol: exactness?.[d]?.atol ?? LOW_PRECISION_DEFAULTS[d].atol,
+  });
   return {
     ...DEFAULT_PROTOCOL,
     ...rest,
@@ -98,14 +108,24 @@ function protocolOf(p: ProtocolData): Protocol {
   };
 }
 
-function environmentsOf(envData: Record<string, EnvironmentData>, file: string): { environments: Record<string, Environment>; defaultEnvironment: string } {
+function environmentsOf(
+  envData: Record<string, EnvironmentData>,
+  file: string,
+): { environments: Record<string, Environment>; defaultEnvironment: string } {
   const envIds = Object.keys(envData);
   const marked = envIds.filter((id) => envData[id].default === true);
   const defaultEnvironment = marked[0] ?? envIds[0] ?? 'default';
   const environments = dict<Environment>();
   for (const id of envIds) {
     const e = envData[id];
-    environments[id] = { id, python: e.python ?? 'python3', requirements: e.requirements ?? [], default: id === defaultEnvironment, layer: null, index: indexOf(e, file) };
+    environments[id] = {
+      id,
+      python: e.python ?? 'python3',
+      requirements: e.requirements ?? [],
+      default: id === defaultEnvironment,
+      layer: null,
+      index: indexOf(e, file),
+    };
   }
   layerEnvironments(environments, envData);
   return { environments, defaultEnvironment };
@@ -232,7 +252,9 @@ export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    const entries = Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`);
+    const entries = Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(v);

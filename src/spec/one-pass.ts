@@ -16,7 +16,12 @@ const MAX_ROUNDS = 4;
 const ENTITY_MAPS = new Set(['environments', 'subjects', 'contracts', 'tools', 'groups', 'runners']);
 
 /** The data with every value the schema refused left out, and the pointers left out; null when the check is meaningless. */
-export function pruneSchemaErrors(data: unknown, positions: PosMap, file: string, errors: Diagnostic[]): { data: SpecData; pruned: Map<string, Diagnostic> } | null {
+export function pruneSchemaErrors(
+  data: unknown,
+  positions: PosMap,
+  file: string,
+  errors: Diagnostic[],
+): { data: SpecData; pruned: Map<string, Diagnostic> } | null {
   const copy: unknown = structuredClone(data);
   let pending = errors;
   const pruned = new Map<string, Diagnostic>();
@@ -63,7 +68,8 @@ function remove(data: unknown, pointer: string): void {
   const parts = pointer.split('/').slice(1).map(unescapePointer);
   const last = parts.pop()!;
   let cur: unknown = data;
-  for (const k of parts) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  for (const k of parts)
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
   if (cur !== null && typeof cur === 'object' && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[last];
 }
 
@@ -84,14 +90,25 @@ function names(text: string | undefined, name: string): boolean {
  * The semantic diagnostics of the pruned spec, each either kept, or folded under the schema error that
  * left out what it is about (it points into the pruned value, or names the entity that was left out).
  */
-export function foldUnderSchema(schema: Diagnostic[], semantic: Diagnostic[], pruned: Map<string, Diagnostic>): Diagnostic[] {
+export function foldUnderSchema(
+  schema: Diagnostic[],
+  semantic: Diagnostic[],
+  pruned: Map<string, Diagnostic>,
+): Diagnostic[] {
   const follow = new Map<Diagnostic, Diagnostic[]>();
   const kept: Diagnostic[] = [];
   for (const d of semantic) {
-    const root = [...pruned].find(([p]) => d.path === p || d.path.startsWith(p + '/') || (entityOf(p) !== null && (names(d.message, entityOf(p)!) || names(d.hint, entityOf(p)!))))?.[1];
+    const root = [...pruned].find(
+      ([p]) =>
+        d.path === p ||
+        d.path.startsWith(p + '/') ||
+        (entityOf(p) !== null && (names(d.message, entityOf(p)!) || names(d.hint, entityOf(p)!))),
+    )?.[1];
     if (root) follow.set(root, [...(follow.get(root) ?? []), d]);
     else kept.push(d);
   }
-  const roots = schema.map((d) => (follow.has(d) ? { ...d, follow_ons: [...(d.follow_ons ?? []), ...follow.get(d)!] } : d));
+  const roots = schema.map((d) =>
+    follow.has(d) ? { ...d, follow_ons: [...(d.follow_ons ?? []), ...follow.get(d)!] } : d,
+  );
   return [...roots, ...kept];
 }

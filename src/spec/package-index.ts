@@ -19,23 +19,54 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 /** What is wrong with one written location, and what to do; null when pip may be given it. */
 export function locationProblem(text: string): { message: string; hint: string } | null {
   if (text === '') return { message: 'is empty', hint: 'Write a URL (https://...) or a directory, or remove the key.' };
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) return { message: 'holds a control character (a line break, a tab, ...)', hint: 'Write the URL or directory on one line, as it is.' };
-  if (/\s/.test(text)) return { message: 'holds whitespace, so it would not stay one argument in a requirements file or a log', hint: 'Write a space in a URL as %20; rename a directory whose name holds one.' };
-  if (text.startsWith('-')) return { message: "starts with '-', so pip would read it as an option", hint: "Name a URL or a directory; a directory whose name starts with '-' is written ./-NAME." };
-  if (text.startsWith('~')) return { message: "starts with '~', which is not expanded to a home directory", hint: 'Write the absolute path, or a path relative to the spec.' };
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(text))
+    return {
+      message: 'holds a control character (a line break, a tab, ...)',
+      hint: 'Write the URL or directory on one line, as it is.',
+    };
+  if (/\s/.test(text))
+    return {
+      message: 'holds whitespace, so it would not stay one argument in a requirements file or a log',
+      hint: 'Write a space in a URL as %20; rename a directory whose name holds one.',
+    };
+  if (text.startsWith('-'))
+    return {
+      message: "starts with '-', so pip would read it as an option",
+      hint: "Name a URL or a directory; a directory whose name starts with '-' is written ./-NAME.",
+    };
+  if (text.startsWith('~'))
+    return {
+      message: "starts with '~', which is not expanded to a home directory",
+      hint: 'Write the absolute path, or a path relative to the spec.',
+    };
   const scheme = SCHEME.exec(text)?.[1].toLowerCase();
   if (scheme === undefined) return null;
-  if (!SCHEMES.has(scheme)) return { message: `names the scheme '${scheme}:', which is not an index pip reads here`, hint: 'Use an https://, http:// or file:// URL, or a directory (a directory whose name holds a colon is written ./NAME).' };
+  if (!SCHEMES.has(scheme))
+    return {
+      message: `names the scheme '${scheme}:', which is not an index pip reads here`,
+      hint: 'Use an https://, http:// or file:// URL, or a directory (a directory whose name holds a colon is written ./NAME).',
+    };
   return urlProblem(text, scheme);
 }
 
 /** Problems of a URL whose scheme is one of SCHEMES. */
 function urlProblem(text: string, scheme: string): { message: string; hint: string } | null {
   const rest = text.slice(scheme.length + 1);
-  if (!rest.startsWith('//')) return { message: `is not a URL of the form ${scheme}://...`, hint: scheme === 'file' ? 'Write file:///ABSOLUTE/PATH, or the directory path itself.' : `Write ${scheme}://HOST/PATH.` };
+  if (!rest.startsWith('//'))
+    return {
+      message: `is not a URL of the form ${scheme}://...`,
+      hint:
+        scheme === 'file'
+          ? 'Write file:///ABSOLUTE/PATH, or the directory path itself.'
+          : `Write ${scheme}://HOST/PATH.`,
+    };
   const authority = rest.slice(2).split(/[/?#]/)[0];
   if (authority.includes('@')) {
-    return { message: 'holds credentials (USER:PASSWORD@ before the host), which a spec is no place for: it is reviewed, shared and printed', hint: "Name the URL without them, and give pip the credentials on the machine that builds: pip's configuration (pip.conf, PIP_INDEX_URL), a keyring, or ~/.netrc." };
+    return {
+      message:
+        'holds credentials (USER:PASSWORD@ before the host), which a spec is no place for: it is reviewed, shared and printed',
+      hint: "Name the URL without them, and give pip the credentials on the machine that builds: pip's configuration (pip.conf, PIP_INDEX_URL), a keyring, or ~/.netrc.",
+    };
   }
   let url: URL;
   try {
@@ -44,12 +75,18 @@ function urlProblem(text: string, scheme: string): { message: string; hint: stri
     return { message: 'is not a URL pip can read', hint: `Write ${scheme}://HOST/PATH.` };
   }
   // Before the URL parser, which reads https:///simple as the host `simple`.
-  if (scheme !== 'file') return authority === '' || url.hostname === '' ? { message: 'names no host', hint: `Write ${scheme}://HOST/PATH.` } : null;
+  if (scheme !== 'file')
+    return authority === '' || url.hostname === ''
+      ? { message: 'names no host', hint: `Write ${scheme}://HOST/PATH.` }
+      : null;
   try {
     fileURLToPath(url);
     return null;
   } catch {
-    return { message: 'is a file: URL of another host; a file: URL names a directory on the machine that builds', hint: 'Write file:///ABSOLUTE/PATH, or the directory path itself.' };
+    return {
+      message: 'is a file: URL of another host; a file: URL names a directory on the machine that builds',
+      hint: 'Write file:///ABSOLUTE/PATH, or the directory path itself.',
+    };
   }
 }
 

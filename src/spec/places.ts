@@ -9,7 +9,10 @@ export const ALLOW_DIRS_VAR = 'BENCHGRID_ALLOW_DIRS';
 
 /** The directories a spec's paths may lead into: the top spec's directory, then the allow-list. */
 export function allowedRoots(topFile: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const extra = (env[ALLOW_DIRS_VAR] ?? '').split(path.delimiter).filter((d) => d.trim() !== '').map((d) => path.resolve(d));
+  const extra = (env[ALLOW_DIRS_VAR] ?? '')
+    .split(path.delimiter)
+    .filter((d) => d.trim() !== '')
+    .map((d) => path.resolve(d));
   return [path.dirname(path.resolve(topFile)), ...extra];
 }
 

@@ -18,11 +18,30 @@ export function checkRunnerPlaces(spec: Spec, env: NodeJS.ProcessEnv = process.e
     const p = ptr('runners', id);
     const at = positionOf(spec.positions, p, spec.file);
     if (builtins.includes(id)) {
-      out.push(diag('error', 'runner-shadows-builtin', positionOf(spec.positions, p, spec.file, true), p, `runner '${id}' is the name of a runner benchgrid ships (${builtinRunnerDirs()[id]}); a spec may add runners, not replace one.`, 'Give your runner another name and point its tools at it (docs/adding-a-tool.md).'));
+      out.push(
+        diag(
+          'error',
+          'runner-shadows-builtin',
+          positionOf(spec.positions, p, spec.file, true),
+          p,
+          `runner '${id}' is the name of a runner benchgrid ships (${builtinRunnerDirs()[id]}); a spec may add runners, not replace one.`,
+          'Give your runner another name and point its tools at it (docs/adding-a-tool.md).',
+        ),
+      );
       continue;
     }
     const why = leavesRoots(spec.runners[id], roots);
-    if (why) out.push(diag('error', 'runner-outside', at, p, `runner '${id}' is ${why} ${describeRoots(allowed)} and ${BUILTIN_RUNNERS}.`, 'Keep runner directories beside the spec or in runners/, or allow their directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).'));
+    if (why)
+      out.push(
+        diag(
+          'error',
+          'runner-outside',
+          at,
+          p,
+          `runner '${id}' is ${why} ${describeRoots(allowed)} and ${BUILTIN_RUNNERS}.`,
+          'Keep runner directories beside the spec or in runners/, or allow their directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).',
+        ),
+      );
   }
   return out;
 }

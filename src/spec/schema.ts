@@ -15,7 +15,8 @@ const Ajv2020 = ajvClass(ajv2020);
 
 function ajvClass(m: unknown): typeof ajv2020.Ajv2020 {
   let cur = m;
-  for (let i = 0; i < 3 && typeof cur !== 'function' && cur !== null && typeof cur === 'object'; i++) cur = (cur as { default?: unknown }).default;
+  for (let i = 0; i < 3 && typeof cur !== 'function' && cur !== null && typeof cur === 'object'; i++)
+    cur = (cur as { default?: unknown }).default;
   if (typeof cur !== 'function') throw new Error('ajv/dist/2020.js exports no class');
   return cur as typeof ajv2020.Ajv2020;
 }
@@ -80,7 +81,7 @@ export function describeErrors(errors: ErrorObject[], data: unknown, positions: 
   for (const e of errors) {
     // Errors inside a oneOf's branches are noise; the oneOf itself gets one sentence.
     if (e.keyword !== 'oneOf' && oneOfPaths.has(e.instancePath) && e.schemaPath.includes('/oneOf/')) continue;
-    if (e.keyword === 'not' || e.keyword === 'anyOf' && e.schemaPath.includes('/oneOf/')) continue;
+    if (e.keyword === 'not' || (e.keyword === 'anyOf' && e.schemaPath.includes('/oneOf/'))) continue;
     const d = describe(e, data, positions, file);
     const key = `${d.line}:${d.col}:${d.message}`;
     if (!seen.has(key)) {
@@ -99,45 +100,102 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String(e.params.additionalProperty);
-      const allowed = Object.keys(((e.parentSchema as { properties?: object })?.properties) ?? {}).filter((k) => k !== '$schema');
+      const allowed = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}).filter(
+        (k) => k !== '$schema',
+      );
       const best = didYouMean(key, allowed);
-      const hint = best ? `Did you mean '${best}'?` : allowed.length ? `Allowed keys: ${allowed.join(', ')}.` : undefined;
-      return diag('error', 'unknown-key', at(pointer + ptr(key), true), pointer + ptr(key), `unknown key '${key}'.`, hint);
+      const hint = best
+        ? `Did you mean '${best}'?`
+        : allowed.length
+          ? `Allowed keys: ${allowed.join(', ')}.`
+          : undefined;
+      return diag(
+        'error',
+        'unknown-key',
+        at(pointer + ptr(key), true),
+        pointer + ptr(key),
+        `unknown key '${key}'.`,
+        hint,
+      );
     }
     case 'required': {
       const missing = String(e.params.missingProperty);
       return diag('error', 'missing-key', at(pointer), pointer, `missing required key '${missing}'.`);
     }
     case 'type':
-      return diag('error', 'wrong-type', at(pointer), pointer, `must be ${e.params.type} (${got}).`, sweepHint(pointer));
+      return diag(
+        'error',
+        'wrong-type',
+        at(pointer),
+        pointer,
+        `must be ${e.params.type} (${got}).`,
+        sweepHint(pointer),
+      );
     case 'enum':
-      return diag('error', 'bad-value', at(pointer), pointer, `must be one of ${(e.params.allowedValues as unknown[]).map(show).join(', ')} (${got}).`, hintFor(value, e.params.allowedValues as unknown[]));
+      return diag(
+        'error',
+        'bad-value',
+        at(pointer),
+        pointer,
+        `must be one of ${(e.params.allowedValues as unknown[]).map(show).join(', ')} (${got}).`,
+        hintFor(value, e.params.allowedValues as unknown[]),
+      );
     case 'const':
       return diag('error', 'bad-value', at(pointer), pointer, `must be ${show(e.params.allowedValue)} (${got}).`);
     case 'pattern': {
       const propertyName = e.propertyName;
-      if (propertyName !== undefined) return diag('error', 'bad-name', at(pointer + ptr(propertyName), true), pointer + ptr(propertyName), `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`);
+      if (propertyName !== undefined)
+        return diag(
+          'error',
+          'bad-name',
+          at(pointer + ptr(propertyName), true),
+          pointer + ptr(propertyName),
+          `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`,
+        );
       // ajv reports a schema path relative to the referenced definition, so match on either path.
-      const special = PATTERN_MESSAGES.find(([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer));
+      const special = PATTERN_MESSAGES.find(
+        ([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer),
+      );
       if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
       return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
     }
     case 'format': {
       const problem = typeof value === 'string' ? locationProblem(value) : null;
       // A password the spec holds is not printed again (into a CI log): the value is shown without it.
-      if (e.params.format === 'package-location' && problem) return diag('error', 'bad-index', at(pointer), pointer, `${problem.message} (got ${show(withoutCredentials(String(value)))}).`, problem.hint);
+      if (e.params.format === 'package-location' && problem)
+        return diag(
+          'error',
+          'bad-index',
+          at(pointer),
+          pointer,
+          `${problem.message} (got ${show(withoutCredentials(String(value)))}).`,
+          problem.hint,
+        );
       return diag('error', 'bad-value', at(pointer), pointer, `${e.message ?? 'has the wrong format'} (${got}).`);
     }
     case 'propertyNames':
       return diag('error', 'bad-name', at(pointer), pointer, `has an invalid key name.`);
     case 'oneOf':
       if (/\/group\//.test(e.schemaPath) || /^\/groups\/[^/]+$/.test(pointer)) {
-        return diag('error', 'group-shape', at(pointer), pointer, 'a group declares either `contracts` and `tools` (their full product) or `cells` (contract -> tools), exactly one of the two.');
+        return diag(
+          'error',
+          'group-shape',
+          at(pointer),
+          pointer,
+          'a group declares either `contracts` and `tools` (their full product) or `cells` (contract -> tools), exactly one of the two.',
+        );
       }
       return diag('error', 'bad-shape', at(pointer), pointer, `matches none or several of its allowed shapes.`);
     case 'maximum':
     case 'maxLength':
-      return diag('error', 'over-limit', at(pointer), pointer, `${e.message ?? 'is too large'} (${got}).`, 'The limits are listed in docs/security.md.');
+      return diag(
+        'error',
+        'over-limit',
+        at(pointer),
+        pointer,
+        `${e.message ?? 'is too large'} (${got}).`,
+        'The limits are listed in docs/security.md.',
+      );
     case 'minItems':
     case 'minProperties':
       return diag('error', 'empty', at(pointer), pointer, `must not be empty.`, sweepHint(pointer));
@@ -148,17 +206,49 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
 
 /** Patterns that stand for a rule that deserves words: [schema path part or instance path regex, code, message, hint]. */
 const PATTERN_MESSAGES: [string, string, string, string][] = [
-  ['/slurm/partition', 'bad-value', 'must be a Slurm partition name (letters, digits, _ . , -)', 'Check the partition with `sinfo`.'],
-  ['/slurm/time_limit', 'bad-value', 'must be a Slurm time limit such as 2:00:00 or 1-12:00:00', 'See `man sbatch`, --time.'],
-  ['/$defs/requirement/', 'bad-requirement', 'is not a PEP 508 requirement', "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md)."],
-  ['/$defs/interpreter/', 'bad-interpreter', 'must be an interpreter name like python3 or python3.11, or an absolute path', 'Relative paths and scripts are refused (docs/spec.md, environments).'],
-  ['/$defs/subjectIds/', 'bad-name', 'is not a subject: a declared id, or one an axis made from it (gpt2@seq=256, gpt2@bf16)', 'Check the subject\'s id and its sweep\'s values (`benchgrid plan` lists every subject).'],
-  ['/$defs/printable/', 'control-character', 'must not contain line breaks or control characters', 'Write it on one line.'],
+  [
+    '/slurm/partition',
+    'bad-value',
+    'must be a Slurm partition name (letters, digits, _ . , -)',
+    'Check the partition with `sinfo`.',
+  ],
+  [
+    '/slurm/time_limit',
+    'bad-value',
+    'must be a Slurm time limit such as 2:00:00 or 1-12:00:00',
+    'See `man sbatch`, --time.',
+  ],
+  [
+    '/$defs/requirement/',
+    'bad-requirement',
+    'is not a PEP 508 requirement',
+    "Write one requirement per item, e.g. 'torch==2.4.1'; pip options (-r, -e, --index-url) are not allowed (docs/security.md).",
+  ],
+  [
+    '/$defs/interpreter/',
+    'bad-interpreter',
+    'must be an interpreter name like python3 or python3.11, or an absolute path',
+    'Relative paths and scripts are refused (docs/spec.md, environments).',
+  ],
+  [
+    '/$defs/subjectIds/',
+    'bad-name',
+    'is not a subject: a declared id, or one an axis made from it (gpt2@seq=256, gpt2@bf16)',
+    "Check the subject's id and its sweep's values (`benchgrid plan` lists every subject).",
+  ],
+  [
+    '/$defs/printable/',
+    'control-character',
+    'must not contain line breaks or control characters',
+    'Write it on one line.',
+  ],
 ];
 
 /** What to write instead of a sweep's key that is not a list of values (src/spec/sweep.ts). */
 function sweepHint(pointer: string): string | undefined {
-  return /^\/subjects\/[^/]+\/sweep(\/[^/]+)?$/.test(pointer) ? 'A sweep maps a path of the subject to a list of its values, e.g. sweep: { inputs.shape.1: [16, 64, 256] } (docs/spec.md, Sweeps).' : undefined;
+  return /^\/subjects\/[^/]+\/sweep(\/[^/]+)?$/.test(pointer)
+    ? 'A sweep maps a path of the subject to a list of its values, e.g. sweep: { inputs.shape.1: [16, 64, 256] } (docs/spec.md, Sweeps).'
+    : undefined;
 }
 
 function hintFor(value: unknown, allowed: unknown[]): string | undefined {

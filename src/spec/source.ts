@@ -26,7 +26,11 @@ export async function readSource(file: string): Promise<SourceResult> {
   if (!stat.isFile()) return fail('not-a-file', 'is not a regular file.');
   if (stat.size > MAX_SPEC_BYTES) {
     const mb = (stat.size / 1024 / 1024).toFixed(1);
-    return fail('too-large', `the file is ${mb} MB; a spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`, 'Is this really a spec?');
+    return fail(
+      'too-large',
+      `the file is ${mb} MB; a spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`,
+      'Is this really a spec?',
+    );
   }
   let bytes: Buffer;
   try {
@@ -39,11 +43,23 @@ export async function readSource(file: string): Promise<SourceResult> {
     const { line, col } = lineColOfByte(bytes, bad);
     return {
       ok: false,
-      diagnostic: diag('error', 'not-utf8', { file, line, col }, '', `the file is not valid UTF-8 (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}).`, 'Save it as UTF-8.'),
+      diagnostic: diag(
+        'error',
+        'not-utf8',
+        { file, line, col },
+        '',
+        `the file is not valid UTF-8 (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}).`,
+        'Save it as UTF-8.',
+      ),
     };
   }
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
-  if (text.trim() === '') return fail('empty', 'the file is empty.', 'A spec needs at least `benchgrid: 1`, a name, subjects, contracts, tools and groups.');
+  if (text.trim() === '')
+    return fail(
+      'empty',
+      'the file is empty.',
+      'A spec needs at least `benchgrid: 1`, a name, subjects, contracts, tools and groups.',
+    );
   return { ok: true, text };
 }
 
@@ -69,6 +85,10 @@ function firstInvalidUtf8(bytes: Buffer): number | undefined {
 function lineColOfByte(bytes: Buffer, offset: number): { line: number; col: number } {
   let line = 1;
   let start = 0;
-  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) { line++; start = i + 1; }
+  for (let i = 0; i < offset; i++)
+    if (bytes[i] === 0x0a) {
+      line++;
+      start = i + 1;
+    }
   return { line, col: offset - start + 1 };
 }

@@ -34,7 +34,8 @@ export function valueAtPath(data: unknown, path: string): unknown {
   let at: unknown = data;
   for (const part of path.split('.')) {
     if (Array.isArray(at) && /^\d+$/.test(part)) at = at[Number(part)];
-    else if (at !== null && typeof at === 'object' && !Array.isArray(at)) at = Object.hasOwn(at, part) ? (at as Record<string, unknown>)[part] : undefined;
+    else if (at !== null && typeof at === 'object' && !Array.isArray(at))
+      at = Object.hasOwn(at, part) ? (at as Record<string, unknown>)[part] : undefined;
     else return undefined;
   }
   return at;
@@ -58,36 +59,83 @@ export function sweepProblems(data: SubjectData): SweepProblem[] {
   const names = new Map<string, string>();
   let points = 1;
   for (const [key, values] of Object.entries(data.sweep ?? {})) {
-    const problem = (message: string, hint: string, index: number | null = null) => out.push({ key, index, message, hint });
-    if (!key.startsWith('model.') && !key.startsWith('inputs.')) { problem(`'${key}' is not a path under model or inputs.`, 'Sweep a value of the model or its inputs, e.g. inputs.shape.1 or model.config.n_layer.'); continue; }
+    const problem = (message: string, hint: string, index: number | null = null) =>
+      out.push({ key, index, message, hint });
+    if (!key.startsWith('model.') && !key.startsWith('inputs.')) {
+      problem(
+        `'${key}' is not a path under model or inputs.`,
+        'Sweep a value of the model or its inputs, e.g. inputs.shape.1 or model.config.n_layer.',
+      );
+      continue;
+    }
     const was = valueAtPath(data, key);
     const type = valueTypeOf(was);
-    if (was === undefined) { problem(`the subject has no ${key} to sweep.`, 'Write the value in the subject first (every point is the subject with its swept values written in), or check the path: list entries are numbered from 0.'); continue; }
-    if (type === null) { problem(`${key} is a ${Array.isArray(was) ? 'list' : 'mapping'}; a sweep replaces one value.`, `Sweep one of its entries, e.g. ${key}.${Array.isArray(was) ? '0' : Object.keys(was as object)[0] ?? 'KEY'}.`); continue; }
-    if (!Array.isArray(values)) { problem(`a sweep maps a path to a list of values (got ${JSON.stringify(values)}).`, `Write ${key}: [A, B, ...].`); continue; }
-    if (values.length === 0) { problem('the list of values is empty.', 'List the values to sweep, or remove the key.'); continue; }
+    if (was === undefined) {
+      problem(
+        `the subject has no ${key} to sweep.`,
+        'Write the value in the subject first (every point is the subject with its swept values written in), or check the path: list entries are numbered from 0.',
+      );
+      continue;
+    }
+    if (type === null) {
+      problem(
+        `${key} is a ${Array.isArray(was) ? 'list' : 'mapping'}; a sweep replaces one value.`,
+        `Sweep one of its entries, e.g. ${key}.${Array.isArray(was) ? '0' : (Object.keys(was as object)[0] ?? 'KEY')}.`,
+      );
+      continue;
+    }
+    if (!Array.isArray(values)) {
+      problem(`a sweep maps a path to a list of values (got ${JSON.stringify(values)}).`, `Write ${key}: [A, B, ...].`);
+      continue;
+    }
+    if (values.length === 0) {
+      problem('the list of values is empty.', 'List the values to sweep, or remove the key.');
+      continue;
+    }
     const name = sweepName(key, data.inputs.kind);
-    if (names.has(name)) problem(`${key} and ${names.get(name)} both make point ids with '${name}='.`, 'Sweep one of them.');
+    if (names.has(name))
+      problem(`${key} and ${names.get(name)} both make point ids with '${name}='.`, 'Sweep one of them.');
     names.set(name, key);
     const seen = new Set<string>();
     values.forEach((v, i) => {
       const text = JSON.stringify(v);
-      if (!fits(v, type)) problem(`${text} is not ${type === 'integer' ? 'an integer' : `a ${type}`}, as ${key} (${JSON.stringify(was)}) is.`, `Sweep ${key} over ${type} values.`, i);
-      else if (type === 'integer' && key.startsWith('inputs.shape.') && (v as number) < 1) problem(`${text} is not a size: a shape's entries are at least 1.`, 'Remove it.', i);
-      else if (typeof v === 'string' && (v === '' || ID_BREAKING.test(v))) problem(`${text} would break the point's id (SUBJECT@${name}=VALUE): a value may not be empty or hold @ = / , ; or spaces.`, 'Use a value without them.', i);
+      if (!fits(v, type))
+        problem(
+          `${text} is not ${type === 'integer' ? 'an integer' : `a ${type}`}, as ${key} (${JSON.stringify(was)}) is.`,
+          `Sweep ${key} over ${type} values.`,
+          i,
+        );
+      else if (type === 'integer' && key.startsWith('inputs.shape.') && (v as number) < 1)
+        problem(`${text} is not a size: a shape's entries are at least 1.`, 'Remove it.', i);
+      else if (typeof v === 'string' && (v === '' || ID_BREAKING.test(v)))
+        problem(
+          `${text} would break the point's id (SUBJECT@${name}=VALUE): a value may not be empty or hold @ = / , ; or spaces.`,
+          'Use a value without them.',
+          i,
+        );
       else if (seen.has(text)) problem(`${text} is listed twice.`, 'Remove one.', i);
       seen.add(text);
     });
     points *= values.length;
   }
-  if (points > MAX_SWEEP_POINTS) out.push({ key: '', index: null, message: `the sweep makes ${points.toLocaleString('en-US')} points; a subject may have at most ${MAX_SWEEP_POINTS.toLocaleString('en-US')}.`, hint: 'Sweep fewer values, or split the sweep over several subjects.' });
+  if (points > MAX_SWEEP_POINTS)
+    out.push({
+      key: '',
+      index: null,
+      message: `the sweep makes ${points.toLocaleString('en-US')} points; a subject may have at most ${MAX_SWEEP_POINTS.toLocaleString('en-US')}.`,
+      hint: 'Sweep fewer values, or split the sweep over several subjects.',
+    });
   return out;
 }
 
 /** A subject's swept keys in declared order; none when its sweep has any problem (validate reports them). */
 export function sweepAxes(data: SubjectData): SweepAxis[] {
   if (!data.sweep || sweepProblems(data).length > 0) return [];
-  return Object.entries(data.sweep).map(([path, values]) => ({ path, name: sweepName(path, data.inputs.kind), values }));
+  return Object.entries(data.sweep).map(([path, values]) => ({
+    path,
+    name: sweepName(path, data.inputs.kind),
+    values,
+  }));
 }
 
 /** The id of one point: `gpt2@seq=256`, `gpt2@seq=256@n_layer=6` (src/report/tidy.ts splitSweep reads it). */
@@ -103,7 +151,11 @@ export function sweepPoints(axes: readonly SweepAxis[]): Record<string, SweepVal
 }
 
 /** The written subject with one point's values written in and its `sweep` gone: the subject as declared by hand. */
-export function pointData(data: SubjectData, axes: readonly SweepAxis[], values: Record<string, SweepValue>): SubjectData {
+export function pointData(
+  data: SubjectData,
+  axes: readonly SweepAxis[],
+  values: Record<string, SweepValue>,
+): SubjectData {
   const { sweep: _sweep, ...rest } = data;
   const copy = structuredClone(rest) as SubjectData;
   for (const axis of axes) {
@@ -122,7 +174,11 @@ export function pointData(data: SubjectData, axes: readonly SweepAxis[], values:
  * groups and reasons that name it. A point of a subject with `dtypes` keeps them: the dtype axis then makes
  * SUBJECT@seq=256@bf16 from it.
  */
-export function expandSweeps(subjects: Record<string, Subject>, written: Record<string, SubjectData>, build: (id: string, data: SubjectData) => Subject): void {
+export function expandSweeps(
+  subjects: Record<string, Subject>,
+  written: Record<string, SubjectData>,
+  build: (id: string, data: SubjectData) => Subject,
+): void {
   for (const [of, data] of Object.entries(written)) {
     const axes = sweepAxes(data);
     if (axes.length === 0 || !subjects[of]) continue;

@@ -62,15 +62,27 @@ export function readPromptsFiles(spec: Spec): Diagnostic[] {
     const file = text.prompts_file;
     const refuse = (message: string, hint?: string) => out.push(diag('error', 'bad-value', at, p, message, hint));
     const why = leavesRoots(file, roots);
-    if (why) { refuse(`prompts file ${file} is ${why} ${describeRoots(roots)}.`, 'Keep it beside the spec, or allow its directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).'); continue; }
+    if (why) {
+      refuse(
+        `prompts file ${file} is ${why} ${describeRoots(roots)}.`,
+        'Keep it beside the spec, or allow its directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).',
+      );
+      continue;
+    }
     let bytes: Buffer;
     try {
       const stat = fs.statSync(file);
-      if (!stat.isFile()) { refuse(`prompts file ${file} is not a file.`); continue; }
-      if (stat.size > MAX_PROMPTS_FILE_BYTES) { refuse(`prompts file ${file} is ${stat.size} bytes; at most ${MAX_PROMPTS_FILE_BYTES} are read.`); continue; }
+      if (!stat.isFile()) {
+        refuse(`prompts file ${file} is not a file.`);
+        continue;
+      }
+      if (stat.size > MAX_PROMPTS_FILE_BYTES) {
+        refuse(`prompts file ${file} is ${stat.size} bytes; at most ${MAX_PROMPTS_FILE_BYTES} are read.`);
+        continue;
+      }
       bytes = fs.readFileSync(file);
     } catch {
-      refuse(`prompts file ${file} does not exist.`, 'The path is relative to the spec\'s directory.');
+      refuse(`prompts file ${file} does not exist.`, "The path is relative to the spec's directory.");
       continue;
     }
     let content: string;
@@ -80,9 +92,15 @@ export function readPromptsFiles(spec: Spec): Diagnostic[] {
       refuse(`prompts file ${file} is not UTF-8 text.`);
       continue;
     }
-    const prompts = content.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.length > 0);
+    const prompts = content
+      .split(/\r?\n/)
+      .map((l) => l.trimEnd())
+      .filter((l) => l.length > 0);
     const problem = promptsProblem(prompts);
-    if (problem) { refuse(`prompts file ${file}: ${problem}`, 'One prompt per line.'); continue; }
+    if (problem) {
+      refuse(`prompts file ${file}: ${problem}`, 'One prompt per line.');
+      continue;
+    }
     fill(s, prompts, sized);
     read.set(p, prompts);
   }

@@ -37,7 +37,12 @@ export interface Protocol {
 export type ModelDtype = 'float32' | 'bfloat16' | 'float16' | 'float64';
 
 /** The dtype axis's id suffix of each dtype: SUBJECT@bf16. */
-export const DTYPE_SHORT: Record<ModelDtype, string> = { float32: 'fp32', bfloat16: 'bf16', float16: 'fp16', float64: 'fp64' };
+export const DTYPE_SHORT: Record<ModelDtype, string> = {
+  float32: 'fp32',
+  bfloat16: 'bf16',
+  float16: 'fp16',
+  float64: 'fp64',
+};
 
 /** torch.testing.assert_close's defaults for the low-precision dtypes (float32's are the protocol's own). */
 export const LOW_PRECISION_DEFAULTS: Protocol['low_precision'] = {

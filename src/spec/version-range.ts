@@ -38,12 +38,18 @@ export function satisfies(version: string, range: string): boolean {
       if (!m) return false;
       const d = compareVersions(version, m[2]);
       switch (m[1] ?? '==') {
-        case '==': return d === 0;
-        case '!=': return d !== 0;
-        case '<=': return d <= 0;
-        case '>=': return d >= 0;
-        case '<': return d < 0;
-        default: return d > 0;
+        case '==':
+          return d === 0;
+        case '!=':
+          return d !== 0;
+        case '<=':
+          return d <= 0;
+        case '>=':
+          return d >= 0;
+        case '<':
+          return d < 0;
+        default:
+          return d > 0;
       }
     });
 }

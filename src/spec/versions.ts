@@ -53,7 +53,11 @@ export function packageOf(tool: Tool, runners: Record<string, string>): string |
  * environments (the declared tool stays, for reasons and diagnostics that name it). A derived
  * environment is built as a layer over its base (src/env/layered.ts), so releases share one torch.
  */
-export function expandVersions(tools: Record<string, Tool>, environments: Record<string, Environment>, runners: Record<string, string>): void {
+export function expandVersions(
+  tools: Record<string, Tool>,
+  environments: Record<string, Environment>,
+  runners: Record<string, string>,
+): void {
   for (const t of Object.values(tools)) {
     if (t.versions.length === 0 || t.version !== null) continue;
     const pkg = packageOf(t, runners);
@@ -76,7 +80,15 @@ export function expandVersions(tools: Record<string, Tool>, environments: Record
         };
       }
       const label = t.label.includes('{version}') ? t.label : `${t.label} ${v}`;
-      tools[id] = { ...t, id, label, package: pkg, version: v, versions: [], environment: base ? envId : t.environment };
+      tools[id] = {
+        ...t,
+        id,
+        label,
+        package: pkg,
+        version: v,
+        versions: [],
+        environment: base ? envId : t.environment,
+      };
     }
   }
 }

@@ -73,7 +73,14 @@ export function betweenOf(r: { run: Record<string, unknown> | null }): BetweenMo
   const ok = (v: unknown, max: number) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max;
   if (!ok(m.tau0, 1) || !ok(m.sigma, 1) || !ok(m.df, 1e9) || !((m.df as number) > 0)) return null;
   const source = m.source === 'earlier runs' || m.source === 'default' ? m.source : 'default';
-  return { tau0: m.tau0 as number, sigma: m.sigma as number, df: m.df as number, source, runs: ok(m.runs, 1e6) ? (m.runs as number) : 1, cells: ok(m.cells, 1e9) ? (m.cells as number) : 0 };
+  return {
+    tau0: m.tau0 as number,
+    sigma: m.sigma as number,
+    df: m.df as number,
+    source,
+    runs: ok(m.runs, 1e6) ? (m.runs as number) : 1,
+    cells: ok(m.cells, 1e9) ? (m.cells as number) : 0,
+  };
 }
 
 /** The default model, used alone when no earlier run can be compared with this one. */
@@ -107,7 +114,14 @@ export function betweenModel(runs: readonly RunCells[]): BetweenModel {
   if (rows.length === 0 || df === 0) return fallback;
   const { a, b } = nonNegativeFit(rows);
   const shrink = (prior: number, data: number) => (PRIOR_DF * prior + df * data) / (PRIOR_DF + df);
-  return { tau0: Math.sqrt(shrink(DEFAULT_TAU0 ** 2, a)), sigma: Math.sqrt(shrink(DEFAULT_SIGMA ** 2, b)), df: PRIOR_DF + df, source: 'earlier runs', runs: used.length, cells: rows.length };
+  return {
+    tau0: Math.sqrt(shrink(DEFAULT_TAU0 ** 2, a)),
+    sigma: Math.sqrt(shrink(DEFAULT_SIGMA ** 2, b)),
+    df: PRIOR_DF + df,
+    source: 'earlier runs',
+    runs: used.length,
+    cells: rows.length,
+  };
 }
 
 /** Weighted least squares of q = a + b x with a, b >= 0 (the constrained optimum lies on a boundary when the free one does not). */
@@ -125,6 +139,9 @@ function nonNegativeFit(rows: readonly { q: number; x: number; weight: number }[
   const bOnly = sxx0 > 0 ? Math.max(0, rows.reduce((s, r) => s + r.weight * r.x * r.q, 0) / sxx0) : 0;
   const aOnly = Math.max(0, mq);
   const loss = (p: { a: number; b: number }) => rows.reduce((s, r) => s + r.weight * (r.q - p.a - p.b * r.x) ** 2, 0);
-  const candidates = [{ a: 0, b: bOnly }, { a: aOnly, b: 0 }];
+  const candidates = [
+    { a: 0, b: bOnly },
+    { a: aOnly, b: 0 },
+  ];
   return candidates.reduce((best, p) => (loss(p) < loss(best) ? p : best));
 }

@@ -25,7 +25,11 @@ export interface BootstrapOptions {
  * drawn directly from its sorted samples (`resampledMedian`), where drawing and sorting the samples of
  * every resample cost minutes on 3 processes of 100,000 samples a side.
  */
-export function bootstrapRatio(before: readonly (readonly number[])[], after: readonly (readonly number[])[], opts: BootstrapOptions): RatioInterval {
+export function bootstrapRatio(
+  before: readonly (readonly number[])[],
+  after: readonly (readonly number[])[],
+  opts: BootstrapOptions,
+): RatioInterval {
   const b = resampler(before, opts.random);
   const a = resampler(after, opts.random);
   const ratios = new Float64Array(opts.resamples);
@@ -41,11 +45,13 @@ export function bootstrapRatio(before: readonly (readonly number[])[], after: re
 
 /** A function that draws one hierarchical resample of a side and returns its median of medians. */
 function resampler(processes: readonly (readonly number[])[], random: () => number): () => number {
-  if (processes.length === 0 || processes.some((p) => p.length === 0)) throw new RangeError('bootstrapRatio: every side needs non-empty processes');
+  if (processes.length === 0 || processes.some((p) => p.length === 0))
+    throw new RangeError('bootstrapRatio: every side needs non-empty processes');
   const data = processes.map((p) => Float64Array.from(p).sort());
   const medians = new Float64Array(data.length);
   return () => {
-    for (let j = 0; j < data.length; j++) medians[j] = resampledMedian(data[Math.floor(random() * data.length)], random);
+    for (let j = 0; j < data.length; j++)
+      medians[j] = resampledMedian(data[Math.floor(random() * data.length)], random);
     return medianInPlace(medians);
   };
 }

@@ -32,12 +32,15 @@ export interface GrowthFit {
  * Null without two distinct positive values of x with a positive time.
  */
 export function fitGrowth(points: readonly GrowthPoint[]): GrowthFit | null {
-  const rows = points.flatMap((p) => (p.x > 0 ? p.times.filter((t) => t > 0 && Number.isFinite(t)).map((t) => [Math.log(p.x), Math.log(t)]) : []));
+  const rows = points.flatMap((p) =>
+    p.x > 0 ? p.times.filter((t) => t > 0 && Number.isFinite(t)).map((t) => [Math.log(p.x), Math.log(t)]) : [],
+  );
   const xs = new Set(rows.map((r) => r[0]));
   if (xs.size < 2) return null;
   const { m, b } = linearRegression(rows);
   const base = { exponent: m, points: xs.size, observations: rows.length };
-  if (xs.size < 3) return { ...base, ci95: null, why: 'two swept values: a line through two points cannot show a power law' };
+  if (xs.size < 3)
+    return { ...base, ci95: null, why: 'two swept values: a line through two points cannot show a power law' };
   const mean = rows.reduce((s, r) => s + r[0], 0) / rows.length;
   const sxx = rows.reduce((s, r) => s + (r[0] - mean) ** 2, 0);
   const residual = rows.reduce((s, r) => s + (r[1] - (m * r[0] + b)) ** 2, 0);

@@ -83,7 +83,8 @@ export function withComponent(e: LogEstimate, variance: number, df: number): Log
   const c = combined([e, { mean: 0, variance, df }]);
   const width = (d: number) => quantile975(d) * Math.sqrt(c.variance);
   const own = quantile975(e.df) * Math.sqrt(e.variance);
-  if (!(c.df > e.df) || !Number.isFinite(own) || width(c.df) >= own) return { mean: e.mean, variance: c.variance, df: c.df };
+  if (!(c.df > e.df) || !Number.isFinite(own) || width(c.df) >= own)
+    return { mean: e.mean, variance: c.variance, df: c.df };
   // width(d) falls as d grows; width(e.df) >= own since the variance only grew. Bisect on the log of d.
   let lo = Math.log(e.df);
   let hi = Math.log(Math.min(c.df, 1e6));
@@ -98,8 +99,15 @@ export function withComponent(e: LogEstimate, variance: number, df: number): Log
 /** Summed variances, with the Welch-Satterthwaite degrees of freedom of the sum. */
 function combined(parts: readonly LogEstimate[]): { variance: number; df: number } {
   const variance = parts.reduce((x, p) => x + p.variance, 0);
-  const denominator = parts.reduce((x, p) => x + (Number.isFinite(p.df) && p.df > 0 ? (p.variance * p.variance) / p.df : p.df > 0 ? 0 : Infinity), 0);
-  const df = !(variance > 0) ? Math.min(...parts.map((p) => p.df)) : denominator === 0 ? Infinity : (variance * variance) / denominator;
+  const denominator = parts.reduce(
+    (x, p) => x + (Number.isFinite(p.df) && p.df > 0 ? (p.variance * p.variance) / p.df : p.df > 0 ? 0 : Infinity),
+    0,
+  );
+  const df = !(variance > 0)
+    ? Math.min(...parts.map((p) => p.df))
+    : denominator === 0
+      ? Infinity
+      : (variance * variance) / denominator;
   return { variance, df };
 }
 

@@ -59,7 +59,8 @@ export function fitPrior(vs: readonly number[], dfs: readonly number[]): { varia
   const e = vs.map((v, i) => Math.log(Math.max(v, floor)) - digamma(dfs[i] / 2) + Math.log(dfs[i] / 2));
   const n = e.length;
   const mean = e.reduce((a, b) => a + b, 0) / n;
-  const spread = e.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) - dfs.reduce((a, d) => a + trigamma(d / 2), 0) / n;
+  const spread =
+    e.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) - dfs.reduce((a, d) => a + trigamma(d / 2), 0) / n;
   if (!(spread > 0)) return { variance: Math.exp(mean), df: Infinity };
   const df = 2 * trigammaInverse(spread);
   return { variance: Math.exp(mean + digamma(df / 2) - Math.log(df / 2)), df };
@@ -107,7 +108,10 @@ export function processesHalfWidth(medians: readonly number[], pool: Pool | null
  * Shared by the precision rule, the paired figures (processes of a cell) and compare's tool verdicts
  * (cells of a tool).
  */
-export function moderatedLogSpread(values: readonly number[], pool: Pool | null): { mean: number; variance: number; df: number; moderated: boolean } {
+export function moderatedLogSpread(
+  values: readonly number[],
+  pool: Pool | null,
+): { mean: number; variance: number; df: number; moderated: boolean } {
   const logs = values.map(Math.log);
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
   const ownSs = logs.reduce((a, b) => a + (b - mean) ** 2, 0);

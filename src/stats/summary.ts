@@ -11,11 +11,20 @@ export function quantile(sorted: number[], q: number): number {
 
 /** Median of unsorted values. */
 export function median(values: number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** median, min, max, IQR (q3 - q1) and n of unsorted values. */
 export function summary(values: number[]): { median: number; min: number; max: number; iqr: number; n: number } {
   const s = [...values].sort((a, b) => a - b);
-  return { median: quantile(s, 0.5), min: s[0], max: s[s.length - 1], iqr: quantile(s, 0.75) - quantile(s, 0.25), n: s.length };
+  return {
+    median: quantile(s, 0.5),
+    min: s[0],
+    max: s[s.length - 1],
+    iqr: quantile(s, 0.75) - quantile(s, 0.25),
+    n: s.length,
+  };
 }

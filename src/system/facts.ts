@@ -64,14 +64,19 @@ function processTicks(): Map<number, { ticks: number; command: string }> {
     const name = stat.slice(stat.indexOf('(') + 1, close);
     // Any process's command line is shown: control characters (newlines, escapes) become spaces.
     const cmdline = (read(`/proc/${p}/cmdline`) ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-    out.set(Number(p), { ticks: Number(fields[11]) + Number(fields[12]), command: (cmdline || `[${name}]`).slice(0, 200) });
+    out.set(Number(p), {
+      ticks: Number(fields[11]) + Number(fields[12]),
+      command: (cmdline || `[${name}]`).slice(0, 200),
+    });
   }
   return out;
 }
 
 /** The `cpu` line of /proc/stat: total ticks and stolen ticks. */
 function cpuTicks(): { total: number; steal: number } | null {
-  const line = read('/proc/stat')?.split('\n').find((l) => l.startsWith('cpu '));
+  const line = read('/proc/stat')
+    ?.split('\n')
+    .find((l) => l.startsWith('cpu '));
   if (!line) return null;
   const v = line.split(/\s+/).slice(1).map(Number);
   return { total: v.reduce((a, b) => a + b, 0), steal: v[7] ?? 0 };
@@ -140,7 +145,11 @@ export async function systemFacts(sampleMs = 1000): Promise<SystemFacts> {
     governors: policies('scaling_governor'),
     drivers: policies('scaling_driver'),
     boost: boost(),
-    memory: { total_bytes: os.totalmem(), available_bytes: meminfo('MemAvailable'), swap_used_bytes: swapTotal !== null && swapFree !== null ? swapTotal - swapFree : null },
+    memory: {
+      total_bytes: os.totalmem(),
+      available_bytes: meminfo('MemAvailable'),
+      swap_used_bytes: swapTotal !== null && swapFree !== null ? swapTotal - swapFree : null,
+    },
     steal,
     busy,
     sample_s: sampleMs / 1000,

@@ -89,8 +89,12 @@ export function pinnedVersion(requirements: string[], library: string): string |
  */
 export function listTools(spec: Spec | null, envDirs: Set<string> | null = null): ToolListing[] {
   const runners: [string, string, ToolListing['origin']][] = [
-    ...Object.entries(builtinRunnerDirs()).map(([n, d]) => [n, d, 'builtin'] as [string, string, ToolListing['origin']]),
-    ...Object.entries(spec?.runners ?? {}).filter(([n]) => !builtinRunnerDirs()[n]).map(([n, d]) => [n, d, 'spec'] as [string, string, ToolListing['origin']]),
+    ...Object.entries(builtinRunnerDirs()).map(
+      ([n, d]) => [n, d, 'builtin'] as [string, string, ToolListing['origin']],
+    ),
+    ...Object.entries(spec?.runners ?? {})
+      .filter(([n]) => !builtinRunnerDirs()[n])
+      .map(([n, d]) => [n, d, 'spec'] as [string, string, ToolListing['origin']]),
   ];
   const listed = new Set(runners.map(([, d]) => path.resolve(d)));
   for (const [n, d] of [...Object.entries(userRunnerFolders()), ...Object.entries(projectRunnerFolders())]) {
@@ -105,10 +109,26 @@ export function listTools(spec: Spec | null, envDirs: Set<string> | null = null)
     if (m instanceof Error) continue;
     for (const [adapter, a] of Object.entries(m.adapters)) {
       const installed: Record<string, string> = {};
-      if (a.library) for (const [env, dists] of envs) if (dists.has(normal(a.library))) installed[env] = dists.get(normal(a.library))!;
-      const tools = Object.values(spec?.tools ?? {}).filter((t) => t.version === null && t.runner === runner && t.adapter === adapter);
+      if (a.library)
+        for (const [env, dists] of envs)
+          if (dists.has(normal(a.library))) installed[env] = dists.get(normal(a.library))!;
+      const tools = Object.values(spec?.tools ?? {}).filter(
+        (t) => t.version === null && t.runner === runner && t.adapter === adapter,
+      );
       const pins = a.library ? pinsOf(spec, tools, a.library) : [];
-      out.push({ runner, origin, dir, adapter, module: a.module, library: a.library, contracts: a.contracts, builders: a.builders, installed, pinned: pins.length ? pins.join(', ') : null, declared_as: tools.map((t) => t.id) });
+      out.push({
+        runner,
+        origin,
+        dir,
+        adapter,
+        module: a.module,
+        library: a.library,
+        contracts: a.contracts,
+        builders: a.builders,
+        installed,
+        pinned: pins.length ? pins.join(', ') : null,
+        declared_as: tools.map((t) => t.id),
+      });
     }
   }
   return out;
@@ -122,6 +142,9 @@ export function listTools(spec: Spec | null, envDirs: Set<string> | null = null)
 function pinsOf(spec: Spec | null, tools: Spec['tools'][string][], library: string): string[] {
   if (!spec) return [];
   const pin = (env: string) => pinnedVersion(spec.environments[env]?.requirements ?? [], library);
-  const pins = tools.length === 0 ? [pin(spec.defaultEnvironment)] : tools.flatMap((t) => (t.versions.length ? t.versions : [pin(t.environment)]));
+  const pins =
+    tools.length === 0
+      ? [pin(spec.defaultEnvironment)]
+      : tools.flatMap((t) => (t.versions.length ? t.versions : [pin(t.environment)]));
   return [...new Set(pins.filter((v): v is string => v !== null))];
 }

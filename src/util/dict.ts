@@ -11,7 +11,10 @@ export function dict<T>(): Record<string, T> {
 /** A map without a prototype holding `entries` (pairs, or the own entries of an object). */
 export function dictOf<T>(entries: Iterable<readonly [string, T]> | Record<string, T>): Record<string, T> {
   const out = dict<T>();
-  const pairs = Symbol.iterator in entries ? (entries as Iterable<readonly [string, T]>) : Object.entries(entries as Record<string, T>);
+  const pairs =
+    Symbol.iterator in entries
+      ? (entries as Iterable<readonly [string, T]>)
+      : Object.entries(entries as Record<string, T>);
   for (const [k, v] of pairs) out[k] = v;
   return out;
 }

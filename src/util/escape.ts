@@ -9,7 +9,8 @@
  * controls, the line and paragraph separators, zero-width and byte-order marks, and the bidirectional
  * controls that reorder what a reader sees ("Trojan Source").
  */
-export const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
+export const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
 
 /** `\u001b`-style escape of one character. */
 export function unicodeEscape(ch: string): string {

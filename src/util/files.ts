@@ -80,7 +80,10 @@ export function linksUnder(dir: string, max = 10): string[] {
 export function ensureDirIn(root: string, rel: string): string {
   let at = path.resolve(root);
   fs.mkdirSync(at, { recursive: true });
-  for (const part of path.normalize(rel).split(path.sep).filter((p) => p && p !== '.')) {
+  for (const part of path
+    .normalize(rel)
+    .split(path.sep)
+    .filter((p) => p && p !== '.')) {
     if (part === '..') throw new Error(`ensureDirIn: ${rel} leaves ${root}`);
     at = path.join(at, part);
     let st: fs.Stats | undefined;
@@ -114,7 +117,8 @@ function ignoreSignal(): void {}
  * benchgrid's own makes signal-exit leave the signal alone; the failed write is handled where it happens.
  */
 export function keepFileSizeErrors(): void {
-  if (process.platform !== 'win32' && !process.listeners('SIGXFSZ').includes(ignoreSignal)) process.on('SIGXFSZ', ignoreSignal);
+  if (process.platform !== 'win32' && !process.listeners('SIGXFSZ').includes(ignoreSignal))
+    process.on('SIGXFSZ', ignoreSignal);
 }
 
 /** A write that found no room: exit 3 (the run could not proceed), with what could not be written. */
@@ -123,7 +127,12 @@ export class NoSpaceError extends UserError {}
 /** The error a full disk becomes: what could not be written, and why in words. */
 export function noSpaceError(file: string, error: unknown, after = ''): NoSpaceError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EFBIG' ? 'the file would be larger than this process may write (EFBIG)' : code === 'EDQUOT' ? 'the disk quota is used up (EDQUOT)' : 'the disk is full (ENOSPC)';
+  const why =
+    code === 'EFBIG'
+      ? 'the file would be larger than this process may write (EFBIG)'
+      : code === 'EDQUOT'
+        ? 'the disk quota is used up (EDQUOT)'
+        : 'the disk is full (ENOSPC)';
   return new NoSpaceError(`cannot write ${file}: ${why}.${after ? ` ${after}` : ''}`, EXIT.runFailed);
 }
 
@@ -153,9 +162,14 @@ export function writeAtomic(file: string, text: string | Buffer): void {
 export function appendLine(file: string, line: string): void {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
+    fd = fs.openSync(
+      file,
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
+      0o644,
+    );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UserError(`${file} is a symbolic link; benchgrid writes its journal only into a file of its own.`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UserError(`${file} is a symbolic link; benchgrid writes its journal only into a file of its own.`);
     if (isNoSpace(error)) throw noSpaceError(file, error);
     throw error;
   }
@@ -178,7 +192,25 @@ export function appendLine(file: string, line: string): void {
 }
 
 /** The file-system calls that write: an error from one of them is about where benchgrid writes. */
-const WRITING_CALLS = new Set(['write', 'mkdir', 'rename', 'copyfile', 'symlink', 'link', 'unlink', 'rmdir', 'rm', 'chmod', 'utime', 'futime', 'fsync', 'ftruncate', 'close', 'mkdtemp', 'cp']);
+const WRITING_CALLS = new Set([
+  'write',
+  'mkdir',
+  'rename',
+  'copyfile',
+  'symlink',
+  'link',
+  'unlink',
+  'rmdir',
+  'rm',
+  'chmod',
+  'utime',
+  'futime',
+  'fsync',
+  'ftruncate',
+  'close',
+  'mkdtemp',
+  'cp',
+]);
 const NOT_WRITABLE: Record<string, string> = {
   EROFS: 'the file system is read-only (EROFS)',
   EACCES: 'permission denied (EACCES)',
@@ -205,5 +237,7 @@ export function writeFailure(error: unknown, writing?: string): UserError | unde
   const at = e.dest ? named(e.dest) : named(e.path!);
   if (isNoSpace(error)) return noSpaceError(at, error);
   const why = NOT_WRITABLE[e.code];
-  return why ? new UserError(`cannot write ${at}: ${why}. Choose another place, or make this one writable.`) : undefined;
+  return why
+    ? new UserError(`cannot write ${at}: ${why}. Choose another place, or make this one writable.`)
+    : undefined;
 }

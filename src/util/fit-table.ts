@@ -32,9 +32,13 @@ export function fitTable(spec: TableSpec, width: number): string[] {
   // The row labels give up what is still missing, down to a third of the width; then the columns split.
   const first = Math.max(0, widestOf([keyed.head, ...keyed.rows].map((r) => visibleLength(r[0] ?? ''))));
   const over = widestOf(lines.map(visibleLength)) - width;
-  const narrow = shortenFirstColumn(keyed, Math.max(first - over, Math.min(first, Math.max(16, Math.floor(width / 3)))));
+  const narrow = shortenFirstColumn(
+    keyed,
+    Math.max(first - over, Math.min(first, Math.max(16, Math.floor(width / 3)))),
+  );
   lines = attempt(narrow);
-  if (!fits(lines)) lines = split(narrow, width).flatMap((part, i) => (i === 0 ? attempt(part) : ['', ...attempt(part)]));
+  if (!fits(lines))
+    lines = split(narrow, width).flatMap((part, i) => (i === 0 ? attempt(part) : ['', ...attempt(part)]));
   return [...lines.map((l) => fitLine(l, width)), ...legendLines];
 }
 
@@ -73,7 +77,13 @@ function abbreviateHeads(s: TableSpec, n: number): { head: string[]; legend: str
     // A heading a little wider than its cells is kept: a key saves too little to be worth a legend.
     return { i, excess: i === 0 || visibleLength(h) - widest < 3 ? 0 : visibleLength(h) - widest };
   });
-  const chosen = new Set(excess.filter((e) => e.excess > 0).sort((a, b) => b.excess - a.excess).slice(0, n).map((e) => e.i));
+  const chosen = new Set(
+    excess
+      .filter((e) => e.excess > 0)
+      .sort((a, b) => b.excess - a.excess)
+      .slice(0, n)
+      .map((e) => e.i),
+  );
   const legend: string[] = [];
   const head = s.head.map((h, i) => {
     if (!chosen.has(i)) return h;
@@ -88,7 +98,11 @@ function abbreviateHeads(s: TableSpec, n: number): { head: string[]; legend: str
 function shortenFirstColumn(s: TableSpec, max: number): TableSpec {
   // In terminal columns, so that a label of wide characters (CJK, emoji) is cut to the width it takes.
   const cut = (t: string) => cutMiddle(t, max);
-  return { ...s, head: [cut(s.head[0]), ...s.head.slice(1)], rows: s.rows.map((r) => [cut(r[0] ?? ''), ...r.slice(1)]) };
+  return {
+    ...s,
+    head: [cut(s.head[0]), ...s.head.slice(1)],
+    rows: s.rows.map((r) => [cut(r[0] ?? ''), ...r.slice(1)]),
+  };
 }
 
 /** Splits the columns after the label columns into consecutive groups, each drawn with the label columns, that fit. */

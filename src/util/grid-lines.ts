@@ -36,19 +36,22 @@ export function gridLines(s: GridSpec): string {
   let columns = s.head.length;
   for (const r of s.rows) columns = Math.max(columns, r.length);
   const widths = new Array<number>(columns).fill(0);
-  for (const row of [s.head, ...s.rows]) for (let i = 0; i < columns; i++) widths[i] = Math.max(widths[i], visibleLength(row[i] ?? ''));
+  for (const row of [s.head, ...s.rows])
+    for (let i = 0; i < columns; i++) widths[i] = Math.max(widths[i], visibleLength(row[i] ?? ''));
   const coloured = s.color && cliTable3Paints();
   const grey = (t: string) => (coloured ? `\x1b[90m${t}\x1b[39m` : t);
   const cyan = (t: string) => (coloured ? `\x1b[36m${t}\x1b[39m` : t);
   // cli-table3 colours each segment of a rule apart, the closing corner with the last one.
-  const rule = (left: string, mid: string, right: string) => widths.map((w, i) => grey(`${i === 0 ? left : mid}${'─'.repeat(w + 2)}${i === columns - 1 ? right : ''}`)).join('');
+  const rule = (left: string, mid: string, right: string) =>
+    widths.map((w, i) => grey(`${i === 0 ? left : mid}${'─'.repeat(w + 2)}${i === columns - 1 ? right : ''}`)).join('');
   const pad = (t: string, i: number) => {
     const room = widths[i] - visibleLength(t);
     const align = s.colAligns?.[i] ?? 'left';
     const before = align === 'right' ? room : align === 'center' ? Math.floor(room / 2) : 0;
     return ` ${' '.repeat(before)}${t}${' '.repeat(room - before)} `;
   };
-  const line = (cells: string[], paint: (t: string) => string) => `${cells.map((_, i) => `${grey('│')}${paint(pad(cells[i] ?? '', i))}`).join('')}${grey('│')}`;
+  const line = (cells: string[], paint: (t: string) => string) =>
+    `${cells.map((_, i) => `${grey('│')}${paint(pad(cells[i] ?? '', i))}`).join('')}${grey('│')}`;
   const full = (r: string[]) => Array.from({ length: columns }, (_, i) => r[i] ?? '');
   const out = [rule('┌', '┬', '┐'), line(full(s.head), cyan)];
   const between = rule('├', '┼', '┤');

@@ -13,11 +13,19 @@ export function parseJsonText(text: string, file: string, noun: string): unknown
   try {
     raw = JSON.parse(body);
   } catch (error) {
-    throw new UserError(`${file}: not a ${noun}: invalid JSON${whereInvalid(body, error)}. Give the file benchgrid wrote.`);
+    throw new UserError(
+      `${file}: not a ${noun}: invalid JSON${whereInvalid(body, error)}. Give the file benchgrid wrote.`,
+    );
   }
-  if (depthOf(raw) > MAX_JSON_DEPTH) throw new UserError(`${file}: not a ${noun}: nested deeper than ${MAX_JSON_DEPTH} levels. Give the file benchgrid wrote.`);
+  if (depthOf(raw) > MAX_JSON_DEPTH)
+    throw new UserError(
+      `${file}: not a ${noun}: nested deeper than ${MAX_JSON_DEPTH} levels. Give the file benchgrid wrote.`,
+    );
   const twice = firstDuplicateKey(body);
-  if (twice) throw new UserError(`${file}: not a ${noun}: the key ${JSON.stringify(twice.key.length > 80 ? `${twice.key.slice(0, 77)}...` : twice.key)} appears twice in one object (line ${twice.line}); JSON.parse would keep only the last. Give the file benchgrid wrote.`);
+  if (twice)
+    throw new UserError(
+      `${file}: not a ${noun}: the key ${JSON.stringify(twice.key.length > 80 ? `${twice.key.slice(0, 77)}...` : twice.key)} appears twice in one object (line ${twice.line}); JSON.parse would keep only the last. Give the file benchgrid wrote.`,
+    );
   return raw;
 }
 
@@ -67,13 +75,16 @@ export function readJsonFile(file: string, maxBytes: number, noun: string): unkn
  */
 export function readRegularFile(file: string, maxBytes: number, noun: string): string {
   const refuse = (why: string) => new UserError(`${file}: cannot read the ${noun} (${why}).`);
-  const notRegular = (st: fs.Stats) => new UserError(`${file}: not a ${noun}: not a regular file (${kindOf(st)}); benchgrid reads only regular files there.`);
+  const notRegular = (st: fs.Stats) =>
+    new UserError(
+      `${file}: not a ${noun}: not a regular file (${kindOf(st)}); benchgrid reads only regular files there.`,
+    );
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw refuse(code === 'ENOENT' ? 'no such file' : code ?? firstLine(error));
+    throw refuse(code === 'ENOENT' ? 'no such file' : (code ?? firstLine(error)));
   }
   if (!st.isFile()) throw notRegular(st);
   if (st.size > maxBytes) throw tooLarge(file, noun, st.size, maxBytes);
@@ -97,7 +108,9 @@ export function readRegularFile(file: string, maxBytes: number, noun: string): s
 }
 
 function tooLarge(file: string, noun: string, size: number, maxBytes: number): UserError {
-  return new UserError(`${file}: the ${noun} is ${(size / 1048576).toFixed(1)} MB; at most ${maxBytes / 1048576} MB is read (docs/security.md).`);
+  return new UserError(
+    `${file}: the ${noun} is ${(size / 1048576).toFixed(1)} MB; at most ${maxBytes / 1048576} MB is read (docs/security.md).`,
+  );
 }
 
 /** What a file that is not a regular file is, in words. */

@@ -14,7 +14,8 @@ function sortKeys(v: unknown, keepOrder: ReadonlySet<string>, keep: boolean): un
     // No prototype: a key `__proto__` (a subject of a results file, say) is written as a key.
     const out: Record<string, unknown> = Object.create(null);
     const keys = Object.keys(v as object);
-    for (const k of keep ? keys : keys.sort()) out[k] = sortKeys((v as Record<string, unknown>)[k], keepOrder, keepOrder.has(k));
+    for (const k of keep ? keys : keys.sort())
+      out[k] = sortKeys((v as Record<string, unknown>)[k], keepOrder, keepOrder.has(k));
     return out;
   }
   return v;

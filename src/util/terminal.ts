@@ -9,7 +9,8 @@ import { useColor } from './tty.ts';
 
 // C0 controls but tab and newline, DEL, C1 controls (U+009B is a one-character CSI on some terminals),
 // and the invisible and bidirectional format characters (the set src/util/escape.ts escapes).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
+const CONTROL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff]/g;
 // benchgrid's own terminal sequences, kept on a terminal or where colour is on: SGR colours, and the
 // progress line's carriage return and erase-line. Clearing the screen, moving the cursor and OSC
 // (window title, hyperlinks) are never kept.

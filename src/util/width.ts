@@ -5,9 +5,17 @@ import stringWidth from 'string-width';
 export const DEFAULT_WIDTH = 100;
 
 /** Columns available on this stream: its own when a TTY, else $COLUMNS, else 100. Never below 40. */
-export function terminalWidth(stream: { columns?: number; isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+export function terminalWidth(
+  stream: { columns?: number; isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const fromEnv = Number(env.COLUMNS);
-  const w = stream.isTTY && stream.columns ? stream.columns : Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_WIDTH;
+  const w =
+    stream.isTTY && stream.columns
+      ? stream.columns
+      : Number.isInteger(fromEnv) && fromEnv > 0
+        ? fromEnv
+        : DEFAULT_WIDTH;
   return Math.max(40, w);
 }
 
@@ -106,7 +114,10 @@ export function wrapLine(line: string, width: number): string[] {
   let lead = '';
   while (rest !== '' && visibleLength(lead + rest) > width) {
     // Where the room ends in the string: wide characters (CJK, emoji) take two columns of it.
-    const room = Math.max(1, rest.includes('\x1b') ? width - lead.length : sliceColumns(rest, width - lead.length).length);
+    const room = Math.max(
+      1,
+      rest.includes('\x1b') ? width - lead.length : sliceColumns(rest, width - lead.length).length,
+    );
     const cut = rest.lastIndexOf(' ', room);
     // Always move on by at least one character, whatever the indent.
     const at = Math.max(1, cut > rest.length - rest.trimStart().length ? cut : room);

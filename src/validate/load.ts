@@ -33,7 +33,11 @@ export function hasErrors(diagnostics: Diagnostic[]): boolean {
 }
 
 /** Loads and checks a spec; never throws for bad input. */
-export async function loadSpec(file: string, read: Reader = readSource, options: RuleInput['options'] = {}): Promise<Loaded> {
+export async function loadSpec(
+  file: string,
+  read: Reader = readSource,
+  options: RuleInput['options'] = {},
+): Promise<Loaded> {
   const merged = await loadMerged(file, read);
   if (!merged.doc) return { file, diagnostics: merged.diagnostics };
   const { doc } = merged;
@@ -43,7 +47,11 @@ export async function loadSpec(file: string, read: Reader = readSource, options:
     const pruned = pruneSchemaErrors(doc.data, doc.positions, doc.file, schemaErrors);
     if (!pruned) return { file, diagnostics: schemaErrors, texts: doc.texts };
     const semantic = semanticCheck(pruned.data, doc, options).diagnostics.filter((d) => d.severity === 'error');
-    return { file, diagnostics: sortDiagnostics(foldUnderSchema(schemaErrors, semantic, pruned.pruned)), texts: doc.texts };
+    return {
+      file,
+      diagnostics: sortDiagnostics(foldUnderSchema(schemaErrors, semantic, pruned.pruned)),
+      texts: doc.texts,
+    };
   }
   const { spec, plan, manifests, diagnostics } = semanticCheck(doc.data, doc, options);
   if (!spec || !plan || !manifests || hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
@@ -51,7 +59,11 @@ export async function loadSpec(file: string, read: Reader = readSource, options:
 }
 
 /** Stages 5 and 6 on schema-valid data: normalise, the runners' places and manifests, the plan, the rules. */
-function semanticCheck(data: SpecData, doc: MergedDoc, options: RuleInput['options']): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
+function semanticCheck(
+  data: SpecData,
+  doc: MergedDoc,
+  options: RuleInput['options'],
+): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
   const spec = normalise(data, doc.file, doc.sources, doc.positions);
   // The one data file a spec may name besides its own sources: read (never run) here, so requests carry the prompts.
   const prompts = readPromptsFiles(spec);

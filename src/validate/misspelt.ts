@@ -65,13 +65,20 @@ export function foldMisspeltDeclarations(diagnostics: Diagnostic[], input: Decla
     used ??= namesUsed(input.spec);
     const unused = Object.keys(input.spec.data[SECTIONS[use.noun]] ?? {}).filter((k) => !used!.has(k));
     const declared = didYouMean(use.name, unused);
-    if (declared !== undefined && declarationIsWrong(use.noun, declared, use.name, input, used.get(use.name) ?? 0)) out = fold(out, d, use.noun, use.name, declared, input.spec);
+    if (declared !== undefined && declarationIsWrong(use.noun, declared, use.name, input, used.get(use.name) ?? 0))
+      out = fold(out, d, use.noun, use.name, declared, input.spec);
   }
   return out;
 }
 
 /** Whether the declaration `declared`, not the `uses` places that name `name`, holds the typo. */
-function declarationIsWrong(noun: Noun, declared: string, name: string, { spec, manifests }: Declarations, uses: number): boolean {
+function declarationIsWrong(
+  noun: Noun,
+  declared: string,
+  name: string,
+  { spec, manifests }: Declarations,
+  uses: number,
+): boolean {
   const meaning = (means: (n: string) => boolean) => (means(declared) ? false : means(name) ? true : uses >= 2);
   if (noun === 'tool' && spec.data.tools[declared]?.adapter === undefined) {
     const m = manifests[spec.tools[declared]?.runner ?? ''];
@@ -84,14 +91,36 @@ function declarationIsWrong(noun: Noun, declared: string, name: string, { spec, 
   return uses >= 2;
 }
 
-function fold(diagnostics: Diagnostic[], use: Diagnostic, noun: Noun, name: string, declared: string, spec: Spec): Diagnostic[] {
+function fold(
+  diagnostics: Diagnostic[],
+  use: Diagnostic,
+  noun: Noun,
+  name: string,
+  declared: string,
+  spec: Spec,
+): Diagnostic[] {
   const pointer = ptr(SECTIONS[noun], declared);
   const at = positionOf(spec.positions, pointer, spec.file, true);
   // The use's own follow-ons, and whatever else names either spelling (the adapter `nnsigth` lacks).
-  const named = (d: Diagnostic) => d === use || mentions(d.message, name) || mentions(d.message, declared) || mentions(d.hint, name) || mentions(d.hint, declared);
-  const follow = diagnostics.filter(named).flatMap((d) => [withoutSpellings(d, name, declared), ...(d.follow_ons ?? [])]).sort((a, b) => a.line - b.line || a.col - b.col);
+  const named = (d: Diagnostic) =>
+    d === use ||
+    mentions(d.message, name) ||
+    mentions(d.message, declared) ||
+    mentions(d.hint, name) ||
+    mentions(d.hint, declared);
+  const follow = diagnostics
+    .filter(named)
+    .flatMap((d) => [withoutSpellings(d, name, declared), ...(d.follow_ons ?? [])])
+    .sort((a, b) => a.line - b.line || a.col - b.col);
   const root = {
-    ...diag('error', 'misspelt-declaration', at, pointer, `${noun} '${declared}' is declared here but used nowhere, while line ${use.line} uses '${name}', which is not declared.`, `Rename the declaration to '${name}'.`),
+    ...diag(
+      'error',
+      'misspelt-declaration',
+      at,
+      pointer,
+      `${noun} '${declared}' is declared here but used nowhere, while line ${use.line} uses '${name}', which is not declared.`,
+      `Rename the declaration to '${name}'.`,
+    ),
     follow_ons: follow,
   };
   return [...diagnostics.filter((d) => !named(d)), root];

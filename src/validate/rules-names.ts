@@ -19,14 +19,26 @@ export function fileNames({ spec, plan }: RuleInput): Diagnostic[] {
     // The directory name is the id with '/' written as '+': the same number of bytes.
     const bytes = Buffer.byteLength(c.id);
     if (bytes <= MAX_FILE_NAME_BYTES) continue;
-    const parts: [string, string][] = [['groups', c.group], ['contracts', c.contract], ['tools', splitToolId(c.tool).tool], ['subjects', c.subject]];
+    const parts: [string, string][] = [
+      ['groups', c.group],
+      ['contracts', c.contract],
+      ['tools', splitToolId(c.tool).tool],
+      ['subjects', c.subject],
+    ];
     const [section, name] = parts.reduce((a, b) => (Buffer.byteLength(b[1]) > Buffer.byteLength(a[1]) ? b : a));
     const pointer = ptr(section, name);
     if (reported.has(pointer)) continue;
     reported.add(pointer);
-    out.push(diag('error', 'name-too-long', positionOf(spec.positions, pointer, spec.file, true), pointer,
-      `the cell id '${c.id}' makes a file name of ${bytes} bytes; a file name may have at most ${MAX_FILE_NAME_BYTES}.`,
-      'Shorten the group, contract, tool or subject name (this one is the longest).'));
+    out.push(
+      diag(
+        'error',
+        'name-too-long',
+        positionOf(spec.positions, pointer, spec.file, true),
+        pointer,
+        `the cell id '${c.id}' makes a file name of ${bytes} bytes; a file name may have at most ${MAX_FILE_NAME_BYTES}.`,
+        'Shorten the group, contract, tool or subject name (this one is the longest).',
+      ),
+    );
   }
   return out;
 }

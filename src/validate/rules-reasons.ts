@@ -20,20 +20,62 @@ export const reasons: Rule = ({ spec, plan }) => {
     g.unsupported.forEach((r, i) => {
       const unknown = unknownNames(spec, g, r);
       out.push(...unknown);
-      if (r.reason.trim() === '') out.push(diag('error', 'empty-reason', at(spec, `${r.pointer}/reason`), `${r.pointer}/reason`, 'the reason is empty.', 'Say in words why these cells are not run.'));
+      if (r.reason.trim() === '')
+        out.push(
+          diag(
+            'error',
+            'empty-reason',
+            at(spec, `${r.pointer}/reason`),
+            `${r.pointer}/reason`,
+            'the reason is empty.',
+            'Say in words why these cells are not run.',
+          ),
+        );
       const covered = cellsOf.filter((c) => ruleCovers(r, c.contract, c.tool, c.subject));
-      if (covered.length === 0 && unknown.length === 0) out.push(diag('error', 'reason-names-no-cell', at(spec, r.pointer), r.pointer, 'this reason names no existing cell of the group.', 'Check its tools/contracts/subjects, or remove it.'));
+      if (covered.length === 0 && unknown.length === 0)
+        out.push(
+          diag(
+            'error',
+            'reason-names-no-cell',
+            at(spec, r.pointer),
+            r.pointer,
+            'this reason names no existing cell of the group.',
+            'Check its tools/contracts/subjects, or remove it.',
+          ),
+        );
       const mine = covered.filter((c) => c.rule === i);
       const stolen = covered.filter((c) => c.rule !== null && c.rule !== i);
       if (stolen.length > 0) {
         const first = g.unsupported[stolen[0].rule!];
-        out.push(diag('error', 'reason-overlap', at(spec, r.pointer), r.pointer, `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`, 'Give each cell one reason: narrow one of the two.'));
+        out.push(
+          diag(
+            'error',
+            'reason-overlap',
+            at(spec, r.pointer),
+            r.pointer,
+            `cell ${stolen[0].id}${stolen.length > 1 ? ` (and ${stolen.length - 1} more)` : ''} already has a reason (at ${fmtPos(spec, first.pointer)}).`,
+            'Give each cell one reason: narrow one of the two.',
+          ),
+        );
       }
       const stale = mine.filter((c) => c.implemented);
       // A reason limited to releases says what the manifest cannot know (which releases have the API).
       if (stale.length > 0 && !r.policy && r.versions === null) {
-        const list = stale.slice(0, 3).map((c) => c.id).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
-        out.push(diag('warning', 'stale-reason', at(spec, r.pointer), r.pointer, `stale reason: the adapter implements ${list}.`, 'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.'));
+        const list =
+          stale
+            .slice(0, 3)
+            .map((c) => c.id)
+            .join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
+        out.push(
+          diag(
+            'warning',
+            'stale-reason',
+            at(spec, r.pointer),
+            r.pointer,
+            `stale reason: the adapter implements ${list}.`,
+            'Remove the reason so the cell runs, or mark it `policy: true` if this benchmark excludes it on purpose.',
+          ),
+        );
       }
     });
   }
@@ -41,12 +83,21 @@ export const reasons: Rule = ({ spec, plan }) => {
 };
 
 /** A reason's or unpaired rule's tools, contracts and subjects that are not in its group. */
-function unknownNames(spec: Spec, g: Spec['groups'][number], r: Spec['groups'][number]['unsupported'][number], what = 'reason'): Diagnostic[] {
+function unknownNames(
+  spec: Spec,
+  g: Spec['groups'][number],
+  r: Spec['groups'][number]['unsupported'][number],
+  what = 'reason',
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   // A reason may name a subject an axis made from the group's (a point gpt2@seq=256, a dtype gpt2@bf16).
   const made = expandSubjectList(spec.subjects, g.subjects);
   const subjects = [...new Set([...g.subjects, ...made])];
-  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [['tools', g.tools, 'tool'], ['contracts', g.contracts, 'contract'], ['subjects', subjects, 'subject']];
+  const dims: ['tools' | 'contracts' | 'subjects', string[], string][] = [
+    ['tools', g.tools, 'tool'],
+    ['contracts', g.contracts, 'contract'],
+    ['subjects', subjects, 'subject'],
+  ];
   for (const [key, known, noun] of dims) {
     (r[key] ?? []).forEach((x, k) => {
       if (known.includes(x) || (noun === 'subject' && made.some((id) => namesSubject(x, id)))) return;
@@ -54,8 +105,28 @@ function unknownNames(spec: Spec, g: Spec['groups'][number], r: Spec['groups'][n
       // A name the spec no longer declares at all is the root cause of every place that names it
       // (other reasons, page rows): an `unknown` error, so that they fold under it (fold.ts).
       const declared = Object.keys(noun === 'tool' ? spec.tools : noun === 'contract' ? spec.contracts : spec.subjects);
-      if (!declared.includes(x)) out.push(diag('error', `unknown-${noun}`, at(spec, q), q, `unknown ${noun} '${x}': this ${what} names it, but the spec does not declare it.`, suggestion(x, known, noun)));
-      else out.push(diag('error', 'reason-unknown-name', at(spec, q), q, `this ${what} names ${noun} '${x}', which is not in group ${g.id}.`, suggestion(x, known, noun)));
+      if (!declared.includes(x))
+        out.push(
+          diag(
+            'error',
+            `unknown-${noun}`,
+            at(spec, q),
+            q,
+            `unknown ${noun} '${x}': this ${what} names it, but the spec does not declare it.`,
+            suggestion(x, known, noun),
+          ),
+        );
+      else
+        out.push(
+          diag(
+            'error',
+            'reason-unknown-name',
+            at(spec, q),
+            q,
+            `this ${what} names ${noun} '${x}', which is not in group ${g.id}.`,
+            suggestion(x, known, noun),
+          ),
+        );
     });
   }
   return out;
@@ -72,9 +143,31 @@ export const unpairedRules: Rule = ({ spec, plan }) => {
       const unknown = unknownNames(spec, g, r, 'unpaired rule');
       out.push(...unknown);
       if (unknown.length > 0) return;
-      const covered = plan.cells.filter((c) => c.group === g.id && c.pairing !== null && ruleCovers(r, c.contract, c.tool, c.subject));
-      if (covered.length === 0) out.push(diag('error', 'unpaired-names-no-cell', at(spec, r.pointer), r.pointer, 'this unpaired rule names no tool cell of the group.', "Check its tools/contracts/subjects (the raw tool's own cells are never paired), or remove it."));
-      else if (!covered.some((c) => c.pairing?.unpaired === r.reason)) out.push(diag('warning', 'unpaired-rule-unused', at(spec, r.pointer), r.pointer, 'every cell this rule names is unpaired for another reason already.', 'Remove the rule.'));
+      const covered = plan.cells.filter(
+        (c) => c.group === g.id && c.pairing !== null && ruleCovers(r, c.contract, c.tool, c.subject),
+      );
+      if (covered.length === 0)
+        out.push(
+          diag(
+            'error',
+            'unpaired-names-no-cell',
+            at(spec, r.pointer),
+            r.pointer,
+            'this unpaired rule names no tool cell of the group.',
+            "Check its tools/contracts/subjects (the raw tool's own cells are never paired), or remove it.",
+          ),
+        );
+      else if (!covered.some((c) => c.pairing?.unpaired === r.reason))
+        out.push(
+          diag(
+            'warning',
+            'unpaired-rule-unused',
+            at(spec, r.pointer),
+            r.pointer,
+            'every cell this rule names is unpaired for another reason already.',
+            'Remove the rule.',
+          ),
+        );
     });
   }
   return out;
@@ -87,7 +180,16 @@ export const coverage: Rule = ({ spec, plan }) => {
     if (c.implemented || c.rule !== null) continue;
     if (!spec.tools[c.tool]) continue; // reported as an unknown tool
     const p = ptr('groups', c.group);
-    out.push(diag('error', 'unreasoned-cell', at(spec, p, true), p, `cell ${c.id} is neither implemented (adapter '${c.adapter}' of runner '${c.runner}' has no '${c.kind}') nor given a reason.`, `Add it to the group's 'unsupported' list with a reason, or implement ${c.kind} in the adapter.`));
+    out.push(
+      diag(
+        'error',
+        'unreasoned-cell',
+        at(spec, p, true),
+        p,
+        `cell ${c.id} is neither implemented (adapter '${c.adapter}' of runner '${c.runner}' has no '${c.kind}') nor given a reason.`,
+        `Add it to the group's 'unsupported' list with a reason, or implement ${c.kind} in the adapter.`,
+      ),
+    );
   }
   return out;
 };

@@ -13,7 +13,9 @@ import type { RuleInput } from './rules.ts';
 
 /** The problems of every declared subject's model (a subject of the dtype axis is its declared one's copy). */
 export const subjectModels = ({ spec, options }: RuleInput): Diagnostic[] =>
-  Object.values(spec.subjects).filter(isDeclared).flatMap((s) => modelProblems(spec, s, options?.allowDownloads ?? false));
+  Object.values(spec.subjects)
+    .filter(isDeclared)
+    .flatMap((s) => modelProblems(spec, s, options?.allowDownloads ?? false));
 
 function modelProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -23,58 +25,220 @@ function modelProblems(spec: Spec, s: Subject, allowDownloads: boolean): Diagnos
   const roots = allowedRoots(spec.file);
   const contained = (p: string, file: string, what: string): boolean => {
     const why = leavesRoots(file, roots);
-    if (why) out.push(diag('error', 'path-outside', at(p), p, `${what} ${file} is ${why} ${describeRoots(roots)}.`, 'Keep it beside the spec, or allow its directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).'));
+    if (why)
+      out.push(
+        diag(
+          'error',
+          'path-outside',
+          at(p),
+          p,
+          `${what} ${file} is ${why} ${describeRoots(roots)}.`,
+          'Keep it beside the spec, or allow its directory in $BENCHGRID_ALLOW_DIRS (docs/spec.md).',
+        ),
+      );
     return !why;
   };
   if (s.model.builder === 'python') {
     const p = `${base}${s.model.name ? '/name' : ''}`;
-    if (!s.model.name) out.push(diag('error', 'missing-key', at(p), p, 'a python model needs \'name\': FILE.py:FUNCTION (a file beside the spec) or package.module:FUNCTION.'));
-    else if (!s.model.source) out.push(diag('error', 'bad-value', at(p), p, `'${s.model.name}' is not FILE.py:FUNCTION or package.module:FUNCTION.`, 'Write the file relative to the spec and the function after a colon, e.g. models/mixer.py:build.'));
-    else if (s.model.source.file !== null && contained(p, s.model.source.file, 'model file') && !isFile(s.model.source.file)) {
-      out.push(diag('error', 'missing-file', at(p), p, `model file ${s.model.source.file} does not exist.`, 'The path is relative to the spec\'s directory.'));
+    if (!s.model.name)
+      out.push(
+        diag(
+          'error',
+          'missing-key',
+          at(p),
+          p,
+          "a python model needs 'name': FILE.py:FUNCTION (a file beside the spec) or package.module:FUNCTION.",
+        ),
+      );
+    else if (!s.model.source)
+      out.push(
+        diag(
+          'error',
+          'bad-value',
+          at(p),
+          p,
+          `'${s.model.name}' is not FILE.py:FUNCTION or package.module:FUNCTION.`,
+          'Write the file relative to the spec and the function after a colon, e.g. models/mixer.py:build.',
+        ),
+      );
+    else if (
+      s.model.source.file !== null &&
+      contained(p, s.model.source.file, 'model file') &&
+      !isFile(s.model.source.file)
+    ) {
+      out.push(
+        diag(
+          'error',
+          'missing-file',
+          at(p),
+          p,
+          `model file ${s.model.source.file} does not exist.`,
+          "The path is relative to the spec's directory.",
+        ),
+      );
     }
   }
   if (s.inputs.kind === 'builder' && s.model.builder !== 'python') {
     const p = ptr('subjects', s.id, 'inputs', 'kind');
-    out.push(diag('error', 'bad-value', at(p), p, `inputs.kind builder takes the inputs a python builder returns; a ${s.model.builder} model returns none.`, 'Use kind: image or tokens, or builder: python.'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(p),
+        p,
+        `inputs.kind builder takes the inputs a python builder returns; a ${s.model.builder} model returns none.`,
+        'Use kind: image or tokens, or builder: python.',
+      ),
+    );
   }
   const w = s.model.weights;
   if (w !== null) {
     const p = `${base}/weights`;
     if (w.kind === 'hub') {
-      if (s.model.builder !== 'transformers' && s.model.builder !== 'gpt2') out.push(diag('error', 'bad-value', at(p), p, `hub weights (hf:...) load a transformers model; a ${s.model.builder} model takes a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}).`));
-      else if (!HUB_ID.test(w.id)) out.push(diag('error', 'bad-value', at(p), p, `'${w.written}' is not a hub id (hf:ORG/NAME).`));
+      if (s.model.builder !== 'transformers' && s.model.builder !== 'gpt2')
+        out.push(
+          diag(
+            'error',
+            'bad-value',
+            at(p),
+            p,
+            `hub weights (hf:...) load a transformers model; a ${s.model.builder} model takes a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}).`,
+          ),
+        );
+      else if (!HUB_ID.test(w.id))
+        out.push(diag('error', 'bad-value', at(p), p, `'${w.written}' is not a hub id (hf:ORG/NAME).`));
       else if (!hubCached(w.id)) {
         const message = `weights ${w.written} are not in the local Hugging Face cache, and benchgrid never downloads without being asked.`;
-        out.push(allowDownloads
-          ? diag('warning', 'weights-download', at(p), p, `weights ${w.written} are not in the local Hugging Face cache; run --allow-downloads fetches them before the first cell.`)
-          : diag('error', 'weights-not-cached', at(p), p, message, `Download them once with \`benchgrid run ${path.basename(spec.file)} --allow-downloads\` (or huggingface-cli download ${w.id}), or point weights at a save_pretrained directory.`));
+        out.push(
+          allowDownloads
+            ? diag(
+                'warning',
+                'weights-download',
+                at(p),
+                p,
+                `weights ${w.written} are not in the local Hugging Face cache; run --allow-downloads fetches them before the first cell.`,
+              )
+            : diag(
+                'error',
+                'weights-not-cached',
+                at(p),
+                p,
+                message,
+                `Download them once with \`benchgrid run ${path.basename(spec.file)} --allow-downloads\` (or huggingface-cli download ${w.id}), or point weights at a save_pretrained directory.`,
+              ),
+        );
       }
     } else if (contained(p, w.path, 'weights')) {
-      if (w.kind === 'state_dict' && (s.model.builder === 'transformers' || s.model.builder === 'gpt2')) out.push(diag('error', 'bad-value', at(p), p, `a ${s.model.builder} model loads a save_pretrained directory (or hf:ID), not a state_dict file.`));
-      else if (w.kind === 'pretrained' && (s.model.builder === 'torchvision' || s.model.builder === 'python')) out.push(diag('error', 'bad-value', at(p), p, `a ${s.model.builder} model takes a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}); ${w.written} is not one.`, 'A directory of save_pretrained is for builder: transformers.'));
-      else if (w.kind === 'state_dict' && !isFile(w.path)) out.push(diag('error', 'missing-file', at(p), p, `weights file ${w.path} does not exist.`, 'The path is relative to the spec\'s directory.'));
-      else if (w.kind === 'pretrained' && !isFile(path.join(w.path, 'config.json'))) out.push(diag('error', 'missing-file', at(p), p, `weights directory ${w.path} has no config.json (save_pretrained writes one).`, 'The path is relative to the spec\'s directory.'));
+      if (w.kind === 'state_dict' && (s.model.builder === 'transformers' || s.model.builder === 'gpt2'))
+        out.push(
+          diag(
+            'error',
+            'bad-value',
+            at(p),
+            p,
+            `a ${s.model.builder} model loads a save_pretrained directory (or hf:ID), not a state_dict file.`,
+          ),
+        );
+      else if (w.kind === 'pretrained' && (s.model.builder === 'torchvision' || s.model.builder === 'python'))
+        out.push(
+          diag(
+            'error',
+            'bad-value',
+            at(p),
+            p,
+            `a ${s.model.builder} model takes a state_dict file (${STATE_DICT_EXTENSIONS.join(', ')}); ${w.written} is not one.`,
+            'A directory of save_pretrained is for builder: transformers.',
+          ),
+        );
+      else if (w.kind === 'state_dict' && !isFile(w.path))
+        out.push(
+          diag(
+            'error',
+            'missing-file',
+            at(p),
+            p,
+            `weights file ${w.path} does not exist.`,
+            "The path is relative to the spec's directory.",
+          ),
+        );
+      else if (w.kind === 'pretrained' && !isFile(path.join(w.path, 'config.json')))
+        out.push(
+          diag(
+            'error',
+            'missing-file',
+            at(p),
+            p,
+            `weights directory ${w.path} has no config.json (save_pretrained writes one).`,
+            "The path is relative to the spec's directory.",
+          ),
+        );
     }
   }
   if (s.model.config_from !== null) {
     const p = `${base}/config_from`;
-    if (s.model.builder !== 'transformers') out.push(diag('error', 'bad-value', at(p), p, `config_from builds a transformers model; this subject's builder is ${s.model.builder}.`));
-    else if (contained(p, s.model.config_from, 'config_from') && !isFile(path.join(s.model.config_from, 'config.json'))) out.push(diag('error', 'missing-file', at(p), p, `${s.model.config_from} has no config.json.`));
-    if (w !== null) out.push(diag('error', 'bad-value', at(p), p, 'config_from and weights both say where the model comes from; weights hold their own config.', 'Keep one.'));
+    if (s.model.builder !== 'transformers')
+      out.push(
+        diag(
+          'error',
+          'bad-value',
+          at(p),
+          p,
+          `config_from builds a transformers model; this subject's builder is ${s.model.builder}.`,
+        ),
+      );
+    else if (contained(p, s.model.config_from, 'config_from') && !isFile(path.join(s.model.config_from, 'config.json')))
+      out.push(diag('error', 'missing-file', at(p), p, `${s.model.config_from} has no config.json.`));
+    if (w !== null)
+      out.push(
+        diag(
+          'error',
+          'bad-value',
+          at(p),
+          p,
+          'config_from and weights both say where the model comes from; weights hold their own config.',
+          'Keep one.',
+        ),
+      );
   }
   if (s.model.reinit.length > 0 && w !== null) {
     const p = `${base}/reinit`;
-    out.push(diag('error', 'bad-value', at(p), p, 'reinit re-initialises modules of a randomly initialised model; here it would overwrite the real weights.', 'Remove reinit, or the weights.'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(p),
+        p,
+        'reinit re-initialises modules of a randomly initialised model; here it would overwrite the real weights.',
+        'Remove reinit, or the weights.',
+      ),
+    );
   }
   const inputsDtype = written?.dtype !== undefined ? spec.data.subjects[s.id]?.inputs.dtype : undefined;
   if (inputsDtype !== undefined && s.inputs.kind === 'image' && inputsDtype !== written?.dtype) {
     const p = ptr('subjects', s.id, 'inputs', 'dtype');
-    out.push(diag('error', 'bad-value', at(p), p, `inputs.dtype ${inputsDtype} differs from model.dtype ${written?.dtype}; floating inputs follow the model's dtype.`, 'Remove inputs.dtype.'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(p),
+        p,
+        `inputs.dtype ${inputsDtype} differs from model.dtype ${written?.dtype}; floating inputs follow the model's dtype.`,
+        'Remove inputs.dtype.',
+      ),
+    );
   }
   if (s.dtypes.length > 0 && written?.dtype !== undefined) {
     const p = ptr('subjects', s.id, 'dtypes');
-    out.push(diag('error', 'bad-value', at(p), p, `dtypes makes one subject per dtype; model.dtype (${written.dtype}) would be overridden in each.`, 'Keep one of model.dtype and dtypes.'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(p),
+        p,
+        `dtypes makes one subject per dtype; model.dtype (${written.dtype}) would be overridden in each.`,
+        'Keep one of model.dtype and dtypes.',
+      ),
+    );
   }
   return out;
 }

@@ -14,11 +14,26 @@ export const sweeps = ({ spec }: RuleInput): Diagnostic[] => {
   for (const [id, data] of Object.entries(spec.data.subjects)) {
     if (data.sweep === undefined) continue;
     for (const p of sweepProblems(data)) {
-      const pointer = p.key === '' ? ptr('subjects', id, 'sweep') : p.index === null ? ptr('subjects', id, 'sweep', p.key) : ptr('subjects', id, 'sweep', p.key, p.index);
-      out.push(diag('error', 'bad-sweep', positionOf(spec.positions, pointer, spec.file, p.index === null), pointer, p.message, p.hint));
+      const pointer =
+        p.key === ''
+          ? ptr('subjects', id, 'sweep')
+          : p.index === null
+            ? ptr('subjects', id, 'sweep', p.key)
+            : ptr('subjects', id, 'sweep', p.key, p.index);
+      out.push(
+        diag(
+          'error',
+          'bad-sweep',
+          positionOf(spec.positions, pointer, spec.file, p.index === null),
+          pointer,
+          p.message,
+          p.hint,
+        ),
+      );
     }
   }
-  for (const s of Object.values(spec.subjects)) if (s.sweep !== null && s.axis === null) out.push(...pointProblems(spec, s));
+  for (const s of Object.values(spec.subjects))
+    if (s.sweep !== null && s.axis === null) out.push(...pointProblems(spec, s));
   return out;
 };
 
@@ -30,11 +45,31 @@ function pointProblems(spec: Spec, s: Subject): Diagnostic[] {
   const { of, values } = s.sweep!;
   const declared = spec.subjects[of];
   const axis = declared?.swept.find((a) => a.path.startsWith('inputs.')) ?? declared?.swept[0];
-  const pointer = axis ? ptr('subjects', of, 'sweep', axis.path, axis.values.indexOf(values[axis.name])) : ptr('subjects', of, 'sweep');
+  const pointer = axis
+    ? ptr('subjects', of, 'sweep', axis.path, axis.values.indexOf(values[axis.name]))
+    : ptr('subjects', of, 'sweep');
   const at = positionOf(spec.positions, pointer, spec.file);
-  const out = inputsOverLimit(s.inputs).map((o) => diag('error', 'bad-value', at, pointer, `point ${s.id}: ${o.message}`, o.key === 'shape' ? 'Sweep smaller values.' : 'Sweep smaller values, or set fewer inputs.stimuli.'));
+  const out = inputsOverLimit(s.inputs).map((o) =>
+    diag(
+      'error',
+      'bad-value',
+      at,
+      pointer,
+      `point ${s.id}: ${o.message}`,
+      o.key === 'shape' ? 'Sweep smaller values.' : 'Sweep smaller values, or set fewer inputs.stimuli.',
+    ),
+  );
   if (s.inputs.kind !== 'text' && s.inputs.stimuli % s.inputs.batch_size !== 0) {
-    out.push(diag('error', 'bad-value', at, pointer, `point ${s.id}: stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`, 'Sweep a batch that divides inputs.stimuli, or change inputs.stimuli.'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at,
+        pointer,
+        `point ${s.id}: stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`,
+        'Sweep a batch that divides inputs.stimuli, or change inputs.stimuli.',
+      ),
+    );
   }
   return out;
 }

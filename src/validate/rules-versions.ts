@@ -21,24 +21,60 @@ export function versionRules({ spec }: Input): Diagnostic[] {
   for (const t of versioned) {
     const p = ptr('tools', t.id, 'versions');
     if (packageOf(t, spec.runners) === null) {
-      out.push(diag('error', 'versions-without-package', at(p), p, `tool '${t.id}' declares versions, but its adapter '${t.adapter}' names no library to pin.`, "Add `package: NAME` (the package index name) to the tool."));
+      out.push(
+        diag(
+          'error',
+          'versions-without-package',
+          at(p),
+          p,
+          `tool '${t.id}' declares versions, but its adapter '${t.adapter}' names no library to pin.`,
+          'Add `package: NAME` (the package index name) to the tool.',
+        ),
+      );
     } else if (!spec.environments[t.environment]) {
       // Without a declared environment every release would run in the same interpreter: not a version axis.
-      out.push(diag('error', 'versions-without-environment', at(p), p, `tool '${t.id}' declares versions, but its environment '${t.environment}' is not declared, so there is nothing to pin each release over.`, 'Declare the environment under `environments:` with its requirements (torch, ...).'));
+      out.push(
+        diag(
+          'error',
+          'versions-without-environment',
+          at(p),
+          p,
+          `tool '${t.id}' declares versions, but its environment '${t.environment}' is not declared, so there is nothing to pin each release over.`,
+          'Declare the environment under `environments:` with its requirements (torch, ...).',
+        ),
+      );
     }
   }
   const ids = new Set(versioned.map((t) => t.id));
   for (const g of spec.groups) {
     if (g.reference !== null && ids.has(g.reference)) {
       const p = ptr('groups', g.id, 'reference');
-      out.push(diag('error', 'versioned-reference', at(p), p, `the reference tool '${g.reference}' declares versions; every cell needs one reference.`, 'Use an unversioned tool (hooks) as the reference, or declare one release of it as its own tool.'));
+      out.push(
+        diag(
+          'error',
+          'versioned-reference',
+          at(p),
+          p,
+          `the reference tool '${g.reference}' declares versions; every cell needs one reference.`,
+          'Use an unversioned tool (hooks) as the reference, or declare one release of it as its own tool.',
+        ),
+      );
     }
     for (const r of g.unsupported) {
       if (r.versions === null) continue;
       const named = r.tools ?? g.tools;
       if (named.some((t) => ids.has(t))) continue;
       const p = `${r.pointer}/versions`;
-      out.push(diag('error', 'versions-without-versioned-tool', at(p), p, `this reason has a version range (${r.versions}) but names no tool that declares versions.`, 'Name the versioned tool in `tools`, or remove `versions`.'));
+      out.push(
+        diag(
+          'error',
+          'versions-without-versioned-tool',
+          at(p),
+          p,
+          `this reason has a version range (${r.versions}) but names no tool that declares versions.`,
+          'Name the versioned tool in `tools`, or remove `versions`.',
+        ),
+      );
     }
   }
   return out;

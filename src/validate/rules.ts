@@ -30,7 +30,14 @@ type Rule = (input: RuleInput) => Diagnostic[];
 const at = (spec: Spec, pointer: string, key = false) => positionOf(spec.positions, pointer, spec.file, key);
 
 function unknownRef(spec: Spec, pointer: string, word: string, known: string[], noun: string): Diagnostic {
-  return diag('error', `unknown-${noun}`, at(spec, pointer), pointer, `unknown ${noun} '${word}'.`, suggestion(word, known, noun));
+  return diag(
+    'error',
+    `unknown-${noun}`,
+    at(spec, pointer),
+    pointer,
+    `unknown ${noun} '${word}'.`,
+    suggestion(word, known, noun),
+  );
 }
 
 /**
@@ -41,9 +48,12 @@ function unknownRef(spec: Spec, pointer: string, word: string, known: string[], 
 export function toolHint(word: string, declared: string[], manifests: RuleInput['manifests']): string {
   const typo = didYouMean(word, declared);
   if (typo) return `Did you mean '${typo}'?`;
-  const adapters = Object.values(manifests).flatMap((m) => (m instanceof Error ? [] : Object.keys(m.adapters).map((a) => ({ runner: m.runner, adapter: a }))));
+  const adapters = Object.values(manifests).flatMap((m) =>
+    m instanceof Error ? [] : Object.keys(m.adapters).map((a) => ({ runner: m.runner, adapter: a })),
+  );
   const same = adapters.find((a) => a.adapter === word);
-  if (same) return `Runner '${same.runner}' has an adapter '${word}': declare it under tools: as \`${word}: { label: ... }\`${same.runner === 'torch' ? '' : ` with runner: ${same.runner}`}.`;
+  if (same)
+    return `Runner '${same.runner}' has an adapter '${word}': declare it under tools: as \`${word}: { label: ... }\`${same.runner === 'torch' ? '' : ` with runner: ${same.runner}`}.`;
   const list = [...new Set(adapters.map((a) => a.adapter))];
   return `Tools are declared under tools: (declared here: ${declared.join(', ') || 'none'}); adapters available: ${list.join(', ')} (\`benchgrid tools\` lists their contracts). To add your own: docs/adding-a-tool.md.`;
 }
@@ -61,7 +71,12 @@ const groupReferences: Rule = ({ spec, manifests }) => {
       const declared = new Set(known); // a set: a group may list thousands of names
       list.forEach((x, i) => {
         const p = `${base}/${key}/${i}`;
-        if (!declared.has(x)) out.push(noun === 'tool' ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests)) : unknownRef(spec, p, x, known, noun));
+        if (!declared.has(x))
+          out.push(
+            noun === 'tool'
+              ? diag('error', 'unknown-tool', at(spec, p), p, `unknown tool '${x}'.`, toolHint(x, known, manifests))
+              : unknownRef(spec, p, x, known, noun),
+          );
         if (seen.has(x)) out.push(diag('error', 'duplicate', at(spec, p), p, `'${x}' is listed twice.`, 'Remove one.'));
         seen.add(x);
       });
@@ -74,13 +89,32 @@ const groupReferences: Rule = ({ spec, manifests }) => {
     } else {
       for (const { contract, tools: ts } of g.cells) {
         const p = base + ptr('cells', contract);
-        if (!contracts.includes(contract)) out.push(diag('error', 'unknown-contract', at(spec, p, true), p, `unknown contract '${contract}'.`, suggestion(contract, contracts, 'contract')));
+        if (!contracts.includes(contract))
+          out.push(
+            diag(
+              'error',
+              'unknown-contract',
+              at(spec, p, true),
+              p,
+              `unknown contract '${contract}'.`,
+              suggestion(contract, contracts, 'contract'),
+            ),
+          );
         checkList(ts, `cells/${contract.replace(/~/g, '~0').replace(/\//g, '~1')}`, tools, 'tool');
       }
     }
     if (g.reference !== null && !g.tools.includes(g.reference)) {
       const p = `${base}/reference`;
-      out.push(diag('error', 'unknown-reference', at(spec, p), p, `reference tool '${g.reference}' is not one of this group's tools.`, suggestion(g.reference, g.tools, 'tool')));
+      out.push(
+        diag(
+          'error',
+          'unknown-reference',
+          at(spec, p),
+          p,
+          `reference tool '${g.reference}' is not one of this group's tools.`,
+          suggestion(g.reference, g.tools, 'tool'),
+        ),
+      );
     }
   }
   return out;
@@ -97,14 +131,27 @@ const toolReferences: Rule = ({ spec, manifests }) => {
     if (!m) {
       const p = spec.written.has(`${base}/runner`) ? `${base}/runner` : base;
       const folder = userRunnerFolders()[t.runner];
-      const hint = folder ? `${folder} is a runner folder of yours: declare it in the spec, \`runners: { ${t.runner}: ${path.relative(path.dirname(spec.file), folder).split(path.sep).join('/')} }\` (docs/adding-a-tool.md).` : suggestion(t.runner, Object.keys(manifests), 'runner');
+      const hint = folder
+        ? `${folder} is a runner folder of yours: declare it in the spec, \`runners: { ${t.runner}: ${path.relative(path.dirname(spec.file), folder).split(path.sep).join('/')} }\` (docs/adding-a-tool.md).`
+        : suggestion(t.runner, Object.keys(manifests), 'runner');
       out.push(diag('error', 'unknown-runner', at(spec, p), p, `unknown runner '${t.runner}'.`, hint));
     } else if (m instanceof Error) {
       out.push(diag('error', 'bad-manifest', at(spec, base), base, m.message));
     } else if (!m.adapters[t.adapter]) {
       const p = spec.written.has(`${base}/adapter`) ? `${base}/adapter` : base;
       const typo = didYouMean(t.adapter, Object.keys(m.adapters));
-      out.push(diag('error', 'unknown-adapter', at(spec, p, p === base), p, `runner '${t.runner}' has no adapter '${t.adapter}'.`, typo ? `Did you mean '${typo}'?` : `Its adapters: ${Object.keys(m.adapters).join(', ')}. To add one: docs/adding-a-tool.md (\`benchgrid init --tool ${t.adapter}\` writes a runner to start from).`));
+      out.push(
+        diag(
+          'error',
+          'unknown-adapter',
+          at(spec, p, p === base),
+          p,
+          `runner '${t.runner}' has no adapter '${t.adapter}'.`,
+          typo
+            ? `Did you mean '${typo}'?`
+            : `Its adapters: ${Object.keys(m.adapters).join(', ')}. To add one: docs/adding-a-tool.md (\`benchgrid init --tool ${t.adapter}\` writes a runner to start from).`,
+        ),
+      );
     }
     if (envs.length > 0 && !envs.includes(t.environment)) {
       const p = `${base}/environment`;
@@ -119,7 +166,16 @@ const environments: Rule = ({ spec }) => {
   const defaults = Object.values(spec.environments).filter((e) => spec.data.environments?.[e.id]?.default === true);
   if (defaults.length <= 1) return [];
   const p = ptr('environments', defaults[1].id, 'default');
-  return [diag('error', 'two-defaults', at(spec, p), p, `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`, 'Keep one.')];
+  return [
+    diag(
+      'error',
+      'two-defaults',
+      at(spec, p),
+      p,
+      `environments '${defaults[0].id}' and '${defaults[1].id}' are both marked default.`,
+      'Keep one.',
+    ),
+  ];
 };
 
 /** Every planned cell's contract site exists in its subject; subjects are complete for their builder. */
@@ -135,15 +191,45 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
     if (reported.has(key)) continue;
     reported.add(key);
     const p = ptr('contracts', cell.contract, 'site');
-    out.push(diag('error', 'unknown-site', at(spec, p), p, `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`, suggestion(site, Object.keys(subject.sites), 'site')));
+    out.push(
+      diag(
+        'error',
+        'unknown-site',
+        at(spec, p),
+        p,
+        `contract '${cell.contract}' reads site '${site}', which subject '${cell.subject}' does not declare.`,
+        suggestion(site, Object.keys(subject.sites), 'site'),
+      ),
+    );
   }
   for (const s of Object.values(spec.subjects).filter(isDeclared)) {
     const base = ptr('subjects', s.id);
-    if (s.model.builder === 'torchvision' && !s.model.name) out.push(diag('error', 'missing-key', at(spec, `${base}/model`), `${base}/model`, `a torchvision model needs 'name' (e.g. resnet18).`));
+    if (s.model.builder === 'torchvision' && !s.model.name)
+      out.push(
+        diag(
+          'error',
+          'missing-key',
+          at(spec, `${base}/model`),
+          `${base}/model`,
+          `a torchvision model needs 'name' (e.g. resnet18).`,
+        ),
+      );
     out.push(...causalLmProblems(spec, s, base));
-    if (s.inputs.kind === 'tokens' && s.inputs.vocab === null) out.push(diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`));
+    if (s.inputs.kind === 'tokens' && s.inputs.vocab === null)
+      out.push(
+        diag('error', 'missing-key', at(spec, `${base}/inputs`), `${base}/inputs`, `token inputs need 'vocab'.`),
+      );
     // Prompts split into batches of batch_size may end in a smaller one; generated stimuli may not.
-    if (s.inputs.kind !== 'text' && s.inputs.stimuli % s.inputs.batch_size !== 0) out.push(diag('error', 'bad-value', at(spec, `${base}/inputs/stimuli`), `${base}/inputs/stimuli`, `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`));
+    if (s.inputs.kind !== 'text' && s.inputs.stimuli % s.inputs.batch_size !== 0)
+      out.push(
+        diag(
+          'error',
+          'bad-value',
+          at(spec, `${base}/inputs/stimuli`),
+          `${base}/inputs/stimuli`,
+          `stimuli (${s.inputs.stimuli}) must be a multiple of batch_size (${s.inputs.batch_size}).`,
+        ),
+      );
     out.push(...inputSizeProblems(spec, s, base));
   }
   return out;
@@ -152,7 +238,9 @@ const sitesAndSubjects: Rule = ({ spec, plan }) => {
 /** The batch and the dataset within the harness's limit (src/spec/limits.ts). */
 function inputSizeProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
   const hint = { shape: 'Use a smaller batch or input.', stimuli: 'Use fewer stimuli.' };
-  return inputsOverLimit(s.inputs).map((o) => diag('error', 'bad-value', at(spec, `${base}/inputs/${o.key}`), `${base}/inputs/${o.key}`, o.message, hint[o.key]));
+  return inputsOverLimit(s.inputs).map((o) =>
+    diag('error', 'bad-value', at(spec, `${base}/inputs/${o.key}`), `${base}/inputs/${o.key}`, o.message, hint[o.key]),
+  );
 }
 
 /** A transformers architecture name, as transformers spells a config's model_type. */
@@ -167,12 +255,31 @@ function causalLmProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
   const named = s.model.weights !== null || s.model.config_from !== null;
   if (s.model.builder === 'transformers' && (name ? !ARCHITECTURE.test(name) : !named)) {
     const p = `${base}/model${name ? '/name' : ''}`;
-    out.push(diag('error', name ? 'bad-value' : 'missing-key', at(spec, p), p, name ? `'${name}' is not a transformers architecture name (a config model_type such as gpt2, llama or gpt_neox).` : `a transformers model needs 'name', its architecture (gpt2, llama, gpt_neox, ...).`));
+    out.push(
+      diag(
+        'error',
+        name ? 'bad-value' : 'missing-key',
+        at(spec, p),
+        p,
+        name
+          ? `'${name}' is not a transformers architecture name (a config model_type such as gpt2, llama or gpt_neox).`
+          : `a transformers model needs 'name', its architecture (gpt2, llama, gpt_neox, ...).`,
+      ),
+    );
   }
   const size = s.model.config.vocab_size;
   if (s.inputs.kind === 'tokens' && typeof size === 'number' && s.inputs.vocab !== null && s.inputs.vocab > size) {
     const p = `${base}/inputs/vocab`;
-    out.push(diag('error', 'bad-value', at(spec, p), p, `token ids are drawn from [0, ${s.inputs.vocab}), but the model's vocab_size is ${size}.`, `Set inputs.vocab to at most ${size}.`));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(spec, p),
+        p,
+        `token ids are drawn from [0, ${s.inputs.vocab}), but the model's vocab_size is ${size}.`,
+        `Set inputs.vocab to at most ${size}.`,
+      ),
+    );
   }
   return out;
 }
@@ -181,14 +288,31 @@ function causalLmProblems(spec: Spec, s: Subject, base: string): Diagnostic[] {
 function pageContracts(spec: Spec): { out: Diagnostic[]; undeclared: Set<string> } {
   const out: Diagnostic[] = [];
   const undeclared = new Set<string>();
-  (spec.data.page?.sections ?? []).forEach((sec, si) => sec.rows.forEach((row, ri) => {
-    const named: [string | undefined, string][] = [[row.contract, ptr('page', 'sections', si, 'rows', ri, 'contract')], ...row.entries.map((e, ei): [string | undefined, string] => [e.contract, ptr('page', 'sections', si, 'rows', ri, 'entries', ei, 'contract')])];
-    for (const [c, p] of named) {
-      if (c === undefined || spec.contracts[c]) continue;
-      undeclared.add(c);
-      out.push(diag('error', 'unknown-contract', at(spec, p), p, `unknown contract '${c}' in this page row.`, suggestion(c, Object.keys(spec.contracts), 'contract')));
-    }
-  }));
+  (spec.data.page?.sections ?? []).forEach((sec, si) =>
+    sec.rows.forEach((row, ri) => {
+      const named: [string | undefined, string][] = [
+        [row.contract, ptr('page', 'sections', si, 'rows', ri, 'contract')],
+        ...row.entries.map((e, ei): [string | undefined, string] => [
+          e.contract,
+          ptr('page', 'sections', si, 'rows', ri, 'entries', ei, 'contract'),
+        ]),
+      ];
+      for (const [c, p] of named) {
+        if (c === undefined || spec.contracts[c]) continue;
+        undeclared.add(c);
+        out.push(
+          diag(
+            'error',
+            'unknown-contract',
+            at(spec, p),
+            p,
+            `unknown contract '${c}' in this page row.`,
+            suggestion(c, Object.keys(spec.contracts), 'contract'),
+          ),
+        );
+      }
+    }),
+  );
   return { out, undeclared };
 }
 
@@ -198,12 +322,33 @@ const page: Rule = ({ spec, plan }) => {
   const ids = plan.cells.map((c) => c.id);
   const known = new Set(ids);
   const seen = new Set<string>();
-  for (const sec of spec.page) for (const row of sec.rows) for (const e of row.entries) {
-    if (undeclared.has(e.cell.split('/')[1])) continue;
-    if (!known.has(e.cell)) out.push(diag('error', 'unknown-cell', at(spec, e.pointer), e.pointer, `page entry names cell '${e.cell}', which the plan does not have.`, suggestion(e.cell, ids, 'cell')));
-    else if (seen.has(e.cell)) out.push(diag('warning', 'duplicate-page-entry', at(spec, e.pointer), e.pointer, `cell '${e.cell}' is already on the page.`));
-    seen.add(e.cell);
-  }
+  for (const sec of spec.page)
+    for (const row of sec.rows)
+      for (const e of row.entries) {
+        if (undeclared.has(e.cell.split('/')[1])) continue;
+        if (!known.has(e.cell))
+          out.push(
+            diag(
+              'error',
+              'unknown-cell',
+              at(spec, e.pointer),
+              e.pointer,
+              `page entry names cell '${e.cell}', which the plan does not have.`,
+              suggestion(e.cell, ids, 'cell'),
+            ),
+          );
+        else if (seen.has(e.cell))
+          out.push(
+            diag(
+              'warning',
+              'duplicate-page-entry',
+              at(spec, e.pointer),
+              e.pointer,
+              `cell '${e.cell}' is already on the page.`,
+            ),
+          );
+        seen.add(e.cell);
+      }
   return out;
 };
 
@@ -213,17 +358,53 @@ const protocol: Rule = ({ spec }) => {
   const out: Diagnostic[] = [];
   if (p.min_samples > p.samples) {
     const q = '/protocol/min_samples';
-    out.push(diag('error', 'bad-value', at(spec, q), q, `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(spec, q),
+        q,
+        `min_samples (${p.min_samples}) is larger than samples (${p.samples}).`,
+      ),
+    );
   }
   if (p.precision !== null && p.min_processes > p.processes) {
     const q = '/protocol/min_processes';
-    out.push(diag('error', 'bad-value', at(spec, q), q, `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`, 'Raise processes, lower min_processes (2 at least), or set precision: null for a quick look of fewer processes (a spec that extends one with a precision target inherits it).'));
+    out.push(
+      diag(
+        'error',
+        'bad-value',
+        at(spec, q),
+        q,
+        `min_processes (${p.min_processes}) is larger than processes (${p.processes}), the most a cell may run.`,
+        'Raise processes, lower min_processes (2 at least), or set precision: null for a quick look of fewer processes (a spec that extends one with a precision target inherits it).',
+      ),
+    );
   }
   return out;
 };
 
 /** The rules, in the order their diagnostics are reported. */
-export const RULES: Rule[] = [groupReferences, toolReferences, environments, environmentLayers, requirementSources, indexDirectories, sitesAndSubjects, subjectModels, sweeps, textInputs, reasons, unpairedRules, coverage, contractKinds, page, protocol, versionRules, fileNames];
+export const RULES: Rule[] = [
+  groupReferences,
+  toolReferences,
+  environments,
+  environmentLayers,
+  requirementSources,
+  indexDirectories,
+  sitesAndSubjects,
+  subjectModels,
+  sweeps,
+  textInputs,
+  reasons,
+  unpairedRules,
+  coverage,
+  contractKinds,
+  page,
+  protocol,
+  versionRules,
+  fileNames,
+];
 
 /** Runs every rule. */
 export function checkRules(input: RuleInput): Diagnostic[] {

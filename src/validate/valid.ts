@@ -18,11 +18,18 @@ export function invalidSpec(file: string, diagnostics: Diagnostic[], quietWarnin
   const shown = diagnostics.filter((d) => d.severity === 'error' || !quietWarnings);
   const n = diagnostics.filter((d) => d.severity === 'error').length;
   const message = `${file} is not a valid spec (${n} error${n === 1 ? '' : 's'}); run \`benchgrid validate ${file}\` after fixing.`;
-  return new UserError(message, EXIT.usage, shown.map((d) => formatDiagnostic(d)));
+  return new UserError(
+    message,
+    EXIT.usage,
+    shown.map((d) => formatDiagnostic(d)),
+  );
 }
 
 /** Loads a spec through every stage, the runner checks included; throws invalidSpec() when it has errors. */
-export async function loadValidSpec(file: string, options: { quietWarnings?: boolean; allowDownloads?: boolean } = {}): Promise<ValidSpec> {
+export async function loadValidSpec(
+  file: string,
+  options: { quietWarnings?: boolean; allowDownloads?: boolean } = {},
+): Promise<ValidSpec> {
   const loaded = await loadSpec(file, undefined, { allowDownloads: options.allowDownloads });
   const { spec, plan, manifests } = loaded;
   if (!spec || !plan || !manifests) throw invalidSpec(file, loaded.diagnostics, options.quietWarnings);
@@ -36,7 +43,9 @@ export async function loadValidSpec(file: string, options: { quietWarnings?: boo
  */
 export async function loadDeclaredSpec(file: string): Promise<Spec> {
   const merged = await loadMerged(file);
-  const diagnostics = merged.doc ? checkSchema(merged.doc.data, merged.doc.positions, merged.doc.file) : merged.diagnostics;
+  const diagnostics = merged.doc
+    ? checkSchema(merged.doc.data, merged.doc.positions, merged.doc.file)
+    : merged.diagnostics;
   if (!merged.doc || diagnostics.length > 0 || !isSpecData(merged.doc.data)) throw invalidSpec(file, diagnostics);
   return normalise(merged.doc.data, merged.doc.file, merged.doc.sources, merged.doc.positions);
 }

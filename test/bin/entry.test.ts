@@ -17,7 +17,8 @@ function checkout() {
   return dir;
 }
 
-const run = (dir: string, env: Record<string, string> = {}) => execa(process.execPath, [path.join(dir, 'bin/benchgrid.js')], { env, reject: false });
+const run = (dir: string, env: Record<string, string> = {}) =>
+  execa(process.execPath, [path.join(dir, 'bin/benchgrid.js')], { env, reject: false });
 
 describe('bin/benchgrid.js', () => {
   it('runs dist/cli.js when it is newer than every source file', async () => {

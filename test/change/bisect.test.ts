@@ -25,7 +25,11 @@ describe('bisect search', () => {
     expect(nextStep(r, [])).toEqual({ kind: 'measure', revision: 'c4' });
     expect(nextStep(r, [{ revision: 'c4', label: 'not_slower' }])).toEqual({ kind: 'measure', revision: 'c6' });
     expect(nextStep(r, [{ revision: 'c4', label: 'slower' }])).toEqual({ kind: 'measure', revision: 'c2' });
-    const late = [{ revision: 'c4', label: 'not_slower' }, { revision: 'c6', label: 'not_slower' }, { revision: 'c7', label: 'not_slower' }] as StepVerdict[];
+    const late = [
+      { revision: 'c4', label: 'not_slower' },
+      { revision: 'c6', label: 'not_slower' },
+      { revision: 'c7', label: 'not_slower' },
+    ] as StepVerdict[];
     expect(nextStep(r, late)).toEqual({ kind: 'measure', revision: 'c8' });
     expect(nextStep(r, [...late, { revision: 'c8', label: 'slower' }])).toEqual({ kind: 'found', revision: 'c8' });
     expect(nextStep(line(1), [])).toEqual({ kind: 'measure', revision: 'c1' });
@@ -59,13 +63,22 @@ describe('bisect search', () => {
   it('stops at a step without a verdict, with the revisions the first slower one is still among', () => {
     const r = line(8);
     expect(nextStep(r, [{ revision: 'c4', label: 'unknown' }])).toEqual({ kind: 'stuck', revision: 'c4', range: r });
-    const steps: StepVerdict[] = [{ revision: 'c4', label: 'not_slower' }, { revision: 'c6', label: 'slower' }, { revision: 'c5', label: 'unknown' }];
+    const steps: StepVerdict[] = [
+      { revision: 'c4', label: 'not_slower' },
+      { revision: 'c6', label: 'slower' },
+      { revision: 'c5', label: 'unknown' },
+    ];
     expect(nextStep(r, steps)).toEqual({ kind: 'stuck', revision: 'c5', range: ['c5', 'c6'] });
   });
 
   it('refuses steps it could not have chosen', () => {
     expect(() => nextStep([], [])).toThrow(/no revision/);
     expect(() => nextStep(line(3), [{ revision: 'x', label: 'slower' }])).toThrow(/not on the line/);
-    expect(() => nextStep(line(8), [{ revision: 'c3', label: 'slower' }, { revision: 'c5', label: 'not_slower' }])).toThrow(/not slower after a later revision/);
+    expect(() =>
+      nextStep(line(8), [
+        { revision: 'c3', label: 'slower' },
+        { revision: 'c5', label: 'not_slower' },
+      ]),
+    ).toThrow(/not slower after a later revision/);
   });
 });

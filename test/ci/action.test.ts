@@ -13,7 +13,17 @@ import { COMMENT_LIMIT, openBlocks } from '../../src/ci/github.ts';
 import { ROOT, tmpdir, write } from '../helpers.ts';
 import { makeToolRepo, writeSourcedSpec } from '../source/tool-repo.ts';
 
-interface Step { id?: string; name?: string; uses?: string; run?: string; if?: string; shell?: string; env?: Record<string, string>; with?: Record<string, string>; 'continue-on-error'?: boolean }
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  'continue-on-error'?: boolean;
+}
 
 const action = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8'));
 const steps: Step[] = action.runs.steps;
@@ -35,7 +45,16 @@ describe('action.yml', () => {
 
   it('prepares, restores the environments by key, measures, comments, then decides, in that order', () => {
     const names = steps.map((s) => s.name ?? s.uses);
-    expect(names).toEqual(['actions/setup-node@v4', 'actions/setup-python@v5', 'Install benchgrid', 'Prepare', 'Restore the environments', 'Measure base and head', 'Post or update the comment', 'Verdict']);
+    expect(names).toEqual([
+      'actions/setup-node@v4',
+      'actions/setup-python@v5',
+      'Install benchgrid',
+      'Prepare',
+      'Restore the environments',
+      'Measure base and head',
+      'Post or update the comment',
+      'Verdict',
+    ]);
     const cache = step('Restore the environments');
     expect(cache.uses).toBe('actions/cache@v4');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
@@ -50,7 +69,8 @@ describe('action.yml', () => {
     for (const s of steps.filter((x) => x.run)) {
       expect(s.run, s.name).not.toMatch(/\$\{\{/);
       expect(s.shell, s.name).toBe('bash');
-      for (const script of s.run!.matchAll(/\$GITHUB_ACTION_PATH\/([\w./-]+)/g)) expect(fs.existsSync(path.join(ROOT, script[1])), script[1]).toBe(true);
+      for (const script of s.run!.matchAll(/\$GITHUB_ACTION_PATH\/([\w./-]+)/g))
+        expect(fs.existsSync(path.join(ROOT, script[1])), script[1]).toBe(true);
       const token = Object.values(s.env ?? {}).some((v) => v.includes('github-token') || v.includes('github.token'));
       expect(token, s.name).toBe(s.name === 'Post or update the comment');
     }
@@ -70,17 +90,31 @@ describe('action.yml', () => {
 
 /** Runs a script of the action as its step does, in `cwd`, with the step's environment. */
 async function script(name: string, env: Record<string, string>) {
-  return execa(process.execPath, [path.join(ROOT, 'bin/node-ts.js'), path.join(ROOT, `scripts/action/${name}.ts`)], { cwd: env.GITHUB_WORKSPACE, env: { NO_COLOR: '1', ...env }, reject: false, timeout: 300_000 });
+  return execa(process.execPath, [path.join(ROOT, 'bin/node-ts.js'), path.join(ROOT, `scripts/action/${name}.ts`)], {
+    cwd: env.GITHUB_WORKSPACE,
+    env: { NO_COLOR: '1', ...env },
+    reject: false,
+    timeout: 300_000,
+  });
 }
 
-const outputsOf = (file: string) => Object.fromEntries(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+const outputsOf = (file: string) =>
+  Object.fromEntries(
+    fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 
 /**
  * A stand-in for the API as the default GITHUB_TOKEN sees it: GET /user refused to an installation token,
  * comments listed (paginated), created as github-actions[bot] and updated; each request recorded.
  */
 function fakeApi() {
-  const comments: { id: number; body: string; user: { login: string; id: number; type: string } }[] = [{ id: 1, body: 'an unrelated comment', user: { login: 'octocat', id: 583231, type: 'User' } }];
+  const comments: { id: number; body: string; user: { login: string; id: number; type: string } }[] = [
+    { id: 1, body: 'an unrelated comment', user: { login: 'octocat', id: 583231, type: 'User' } },
+  ];
   const requests: { method: string; url: string; auth: string | undefined; body: string }[] = [];
   let deny = false;
   const server = http.createServer((req, res) => {
@@ -89,11 +123,18 @@ function fakeApi() {
     req.on('end', () => {
       requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
       if (deny) return res.writeHead(403).end('{"message":"Resource not accessible by integration"}');
-      const json = (v: unknown, code = 200) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(v));
-      if (req.method === 'GET' && req.url === '/user') return json({ message: 'Resource not accessible by integration' }, 403);
-      if (req.method === 'GET' && /\/repos\/o\/tool\/issues\/7\/comments\?per_page=100&page=1$/.test(req.url!)) return json(comments);
+      const json = (v: unknown, code = 200) =>
+        res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+      if (req.method === 'GET' && req.url === '/user')
+        return json({ message: 'Resource not accessible by integration' }, 403);
+      if (req.method === 'GET' && /\/repos\/o\/tool\/issues\/7\/comments\?per_page=100&page=1$/.test(req.url!))
+        return json(comments);
       if (req.method === 'POST' && req.url === '/repos/o/tool/issues/7/comments') {
-        const c = { id: 100 + comments.length, body: JSON.parse(body).body, user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' } };
+        const c = {
+          id: 100 + comments.length,
+          body: JSON.parse(body).body,
+          user: { login: 'github-actions[bot]', id: 41898282, type: 'Bot' },
+        };
         comments.push(c);
         return json(c, 201);
       }
@@ -119,13 +160,28 @@ describe("the action's scripted steps, run here", () => {
     dir = tmpdir();
     repo = path.join(dir, 'tool');
     commit = await makeToolRepo(repo);
-    const spec = writeSourcedSpec(dir, { protocol: '{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }', raw: false });
-    const event = write(dir, 'event.json', JSON.stringify({ pull_request: { number: 7, base: { sha: commit }, head: { sha: commit } } }));
+    const spec = writeSourcedSpec(dir, {
+      protocol:
+        '{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }',
+      raw: false,
+    });
+    const event = write(
+      dir,
+      'event.json',
+      JSON.stringify({ pull_request: { number: 7, base: { sha: commit }, head: { sha: commit } } }),
+    );
     await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
     env = {
-      GITHUB_WORKSPACE: repo, GITHUB_EVENT_PATH: event, RUNNER_TEMP: path.join(dir, 'runner-temp'), RUNNER_OS: 'Linux',
-      GITHUB_REPOSITORY: 'o/tool', GITHUB_API_URL: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`,
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'), INPUT_TOOL: 'hookkit', INPUT_SPEC: spec, INPUT_THRESHOLD: '5',
+      GITHUB_WORKSPACE: repo,
+      GITHUB_EVENT_PATH: event,
+      RUNNER_TEMP: path.join(dir, 'runner-temp'),
+      RUNNER_OS: 'Linux',
+      GITHUB_REPOSITORY: 'o/tool',
+      GITHUB_API_URL: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`,
+      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+      INPUT_TOOL: 'hookkit',
+      INPUT_SPEC: spec,
+      INPUT_THRESHOLD: '5',
     };
   });
   afterAll(() => api.server.close());
@@ -135,10 +191,20 @@ describe("the action's scripted steps, run here", () => {
     const r = await script('prepare', { ...env, GITHUB_OUTPUT: out });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     const o = outputsOf(out);
-    expect(o).toMatchObject({ tool: 'hookkit', base: commit, head: repo, 'spec-name': 'sourced', marker: '<!-- benchgrid:bench-change tool=hookkit spec=sourced -->' });
+    expect(o).toMatchObject({
+      tool: 'hookkit',
+      base: commit,
+      head: repo,
+      'spec-name': 'sourced',
+      marker: '<!-- benchgrid:bench-change tool=hookkit spec=sourced -->',
+    });
     expect(o['cache-key']).toMatch(/^benchgrid-envs-v1-Linux-[0-9a-f]{16}$/);
     Object.assign(env, { SPEC: o.spec, TOOL: o.tool, BASE: o.base, HEAD_DIR: o.head, OUT: o.out, MARKER: o.marker });
-    const builtin = await script('prepare', { ...env, INPUT_SPEC: 'builtin:resnet18_cpu', GITHUB_OUTPUT: write(dir, 'p2.out', '') });
+    const builtin = await script('prepare', {
+      ...env,
+      INPUT_SPEC: 'builtin:resnet18_cpu',
+      GITHUB_OUTPUT: write(dir, 'p2.out', ''),
+    });
     expect(builtin.exitCode).toBe(0);
     for (const [input, message] of [
       [{ INPUT_SPEC: 'builtin:nope' }, /spec: 'builtin:nope' is not one of benchgrid's specs \(builtin:.*resnet18_cpu/],
@@ -156,7 +222,12 @@ describe("the action's scripted steps, run here", () => {
 
   it('bench: runs bench-change of the checkout against the base, writes the marked markdown and the job summary, and records the exit status', async () => {
     const out = write(dir, 'bench.out', '');
-    const r = await script('bench', { ...env, INPUT_ONLY: 'A/single_module_output/*/*', INPUT_PROCESSES: '1', GITHUB_OUTPUT: out });
+    const r = await script('bench', {
+      ...env,
+      INPUT_ONLY: 'A/single_module_output/*/*',
+      INPUT_PROCESSES: '1',
+      GITHUB_OUTPUT: out,
+    });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     const o = outputsOf(out);
     expect(o.status).toBe('0');
@@ -167,11 +238,18 @@ describe("the action's scripted steps, run here", () => {
     env.MARKDOWN = o.markdown;
     // bench-change that cannot run: the comment says why, and the status says it for the verdict.
     const failed = write(dir, 'failed.out', '');
-    const f = await script('bench', { ...env, TOOL: 'nosuchtool', OUT: path.join(dir, 'failed-run'), GITHUB_OUTPUT: failed });
+    const f = await script('bench', {
+      ...env,
+      TOOL: 'nosuchtool',
+      OUT: path.join(dir, 'failed-run'),
+      GITHUB_OUTPUT: failed,
+    });
     expect(f.exitCode).toBe(0);
     expect(outputsOf(failed).status).toBe('2');
     const why = fs.readFileSync(outputsOf(failed).markdown, 'utf8');
-    expect(why).toMatch(/^<!-- benchgrid:bench-change tool=hookkit spec=sourced -->\n## benchgrid bench-change: `nosuchtool` could not be measured \(exit 2\)/);
+    expect(why).toMatch(
+      /^<!-- benchgrid:bench-change tool=hookkit spec=sourced -->\n## benchgrid bench-change: `nosuchtool` could not be measured \(exit 2\)/,
+    );
     expect(why).toMatch(/has no tool or package named 'nosuchtool'/);
   }, 300_000);
 
@@ -186,30 +264,54 @@ describe("the action's scripted steps, run here", () => {
     const second = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c2.out', '') });
     expect(second.stdout).toMatch(/comment=updated/);
     expect(second.stdout).toMatch(/comment-id=102/);
-    expect(api.comments.map((c) => [c.user.login, c.body.split('\n')[0]])).toEqual([['octocat', 'an unrelated comment'], ['mallory', env.MARKER], ['github-actions[bot]', env.MARKER]]);
+    expect(api.comments.map((c) => [c.user.login, c.body.split('\n')[0]])).toEqual([
+      ['octocat', 'an unrelated comment'],
+      ['mallory', env.MARKER],
+      ['github-actions[bot]', env.MARKER],
+    ]);
     expect(api.comments[1].body).toBe(forged);
     expect(api.comments[2].body).toMatch(/A later push\.\n$/);
     expect(api.requests.map((q) => `${q.method} ${q.url.replace(/\?.*/, '')}`)).toEqual([
-      'GET /user', 'GET /repos/o/tool/issues/7/comments', 'POST /repos/o/tool/issues/7/comments',
-      'GET /user', 'GET /repos/o/tool/issues/7/comments', 'PATCH /repos/o/tool/issues/comments/102',
+      'GET /user',
+      'GET /repos/o/tool/issues/7/comments',
+      'POST /repos/o/tool/issues/7/comments',
+      'GET /user',
+      'GET /repos/o/tool/issues/7/comments',
+      'PATCH /repos/o/tool/issues/comments/102',
     ]);
     expect(new Set(api.requests.map((q) => q.auth))).toEqual(new Set(['Bearer t0ken']));
     // A markdown file over GitHub's limit (edited after the bench step) is cut before it is sent.
     fs.appendFileSync(env.MARKDOWN, `${'| row | x |\n'.repeat(7000)}`);
-    const long = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c2b.out', ''), GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '42' });
+    const long = await script('comment', {
+      ...env,
+      GITHUB_TOKEN: 't0ken',
+      GITHUB_OUTPUT: write(dir, 'c2b.out', ''),
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: '42',
+    });
     expect(long.stdout).toMatch(/comment=updated/);
     expect(api.comments[2].body.length).toBeLessThanOrEqual(65_536);
-    expect(api.comments[2].body).toMatch(/\*\*This comment was cut here\*\* .* job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/);
+    expect(api.comments[2].body).toMatch(
+      /\*\*This comment was cut here\*\* .* job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/,
+    );
     api.deny(true);
     const denied = await script('comment', { ...env, GITHUB_TOKEN: 't0ken', GITHUB_OUTPUT: write(dir, 'c3.out', '') });
     expect(denied.exitCode).toBe(2);
     expect(denied.stdout).toMatch(/::error::GET .*HTTP 403 .*The token needs `pull-requests: write`/);
-    const noPr = await script('comment', { ...env, GITHUB_EVENT_PATH: write(dir, 'push.json', '{"ref":"refs/heads/main"}'), GITHUB_OUTPUT: write(dir, 'c4.out', '') });
+    const noPr = await script('comment', {
+      ...env,
+      GITHUB_EVENT_PATH: write(dir, 'push.json', '{"ref":"refs/heads/main"}'),
+      GITHUB_OUTPUT: write(dir, 'c4.out', ''),
+    });
     expect(noPr.stdout).toMatch(/comment=none/);
   }, 300_000);
 
   it('verdict: passes on 0, fails on 4 (slower beyond the threshold), 5 (cells in error on a side) and on any other status', async () => {
-    const run = (status: string) => execa('bash', ['-e', '-c', step('Verdict').run!], { env: { STATUS: status, TOOL: 'hookkit', THRESHOLD: '5' }, reject: false });
+    const run = (status: string) =>
+      execa('bash', ['-e', '-c', step('Verdict').run!], {
+        env: { STATUS: status, TOOL: 'hookkit', THRESHOLD: '5' },
+        reject: false,
+      });
     const [ok, slower, errors, broken] = await Promise.all(['0', '4', '5', '3'].map(run));
     expect([ok.exitCode, slower.exitCode, errors.exitCode, broken.exitCode]).toEqual([0, 1, 1, 1]);
     expect(errors.stdout).toMatch(/::error::benchgrid: some of hookkit's cells ended in error on the base or the head/);
@@ -235,7 +337,9 @@ describe('the comment when bench-change could not finish', () => {
     const c = failure(MARKER, 'hookkit', 3, stderr, LINK);
     expect(c.split('\n')[0]).toBe(MARKER);
     expect(c).toContain('## benchgrid bench-change: `hookkit` could not be measured (exit 3)');
-    expect(c).toContain('the whole of it is in the job log, step "Measure base and head" (https://github.com/o/tool/actions/runs/42):');
+    expect(c).toContain(
+      'the whole of it is in the job log, step "Measure base and head" (https://github.com/o/tool/actions/runs/42):',
+    );
     expect(block(c)).toEqual(Array.from({ length: 25 }, (_, i) => `error line ${i + 15}`));
     expect(openBlocks(c)).toEqual({ fence: null, details: 0 });
   });

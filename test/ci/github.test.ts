@@ -2,7 +2,19 @@
 // token's account starting with the marker, whatever others post), who the token is, and comments cut to
 // GitHub's limit of 65,536 characters and still well-formed, with hostile inputs. The API is a fake `Api`.
 import { describe, expect, it } from 'vitest';
-import { ACTIONS_BOT, type Api, type Author, COMMENT_LIMIT, fitComment, GitHubError, openBlocks, ownComment, sameAuthor, tokenAuthor, upsertComment } from '../../src/ci/github.ts';
+import {
+  ACTIONS_BOT,
+  type Api,
+  type Author,
+  COMMENT_LIMIT,
+  fitComment,
+  GitHubError,
+  openBlocks,
+  ownComment,
+  sameAuthor,
+  tokenAuthor,
+  upsertComment,
+} from '../../src/ci/github.ts';
 import { forMarkdown } from '../../src/util/escape.ts';
 
 const MARKER = '<!-- benchgrid:bench-change tool=hookkit spec=sourced -->';
@@ -22,13 +34,21 @@ describe('ownComment: the comment the action may update', () => {
   });
 
   it('takes no comment of the bot without the marker on its first line, nor one with the marker further down', () => {
-    expect(ownComment([comment(3, bot, 'another workflow'), comment(4, bot, `hello\n${MARKER}`)], MARKER, ACTIONS_BOT)).toBeNull();
+    expect(
+      ownComment([comment(3, bot, 'another workflow'), comment(4, bot, `hello\n${MARKER}`)], MARKER, ACTIONS_BOT),
+    ).toBeNull();
     expect(ownComment([comment(3, bot, `${MARKER}  \nverdict`)], MARKER, ACTIONS_BOT)).toBe(3);
   });
 
   it("never takes a user's comment for the bot's: a login like the bot's with type User, or no user at all", () => {
     const lookalike = { login: 'github-actions[bot]', id: 7, type: 'User' };
-    expect(ownComment([comment(2, lookalike), comment(3, null), comment(4, { login: 'github-actions' }), { id: 5, body: MARKER }], MARKER, ACTIONS_BOT)).toBeNull();
+    expect(
+      ownComment(
+        [comment(2, lookalike), comment(3, null), comment(4, { login: 'github-actions' }), { id: 5, body: MARKER }],
+        MARKER,
+        ACTIONS_BOT,
+      ),
+    ).toBeNull();
   });
 
   it("with a user's token, takes that user's marked comment, by id when known (a renamed login stays theirs, a new owner of the old login does not pass)", () => {
@@ -39,7 +59,13 @@ describe('ownComment: the comment the action may update', () => {
   });
 
   it('ignores entries that are not comments', () => {
-    expect(ownComment([null, 'x', { id: '3', body: MARKER, user: bot }, { id: 4, body: 5, user: bot }, comment(6, bot)], MARKER, ACTIONS_BOT)).toBe(6);
+    expect(
+      ownComment(
+        [null, 'x', { id: '3', body: MARKER, user: bot }, { id: 4, body: 5, user: bot }, comment(6, bot)],
+        MARKER,
+        ACTIONS_BOT,
+      ),
+    ).toBe(6);
   });
 });
 
@@ -68,7 +94,11 @@ function fakeApi(routes: Record<string, unknown | ((body: unknown) => unknown)>)
 }
 
 const API = 'https://api.example';
-const integration = new GitHubError('GET /user: HTTP 403', 403, '{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user"}');
+const integration = new GitHubError(
+  'GET /user: HTTP 403',
+  403,
+  '{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user"}',
+);
 
 describe('tokenAuthor: who the token acts as', () => {
   it("is the user GET /user answers for a user's token", async () => {
@@ -82,9 +112,13 @@ describe('tokenAuthor: who the token acts as', () => {
   });
 
   it('is an error for any other refusal (a bad token, a rate limit) and for an answer without a login', async () => {
-    const bad = fakeApi({ [`GET ${API}/user`]: new GitHubError('GET /user: HTTP 401', 401, '{"message":"Bad credentials"}') });
+    const bad = fakeApi({
+      [`GET ${API}/user`]: new GitHubError('GET /user: HTTP 401', 401, '{"message":"Bad credentials"}'),
+    });
     await expect(tokenAuthor(bad.api, API)).rejects.toThrow(/HTTP 401/);
-    const limited = fakeApi({ [`GET ${API}/user`]: new GitHubError('GET /user: HTTP 403', 403, '{"message":"API rate limit exceeded"}') });
+    const limited = fakeApi({
+      [`GET ${API}/user`]: new GitHubError('GET /user: HTTP 403', 403, '{"message":"API rate limit exceeded"}'),
+    });
     await expect(tokenAuthor(limited.api, API)).rejects.toThrow(/HTTP 403/);
     const odd = fakeApi({ [`GET ${API}/user`]: { message: 'hi' } });
     await expect(tokenAuthor(odd.api, API)).rejects.toThrow(/names no login and type/);
@@ -98,7 +132,11 @@ describe('upsertComment', () => {
   const body = `${MARKER}\nthe verdict`;
 
   it("creates a comment when the only marked one is an attacker's, and never writes to it", async () => {
-    const { api, requests } = fakeApi({ [`GET ${API}/user`]: integration, [list(1)]: [comment(2, mallory)], [post]: { id: 9, user: bot } });
+    const { api, requests } = fakeApi({
+      [`GET ${API}/user`]: integration,
+      [list(1)]: [comment(2, mallory)],
+      [post]: { id: 9, user: bot },
+    });
     expect(await upsertComment(target, MARKER, body, api)).toEqual({ action: 'created', id: 9 });
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${API}/user`, list(1), post]);
     expect(requests[2].body).toEqual({ body });
@@ -107,7 +145,12 @@ describe('upsertComment', () => {
   it("updates the bot's own comment when an attacker's marked comment comes first, even on a later page", async () => {
     const page1 = [comment(2, mallory), ...Array.from({ length: 99 }, (_, i) => comment(10 + i, alice, 'chatter'))];
     const patch = `PATCH ${API}/repos/o/tool/issues/comments/300`;
-    const { api, requests } = fakeApi({ [`GET ${API}/user`]: integration, [list(1)]: page1, [list(2)]: [comment(300, bot)], [patch]: { id: 300 } });
+    const { api, requests } = fakeApi({
+      [`GET ${API}/user`]: integration,
+      [list(1)]: page1,
+      [list(2)]: [comment(300, bot)],
+      [patch]: { id: 300 },
+    });
     expect(await upsertComment(target, MARKER, body, api)).toEqual({ action: 'updated', id: 300 });
     expect(requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PATCH']);
     expect(requests.some((r) => r.url.endsWith('/comments/2'))).toBe(false);
@@ -115,14 +158,22 @@ describe('upsertComment', () => {
 
   it("with a user's token, updates that user's marked comment and not the bot's", async () => {
     const patch = `PATCH ${API}/repos/o/tool/issues/comments/4`;
-    const { api } = fakeApi({ [`GET ${API}/user`]: { login: 'Alice', id: 1001, type: 'User' }, [list(1)]: [comment(3, bot), comment(4, alice)], [patch]: { id: 4 } });
+    const { api } = fakeApi({
+      [`GET ${API}/user`]: { login: 'Alice', id: 1001, type: 'User' },
+      [list(1)]: [comment(3, bot), comment(4, alice)],
+      [patch]: { id: 4 },
+    });
     expect(await upsertComment(target, MARKER, body, api)).toEqual({ action: 'updated', id: 4 });
   });
 
   it('refuses, before any request, a body over the limit or one that does not start with the marker', async () => {
     const { api, requests } = fakeApi({});
-    await expect(upsertComment(target, MARKER, `${MARKER}\n${'x'.repeat(COMMENT_LIMIT)}`, api)).rejects.toThrow(/over GitHub's limit of 65536/);
-    await expect(upsertComment(target, MARKER, `hello\n${MARKER}`, api)).rejects.toThrow(/does not start with its marker/);
+    await expect(upsertComment(target, MARKER, `${MARKER}\n${'x'.repeat(COMMENT_LIMIT)}`, api)).rejects.toThrow(
+      /over GitHub's limit of 65536/,
+    );
+    await expect(upsertComment(target, MARKER, `hello\n${MARKER}`, api)).rejects.toThrow(
+      /does not start with its marker/,
+    );
     expect(requests).toEqual([]);
   });
 });
@@ -130,12 +181,17 @@ describe('upsertComment', () => {
 /** Whether every code fence `text` opens is closed, and <details> opens and closes as often. */
 const wellFormed = (text: string) => {
   const open = openBlocks(text);
-  return open.fence === null && open.details === 0 && (text.match(/<details>/g) ?? []).length === (text.match(/<\/details>/g) ?? []).length;
+  return (
+    open.fence === null &&
+    open.details === 0 &&
+    (text.match(/<details>/g) ?? []).length === (text.match(/<\/details>/g) ?? []).length
+  );
 };
 const WHERE = "the whole comparison is in this run's job summary (https://github.com/o/tool/actions/runs/42).";
-const NOTE = /\n\n\*\*This comment was cut here\*\* to fit GitHub's limit of 65,536 characters: the whole comparison is in this run's job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/;
+const NOTE =
+  /\n\n\*\*This comment was cut here\*\* to fit GitHub's limit of 65,536 characters: the whole comparison is in this run's job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/;
 
-describe('fitComment: within GitHub\'s limit, well-formed, saying where the rest is', () => {
+describe("fitComment: within GitHub's limit, well-formed, saying where the rest is", () => {
   it('leaves a comment within the limit as it is, to the character', () => {
     expect(fitComment('short', WHERE)).toBe('short');
     const exact = `${MARKER}\n${'x'.repeat(COMMENT_LIMIT - MARKER.length - 1)}`;
@@ -182,16 +238,45 @@ describe('fitComment: within GitHub\'s limit, well-formed, saying where the rest
 
   it('closes a code fence it cuts into, whatever backticks the text holds, and the <details> blocks around it', () => {
     const rows = Array.from({ length: 6000 }, (_, i) => `line ${i} with \`\` two backticks and a \`code span\``);
-    const text = [MARKER, '<details><summary>log</summary>', '', '````text', '```', 'still inside: three backticks do not close four', ...rows, '````', '', '</details>'].join('\n');
+    const text = [
+      MARKER,
+      '<details><summary>log</summary>',
+      '',
+      '````text',
+      '```',
+      'still inside: three backticks do not close four',
+      ...rows,
+      '````',
+      '',
+      '</details>',
+    ].join('\n');
     const cut = fitComment(text, WHERE);
     expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(wellFormed(cut)).toBe(true);
-    expect(cut).toMatch(/\nline \d+ with `` two backticks and a `code span`\n````\n\n<\/details>\n\n\*\*This comment was cut here/);
+    expect(cut).toMatch(
+      /\nline \d+ with `` two backticks and a `code span`\n````\n\n<\/details>\n\n\*\*This comment was cut here/,
+    );
   });
 
   it('closes nested <details> blocks it cuts into, and leaves closed ones as they are', () => {
     const table = Array.from({ length: 3000 }, (_, i) => `| cell ${i} | ${'z'.repeat(30)} |`);
-    const text = [MARKER, '<details><summary>done</summary>', '', 'short', '', '</details>', '', '<details><summary>outer</summary>', '', '<details><summary>inner</summary>', '', ...table, '', '</details>', '</details>'].join('\n');
+    const text = [
+      MARKER,
+      '<details><summary>done</summary>',
+      '',
+      'short',
+      '',
+      '</details>',
+      '',
+      '<details><summary>outer</summary>',
+      '',
+      '<details><summary>inner</summary>',
+      '',
+      ...table,
+      '',
+      '</details>',
+      '</details>',
+    ].join('\n');
     const cut = fitComment(text, WHERE);
     expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(openBlocks(cut.slice(0, cut.indexOf('\n\n</details>\n\n</details>')))).toEqual({ fence: null, details: 2 });

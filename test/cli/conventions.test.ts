@@ -6,7 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.ts';
 import { cli, FIXTURES, ROOT, PREDECESSOR_RESULTS, tmpdir, write } from '../helpers.ts';
 
-const COMMANDS = ['init', 'validate', 'plan', 'run', 'bench-change', 'report', 'compare', 'diff', 'ratios', 'history', 'env', 'export', 'ingest', 'tools', 'system'];
+const COMMANDS = [
+  'init',
+  'validate',
+  'plan',
+  'run',
+  'bench-change',
+  'report',
+  'compare',
+  'diff',
+  'ratios',
+  'history',
+  'env',
+  'export',
+  'ingest',
+  'tools',
+  'system',
+];
 
 describe('--help', () => {
   it('of every command has examples, and the top level lists the exit codes', async () => {
@@ -22,7 +38,10 @@ describe('--help', () => {
 
 describe('exit codes, one per class', () => {
   it('0 success, 2 bad input, 4 a difference found; distinct from 1 (a bug)', async () => {
-    const pair = (d: string) => [path.join(FIXTURES, 'diff', d, 'old.yaml'), path.join(FIXTURES, 'diff', d, 'new.yaml')];
+    const pair = (d: string) => [
+      path.join(FIXTURES, 'diff', d, 'old.yaml'),
+      path.join(FIXTURES, 'diff', d, 'new.yaml'),
+    ];
     expect((await cli(['validate', path.join(FIXTURES, 'specs/tiny.yaml')])).code).toBe(EXIT.ok);
     expect((await cli(['validate', path.join(tmpdir(), 'missing.yaml')])).code).toBe(EXIT.usage);
     expect((await cli(['diff', ...pair('rename'), '--exit-code'])).code).toBe(EXIT.differenceFound);
@@ -31,10 +50,22 @@ describe('exit codes, one per class', () => {
   }, 120_000);
 
   it('3 when the run cannot proceed (an environment that pip cannot build)', async () => {
-    const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^# yaml-language-server.*\n/, '');
+    const tiny = fs
+      .readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8')
+      .replace(/^# yaml-language-server.*\n/, '');
     const dir = tmpdir();
-    const spec = write(dir, 'tiny.yaml', tiny.replace(/^subjects:/m, 'environments:\n  main: { default: true, requirements: ["torch==0.0.0.1"] }\nsubjects:'));
-    const r = await cli(['run', spec, '--out', path.join(dir, 'run')], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 300_000 });
+    const spec = write(
+      dir,
+      'tiny.yaml',
+      tiny.replace(
+        /^subjects:/m,
+        'environments:\n  main: { default: true, requirements: ["torch==0.0.0.1"] }\nsubjects:',
+      ),
+    );
+    const r = await cli(['run', spec, '--out', path.join(dir, 'run')], {
+      env: { BENCHGRID_CACHE: path.join(dir, 'cache') },
+      timeout: 300_000,
+    });
     expect([r.code, r.stderr]).toEqual([EXIT.runFailed, expect.stringContaining("building environment 'main' failed")]);
   }, 300_000);
 });
@@ -55,10 +86,18 @@ describe('--json and --format json', () => {
     const bad = write(tmpdir(), 'bad.yaml', 'benchgrid: 1\nname: x\n');
     const plan = await cli(['plan', bad, '--json']);
     expect(plan.code).toBe(2);
-    expect(JSON.parse(plan.stdout).error).toMatchObject({ exit_code: 2, kind: 'bad_input', message: expect.stringContaining('is not a valid spec') });
+    expect(JSON.parse(plan.stdout).error).toMatchObject({
+      exit_code: 2,
+      kind: 'bad_input',
+      message: expect.stringContaining('is not a valid spec'),
+    });
     expect(JSON.parse(plan.stdout).error.diagnostics.length).toBeGreaterThan(0);
     const report = await cli(['report', path.join(tmpdir(), 'none.json'), '--format', 'json']);
-    expect(JSON.parse(report.stdout).error).toMatchObject({ exit_code: 2, kind: 'bad_input', message: expect.stringContaining('no such file') });
+    expect(JSON.parse(report.stdout).error).toMatchObject({
+      exit_code: 2,
+      kind: 'bad_input',
+      message: expect.stringContaining('no such file'),
+    });
     const usage = await cli(['compare', PREDECESSOR_RESULTS, '--json']);
     expect(JSON.parse(usage.stdout).error).toMatchObject({ exit_code: 2, kind: 'bad_input' });
     expect((await cli(['plan', bad])).stdout).toBe('');

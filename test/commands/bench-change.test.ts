@@ -17,7 +17,8 @@ import { commitSlowdown, sourcedWorkspace } from '../source/tool-repo.ts';
 // against a 300% slowdown. The spec has no raw tool: bench-change adds the built-in one, so both sides are
 // timed against the plain forward in their own processes and head/base is a ratio of paired ratios (before
 // it did, base against base compared absolute medians and was labelled changed on a loaded machine).
-const PROTOCOL = '{ warmups: 1, samples: 5, processes: 3, min_samples: 3, budget_s_per_cell: 10, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
+const PROTOCOL =
+  '{ warmups: 1, samples: 5, processes: 3, min_samples: 3, budget_s_per_cell: 10, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }';
 
 let dir: string;
 let spec: string;
@@ -31,7 +32,25 @@ beforeAll(async () => {
 });
 
 async function benchChange(head: string, out: string, extra: string[] = []) {
-  const r = await cli(['bench-change', spec, '--tool', 'hookkit', '--base', 'git:main', '--head', head, '--out', out, '--threshold', '15', '--json', ...extra], { cwd: repo, timeout: 600_000 });
+  const r = await cli(
+    [
+      'bench-change',
+      spec,
+      '--tool',
+      'hookkit',
+      '--base',
+      'git:main',
+      '--head',
+      head,
+      '--out',
+      out,
+      '--threshold',
+      '15',
+      '--json',
+      ...extra,
+    ],
+    { cwd: repo, timeout: 600_000 },
+  );
   return { ...r, report: r.stdout ? (JSON.parse(r.stdout) as ChangeReport) : null };
 }
 
@@ -48,7 +67,11 @@ describe('bench-change', () => {
     expect(c.tools!.map((t) => [t.tool, t.label, t.cells.length])).toEqual([['hookkit', 'slower', 3]]);
     expect(c.tools![0].ratio!).toBeGreaterThan(1.5);
     expect(c.summary.failing_tools).toEqual(['hookkit (resnet18)']);
-    expect(c.cells.map((x) => x.id)).toEqual(['A/single_module_output/hookkit/resnet18', 'A/matched_retained/hookkit/resnet18', 'A/replacement_edit/hookkit/resnet18']);
+    expect(c.cells.map((x) => x.id)).toEqual([
+      'A/single_module_output/hookkit/resnet18',
+      'A/matched_retained/hookkit/resnet18',
+      'A/replacement_edit/hookkit/resnet18',
+    ]);
     expect(c.cells.every((x) => x.before?.exact === 'bit' && x.after?.exact === 'bit')).toBe(true);
     // The version of the tool under test differs by design: a note, not a blocking difference.
     expect(c.environment.blocking).toBe(0);
@@ -56,7 +79,9 @@ describe('bench-change', () => {
     const results = loadResults(out);
     expect(new Set(results.cells.map((x) => x.tool))).toEqual(new Set(['raw', 'hookkit@base', 'hookkit@head']));
     // Both sides paired with the raw forward bench-change added, and the comparison judged paired ratios.
-    expect(results.cells.filter((x) => x.tool !== 'raw').every((x) => x.paired && x.paired.baseline === 'raw')).toBe(true);
+    expect(results.cells.filter((x) => x.tool !== 'raw').every((x) => x.paired && x.paired.baseline === 'raw')).toBe(
+      true,
+    );
     expect(c.cells.map((x) => x.speed.paired)).toEqual(['paired', 'paired', 'paired']);
     // It held the run lock as run does, released it, and records what run records (none stopped early).
     expect(fs.existsSync(path.join(out, LOCK_FILE))).toBe(false);
@@ -69,7 +94,10 @@ describe('bench-change', () => {
     const h = buildHistory(findRuns([out]).runs.map((found) => ({ found, revision: 'r', report: null })));
     // (The raw cells bench-change added are series of their own, with no tool version.)
     const hookkit = h.series.find((s) => s.cell.includes('/hookkit/'))!;
-    expect(hookkit.points.map((p) => p.version)).toEqual([`1.0.0+git.${base.slice(0, 7)}`, `1.0.0+git.${slow.slice(0, 7)}`]);
+    expect(hookkit.points.map((p) => p.version)).toEqual([
+      `1.0.0+git.${base.slice(0, 7)}`,
+      `1.0.0+git.${slow.slice(0, 7)}`,
+    ]);
     expect(h.findings.some((f) => f.axis === 'versions' && f.kind === 'regression')).toBe(true);
   }, 600_000);
 
@@ -89,7 +117,10 @@ describe('bench-change', () => {
   it('refuses a run it cannot make, before measuring anything', async () => {
     const none = await cli(['bench-change', spec, '--base', 'git:main'], { cwd: repo });
     expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/bench-change needs --tool/)]);
-    const wrong = await cli(['bench-change', spec, '--tool', 'hookkit', '--base', 'main', '--out', path.join(dir, 'never')], { cwd: repo });
+    const wrong = await cli(
+      ['bench-change', spec, '--tool', 'hookkit', '--base', 'main', '--out', path.join(dir, 'never')],
+      { cwd: repo },
+    );
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/--base: .*main: no such directory.*to name a git revision, write git:REV/);
     const resumeRun = await cli(['run', '--resume', path.join(dir, 'slow')]);
@@ -98,10 +129,16 @@ describe('bench-change', () => {
     // A run directory that a live benchgrid holds is refused, naming the holder; nothing reaches its journal.
     const held = path.join(dir, 'slow');
     const journal = fs.readFileSync(path.join(held, 'journal.jsonl'), 'utf8');
-    fs.writeFileSync(path.join(held, LOCK_FILE), JSON.stringify({ ...thisHolder('benchgrid run x'), host: 'gpu-node-7', pid: 4242 }));
+    fs.writeFileSync(
+      path.join(held, LOCK_FILE),
+      JSON.stringify({ ...thisHolder('benchgrid run x'), host: 'gpu-node-7', pid: 4242 }),
+    );
     const locked = await cli(['bench-change', '--resume', held], { cwd: repo });
     fs.rmSync(path.join(held, LOCK_FILE));
-    expect([locked.code, locked.stderr]).toEqual([2, expect.stringMatching(/in use by benchgrid process 4242 on gpu-node-7/)]);
+    expect([locked.code, locked.stderr]).toEqual([
+      2,
+      expect.stringMatching(/in use by benchgrid process 4242 on gpu-node-7/),
+    ]);
     expect(fs.readFileSync(path.join(held, 'journal.jsonl'), 'utf8')).toBe(journal);
   });
 });

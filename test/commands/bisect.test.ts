@@ -15,7 +15,8 @@ import { commitSlowdown, git, sourcedWorkspace } from '../source/tool-repo.ts';
 // processes per side (the fewest a label needs), five samples, no import-tax controls (bisect reads speed
 // alone). The slowdown is 300%; a step is slower only with its whole interval above +50%, so load cannot
 // make an unchanged revision slower.
-const PROTOCOL = '{ warmups: 1, samples: 5, processes: 3, min_samples: 3, budget_s_per_cell: 10, memory_runs: 0, aa_pairs: 0, controls: 0, timeout_s: 120 }';
+const PROTOCOL =
+  '{ warmups: 1, samples: 5, processes: 3, min_samples: 3, budget_s_per_cell: 10, memory_runs: 0, aa_pairs: 0, controls: 0, timeout_s: 120 }';
 const ROW = 'A/single_module_output/*/*';
 
 let dir: string;
@@ -47,12 +48,31 @@ beforeAll(async () => {
   await git(repo, ['tag', 'good', good]);
 });
 
-const bisect = (args: string[], timeout = 120_000) => cli(['bisect', spec, '--tool', 'hookkit', ...args], { cwd: repo, timeout });
+const bisect = (args: string[], timeout = 120_000) =>
+  cli(['bisect', spec, '--tool', 'hookkit', ...args], { cwd: repo, timeout });
 
 describe('bisect', () => {
   it('names the planted slowdown among 8 commits in 3 steps (at most 4)', async () => {
     const out = path.join(dir, 'bisect');
-    const r = await bisect(['--good', 'good', '--bad', 'main', '--only', ROW, '--threshold', '15', '--fail-on-slower', '50', '--no-probe', '--out', out, '--json'], 900_000);
+    const r = await bisect(
+      [
+        '--good',
+        'good',
+        '--bad',
+        'main',
+        '--only',
+        ROW,
+        '--threshold',
+        '15',
+        '--fail-on-slower',
+        '50',
+        '--no-probe',
+        '--out',
+        out,
+        '--json',
+      ],
+      900_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as BisectReport;
     expect([report.outcome, report.revisions, report.max_steps]).toEqual(['found', 8, 4]);
@@ -62,16 +82,29 @@ describe('bisect', () => {
     expect(report.commit!.verdict.figure!.ratio!).toBeGreaterThan(1.5);
     expect(report.commit!.verdict.figure!.interval!.low).toBeGreaterThan(1.5);
     // Halving: the fourth (not slower), the sixth and the fifth (slower); bad is taken at its word.
-    expect(report.steps.map((s) => [s.revision.id, s.verdict.label])).toEqual([[line[3], 'not_slower'], [line[5], 'slower'], [line[4], 'slower']]);
+    expect(report.steps.map((s) => [s.revision.id, s.verdict.label])).toEqual([
+      [line[3], 'not_slower'],
+      [line[5], 'slower'],
+      [line[4], 'slower'],
+    ]);
     expect(report.step_count).toBe(3);
-    expect(report.steps.map((s) => s.revision.subject)).toEqual(['notes: 4', 'notes: 6', 'hookkit: settle after every forward']);
+    expect(report.steps.map((s) => s.revision.subject)).toEqual([
+      'notes: 4',
+      'notes: 6',
+      'hookkit: settle after every forward',
+    ]);
     expect(report.good).toEqual({ id: good, subject: 'hookkit 1.0.0' });
     expect(report.bad).toEqual({ id: line[7], subject: 'notes: 8' });
     // Each step is a bench-change run of its own, base = good, head = the step's revision, and resumable as one.
     for (const s of report.steps) {
       const change = JSON.parse(fs.readFileSync(path.join(repo, s.run, 'change.json'), 'utf8')) as ChangeReport;
-      expect(change.sides.map((x) => x.versions)).toEqual([[`1.0.0+git.${good.slice(0, 7)}`], [`1.0.0+git.${s.revision.id.slice(0, 7)}`]]);
-      expect(new Set(loadResults(path.join(repo, s.run)).cells.map((c) => c.tool))).toEqual(new Set(['raw', 'hookkit@base', 'hookkit@head']));
+      expect(change.sides.map((x) => x.versions)).toEqual([
+        [`1.0.0+git.${good.slice(0, 7)}`],
+        [`1.0.0+git.${s.revision.id.slice(0, 7)}`],
+      ]);
+      expect(new Set(loadResults(path.join(repo, s.run)).cells.map((c) => c.tool))).toEqual(
+        new Set(['raw', 'hookkit@base', 'hookkit@head']),
+      );
     }
     expect(JSON.parse(fs.readFileSync(path.join(out, 'bisect.json'), 'utf8'))).toEqual(report);
     expect(r.stderr).toMatch(/bisect: 8 revisions from good \(excluded\) to main; at most 4 steps/);
@@ -83,19 +116,32 @@ describe('bisect', () => {
     // The text is rendered from the report alone: checked here without measuring again.
     const text = renderBisectText(report);
     expect(text).toContain(`first slower: ${slow} hookkit: settle after every forward`);
-    expect(text).toMatch(/ {2}slower, \+\d+\.\d% \(95% CI \+\d+\.\d% to \+\d+\.\d%\), A\/single_module_output\/hookkit\/resnet18/);
+    expect(text).toMatch(
+      / {2}slower, \+\d+\.\d% \(95% CI \+\d+\.\d% to \+\d+\.\d%\), A\/single_module_output\/hookkit\/resnet18/,
+    );
     expect(text.match(/^step \d: /gm)).toHaveLength(3);
     expect(text.trimEnd().split('\n').pop()).toBe('3 steps of at most 4');
   });
 
   it('refuses bad input with exit 2 before building anything', async () => {
     const unknown = await bisect(['--good', 'nosuch', '--bad', 'main']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/--good: git knows no revision 'nosuch'/)]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--good: git knows no revision 'nosuch'/),
+    ]);
     const swapped = await bisect(['--good', 'main', '--bad', 'good']);
-    expect([swapped.code, swapped.stderr]).toEqual([2, expect.stringMatching(/--good main \([0-9a-f]{12}\) is not an ancestor of --bad good/)]);
+    expect([swapped.code, swapped.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--good main \([0-9a-f]{12}\) is not an ancestor of --bad good/),
+    ]);
     const same = await bisect(['--good', 'main', '--bad', 'line']);
-    expect([same.code, same.stderr]).toEqual([2, expect.stringMatching(/are the same commit .*nothing between them to bisect/)]);
-    const tool = await cli(['bisect', spec, '--tool', 'nosuch', '--good', 'good', '--bad', 'main', '--json'], { cwd: repo });
+    expect([same.code, same.stderr]).toEqual([
+      2,
+      expect.stringMatching(/are the same commit .*nothing between them to bisect/),
+    ]);
+    const tool = await cli(['bisect', spec, '--tool', 'nosuch', '--good', 'good', '--bad', 'main', '--json'], {
+      cwd: repo,
+    });
     expect(tool.code).toBe(2);
     expect(JSON.parse(tool.stdout).error.message).toMatch(/--tool: .* has no tool or package named 'nosuch'/);
     const missing = await bisect(['--bad', 'main']);

@@ -19,7 +19,8 @@ function fixture(name: string, edit: (r: Record<string, unknown>) => void = () =
   return JSON.stringify(r);
 }
 
-const later = (r: Record<string, unknown>) => (r.run = { ...(r.run as object), started: '2026-12-01T10:00:00.000Z', finished: '2026-12-01T10:05:00.000Z' });
+const later = (r: Record<string, unknown>) =>
+  (r.run = { ...(r.run as object), started: '2026-12-01T10:00:00.000Z', finished: '2026-12-01T10:05:00.000Z' });
 
 let cwd: string;
 const made: string[] = [];
@@ -40,18 +41,30 @@ beforeAll(() => {
   write(cwd, `${A}/results.json`, fixture('real-run-a.results.json'));
   write(cwd, `${B}/results.json`, fixture('real-run-b.results.json'));
   // Newer than both, and not to be compared: an interrupted run, another spec's run, a bench-change run.
-  write(cwd, `${FOLDER}/2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => {
-    later(r);
-    r.partial = true;
-  }));
-  write(cwd, `${FOLDER}/copied/results.json`, fixture('real-run-b.results.json', (r) => {
-    later(r);
-    r.spec = { ...(r.spec as object), name: 'resnet18_cpu' };
-  }));
-  write(cwd, `${FOLDER}/change-2026-12-01T10-00-00/results.json`, fixture('real-run-b.results.json', (r) => {
-    later(r);
-    r.run = { ...(r.run as object), change: { tool: 'hooks', only: null } };
-  }));
+  write(
+    cwd,
+    `${FOLDER}/2026-12-01T10-00-00/results.json`,
+    fixture('real-run-b.results.json', (r) => {
+      later(r);
+      r.partial = true;
+    }),
+  );
+  write(
+    cwd,
+    `${FOLDER}/copied/results.json`,
+    fixture('real-run-b.results.json', (r) => {
+      later(r);
+      r.spec = { ...(r.spec as object), name: 'resnet18_cpu' };
+    }),
+  );
+  write(
+    cwd,
+    `${FOLDER}/change-2026-12-01T10-00-00/results.json`,
+    fixture('real-run-b.results.json', (r) => {
+      later(r);
+      r.run = { ...(r.run as object), change: { tool: 'hooks', only: null } };
+    }),
+  );
   // The pointer `run` keeps, planted to lead out of the tree: never followed.
   fs.symlinkSync(path.dirname(cwd), path.join(cwd, FOLDER, 'latest'));
 });
@@ -68,14 +81,20 @@ describe('benchgrid compare --last', () => {
   it('says which newer run it skipped as incomplete, and how to finish it', async () => {
     const r = await cli(['compare', '--last', 'compare-real'], { cwd });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`skipped ${FOLDER}/2026-12-01T10-00-00: interrupted (its results are partial); finish it with \`benchgrid run --resume ${FOLDER}/2026-12-01T10-00-00\``);
+    expect(r.stderr).toContain(
+      `skipped ${FOLDER}/2026-12-01T10-00-00: interrupted (its results are partial); finish it with \`benchgrid run --resume ${FOLDER}/2026-12-01T10-00-00\``,
+    );
     expect(r.stderr).not.toContain('copied');
     expect(r.stderr).not.toContain('latest');
     expect(r.stdout).toContain(`before: ${A}`);
   });
 
   it("takes compare's options: the view, and --fail-on-slower's exit", async () => {
-    for (const args of [['--only-changed', '--format', 'markdown'], ['--fail-on-slower', '0'], ['--sort', 'change', '--mode', 'absolute']]) {
+    for (const args of [
+      ['--only-changed', '--format', 'markdown'],
+      ['--fail-on-slower', '0'],
+      ['--sort', 'change', '--mode', 'absolute'],
+    ]) {
       const last = await cli(['compare', '--last', 'compare-real', ...args], { cwd });
       const explicit = await cli(['compare', A, B, ...args], { cwd });
       expect(last.code, args.join(' ')).toBe(explicit.code);
@@ -91,7 +110,9 @@ describe('benchgrid compare --last', () => {
     expect(r.stderr).toContain(`found 1 complete run of compare-real in ${FOLDER}; two are needed.`);
     const none = await cli(['compare', '--last', 'compare-real'], { cwd: scratch() });
     expect(none.code).toBe(EXIT.usage);
-    expect(none.stderr).toContain(`found 0 complete runs of compare-real in ${FOLDER} (which does not exist); two are needed. Run the spec twice`);
+    expect(none.stderr).toContain(
+      `found 0 complete runs of compare-real in ${FOLDER} (which does not exist); two are needed. Run the spec twice`,
+    );
   });
 
   it('does not read a results.json that is a link out of the folder, and says so', async () => {

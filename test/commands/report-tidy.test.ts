@@ -54,15 +54,34 @@ describe("report --format csv of the seed's results file, read by python3's csv 
     expect(p.header).toEqual([...TIDY_COLUMNS]);
     expect(p.rows.map((r) => r.cell)).toEqual(cells.map((c) => c.id));
     const row = byCell(p).get('A/single_module_output/nnsight/resnet18')!;
-    expect(row).toMatchObject({ group: 'A', contract: 'single_module_output', tool: 'nnsight', subject: 'resnet18', sweep: '', median_ms: '2.61', min_ms: '2.56', max_ms: '2.72', status: 'ok', exact: 'bit', x_raw_paired: 'false', device: 'cuda' });
+    expect(row).toMatchObject({
+      group: 'A',
+      contract: 'single_module_output',
+      tool: 'nnsight',
+      subject: 'resnet18',
+      sweep: '',
+      median_ms: '2.61',
+      min_ms: '2.56',
+      max_ms: '2.72',
+      status: 'ok',
+      exact: 'bit',
+      x_raw_paired: 'false',
+      device: 'cuda',
+    });
     expect(Number(row.x_raw)).toBeCloseTo(2.61 / 2.3, 12);
   });
 
   it("keeps a failed cell's reason whole through RFC 4180 quoting (it holds commas)", () => {
     expect(byCell(p).get('A/ordered_dataset_features/tl_extract_dataset/resnet18')).toMatchObject({
-      status: 'error', median_ms: '', reason: 'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!',
+      status: 'error',
+      median_ms: '',
+      reason:
+        'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!',
     });
-    expect(byCell(p).get('A/single_module_output/tl_bind/resnet18')).toMatchObject({ status: 'unsupported', reason: 'a bound edit records nothing; it serves edit contracts only' });
+    expect(byCell(p).get('A/single_module_output/tl_bind/resnet18')).toMatchObject({
+      status: 'unsupported',
+      reason: 'a bound edit records nothing; it serves edit contracts only',
+    });
   });
 });
 
@@ -76,18 +95,42 @@ describe('report --format csv and jsonl of a benchgrid results file', () => {
     expect(p.header).toEqual([...TIDY_COLUMNS]);
     expect(p.rows.map((r) => r.cell)).toEqual(ids);
     expect(byCell(p).get('A/single_module_output/hooks/resnet18')).toMatchObject({
-      x_raw: '1.25', x_raw_low: '1.15', x_raw_high: '1.35', x_raw_paired: 'true', import_tax: '1.01', import_tax_low: '0.99', import_tax_high: '1.03',
-      work: 'forwards=1,parameter_grads=false,result_bytes=401408', peak_rss_bytes: String(310 * 1024 * 1024), dtype: 'float32', device: 'cpu',
+      x_raw: '1.25',
+      x_raw_low: '1.15',
+      x_raw_high: '1.35',
+      x_raw_paired: 'true',
+      import_tax: '1.01',
+      import_tax_low: '0.99',
+      import_tax_high: '1.03',
+      work: 'forwards=1,parameter_grads=false,result_bytes=401408',
+      peak_rss_bytes: String(310 * 1024 * 1024),
+      dtype: 'float32',
+      device: 'cpu',
     });
-    expect(byCell(p).get('A/replacement_edit/raw/resnet18')).toMatchObject({ status: 'error', reason: 'ValueError: boom', median_ms: '' });
+    expect(byCell(p).get('A/replacement_edit/raw/resnet18')).toMatchObject({
+      status: 'error',
+      reason: 'ValueError: boom',
+      median_ms: '',
+    });
   });
 
   it('as JSON Lines: the same rows, numbers as numbers and missing as null, each line parsed by json.loads', async () => {
     const p = await python('jsonl', await exported(file, 'jsonl', dir));
     expect(p.header).toEqual([...TIDY_COLUMNS]);
     expect(p.rows.map((r) => r.cell)).toEqual(ids);
-    expect(byCell(p).get('A/single_module_output/hooks/resnet18')).toMatchObject({ median_ms: 2.6, x_raw: 1.25, x_raw_paired: true, import_tax_low: 0.99, sweep: null, exact: null });
-    expect(byCell(p).get('A/replacement_edit/tv_fx/resnet18')).toMatchObject({ status: 'unsupported', median_ms: null, reason: 'a feature extractor <script>alert(1)</script> reads | outputs' });
+    expect(byCell(p).get('A/single_module_output/hooks/resnet18')).toMatchObject({
+      median_ms: 2.6,
+      x_raw: 1.25,
+      x_raw_paired: true,
+      import_tax_low: 0.99,
+      sweep: null,
+      exact: null,
+    });
+    expect(byCell(p).get('A/replacement_edit/tv_fx/resnet18')).toMatchObject({
+      status: 'unsupported',
+      median_ms: null,
+      reason: 'a feature extractor <script>alert(1)</script> reads | outputs',
+    });
   });
 
   it('writes the same bytes to --out as to stdout, and says where on stderr', async () => {
@@ -104,6 +147,10 @@ describe('report --format csv and jsonl of a benchgrid results file', () => {
     const p = await python('jsonl', await exported(real, 'jsonl', dir));
     expect(p.rows.map((r) => r.cell)).toEqual(loadResults(real).cells.map((c) => c.id));
     for (const row of p.rows) expect(Object.keys(row)).toEqual([...TIDY_COLUMNS]);
-    expect(byCell(p).get('A/single_module_output/nnsight/resnet18')).toMatchObject({ tool_version: '0.8.1', exact: 'bit', device: 'cpu' });
+    expect(byCell(p).get('A/single_module_output/nnsight/resnet18')).toMatchObject({
+      tool_version: '0.8.1',
+      exact: 'bit',
+      device: 'cpu',
+    });
   });
 });

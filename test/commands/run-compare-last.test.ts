@@ -18,27 +18,38 @@ beforeAll(async () => {
   cwd = tmpdir('benchgrid-run-compare-last-');
   const python = await testPython();
   first = await cli(['run', TINY, ...ONE_CELL, '--python', python, '--compare-last'], { cwd, timeout: 300_000 });
-  second = await cli(['run', TINY, ...ONE_CELL, '--python', python, '--compare-last', '--json'], { cwd, timeout: 300_000 });
+  second = await cli(['run', TINY, ...ONE_CELL, '--python', python, '--compare-last', '--json'], {
+    cwd,
+    timeout: 300_000,
+  });
 }, 620_000);
 
 afterAll(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
 /** The run directories under results/tiny, oldest first (their names are start times). */
 function runDirs(): string[] {
-  return fs.readdirSync(path.join(cwd, 'results', 'tiny')).filter((d) => d !== 'latest').sort().map((d) => path.join('results', 'tiny', d));
+  return fs
+    .readdirSync(path.join(cwd, 'results', 'tiny'))
+    .filter((d) => d !== 'latest')
+    .sort()
+    .map((d) => path.join('results', 'tiny', d));
 }
 
 describe('run --compare-last', () => {
   it('says in one line that the first run of a spec has nothing to compare with, and exits 0', () => {
     expect(first.code, first.stderr).toBe(EXIT.ok);
-    expect(first.stderr).toContain('benchgrid: --compare-last: no earlier complete run of tiny in results/tiny; nothing to compare this run with.');
+    expect(first.stderr).toContain(
+      'benchgrid: --compare-last: no earlier complete run of tiny in results/tiny; nothing to compare this run with.',
+    );
     expect(first.stderr).not.toMatch(/^Speed:/m);
   });
 
   it("prints the second run's comparison with the first on stderr, after the summary", () => {
     expect(second.code, second.stderr).toBe(EXIT.ok);
     const [before, after] = runDirs();
-    expect(second.stderr).toContain(`benchgrid: --compare-last: ${before} (before) against this run, ${after} (after):`);
+    expect(second.stderr).toContain(
+      `benchgrid: --compare-last: ${before} (before) against this run, ${after} (after):`,
+    );
     expect(second.stderr).toContain(`before: ${before} (benchgrid, spec tiny`);
     expect(second.stderr).toMatch(/^Speed: \d+ slower, \d+ faster, \d+ within noise, \d+ unavailable \(of 1 cell/m);
     expect(second.stderr.indexOf('Results: ')).toBeLessThan(second.stderr.indexOf('--compare-last:'));

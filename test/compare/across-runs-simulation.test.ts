@@ -27,7 +27,7 @@ describe.each([0, 0.01, 0.02, 0.03])('pairs of runs with a run-level shift of sd
 // two A/A pairs of hooks, so the cells' threshold is the A/A noise a real run would have. 30 A/A and 60
 // slowed pairs per level keep it near 40 seconds; docs/compare.md has 500 per level, where the slowed
 // tool is labelled in 88-91% of pairs: the bound here (80% of 60) leaves room for 60 pairs' chance.
-describe.each([0, 0.01, 0.02, 0.03])('tool verdicts on the campaign\'s noise, run-level shift of sd %s', (run) => {
+describe.each([0, 0.01, 0.02, 0.03])("tool verdicts on the campaign's noise, run-level shift of sd %s", (run) => {
   it('labels at most 5% of A/A tools faster or slower, the tool under test and the six others', () => {
     const r = toolRates(30, 1, { ...CAMPAIGN, run }, 11000 + run * 1000);
     expect(r.tool.unavailable + r.others.unavailable).toBe(0);
@@ -39,6 +39,6 @@ describe.each([0, 0.01, 0.02, 0.03])('tool verdicts on the campaign\'s noise, ru
     const r = toolRates(60, 1.1, { ...CAMPAIGN, run }, 13000 + run * 1000);
     expect(r.tool.slower).toBeGreaterThanOrEqual(48);
     expect(r.tool.faster).toBe(0);
-    expect(r.cells.slower).toBeLessThan(r.tool.slower * 6 / 2);
+    expect(r.cells.slower).toBeLessThan((r.tool.slower * 6) / 2);
   }, 120_000);
 });

@@ -17,9 +17,11 @@ export function labelRates(pairs: number, factor: number, model: RunModel, seed:
   for (let i = 0; i < pairs; i++) {
     const before = simulateRun(v, { raw: 10, tool: 12 }, model);
     const after = simulateRun(v, { raw: 10, tool: 12 * factor }, model);
-    const speed = compareResults(before, after, { before: 'before', after: 'after' }, { seed: i }).cells.find((x) => x.tool === 'tool')!.speed;
+    const speed = compareResults(before, after, { before: 'before', after: 'after' }, { seed: i }).cells.find(
+      (x) => x.tool === 'tool',
+    )!.speed;
     rates.ratio[speed.label]++;
-    rates.absolute[speed.decided_by === 'absolute' ? speed.label : speed.other?.label ?? 'unavailable']++;
+    rates.absolute[speed.decided_by === 'absolute' ? speed.label : (speed.other?.label ?? 'unavailable')]++;
   }
   return rates;
 }
@@ -42,7 +44,14 @@ export interface ToolRates {
  * matrix of 7 tools x `contracts` contracts with the model's A/A pairs, so the noise threshold is the
  * one a real run would have. Judged at the default settings but with `resamples` bootstrap resamples.
  */
-export function toolRates(pairs: number, factor: number, model: RunModel, seed: number, contracts = 6, resamples = 400): ToolRates {
+export function toolRates(
+  pairs: number,
+  factor: number,
+  model: RunModel,
+  seed: number,
+  contracts = 6,
+  resamples = 400,
+): ToolRates {
   const v = variates(seed);
   const zero = (): Record<SpeedLabel, number> => ({ faster: 0, slower: 0, within_noise: 0, unavailable: 0 });
   const rates: ToolRates = { tool: zero(), cells: zero(), others: zero() };
@@ -75,13 +84,23 @@ export function runToRun(model: RunModel, seed: number, pairs = 300, contracts =
  * How `pairs` before/after pairs of paired runs label the tool cell whose true ratio to raw changes by
  * `factor`, with the A/A pairs of hooks setting the threshold as in a real run (docs/compare.md).
  */
-export function pairedLabelRates(pairs: number, factor: number, model: RunModel, seed: number, resamples = 400): Record<SpeedLabel, number> {
+export function pairedLabelRates(
+  pairs: number,
+  factor: number,
+  model: RunModel,
+  seed: number,
+  resamples = 400,
+): Record<SpeedLabel, number> {
   const v = variates(seed);
   const rates: Record<SpeedLabel, number> = { faster: 0, slower: 0, within_noise: 0, unavailable: 0 };
   for (let i = 0; i < pairs; i++) {
     const before = simulateRun(v, { raw: 10, hooks: 10.1, tool: 12 }, model);
     const after = simulateRun(v, { raw: 10, hooks: 10.1, tool: 12 * factor }, model);
-    rates[compareResults(before, after, { before: 'before', after: 'after' }, { seed: i, resamples }).cells.find((x) => x.tool === 'tool')!.speed.label]++;
+    rates[
+      compareResults(before, after, { before: 'before', after: 'after' }, { seed: i, resamples }).cells.find(
+        (x) => x.tool === 'tool',
+      )!.speed.label
+    ]++;
   }
   return rates;
 }

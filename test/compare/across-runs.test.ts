@@ -19,9 +19,19 @@ function slowerMachine(r: Results, factor: number, extra: Record<string, number>
     const f = factor * (extra[c.tool] ?? 1);
     const x = (v: number | null) => (v === null ? null : v * f);
     return {
-      ...c, median_ms: x(c.median_ms), min_ms: x(c.min_ms), max_ms: x(c.max_ms),
+      ...c,
+      median_ms: x(c.median_ms),
+      min_ms: x(c.min_ms),
+      max_ms: x(c.max_ms),
       samples_ms: c.samples_ms?.map((s) => s.map((v) => v * f)) ?? null,
-      per_process: c.per_process?.map((p) => ({ ...p, median_ms: p.median_ms * f, min_ms: p.min_ms * f, max_ms: p.max_ms * f, iqr_ms: p.iqr_ms * f })) ?? null,
+      per_process:
+        c.per_process?.map((p) => ({
+          ...p,
+          median_ms: p.median_ms * f,
+          min_ms: p.min_ms * f,
+          max_ms: p.max_ms * f,
+          iqr_ms: p.iqr_ms * f,
+        })) ?? null,
     };
   };
   return { ...r, cells: r.cells.map(scale) };
@@ -68,7 +78,8 @@ describe('compare with a real run whose machine was 25% slower as a whole', () =
     expect(nnsight.ratio).toBeCloseTo(1.1, 9);
     expect(nnsight.other!.ratio).toBeCloseTo(1.375, 9);
     // The other tools did not change relative to raw.
-    for (const tool of ['hooks', 'tv_fx']) expect(c.cells.find((x) => x.id === id(tool))!.speed.ratio).toBeCloseTo(1, 9);
+    for (const tool of ['hooks', 'tv_fx'])
+      expect(c.cells.find((x) => x.id === id(tool))!.speed.ratio).toBeCloseTo(1, 9);
   });
 
   it('labels a tool twice as slow on top slower, by its ratio to raw, while no other cell is labelled', () => {

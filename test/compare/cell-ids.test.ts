@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { MIN_PART, roomForIds, shortIds } from '../../src/compare/cell-ids.ts';
 import { visibleLength } from '../../src/util/width.ts';
 
-const ids = ['A/single_module_output/raw/resnet18', 'A/single_module_output/nnsight/resnet18', 'A/single_module_input/raw/resnet18'];
+const ids = [
+  'A/single_module_output/raw/resnet18',
+  'A/single_module_output/nnsight/resnet18',
+  'A/single_module_input/raw/resnet18',
+];
 
 describe('shortIds', () => {
   it('leaves ids that fit alone, whatever they share', () => {
@@ -19,29 +23,47 @@ describe('shortIds', () => {
   });
 
   it('then shortens the subject before the contract and the tool, keeping different subjects apart', () => {
-    const rows = ['A/single_module_output/raw/vit_base_patch16_224', 'A/single_module_input/nnsight/vit_large_patch16_224'];
+    const rows = [
+      'A/single_module_output/raw/vit_base_patch16_224',
+      'A/single_module_input/nnsight/vit_large_patch16_224',
+    ];
     const s = shortIds(rows, 40);
-    expect(s.ids.map((id) => id.split('/').slice(0, 2).join('/'))).toEqual(['single_module_output/raw', 'single_module_input/nnsight']);
+    expect(s.ids.map((id) => id.split('/').slice(0, 2).join('/'))).toEqual([
+      'single_module_output/raw',
+      'single_module_input/nnsight',
+    ]);
     const subjects = s.ids.map((id) => id.split('/')[2]);
     expect(subjects.every((x) => x.includes('…'))).toBe(true);
     expect(new Set(subjects).size).toBe(2);
     expect(Math.max(...s.ids.map(visibleLength))).toBeLessThanOrEqual(40);
-    expect(s.note).toBe('On every row: group A. Names with … are shortened in the middle; --format json has the full ids.');
+    expect(s.note).toBe(
+      'On every row: group A. Names with … are shortened in the middle; --format json has the full ids.',
+    );
   });
 
   it('shortens the group next, and the contract and the tool only when that is not enough', () => {
-    const rows = ['a_long_group_name/single_module_output/raw/resnet18_wide', 'other_long_group_x/single_module_input/nnsight/resnet50_deep'];
+    const rows = [
+      'a_long_group_name/single_module_output/raw/resnet18_wide',
+      'other_long_group_x/single_module_input/nnsight/resnet50_deep',
+    ];
     const byGroup = shortIds(rows, 50);
-    expect(byGroup.ids.map((id) => id.split('/').slice(1, 3).join('/'))).toEqual(['single_module_output/raw', 'single_module_input/nnsight']);
+    expect(byGroup.ids.map((id) => id.split('/').slice(1, 3).join('/'))).toEqual([
+      'single_module_output/raw',
+      'single_module_input/nnsight',
+    ]);
     expect(Math.max(...byGroup.ids.map(visibleLength))).toBeLessThanOrEqual(50);
     const all = shortIds(rows, 30);
     expect(all.ids[0].split('/')[1]).toContain('…');
     // No part goes below MIN_PART, so the ids may stay over a limit this small.
-    for (const part of all.ids.flatMap((id) => id.split('/'))) expect(visibleLength(part)).toBeGreaterThanOrEqual(Math.min(MIN_PART, part.length));
+    for (const part of all.ids.flatMap((id) => id.split('/')))
+      expect(visibleLength(part)).toBeGreaterThanOrEqual(Math.min(MIN_PART, part.length));
   });
 
   it('keeps the contract and the tool of a single row, leaving out only its group and subject', () => {
-    expect(shortIds(['A/single_module_output/raw/resnet18'], 30)).toMatchObject({ ids: ['single_module_output/raw'], head: 'contract/tool' });
+    expect(shortIds(['A/single_module_output/raw/resnet18'], 30)).toMatchObject({
+      ids: ['single_module_output/raw'],
+      head: 'contract/tool',
+    });
   });
 
   it('counts wide characters as two columns and never splits one', () => {

@@ -17,7 +17,12 @@ beforeAll(() => {
   slower = path.join(dir, 'slower.json');
   fs.writeFileSync(base, stableStringify(toJson(cpuRun({ seed: 1 }))));
   // Every tool but raw 30% slower: raw is each cell's baseline, so the ratio rule sees the tools' slowdown.
-  fs.writeFileSync(slower, stableStringify(toJson(cpuRun({ seed: 2, toolScale: { hooks: 1.3, nnsight: 1.3, tl_record: 1.3, tv_fx: 1.3, fx_tracer: 1.3 } }))));
+  fs.writeFileSync(
+    slower,
+    stableStringify(
+      toJson(cpuRun({ seed: 2, toolScale: { hooks: 1.3, nnsight: 1.3, tl_record: 1.3, tv_fx: 1.3, fx_tracer: 1.3 } })),
+    ),
+  );
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -88,7 +93,9 @@ describe('benchgrid compare', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`wrote the comparison to ${out}`);
-    expect(fs.readFileSync(out, 'utf8')).toMatch(/^<!-- benchgrid:compare -->\n### benchgrid compare: 5 slower, 0 faster/);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(
+      /^<!-- benchgrid:compare -->\n### benchgrid compare: 5 slower, 0 faster/,
+    );
   });
 
   it('takes --mode absolute, and rejects an unknown mode naming the choices', async () => {
@@ -99,7 +106,10 @@ describe('benchgrid compare', () => {
   });
 
   it('rejects a bad --threshold, naming the option and the value', async () => {
-    await expectRefused([base, slower, '--threshold', 'lots'], '--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got "lots").');
+    await expectRefused(
+      [base, slower, '--threshold', 'lots'],
+      '--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got "lots").',
+    );
   });
 
   it('rejects an unknown --format', async () => {

@@ -14,14 +14,30 @@ describe('compareResults', () => {
   it('gives the seed compared with itself no faster or slower label, by the range rule', () => {
     const predecessor = loadResults(PREDECESSOR_RESULTS);
     const c = compareResults(predecessor, predecessor, FILES);
-    expect(c.summary).toMatchObject({ cells: 83, faster: 0, slower: 0, within_noise: 48, unavailable: 35, range_rule: 48, status_changes: 0, exactness_changes: 0 });
+    expect(c.summary).toMatchObject({
+      cells: 83,
+      faster: 0,
+      slower: 0,
+      within_noise: 48,
+      unavailable: 35,
+      range_rule: 48,
+      status_changes: 0,
+      exactness_changes: 0,
+    });
     expect(c.environment).toEqual({ differences: [], blocking: 0 });
     // The seed's A/A noise (5.03% over 2 pairs) raises the 2% threshold.
     // The same file twice: the run shift of its A/A reference cell is nil, so the absolute threshold is not widened.
-    expect(c.noise).toEqual([{
-      subject: 'resnet18', threshold: 0.05026445336169773, option: 0.02, aa_before: { max_rel_diff: 0.05026445336169773, pairs: 2 }, aa_after: { max_rel_diff: 0.05026445336169773, pairs: 2 },
-      run_shift: { cell: 'A/single_module_output/raw/resnet18', ratio: 1 }, absolute_threshold: 0.05026445336169773,
-    }]);
+    expect(c.noise).toEqual([
+      {
+        subject: 'resnet18',
+        threshold: 0.05026445336169773,
+        option: 0.02,
+        aa_before: { max_rel_diff: 0.05026445336169773, pairs: 2 },
+        aa_after: { max_rel_diff: 0.05026445336169773, pairs: 2 },
+        run_shift: { cell: 'A/single_module_output/raw/resnet18', ratio: 1 },
+        absolute_threshold: 0.05026445336169773,
+      },
+    ]);
   });
 
   it('gives a run with raw samples compared with itself no faster or slower label, by the bootstrap rule', () => {
@@ -41,12 +57,20 @@ describe('compareResults', () => {
     const c = compareResults(loadResults(PREDECESSOR_RESULTS), cpuRun(), FILES);
     const byId = new Map(c.cells.map((x) => [x.id, x]));
     expect(c.cells.filter((x) => x.status_changed).map((x) => x.id)).toEqual([
-      'A/single_module_output/tl_extract_dataset/resnet18', 'A/single_module_output/thingsvision/resnet18',
+      'A/single_module_output/tl_extract_dataset/resnet18',
+      'A/single_module_output/thingsvision/resnet18',
     ]);
     const nnsight = byId.get('A/single_module_output/nnsight/resnet18')!;
     expect(nnsight.exactness).toEqual({ before: 'bit', after: 'close', worse: true });
-    expect(nnsight.speed).toMatchObject({ label: 'unavailable', ratio: null, interval: null, why: 'withheld: exactness got worse (bit -> close)' });
-    expect(byId.get('A/single_module_output/thingsvision/resnet18')!.speed.why).toBe('not measured: unsupported before, error after');
+    expect(nnsight.speed).toMatchObject({
+      label: 'unavailable',
+      ratio: null,
+      interval: null,
+      why: 'withheld: exactness got worse (bit -> close)',
+    });
+    expect(byId.get('A/single_module_output/thingsvision/resnet18')!.speed.why).toBe(
+      'not measured: unsupported before, error after',
+    );
     expect(c.summary).toMatchObject({ only_before: 76, only_after: 1, exactness_worse: 1 });
     expect(byId.get('A/single_module_output/raw/resnet18')!.speed).toMatchObject({ label: 'slower', basis: 'range' });
   });
@@ -54,10 +78,19 @@ describe('compareResults', () => {
   it('does not count a better or a first exactness verdict as worse', () => {
     const before = cpuRun();
     const after = cpuRun();
-    after.cells = after.cells.map((x) => (x.tool === 'nnsight' ? { ...x, exact: 'bit' as const } : x.tool === 'raw' ? { ...x, exact: 'mismatch' as const } : x));
+    after.cells = after.cells.map((x) =>
+      x.tool === 'nnsight'
+        ? { ...x, exact: 'bit' as const }
+        : x.tool === 'raw'
+          ? { ...x, exact: 'mismatch' as const }
+          : x,
+    );
     const c = compareResults(before, after, FILES);
     const ex = Object.fromEntries(c.cells.filter((x) => x.exactness).map((x) => [x.tool, x.exactness]));
-    expect(ex).toEqual({ raw: { before: null, after: 'mismatch', worse: false }, nnsight: { before: 'close', after: 'bit', worse: false } });
+    expect(ex).toEqual({
+      raw: { before: null, after: 'mismatch', worse: false },
+      nnsight: { before: 'close', after: 'bit', worse: false },
+    });
   });
 
   it('labels a tool slowed by 30% slower, by its ratio to raw, and gates it with fail_on_slower', () => {
@@ -66,7 +99,11 @@ describe('compareResults', () => {
     const gated = compareResults(before, after, FILES, { fail_on_slower: 0.05 });
     const slower = gated.cells.filter((x) => x.speed.label === 'slower');
     expect(slower.map((x) => x.tool)).toEqual(['hooks', 'tv_fx']);
-    expect(slower.every((x) => x.speed.decided_by === 'ratio' && x.speed.other?.mode === 'absolute' && x.speed.other.label === 'slower')).toBe(true);
+    expect(
+      slower.every(
+        (x) => x.speed.decided_by === 'ratio' && x.speed.other?.mode === 'absolute' && x.speed.other.label === 'slower',
+      ),
+    ).toBe(true);
     expect(gated.summary.failing).toHaveLength(2);
     expect(compareResults(before, after, FILES, { fail_on_slower: 0.5 }).summary.failing).toEqual([]);
     expect(compareResults(before, after, FILES).summary.failing).toBeNull();
@@ -80,19 +117,33 @@ describe('compareResults', () => {
     expect(c.noise[0].run_shift!.ratio).toBeGreaterThan(1.2);
     const abs = compareResults(before, after, FILES, { mode: 'absolute' });
     expect(abs.summary.faster + abs.summary.slower).toBe(0);
-    expect(abs.cells.filter((x) => x.speed.label === 'within_noise').every((x) => x.speed.decided_by === 'absolute')).toBe(true);
+    expect(
+      abs.cells.filter((x) => x.speed.label === 'within_noise').every((x) => x.speed.decided_by === 'absolute'),
+    ).toBe(true);
   });
 
   it('uses the larger of the threshold option and the A/A noise', () => {
     const after = cpuRun({ seed: 2 });
     after.subjects.resnet18.meta!.aa_noise = { pairs: 3, medians_ms: [], max_rel_diff: 0.08, cell: null };
     const c = compareResults(cpuRun(), after, FILES, { threshold: 0.03 });
-    expect(c.noise[0]).toMatchObject({ threshold: 0.08, option: 0.03, aa_before: { max_rel_diff: 0.01, pairs: 2 }, aa_after: { max_rel_diff: 0.08, pairs: 3 } });
+    expect(c.noise[0]).toMatchObject({
+      threshold: 0.08,
+      option: 0.03,
+      aa_before: { max_rel_diff: 0.01, pairs: 2 },
+      aa_after: { max_rel_diff: 0.08, pairs: 3 },
+    });
     // The ratio rule uses the noise threshold; the absolute rule (here: the raw cell, its own baseline)
     // the threshold widened by the run shift.
     const measured = c.cells.filter((x) => x.speed.label !== 'unavailable');
-    expect(measured.filter((x) => x.tool !== 'raw').every((x) => x.speed.decided_by === 'ratio' && x.speed.threshold === 0.08)).toBe(true);
-    expect(c.cells.find((x) => x.tool === 'raw')!.speed).toMatchObject({ decided_by: 'absolute', threshold: c.noise[0].absolute_threshold });
+    expect(
+      measured
+        .filter((x) => x.tool !== 'raw')
+        .every((x) => x.speed.decided_by === 'ratio' && x.speed.threshold === 0.08),
+    ).toBe(true);
+    expect(c.cells.find((x) => x.tool === 'raw')!.speed).toMatchObject({
+      decided_by: 'absolute',
+      threshold: c.noise[0].absolute_threshold,
+    });
   });
 
   it('is deterministic: the same files give the same comparison', () => {
@@ -101,7 +152,11 @@ describe('compareResults', () => {
   });
 
   it('puts the environment first in the JSON model', () => {
-    expect(Object.keys(compareResults(cpuRun(), cpuRun(), FILES)).slice(0, 3)).toEqual(['format', 'version', 'environment']);
+    expect(Object.keys(compareResults(cpuRun(), cpuRun(), FILES)).slice(0, 3)).toEqual([
+      'format',
+      'version',
+      'environment',
+    ]);
   });
 });
 

@@ -5,7 +5,9 @@ import type { Results } from '../../src/results/model.ts';
 import { cpuRun } from './fixtures.ts';
 
 function withResolved(r: Results, resolved: string[] | null): Results {
-  return resolved === null ? r : { ...r, run: { ...(r.run ?? {}), environments: { main: { installer: 'uv 0.13.9', locked: false, resolved } } } };
+  return resolved === null
+    ? r
+    : { ...r, run: { ...(r.run ?? {}), environments: { main: { installer: 'uv 0.13.9', locked: false, resolved } } } };
 }
 
 describe('the environment guard over resolved sets', () => {
@@ -14,7 +16,14 @@ describe('the environment guard over resolved sets', () => {
     const after = withResolved(cpuRun(), ['numpy==2.3.5', 'sympy==1.14.0', 'torch==2.14.1']);
     const d = environmentDifferences(before, after).filter((x) => x.key.startsWith('resolved.'));
     expect(d).toEqual([
-      { key: 'resolved.main.filelock', before: '3.20.0', after: null, subjects: null, blocking: true, recorded: 'both' },
+      {
+        key: 'resolved.main.filelock',
+        before: '3.20.0',
+        after: null,
+        subjects: null,
+        blocking: true,
+        recorded: 'both',
+      },
       { key: 'resolved.main.numpy', before: '2.3.4', after: '2.3.5', subjects: null, blocking: true, recorded: 'both' },
       { key: 'resolved.main.sympy', before: null, after: '1.14.0', subjects: null, blocking: true, recorded: 'both' },
     ]);

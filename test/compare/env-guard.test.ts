@@ -13,7 +13,13 @@ describe('environmentDifferences', () => {
   it('names the device, GPU and versions between the seed (cuda) and a CPU run, blocking first', () => {
     const d = environmentDifferences(loadResults(PREDECESSOR_RESULTS), cpuRun());
     const byKey = new Map(d.map((x) => [x.key, x]));
-    expect(byKey.get('device')).toMatchObject({ before: 'cuda', after: 'cpu', blocking: true, recorded: 'both', subjects: null });
+    expect(byKey.get('device')).toMatchObject({
+      before: 'cuda',
+      after: 'cpu',
+      blocking: true,
+      recorded: 'both',
+      subjects: null,
+    });
     expect(byKey.get('gpu')).toMatchObject({ before: 'NVIDIA GeForce RTX 2080 Ti', after: null, blocking: true });
     expect(byKey.get('python')).toMatchObject({ before: '3.10.19', after: '3.12.3', blocking: true });
     expect(byKey.get('versions.torch')).toMatchObject({ before: '2.13.0+cu126', after: '2.5.1+cpu', blocking: true });
@@ -23,7 +29,12 @@ describe('environmentDifferences', () => {
 
   it('lists a fact recorded on one side only as a note, never blocking', () => {
     const d = environmentDifferences(loadResults(PREDECESSOR_RESULTS), cpuRun());
-    expect(d.find((x) => x.key === 'cpu')).toMatchObject({ before: null, after: 'AMD EPYC 7763 64-Core Processor', recorded: 'after', blocking: false });
+    expect(d.find((x) => x.key === 'cpu')).toMatchObject({
+      before: null,
+      after: 'AMD EPYC 7763 64-Core Processor',
+      recorded: 'after',
+      blocking: false,
+    });
     expect(d.find((x) => x.key === 'load_average_1m')).toMatchObject({ recorded: 'before', blocking: false });
   });
 
@@ -40,7 +51,9 @@ describe('environmentDifferences', () => {
     const after = cpuRun();
     after.subjects.resnet18.meta!.protocol = { ...after.subjects.resnet18.meta!.protocol, samples: 50 };
     after.cells = after.cells.map((c) => (c.tool === 'nnsight' ? { ...c, tool_version: '0.9.0' } : c));
-    const keys = environmentDifferences(before, after).filter((x) => x.blocking).map((x) => `${x.key}: ${x.before} -> ${x.after}`);
+    const keys = environmentDifferences(before, after)
+      .filter((x) => x.blocking)
+      .map((x) => `${x.key}: ${x.before} -> ${x.after}`);
     expect(keys).toEqual(['protocol.samples: 20 -> 50', 'tool.nnsight: 0.8.1 -> 0.9.0']);
   });
 
@@ -51,7 +64,14 @@ describe('environmentDifferences', () => {
     before.cells = before.cells.map((c) => (c.tool === 'nnsight' ? { ...c, runtime: runtime('2.5.1') } : c));
     after.cells = after.cells.map((c) => (c.tool === 'nnsight' ? { ...c, runtime: runtime('2.6.0') } : c));
     expect(environmentDifferences(before, after)).toEqual([
-      { key: 'runtime.nnsight', before: 'python 3.12.3, torch 2.5.1', after: 'python 3.12.3, torch 2.6.0', subjects: null, blocking: true, recorded: 'both' },
+      {
+        key: 'runtime.nnsight',
+        before: 'python 3.12.3, torch 2.5.1',
+        after: 'python 3.12.3, torch 2.6.0',
+        subjects: null,
+        blocking: true,
+        recorded: 'both',
+      },
     ]);
   });
 
@@ -64,6 +84,8 @@ describe('environmentDifferences', () => {
       r.subjects.bert = { meta: structuredClone(r.subjects.resnet18.meta), not_measured: [] };
     }
     after.subjects.bert.meta!.environment.device = 'cuda';
-    expect(environmentDifferences(before, after)).toEqual([{ key: 'device', before: 'cpu', after: 'cuda', subjects: ['bert'], blocking: true, recorded: 'both' }]);
+    expect(environmentDifferences(before, after)).toEqual([
+      { key: 'device', before: 'cpu', after: 'cuda', subjects: ['bert'], blocking: true, recorded: 'both' },
+    ]);
   });
 });

@@ -24,21 +24,50 @@ export function writeLargeResults(dir: string, name: string, opts: LargeResultsO
     for (let t = 0; t < opts.tools; t++) {
       // Three processes of three samples, each process's median its middle sample (exact in binary).
       const level = (1 + ((c * 7 + t * 13) % 97) / 8) * scale;
-      const samples = [0, 1, 2].map((p) => [level * (1 + p / 64), level * (1 + p / 64 - 1 / 128), level * (1 + p / 64 + 1 / 128)]);
+      const samples = [0, 1, 2].map((p) => [
+        level * (1 + p / 64),
+        level * (1 + p / 64 - 1 / 128),
+        level * (1 + p / 64 + 1 / 128),
+      ]);
       const medians = samples.map((s) => s[0]);
       const id = `A/c${c}/t${t}/s`;
-      parts.push(`${JSON.stringify(id)}:${JSON.stringify({
-        status: 'ok', statuses: ['ok'], reason: null, median_ms: medians[1], min_ms: medians[0], max_ms: medians[2],
-        processes: 3, samples_per_process: [3, 3, 3], samples_ms: opts.samples === false ? null : samples, per_process: null, memory: null,
-        tool_version: null, error: null, exact: null, max_abs_diff: null,
-      })}`);
+      parts.push(
+        `${JSON.stringify(id)}:${JSON.stringify({
+          status: 'ok',
+          statuses: ['ok'],
+          reason: null,
+          median_ms: medians[1],
+          min_ms: medians[0],
+          max_ms: medians[2],
+          processes: 3,
+          samples_per_process: [3, 3, 3],
+          samples_ms: opts.samples === false ? null : samples,
+          per_process: null,
+          memory: null,
+          tool_version: null,
+          error: null,
+          exact: null,
+          max_abs_diff: null,
+        })}`,
+      );
     }
   }
   const head = {
-    format_version: 1, spec: { name: 'large', title: 'Large', digest: null, device: 'cpu' }, partial: false,
-    measured_on: '2026-12-01', host: { hostname: 'test-host' }, versions: {}, harness: 'benchgrid test fixture', run: null,
+    format_version: 1,
+    spec: { name: 'large', title: 'Large', digest: null, device: 'cpu' },
+    partial: false,
+    measured_on: '2026-12-01',
+    host: { hostname: 'test-host' },
+    versions: {},
+    harness: 'benchgrid test fixture',
+    run: null,
   };
-  const meta = { environment: { hostname: 'test-host', device: 'cpu' }, versions: {}, protocol: { processes: 3 }, aa_noise: null };
+  const meta = {
+    environment: { hostname: 'test-host', device: 'cpu' },
+    versions: {},
+    protocol: { processes: 3 },
+    aa_noise: null,
+  };
   const json = `${JSON.stringify(head).slice(0, -1)},"s":{"meta":${JSON.stringify(meta)},"not_measured":[],"groups":{${parts.join(',')}}}}`;
   const file = path.join(dir, name);
   fs.writeFileSync(file, json);

@@ -37,6 +37,8 @@ describe('200,000 cells', () => {
     expect(new Set(ids).size).toBe(CONTRACTS * TOOLS);
     expect(ids.length % (CONTRACTS * TOOLS)).toBe(0);
     // The line wraps: read it with its line breaks as spaces.
-    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/--fail-on-slower 10\.0%: 200000 cell\(s\) significantly slower by more than that: A\/c0\/t0\/s, .* and 199000 more \(all in --format json\)/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(
+      /--fail-on-slower 10\.0%: 200000 cell\(s\) significantly slower by more than that: A\/c0\/t0\/s, .* and 199000 more \(all in --format json\)/,
+    );
   }, 600_000);
 });

@@ -22,7 +22,13 @@ const borders = (line: string) => {
   return at;
 };
 
-const predecessorVsCpu = () => compareResults(loadResults(PREDECESSOR_RESULTS), cpuRun(), { before: 'seed.json', after: 'cpu.json' }, { fail_on_slower: 0.1 });
+const predecessorVsCpu = () =>
+  compareResults(
+    loadResults(PREDECESSOR_RESULTS),
+    cpuRun(),
+    { before: 'seed.json', after: 'cpu.json' },
+    { fail_on_slower: 0.1 },
+  );
 
 describe('renderTable', () => {
   const text = renderTable(predecessorVsCpu(), false, 300);
@@ -41,7 +47,9 @@ describe('renderTable', () => {
     expect(text).toContain('† range rule: a file has no raw samples');
     expect(text).toMatch(/nnsight\/resnet18 .* unavailable \(a\)/);
     expect(text).toContain('  (a) withheld: exactness got worse (bit -> close)');
-    expect(text).toContain('A/single_module_output/thingsvision/resnet18: unsupported (thingsvision is measured only on its extraction task) -> error (ImportError: thingsvision is not installed)');
+    expect(text).toContain(
+      'A/single_module_output/thingsvision/resnet18: unsupported (thingsvision is measured only on its extraction task) -> error (ImportError: thingsvision is not installed)',
+    );
     expect(text).toContain('A/single_module_output/nnsight/resnet18: bit -> close (worse: speed label withheld)');
     expect(text).toContain('Only in after (1): A/single_module_output/fx_tracer/resnet18');
     expect(text).toMatch(/--fail-on-slower 10\.0%: 3 cell\(s\) significantly slower by more than that/);
@@ -54,7 +62,10 @@ describe('renderTable', () => {
   it('at 100 columns leaves out what every row shares, so the contract and the tool stay whole', () => {
     const narrow = renderTable(predecessorVsCpu(), false, 100);
     expect(narrow).toContain('On every row: group A, contract single_module_output, subject resnet18.');
-    const ids = narrow.split('\n').filter((l) => l.startsWith('│ ')).map((l) => l.split('│')[1].trim());
+    const ids = narrow
+      .split('\n')
+      .filter((l) => l.startsWith('│ '))
+      .map((l) => l.split('│')[1].trim());
     expect(ids).toContain('tool');
     expect(ids).toContain('tl_extract_dataset');
     expect(ids.filter((id) => id.includes('…'))).toEqual([]);
@@ -66,7 +77,9 @@ describe('renderTable', () => {
     const c = cpuVsCpu();
     c.cells[1].id = 'A/single_module_output/钩子🙂/resnet18';
     for (const width of [200, 60]) {
-      const grid = renderTable(c, false, width).split('\n').filter((l) => /^[│┌├└]/.test(l));
+      const grid = renderTable(c, false, width)
+        .split('\n')
+        .filter((l) => /^[│┌├└]/.test(l));
       expect(grid.some((l) => l.includes('钩子🙂'))).toBe(true);
       // Every line of a grid has its borders at the same columns as the grid's top line.
       const tops = grid.flatMap((l, i) => (l.startsWith('┌') ? [i] : []));
@@ -104,7 +117,10 @@ describe('renderMarkdown', () => {
   const md = renderMarkdown(predecessorVsCpu());
 
   it('opens with the summary and a warning listing the environment differences before the table', () => {
-    expect(md.split('\n').slice(0, 2)).toEqual(['<!-- benchgrid:compare -->', '### benchgrid compare: 3 slower, 0 faster, 1 within noise, 80 unavailable (of 84 cells, 77 of them in one file only)']);
+    expect(md.split('\n').slice(0, 2)).toEqual([
+      '<!-- benchgrid:compare -->',
+      '### benchgrid compare: 3 slower, 0 faster, 1 within noise, 80 unavailable (of 84 cells, 77 of them in one file only)',
+    ]);
     expect(md).toContain('> [!WARNING]');
     expect(md).toContain('> - device: `cuda` -> `cpu`');
     expect(md.indexOf('> [!WARNING]')).toBeLessThan(md.indexOf('| cell |'));
@@ -113,7 +129,9 @@ describe('renderMarkdown', () => {
   it('renders a GitHub table with bold labels and the † note', () => {
     expect(md).toContain('| cell | before | after | change | interval | rule | other | MW p | label |');
     // The raw cell is its own baseline: no ratio rule, the absolute rule decides.
-    expect(md).toMatch(/\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d\d ms \| \+\d+\.\d% \| .* † \| absolute \|  \|  \| \*\*slower †\*\* \|/);
+    expect(md).toMatch(
+      /\| `A\/single_module_output\/raw\/resnet18` \| 2\.30 ms \| 12\.\d\d ms \| \+\d+\.\d% \| .* † \| absolute \|  \|  \| \*\*slower †\*\* \|/,
+    );
     expect(md).toContain('† range rule');
     expect(md.endsWith('\n')).toBe(true);
   });

@@ -50,7 +50,15 @@ export interface PairedNoise {
  * ~4%); within-process 1.5% with 3% outliers of +30% (the project's earlier model). The seed protocol.
  */
 export const QUIET: RunModel = {
-  within: 0.015, outlierRate: 0.03, outlierMean: 0.3, process: 0.013, drift: 0.04, run: 0, processes: 3, samples: 20, schedule: 'interleaved',
+  within: 0.015,
+  outlierRate: 0.03,
+  outlierMean: 0.3,
+  process: 0.013,
+  drift: 0.04,
+  run: 0,
+  processes: 3,
+  samples: 20,
+  schedule: 'interleaved',
 };
 
 /**
@@ -76,7 +84,16 @@ export const CONTENDED: RunModel = { ...QUIET, within: 0.25, outlierRate: 0.05, 
  * of hooks, as resnet18_cpu runs them. The issue's seed protocol: 3 processes x 20 samples.
  */
 export const CAMPAIGN: RunModel = {
-  within: 0.018, outlierRate: 0.03, outlierMean: 0.3, process: 0.043, drift: 0.026, run: 0, processes: 3, samples: 20, schedule: 'interleaved', aaPairs: 2,
+  within: 0.018,
+  outlierRate: 0.03,
+  outlierMean: 0.3,
+  process: 0.043,
+  drift: 0.026,
+  run: 0,
+  processes: 3,
+  samples: 20,
+  schedule: 'interleaved',
+  aaPairs: 2,
 };
 
 /**
@@ -84,7 +101,12 @@ export const CAMPAIGN: RunModel = {
  * rounds' drifts; with `aaPairs`, the A/A pairs of hooks on the first contract and their noise figure
  * (the largest relative difference within a pair, as src/results/aggregate.ts computes it).
  */
-export function simulateRun(v: ReturnType<typeof variates>, levels: Record<string, number>, m: RunModel, contracts = 1): Results {
+export function simulateRun(
+  v: ReturnType<typeof variates>,
+  levels: Record<string, number>,
+  m: RunModel,
+  contracts = 1,
+): Results {
   const runShift = Math.exp(m.run * v.normal());
   const rounds = Array.from({ length: m.processes }, () => Math.exp(m.drift * v.normal()));
   const processSamples = (ms: number, drift: number) => {
@@ -95,20 +117,29 @@ export function simulateRun(v: ReturnType<typeof variates>, levels: Record<strin
     });
   };
   const contract = (j: number) => (contracts === 1 ? 'single_module_output' : `contract_${j}`);
-  const cells: CellResult[] = Array.from({ length: contracts }, (_, j) => Object.entries(levels).map(([tool, ms]) => {
-    const own = m.schedule === 'sequential' ? Math.exp(m.drift * v.normal()) : null;
-    const samples = Array.from({ length: m.processes }, (_, i) => processSamples(ms, own ?? rounds[i]));
-    const cell = measuredCell(`A/${contract(j)}/${tool}/sim`, samples);
-    return m.paired && tool !== 'raw' ? withPaired(v, cell, ms / levels.raw, m.paired) : cell;
-  })).flat();
+  const cells: CellResult[] = Array.from({ length: contracts }, (_, j) =>
+    Object.entries(levels).map(([tool, ms]) => {
+      const own = m.schedule === 'sequential' ? Math.exp(m.drift * v.normal()) : null;
+      const samples = Array.from({ length: m.processes }, (_, i) => processSamples(ms, own ?? rounds[i]));
+      const cell = measuredCell(`A/${contract(j)}/${tool}/sim`, samples);
+      return m.paired && tool !== 'raw' ? withPaired(v, cell, ms / levels.raw, m.paired) : cell;
+    }),
+  ).flat();
   const withPools = m.paired ? poolPaired(cells) : cells;
   const pairs = m.aaPairs ?? 0;
   if (pairs === 0 || levels.hooks === undefined) return resultsOf(withPools, subjectMeta({}));
   const round = () => rounds[Math.floor(v.uniform() * rounds.length)];
   const medians = Array.from({ length: 2 * pairs }, () => median(processSamples(levels.hooks, round())));
   let max = 0;
-  for (let k = 0; k < pairs; k++) max = Math.max(max, Math.abs(medians[2 * k] - medians[2 * k + 1]) / Math.min(medians[2 * k], medians[2 * k + 1]));
-  const aa_noise = { cell: `A/${contract(0)}/hooks/sim`, pairs, medians_ms: medians, max_rel_diff: max, ...(m.paired ? { paired: aaPaired(v, levels.hooks / levels.raw, pairs, m) } : {}) };
+  for (let k = 0; k < pairs; k++)
+    max = Math.max(max, Math.abs(medians[2 * k] - medians[2 * k + 1]) / Math.min(medians[2 * k], medians[2 * k + 1]));
+  const aa_noise = {
+    cell: `A/${contract(0)}/hooks/sim`,
+    pairs,
+    medians_ms: medians,
+    max_rel_diff: max,
+    ...(m.paired ? { paired: aaPaired(v, levels.hooks / levels.raw, pairs, m) } : {}),
+  };
   return resultsOf(withPools, subjectMeta({}, { aa_noise }));
 }
 
@@ -119,12 +150,22 @@ function pairedLevel(v: ReturnType<typeof variates>, ratio: number, m: RunModel)
 
 /** The cell with the baseline's samples of each pair (around its true ratio) and its blocks before the import. */
 function withPaired(v: ReturnType<typeof variates>, cell: CellResult, ratio: number, noise: PairedNoise): CellResult {
-  const processes = cell.samples_ms!.map((tool, i) => {
-    const level = ratio * Math.exp(noise.process * v.normal());
-    const baseline = tool.map((t) => t / (level * Math.exp(noise.pair * v.normal())));
-    const before = baseline.slice(0, 3).map((b) => b * Math.exp(noise.tax * v.normal()));
-    return pairedProcess(i, tool, { baseline: 'raw', seed: 0, unpaired: null, baseline_ms: baseline, baseline_gc_ms: [], tool_first: [], before: { baseline_ms: before, baseline_gc_ms: [], stopped_by: 'samples' } });
-  }).filter((p): p is NonNullable<typeof p> => p !== null);
+  const processes = cell
+    .samples_ms!.map((tool, i) => {
+      const level = ratio * Math.exp(noise.process * v.normal());
+      const baseline = tool.map((t) => t / (level * Math.exp(noise.pair * v.normal())));
+      const before = baseline.slice(0, 3).map((b) => b * Math.exp(noise.tax * v.normal()));
+      return pairedProcess(i, tool, {
+        baseline: 'raw',
+        seed: 0,
+        unpaired: null,
+        baseline_ms: baseline,
+        baseline_gc_ms: [],
+        tool_first: [],
+        before: { baseline_ms: before, baseline_gc_ms: [], stopped_by: 'samples' },
+      });
+    })
+    .filter((p): p is NonNullable<typeof p> => p !== null);
   return { ...cell, paired: pairedFigures(processes, 'raw', { ratio: null, tax: null })?.paired ?? null };
 }
 
@@ -139,7 +180,7 @@ function aaPaired(v: ReturnType<typeof variates>, ratio: number, pairs: number, 
   const se = (m.paired!.pair * 1.02) / Math.sqrt(m.samples);
   const ratios = Array.from({ length: 2 * pairs }, () => pairedLevel(v, ratio, m) * Math.exp(se * v.normal()));
   let max = 0;
-  for (let k = 0; k < pairs; k++) max = Math.max(max, Math.abs(ratios[2 * k] - ratios[2 * k + 1]) / Math.min(ratios[2 * k], ratios[2 * k + 1]));
+  for (let k = 0; k < pairs; k++)
+    max = Math.max(max, Math.abs(ratios[2 * k] - ratios[2 * k + 1]) / Math.min(ratios[2 * k], ratios[2 * k + 1]));
   return { pairs, ratios, max_rel_diff: max };
 }
-

@@ -7,8 +7,12 @@ import type { SpeedLabel } from '../../src/compare/model.ts';
 import { measuredCell, PREDECESSOR_NOISE, simulateSamples, variates, type NoiseModel } from './simulate.ts';
 
 const CTX: SpeedContext = {
-  threshold: DEFAULT_SETTINGS.threshold, resamples: DEFAULT_SETTINGS.resamples, confidence: DEFAULT_SETTINGS.confidence,
-  alpha: DEFAULT_SETTINGS.alpha, seed: DEFAULT_SETTINGS.seed, minProcesses: DEFAULT_SETTINGS.min_processes,
+  threshold: DEFAULT_SETTINGS.threshold,
+  resamples: DEFAULT_SETTINGS.resamples,
+  confidence: DEFAULT_SETTINGS.confidence,
+  alpha: DEFAULT_SETTINGS.alpha,
+  seed: DEFAULT_SETTINGS.seed,
+  minProcesses: DEFAULT_SETTINGS.min_processes,
 };
 
 /** Labels of `trials` simulated before/after pairs whose true levels differ by `factor`. */

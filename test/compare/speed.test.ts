@@ -7,7 +7,13 @@ const ID = 'A/single_module_output/hooks/resnet18';
 
 /** A cell as the seed records it: min, median and max of the process medians, no raw samples. */
 function predecessorCell(min: number, median: number, max: number, processes = 3) {
-  return measuredCell(ID, null, { median_ms: median, min_ms: min, max_ms: max, processes, samples_per_process: Array(processes).fill(20) });
+  return measuredCell(ID, null, {
+    median_ms: median,
+    min_ms: min,
+    max_ms: max,
+    processes,
+    samples_per_process: Array(processes).fill(20),
+  });
 }
 
 describe('the bootstrap rule (raw samples on both sides)', () => {
@@ -96,7 +102,11 @@ describe('the range rule (a side without raw samples, like the seed)', () => {
 
   it('compares a seed cell with a cell that has raw samples, naming the side without them', () => {
     const v = variates(9);
-    const s = compareSpeed(predecessorCell(10, 10.1, 10.2), measuredCell(ID, simulateSamples(v, 10.1, PREDECESSOR_NOISE)), CTX);
+    const s = compareSpeed(
+      predecessorCell(10, 10.1, 10.2),
+      measuredCell(ID, simulateSamples(v, 10.1, PREDECESSOR_NOISE)),
+      CTX,
+    );
     expect(s.basis).toBe('range');
     expect(s.why).toMatch(/^range rule \(no raw samples in before\)/);
     expect(s.process_test).not.toBeNull();

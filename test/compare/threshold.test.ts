@@ -17,7 +17,9 @@ describe('parseThreshold', () => {
   });
 
   it.each(['150', '100', '-1', 'lots', '', 'NaN', 'Infinity'])('refuses %j, naming the option and the value', (v) => {
-    expect(() => parseThreshold(v)).toThrow(`--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(v)}).`);
+    expect(() => parseThreshold(v)).toThrow(
+      `--threshold: expected a percentage from 0 to 100, such as 2 or 0.5 (got ${JSON.stringify(v)}).`,
+    );
   });
 });
 

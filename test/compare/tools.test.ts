@@ -7,7 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/compare/compute.ts';
-import type { CellComparison, CompareMode, CompareSettings, SpeedLabel, SubjectNoise } from '../../src/compare/model.ts';
+import type {
+  CellComparison,
+  CompareMode,
+  CompareSettings,
+  SpeedLabel,
+  SubjectNoise,
+} from '../../src/compare/model.ts';
 import { compareTools, MIN_TOOL_CELLS, type ToolContext } from '../../src/compare/tools.ts';
 import { renderMarkdown } from '../../src/compare/render-markdown.ts';
 import { renderTable } from '../../src/compare/render-table.ts';
@@ -15,14 +21,51 @@ import { viewOf } from '../../src/compare/view.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { ROOT } from '../helpers.ts';
 
-const NOISE: SubjectNoise[] = [{ subject: 's', threshold: 0.07, option: 0.02, aa_before: null, aa_after: null, run_shift: { cell: 'A/c0/raw/s', ratio: 1.05 }, absolute_threshold: 0.12 }];
+const NOISE: SubjectNoise[] = [
+  {
+    subject: 's',
+    threshold: 0.07,
+    option: 0.02,
+    aa_before: null,
+    aa_after: null,
+    run_shift: { cell: 'A/c0/raw/s', ratio: 1.05 },
+    absolute_threshold: 0.12,
+  },
+];
 const CTX: ToolContext = { option: 0.02, confidence: 0.95, alpha: 0.05, noise: NOISE };
 
 /** A labelled cell comparison of `tool` whose change is `ratio`, decided by `mode`. */
-function cell(tool: string, i: number, ratio: number, mode: CompareMode = 'ratio', label: SpeedLabel = 'within_noise'): CellComparison {
+function cell(
+  tool: string,
+  i: number,
+  ratio: number,
+  mode: CompareMode = 'ratio',
+  label: SpeedLabel = 'within_noise',
+): CellComparison {
   return {
-    id: `A/c${i}/${tool}/s`, group: 'A', contract: `c${i}`, tool, subject: 's', before: null, after: null, status_changed: false, exactness: null,
-    speed: { label, basis: 'bootstrap', why: '', before_ms: 10, after_ms: 10 * ratio, ratio, interval: null, threshold: 0.07, process_test: null, mann_whitney: null, decided_by: mode, other: null },
+    id: `A/c${i}/${tool}/s`,
+    group: 'A',
+    contract: `c${i}`,
+    tool,
+    subject: 's',
+    before: null,
+    after: null,
+    status_changed: false,
+    exactness: null,
+    speed: {
+      label,
+      basis: 'bootstrap',
+      why: '',
+      before_ms: 10,
+      after_ms: 10 * ratio,
+      ratio,
+      interval: null,
+      threshold: 0.07,
+      process_test: null,
+      mann_whitney: null,
+      decided_by: mode,
+      other: null,
+    },
   };
 }
 
@@ -51,7 +94,10 @@ describe('a tool verdict over its cells', () => {
     const tools = compareTools([...quietTools(), ...slowed], CTX);
     const v = tools.find((t) => t.tool === 'slow')!;
     expect(v).toMatchObject({ label: 'slower', mode: 'ratio', threshold: 0.02 });
-    expect(v.ratio).toBeCloseTo(Math.exp([1.08, 1.13, 1.1, 1.06, 1.12, 1.11].map(Math.log).reduce((a, b) => a + b) / 6), 12);
+    expect(v.ratio).toBeCloseTo(
+      Math.exp([1.08, 1.13, 1.1, 1.06, 1.12, 1.11].map(Math.log).reduce((a, b) => a + b) / 6),
+      12,
+    );
     expect(v.interval!.low).toBeGreaterThan(1.02);
     // The six tools spread alike, so the fitted prior earns all their 30 degrees of freedom (its cap), plus the tool's own 5.
     expect(v.test).toMatchObject({ df: 30 + 5, moderated: true });
@@ -66,7 +112,11 @@ describe('a tool verdict over its cells', () => {
   });
 
   it(`gives no verdict below ${MIN_TOOL_CELLS} labelled cells, and leaves unavailable cells out of the count`, () => {
-    const few = [cell('few', 0, 1.3), cell('few', 1, 1.3), { ...cell('few', 2, 1.3), speed: { ...cell('few', 2, 1.3).speed, label: 'unavailable' as const } }];
+    const few = [
+      cell('few', 0, 1.3),
+      cell('few', 1, 1.3),
+      { ...cell('few', 2, 1.3), speed: { ...cell('few', 2, 1.3).speed, label: 'unavailable' as const } },
+    ];
     const v = compareTools([...quietTools(), ...few], CTX).find((t) => t.tool === 'few')!;
     expect(v).toMatchObject({ label: 'unavailable', ratio: null, cells: ['A/c0/few/s', 'A/c1/few/s'] });
     expect(v.why).toBe('2 comparable cell(s); a tool verdict needs 3');
@@ -79,8 +129,11 @@ describe('a tool verdict over its cells', () => {
     expect(v).toMatchObject({ mode: 'absolute', threshold: 0.12, label: 'within_noise' });
   });
 
-  it('without five tools to pool, uses the tool\'s own spread on k - 1 degrees of freedom', () => {
-    const v = compareTools([0.99, 1.0, 1.01].map((r, i) => cell('alone', i, r)), CTX)[0];
+  it("without five tools to pool, uses the tool's own spread on k - 1 degrees of freedom", () => {
+    const v = compareTools(
+      [0.99, 1.0, 1.01].map((r, i) => cell('alone', i, r)),
+      CTX,
+    )[0];
     expect(v.test).toMatchObject({ df: 2, moderated: false });
   });
 });
@@ -119,11 +172,12 @@ describe('tool verdicts on two real runs of resnet18_cpu, 38 minutes apart, with
 });
 
 describe('--fail-on-slower with tool verdicts', () => {
-
   it('fails on the probe as a tool when its whole interval is above the limit, and says so', () => {
     const c = campaign('i1', 'i2-probe-slowed', { fail_on_slower: 0.03 });
     expect(c.summary.failing_tools).toEqual(['probe (resnet18)']);
-    expect(renderTable(c, false, 120)).toMatch(/--fail-on-slower 3\.0%: 1 tool\(s\) slower as a whole by more than that \(interval above it\): probe \(resnet18\)/);
+    expect(renderTable(c, false, 120)).toMatch(
+      /--fail-on-slower 3\.0%: 1 tool\(s\) slower as a whole by more than that \(interval above it\): probe \(resnet18\)/,
+    );
   });
 
   it('does not fail on it when the limit is above the low end of its interval (+3.5%)', () => {
@@ -152,7 +206,9 @@ describe('tool verdicts on two runs measured after the rule was written (I3, the
   });
 
   it('labels no other tool and no other cell', () => {
-    expect(c.tools!.filter((t) => t.tool !== 'probe' && t.label !== 'unavailable' && t.label !== 'within_noise')).toEqual([]);
+    expect(
+      c.tools!.filter((t) => t.tool !== 'probe' && t.label !== 'unavailable' && t.label !== 'within_noise'),
+    ).toEqual([]);
     expect(c.summary).toMatchObject({ slower: 0, faster: 0, tools_slower: 1, tools_faster: 0 });
   });
 });
@@ -162,22 +218,36 @@ describe('a hostile tool name in a results file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bg-tools-'));
     // The probe renamed in both files, as a results file from elsewhere could name a tool.
     const hostile = (name: string) => {
-      const text = fs.readFileSync(path.join(ROOT, `test/fixtures/compare/campaign-${name}.results.json`), 'utf8').replaceAll('/probe/resnet18', '/pro|be`x\\nevil/resnet18');
+      const text = fs
+        .readFileSync(path.join(ROOT, `test/fixtures/compare/campaign-${name}.results.json`), 'utf8')
+        .replaceAll('/probe/resnet18', '/pro|be`x\\nevil/resnet18');
       const file = path.join(dir, `${name}.json`);
       fs.writeFileSync(file, text);
       return loadResults(file);
     };
-    const c = compareResults(hostile('i1'), hostile('i2-probe-slowed'), { before: 'a', after: 'b' }, { fail_on_slower: 0.03 });
+    const c = compareResults(
+      hostile('i1'),
+      hostile('i2-probe-slowed'),
+      { before: 'a', after: 'b' },
+      { fail_on_slower: 0.03 },
+    );
     const tool = c.tools!.find((t) => t.tool.startsWith('pro'))!;
     expect(tool).toMatchObject({ tool: 'pro|be`x\nevil', label: 'slower' });
     const md = renderMarkdown(c);
-    const row = md.split('\n').find((l) => l.startsWith("| `pro"))!;
+    const row = md.split('\n').find((l) => l.startsWith('| `pro'))!;
     expect(row).toMatch(/^\| `pro\\\|be'x evil` \| ratio \| 6 \| .* \| \*\*slower\*\* \|$/);
     // Every line naming the tool carries it whole: no line starts with the part after the break.
     // (In a code span the backtick becomes ', in text the markdown sink escapes it.)
-    expect(md.split('\n').filter((l) => l.includes('evil')).every((l) => l.includes("be'x evil") || l.includes('be\\`x evil'))).toBe(true);
+    expect(
+      md
+        .split('\n')
+        .filter((l) => l.includes('evil'))
+        .every((l) => l.includes("be'x evil") || l.includes('be\\`x evil')),
+    ).toBe(true);
     expect(md).toMatch(/^\| `A\/single_module_output\/pro\\\|be'x evil\/resnet18` \|.*\|$/m);
-    expect(md).toContain("1 tool(s) slower as a whole by more than that** (interval above it): pro\\|be\\`x evil (resnet18)");
+    expect(md).toContain(
+      '1 tool(s) slower as a whole by more than that** (interval above it): pro\\|be\\`x evil (resnet18)',
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

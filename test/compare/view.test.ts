@@ -21,7 +21,13 @@ beforeAll(() => {
   const scaled = (id: string, k: number) => {
     const c = after.cells.find((x) => x.id === id)!;
     c.samples_ms = c.samples_ms!.map((p) => p.map((s) => s * k));
-    c.per_process = c.per_process!.map((p) => ({ ...p, median_ms: p.median_ms * k, min_ms: p.min_ms * k, max_ms: p.max_ms * k, iqr_ms: p.iqr_ms * k }));
+    c.per_process = c.per_process!.map((p) => ({
+      ...p,
+      median_ms: p.median_ms * k,
+      min_ms: p.min_ms * k,
+      max_ms: p.max_ms * k,
+      iqr_ms: p.iqr_ms * k,
+    }));
     for (const key of ['median_ms', 'min_ms', 'max_ms'] as const) c[key] = c[key]! * k;
   };
   scaled('A/single_module_output/tl_record/resnet18', 3);
@@ -34,7 +40,10 @@ describe('compare views', () => {
     const r = await cli(['compare', base, mixed, '--only-changed', '--sort', 'id'], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('│ A/'));
-    expect(rows.map((l) => l.split('│')[1].trim())).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/tl_record/resnet18']);
+    expect(rows.map((l) => l.split('│')[1].trim())).toEqual([
+      'A/single_module_output/hooks/resnet18',
+      'A/single_module_output/tl_record/resnet18',
+    ]);
     expect(r.stdout).toContain('Showing the 2 cells that changed (--only-changed); 6 without a change are left out.');
   });
 
@@ -54,7 +63,10 @@ describe('compare views', () => {
 
   it('--sort change puts the largest slowdown first', async () => {
     const r = await cli(['compare', base, mixed, '--sort', 'change'], { env: { COLUMNS: '200' } });
-    const rows = r.stdout.split('\n').filter((l) => l.startsWith('│ A/')).map((l) => l.split('│')[1].trim());
+    const rows = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('│ A/'))
+      .map((l) => l.split('│')[1].trim());
     expect(rows[0]).toBe('A/single_module_output/tl_record/resnet18');
     expect(rows.indexOf('A/single_module_output/hooks/resnet18')).toBe(5); // the 6 cells with a ratio, fastest last
   });
@@ -66,7 +78,10 @@ describe('compare views', () => {
     const details = lines.findIndex((l) => l.startsWith('<details><summary>6 cells without a speed change'));
     expect(details).toBeGreaterThan(0);
     const open = lines.slice(0, details).filter((l) => l.startsWith('| `A/'));
-    expect(open.map((l) => l.split(' | ')[0])).toEqual(['| `A/single_module_output/hooks/resnet18`', '| `A/single_module_output/tl_record/resnet18`']);
+    expect(open.map((l) => l.split(' | ')[0])).toEqual([
+      '| `A/single_module_output/hooks/resnet18`',
+      '| `A/single_module_output/tl_record/resnet18`',
+    ]);
     // 450 ms reads as the report prints it: two decimals, ms below one second.
     expect(open[1]).toMatch(/\| 1\d\d\.\d\d ms \| 4\d\d\.\d\d ms \|/);
     expect(lines.slice(details).some((l) => l === '</details>')).toBe(true);

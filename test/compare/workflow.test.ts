@@ -11,7 +11,13 @@ import { MARKDOWN_MARKER } from '../../src/compare/view.ts';
 import { ROOT, tmpdir } from '../helpers.ts';
 import { cpuRun } from './fixtures.ts';
 
-interface Step { id?: string; name?: string; uses?: string; run?: string; env?: Record<string, string> }
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
 
 const workflow = parse(fs.readFileSync(path.join(ROOT, '.github/workflows/bench-compare.yml'), 'utf8'));
 const steps: Step[] = workflow.jobs['bench-compare'].steps;
@@ -21,7 +27,11 @@ const step = (name: string) => steps.find((s) => s.name === name)!;
 async function runStep(s: Step, env: Record<string, string>) {
   expect(s.run, 'no expression inside a script: they go through env').not.toMatch(/\$\{\{/);
   const script = s.run!.replace(/npx benchgrid/g, `node ${JSON.stringify(path.join(ROOT, 'bin/benchgrid.js'))}`);
-  return execa('bash', ['-e', '-c', script], { cwd: env.CWD ?? ROOT, reject: false, env: { ...workflow.env, ...env, NO_COLOR: '1' } });
+  return execa('bash', ['-e', '-c', script], {
+    cwd: env.CWD ?? ROOT,
+    reject: false,
+    env: { ...workflow.env, ...env, NO_COLOR: '1' },
+  });
 }
 
 let temp: string;
@@ -33,10 +43,19 @@ beforeAll(() => {
   const pr = cpuRun({ seed: 2 });
   for (const c of pr.cells.filter((x) => x.tool !== 'raw' && x.median_ms !== null)) {
     c.samples_ms = c.samples_ms!.map((p) => p.map((v) => v * 1.3));
-    c.per_process = c.per_process!.map((p) => ({ ...p, median_ms: p.median_ms * 1.3, min_ms: p.min_ms * 1.3, max_ms: p.max_ms * 1.3, iqr_ms: p.iqr_ms * 1.3 }));
+    c.per_process = c.per_process!.map((p) => ({
+      ...p,
+      median_ms: p.median_ms * 1.3,
+      min_ms: p.min_ms * 1.3,
+      max_ms: p.max_ms * 1.3,
+      iqr_ms: p.iqr_ms * 1.3,
+    }));
     for (const key of ['median_ms', 'min_ms', 'max_ms'] as const) c[key] = c[key]! * 1.3;
   }
-  for (const [dir, results] of [['base', cpuRun({ seed: 1 })], ['pr', pr]] as const) {
+  for (const [dir, results] of [
+    ['base', cpuRun({ seed: 1 })],
+    ['pr', pr],
+  ] as const) {
     fs.mkdirSync(path.join(temp, dir));
     fs.writeFileSync(path.join(temp, dir, 'results.json'), stableStringify(toJson(results)));
   }
@@ -62,7 +81,12 @@ describe('.github/workflows/bench-compare.yml', () => {
     const outputs = path.join(temp, 'outputs');
     const cwd = tmpdir();
     fs.writeFileSync(outputs, '');
-    const r = await runStep(step('Compare'), { RUNNER_TEMP: temp, GITHUB_OUTPUT: outputs, GITHUB_STEP_SUMMARY: path.join(temp, 'summary.md'), CWD: cwd });
+    const r = await runStep(step('Compare'), {
+      RUNNER_TEMP: temp,
+      GITHUB_OUTPUT: outputs,
+      GITHUB_STEP_SUMMARY: path.join(temp, 'summary.md'),
+      CWD: cwd,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(fs.readFileSync(outputs, 'utf8')).toBe('status=4\n');
     const md = fs.readFileSync(path.join(cwd, 'compare.md'), 'utf8');

@@ -42,7 +42,10 @@ describe('benchgrid diff OLD NEW', () => {
         '  ~ A/replacement_edit/raw/resnet18: planned -> unsupported\n      now: an unedited forward pass says nothing about edits',
         '  ~ A/replacement_edit/tv_fx/resnet18\n      was: a feature extractor reads outputs\n      now: a feature extractor reads outputs; it cannot edit',
       ],
-      rename: ['  7 cells, 6 planned: 3 renamed.', 'Renamed (2)\n  contract raw_forward -> plain_forward\n  tool hooks -> forward_hooks'],
+      rename: [
+        '  7 cells, 6 planned: 3 renamed.',
+        'Renamed (2)\n  contract raw_forward -> plain_forward\n  tool hooks -> forward_hooks',
+      ],
       'added-tool': [
         '  7 cells (was 5), 6 planned (was 5): 2 added, 1 definition change.',
         '  + A/replacement_edit/tv_fx/resnet18  unsupported: a feature extractor reads outputs',
@@ -64,9 +67,13 @@ describe('benchgrid diff OLD NEW', () => {
     expect(md.startsWith('<!-- benchgrid-diff -->\n## benchgrid diff\n')).toBe(true);
     expect(md).toContain('### `test/fixtures/diff/extends-change/new.yaml` (small)');
     expect(md).toContain('**7 cells, 6 planned: 6 to re-measure after 1 definition change.**');
-    expect(md).toContain('- **subject resnet18**: `inputs.shape` `[1,3,32,32]` → `[1,3,64,64]`; invalidates 6 cells\n\n  <details><summary>cells to re-measure</summary>\n\n  - `A/single_module_output/raw/resnet18`');
+    expect(md).toContain(
+      '- **subject resnet18**: `inputs.shape` `[1,3,32,32]` → `[1,3,64,64]`; invalidates 6 cells\n\n  <details><summary>cells to re-measure</summary>\n\n  - `A/single_module_output/raw/resnet18`',
+    );
     const short = (await cli(['diff', ...pair('flipped-reason'), '--format', 'markdown'])).stdout;
-    expect(short).toContain('**Status flipped (1)**\n\n- `A/replacement_edit/raw/resnet18`: planned → unsupported (an unedited forward pass says nothing about edits)');
+    expect(short).toContain(
+      '**Status flipped (1)**\n\n- `A/replacement_edit/raw/resnet18`: planned → unsupported (an unedited forward pass says nothing about edits)',
+    );
     expect(short).not.toContain('<details>');
   });
 
@@ -81,7 +88,15 @@ describe('benchgrid diff OLD NEW', () => {
     ]);
     const json = JSON.parse((await cli(['diff', ...pair('invalid-new'), '--format', 'json'])).stdout);
     expect(json.diffs).toEqual([]);
-    expect(json.invalid.map((i: any) => [i.side, i.file, i.diagnostics[0].line, i.diagnostics[0].col, i.diagnostics[0].code])).toEqual([['new', 'test/fixtures/diff/invalid-new/new.yaml', 28, 18, 'unknown-tool']]);
+    expect(
+      json.invalid.map((i: any) => [
+        i.side,
+        i.file,
+        i.diagnostics[0].line,
+        i.diagnostics[0].col,
+        i.diagnostics[0].code,
+      ]),
+    ).toEqual([['new', 'test/fixtures/diff/invalid-new/new.yaml', 28, 18, 'unknown-tool']]);
   });
 
   it('--exit-code exits 4 (a difference found) when anything changed and 0 when nothing did', async () => {
@@ -93,9 +108,15 @@ describe('benchgrid diff OLD NEW', () => {
 
   it('refuses a wrong number of files, a missing file and an unknown format with exit 2', async () => {
     const one = await cli(['diff', pair('rename')[0]]);
-    expect([one.code, one.stderr.trim()]).toEqual([2, 'benchgrid: diff needs OLD.yaml NEW.yaml, or --base REV [SPEC...] (got 1 file).']);
+    expect([one.code, one.stderr.trim()]).toEqual([
+      2,
+      'benchgrid: diff needs OLD.yaml NEW.yaml, or --base REV [SPEC...] (got 1 file).',
+    ]);
     const missing = await cli(['diff', pair('rename')[0], path.join('test/fixtures/diff/nope.yaml')]);
-    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'test/fixtures/diff/nope.yaml:1:1: no such file. Check the path; specs live in specs/*.yaml.']);
+    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([
+      2,
+      'test/fixtures/diff/nope.yaml:1:1: no such file. Check the path; specs live in specs/*.yaml.',
+    ]);
     const format = await cli(['diff', ...pair('rename'), '--format', 'html']);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/Allowed choices are table, markdown, json, terminal/);

@@ -13,65 +13,141 @@ const editFx = { id: CELLS.editFx, status: 'unsupported' as const, reason: 'a fe
 
 describe('diffSpecs over the fixture pairs', () => {
   it('an added tool adds its cells, planned or with their reason, and invalidates nothing', async () => {
-    expect(await diffPair('added-tool')).toEqual(expected({
-      cells: {
-        added: [planned(CELLS.smoFx), editFx],
-      },
-      definitions: [{ kind: 'tool', id: 'tv_fx', change: 'added', fields: [], invalidates: [] }],
-    }, { cells: [5, 7], planned: [5, 6] }));
+    expect(await diffPair('added-tool')).toEqual(
+      expected(
+        {
+          cells: {
+            added: [planned(CELLS.smoFx), editFx],
+          },
+          definitions: [{ kind: 'tool', id: 'tv_fx', change: 'added', fields: [], invalidates: [] }],
+        },
+        { cells: [5, 7], planned: [5, 6] },
+      ),
+    );
   });
 
   it('a removed contract removes its cells', async () => {
-    expect(await diffPair('removed-contract')).toEqual(expected({
-      cells: {
-        removed: [planned(CELLS.editRaw), planned(CELLS.editHooks), editFx],
-      },
-      definitions: [{ kind: 'contract', id: 'replacement_edit', change: 'removed', fields: [], invalidates: [] }],
-    }, { cells: [7, 4], planned: [6, 4] }));
+    expect(await diffPair('removed-contract')).toEqual(
+      expected(
+        {
+          cells: {
+            removed: [planned(CELLS.editRaw), planned(CELLS.editHooks), editFx],
+          },
+          definitions: [{ kind: 'contract', id: 'replacement_edit', change: 'removed', fields: [], invalidates: [] }],
+        },
+        { cells: [7, 4], planned: [6, 4] },
+      ),
+    );
   });
 
   it('a new reason flips a cell with both reasons, and a reworded reason is a reason change', async () => {
-    expect(await diffPair('flipped-reason')).toEqual(expected({
-      cells: {
-        flipped: [{ id: CELLS.editRaw, was: null, from: { status: 'planned', reason: null }, to: { status: 'unsupported', reason: 'an unedited forward pass says nothing about edits' } }],
-        reasonChanged: [{ id: CELLS.editFx, was: null, from: 'a feature extractor reads outputs', to: 'a feature extractor reads outputs; it cannot edit' }],
-      },
-    }, { cells: same, planned: [6, 5] }));
+    expect(await diffPair('flipped-reason')).toEqual(
+      expected(
+        {
+          cells: {
+            flipped: [
+              {
+                id: CELLS.editRaw,
+                was: null,
+                from: { status: 'planned', reason: null },
+                to: { status: 'unsupported', reason: 'an unedited forward pass says nothing about edits' },
+              },
+            ],
+            reasonChanged: [
+              {
+                id: CELLS.editFx,
+                was: null,
+                from: 'a feature extractor reads outputs',
+                to: 'a feature extractor reads outputs; it cannot edit',
+              },
+            ],
+          },
+        },
+        { cells: same, planned: [6, 5] },
+      ),
+    );
   });
 
   it('a protocol change invalidates every planned cell', async () => {
-    expect(await diffPair('protocol-change')).toEqual(expected({
-      definitions: [{ kind: 'protocol', id: null, change: 'changed', fields: [{ path: 'samples', from: 3, to: 5 }], invalidates: everyPlanned }],
-      invalidated: everyPlanned,
-    }, { cells: same, planned: planned6 }));
+    expect(await diffPair('protocol-change')).toEqual(
+      expected(
+        {
+          definitions: [
+            {
+              kind: 'protocol',
+              id: null,
+              change: 'changed',
+              fields: [{ path: 'samples', from: 3, to: 5 }],
+              invalidates: everyPlanned,
+            },
+          ],
+          invalidated: everyPlanned,
+        },
+        { cells: same, planned: planned6 },
+      ),
+    );
   });
 
   it("a subject's site change invalidates only the cells of contracts that read that site", async () => {
     const readers = [CELLS.smoRaw, CELLS.smoHooks, CELLS.smoFx, CELLS.editRaw, CELLS.editHooks];
-    expect(await diffPair('subject-site-change')).toEqual(expected({
-      definitions: [{ kind: 'subject', id: 'resnet18', change: 'changed', fields: [{ path: 'sites.layer2', from: 'layer2', to: 'layer3' }], invalidates: readers }],
-      invalidated: readers,
-    }, { cells: same, planned: planned6 }));
+    expect(await diffPair('subject-site-change')).toEqual(
+      expected(
+        {
+          definitions: [
+            {
+              kind: 'subject',
+              id: 'resnet18',
+              change: 'changed',
+              fields: [{ path: 'sites.layer2', from: 'layer2', to: 'layer3' }],
+              invalidates: readers,
+            },
+          ],
+          invalidated: readers,
+        },
+        { cells: same, planned: planned6 },
+      ),
+    );
   });
 
   it('a renamed tool and contract are renames, their cells matched, not removed and added', async () => {
-    expect(await diffPair('rename')).toEqual(expected({
-      renames: [{ kind: 'contract', from: 'raw_forward', to: 'plain_forward' }, { kind: 'tool', from: 'hooks', to: 'forward_hooks' }],
-      cells: {
-        renamed: [
-          { from: CELLS.smoHooks, to: 'A/single_module_output/forward_hooks/resnet18' },
-          { from: CELLS.editHooks, to: 'A/replacement_edit/forward_hooks/resnet18' },
-          { from: CELLS.forward, to: 'B/plain_forward/reference/resnet18' },
-        ],
-      },
-    }, { cells: same, planned: planned6 }));
+    expect(await diffPair('rename')).toEqual(
+      expected(
+        {
+          renames: [
+            { kind: 'contract', from: 'raw_forward', to: 'plain_forward' },
+            { kind: 'tool', from: 'hooks', to: 'forward_hooks' },
+          ],
+          cells: {
+            renamed: [
+              { from: CELLS.smoHooks, to: 'A/single_module_output/forward_hooks/resnet18' },
+              { from: CELLS.editHooks, to: 'A/replacement_edit/forward_hooks/resnet18' },
+              { from: CELLS.forward, to: 'B/plain_forward/reference/resnet18' },
+            ],
+          },
+        },
+        { cells: same, planned: planned6 },
+      ),
+    );
   });
 
   it('a change in the file a spec extends is seen through: the resolved specs are compared', async () => {
-    expect(await diffPair('extends-change')).toEqual(expected({
-      definitions: [{ kind: 'subject', id: 'resnet18', change: 'changed', fields: [{ path: 'inputs.shape', from: [1, 3, 32, 32], to: [1, 3, 64, 64] }], invalidates: everyPlanned }],
-      invalidated: everyPlanned,
-    }, { cells: same, planned: planned6 }));
+    expect(await diffPair('extends-change')).toEqual(
+      expected(
+        {
+          definitions: [
+            {
+              kind: 'subject',
+              id: 'resnet18',
+              change: 'changed',
+              fields: [{ path: 'inputs.shape', from: [1, 3, 32, 32], to: [1, 3, 64, 64] }],
+              invalidates: everyPlanned,
+            },
+          ],
+          invalidated: everyPlanned,
+        },
+        { cells: same, planned: planned6 },
+      ),
+    );
   });
 });
 
@@ -82,88 +158,211 @@ describe('diffSpecs on other changes', () => {
   });
 
   it("an environment's requirements invalidate the cells of the tools in it", async () => {
-    const env = (pin: string): [string, string] => ['subjects:', `environments:\n  main: { requirements: [torch==${pin}] }\nsubjects:`];
+    const env = (pin: string): [string, string] => [
+      'subjects:',
+      `environments:\n  main: { requirements: [torch==${pin}] }\nsubjects:`,
+    ];
     const d = await diffTexts(variant(env('2.5.0')), variant(env('2.6.0')));
-    expect(d.definitions).toEqual([{ kind: 'environment', id: 'main', change: 'changed', fields: [{ path: 'requirements', from: ['torch==2.5.0'], to: ['torch==2.6.0'] }], invalidates: everyPlanned }]);
+    expect(d.definitions).toEqual([
+      {
+        kind: 'environment',
+        id: 'main',
+        change: 'changed',
+        fields: [{ path: 'requirements', from: ['torch==2.5.0'], to: ['torch==2.6.0'] }],
+        invalidates: everyPlanned,
+      },
+    ]);
   });
 
   it("an environment's package index invalidates the cells of the tools in it, as a pin does", async () => {
-    const env = (index: string): [string, string] => ['subjects:', `environments:\n  main: { requirements: [torch==2.5.0]${index} }\nsubjects:`];
+    const env = (index: string): [string, string] => [
+      'subjects:',
+      `environments:\n  main: { requirements: [torch==2.5.0]${index} }\nsubjects:`,
+    ];
     const d = await diffTexts(variant(env('')), variant(env(', index_url: "https://download.pytorch.org/whl/cpu"')));
-    expect(d.definitions).toEqual([{ kind: 'environment', id: 'main', change: 'changed', fields: [{ path: 'index.index_url', from: null, to: 'https://download.pytorch.org/whl/cpu' }], invalidates: everyPlanned }]);
+    expect(d.definitions).toEqual([
+      {
+        kind: 'environment',
+        id: 'main',
+        change: 'changed',
+        fields: [{ path: 'index.index_url', from: null, to: 'https://download.pytorch.org/whl/cpu' }],
+        invalidates: everyPlanned,
+      },
+    ]);
   });
 
   it("a tool's adapter change invalidates that tool's cells only", async () => {
-    const d = await diffTexts(variant(), variant(['tv_fx: { label: torchvision fx }', 'tv_fx: { label: torchvision fx, adapter: hooks }']));
-    expect(d.definitions).toEqual([{ kind: 'tool', id: 'tv_fx', change: 'changed', fields: [{ path: 'adapter', from: 'tv_fx', to: 'hooks' }], invalidates: [CELLS.smoFx] }]);
+    const d = await diffTexts(
+      variant(),
+      variant(['tv_fx: { label: torchvision fx }', 'tv_fx: { label: torchvision fx, adapter: hooks }']),
+    );
+    expect(d.definitions).toEqual([
+      {
+        kind: 'tool',
+        id: 'tv_fx',
+        change: 'changed',
+        fields: [{ path: 'adapter', from: 'tv_fx', to: 'hooks' }],
+        invalidates: [CELLS.smoFx],
+      },
+    ]);
     expect(d.invalidated).toEqual([CELLS.smoFx]);
   });
 
   it('an input seed or a device change invalidates; the device invalidates every planned cell', async () => {
     const seed = await diffTexts(variant(), variant(['seed: 0 }\n    sites', 'seed: 1 }\n    sites']));
-    expect(seed.definitions.map((x) => [x.kind, x.fields, x.invalidates.length])).toEqual([['subject', [{ path: 'inputs.seed', from: 0, to: 1 }], 6]]);
+    expect(seed.definitions.map((x) => [x.kind, x.fields, x.invalidates.length])).toEqual([
+      ['subject', [{ path: 'inputs.seed', from: 0, to: 1 }], 6],
+    ]);
     const device = await diffTexts(variant(), variant(['device: cpu', 'device: cuda']));
-    expect(device.definitions).toEqual([{ kind: 'device', id: null, change: 'changed', fields: [{ path: 'device', from: 'cpu', to: 'cuda' }], invalidates: everyPlanned }]);
+    expect(device.definitions).toEqual([
+      {
+        kind: 'device',
+        id: null,
+        change: 'changed',
+        fields: [{ path: 'device', from: 'cpu', to: 'cuda' }],
+        invalidates: everyPlanned,
+      },
+    ]);
   });
 
-  it("a new reference tool invalidates the cells whose exactness it checks", async () => {
+  it('a new reference tool invalidates the cells whose exactness it checks', async () => {
     const d = await diffTexts(variant(), variant(['reference: hooks', 'reference: tv_fx']));
     // raw is not comparable (no reference either way); hooks is now checked against tv_fx, tv_fx no longer is.
-    expect(d.definitions).toEqual([{ kind: 'group', id: 'A', change: 'changed', fields: [{ path: 'reference', from: 'hooks', to: 'tv_fx' }], invalidates: [CELLS.smoHooks, CELLS.smoFx, CELLS.editHooks] }]);
+    expect(d.definitions).toEqual([
+      {
+        kind: 'group',
+        id: 'A',
+        change: 'changed',
+        fields: [{ path: 'reference', from: 'hooks', to: 'tv_fx' }],
+        invalidates: [CELLS.smoHooks, CELLS.smoFx, CELLS.editHooks],
+      },
+    ]);
   });
 
   it('label and page text changes invalidate nothing', async () => {
-    const d = await diffTexts(variant(), variant(
-      ['hooks: { label: forward hooks }', 'hooks: { label: PyTorch forward hooks }'],
-      ['title: Small\n', 'title: Smaller\n'],
-      ['{ tool: hooks, label: forward hook }', '{ tool: hooks, label: a forward hook }'],
-      ['- label: one module\'s output', '- label: the output of one module'],
-    ));
+    const d = await diffTexts(
+      variant(),
+      variant(
+        ['hooks: { label: forward hooks }', 'hooks: { label: PyTorch forward hooks }'],
+        ['title: Small\n', 'title: Smaller\n'],
+        ['{ tool: hooks, label: forward hook }', '{ tool: hooks, label: a forward hook }'],
+        ["- label: one module's output", '- label: the output of one module'],
+      ),
+    );
     expect(d.labels).toEqual([
       { kind: 'spec', id: null, field: 'title', from: 'Small', to: 'Smaller' },
       { kind: 'tool', id: 'hooks', field: 'label', from: 'forward hooks', to: 'PyTorch forward hooks' },
     ]);
     expect(d.page.relabelled).toEqual([
-      { cell: CELLS.smoRaw, was: null, from: { section: 'Small', row: "one module's output", entry: 'plain forward' }, to: { section: 'Small', row: 'the output of one module', entry: 'plain forward' } },
-      { cell: CELLS.smoHooks, was: null, from: { section: 'Small', row: "one module's output", entry: 'forward hook' }, to: { section: 'Small', row: 'the output of one module', entry: 'a forward hook' } },
+      {
+        cell: CELLS.smoRaw,
+        was: null,
+        from: { section: 'Small', row: "one module's output", entry: 'plain forward' },
+        to: { section: 'Small', row: 'the output of one module', entry: 'plain forward' },
+      },
+      {
+        cell: CELLS.smoHooks,
+        was: null,
+        from: { section: 'Small', row: "one module's output", entry: 'forward hook' },
+        to: { section: 'Small', row: 'the output of one module', entry: 'a forward hook' },
+      },
     ]);
     expect([d.definitions, d.invalidated, d.changed]).toEqual([[], [], true]);
   });
 
   it('page rows added and removed', async () => {
     const d = await diffTexts(variant(), variant(['            - { tool: raw }\n', '            - { tool: tv_fx }\n']));
-    expect(d.page.added).toEqual([{ cell: CELLS.smoFx, section: 'Small', row: "one module's output", entry: 'torchvision fx' }]);
-    expect(d.page.removed).toEqual([{ cell: CELLS.smoRaw, section: 'Small', row: "one module's output", entry: 'plain forward' }]);
+    expect(d.page.added).toEqual([
+      { cell: CELLS.smoFx, section: 'Small', row: "one module's output", entry: 'torchvision fx' },
+    ]);
+    expect(d.page.removed).toEqual([
+      { cell: CELLS.smoRaw, section: 'Small', row: "one module's output", entry: 'plain forward' },
+    ]);
   });
 
   it('a renamed subject renames its cells and page rows; a renamed and relabelled tool is still a rename', async () => {
-    const d = await diffTexts(variant(), variant(
-      ['  resnet18:\n', '  rn18:\n'], ['subjects: [resnet18]', 'subjects: [rn18]'], ['subjects: [resnet18]', 'subjects: [rn18]'],
-      ['  tv_fx: { label: torchvision fx }', '  fx: { label: torch.fx, adapter: tv_fx }'], ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'], ['tools: [tv_fx]', 'tools: [fx]'],
-    ));
-    expect(d.renames).toEqual([{ kind: 'subject', from: 'resnet18', to: 'rn18' }, { kind: 'tool', from: 'tv_fx', to: 'fx' }]);
-    expect(d.cells.renamed.map((r) => r.to)).toEqual(['A/single_module_output/raw/rn18', 'A/single_module_output/hooks/rn18', 'A/single_module_output/fx/rn18', 'A/replacement_edit/raw/rn18', 'A/replacement_edit/hooks/rn18', 'A/replacement_edit/fx/rn18', 'B/raw_forward/reference/rn18']);
-    expect([d.cells.added, d.cells.removed, d.page.added, d.page.removed, d.page.relabelled, d.invalidated]).toEqual([[], [], [], [], [], []]);
+    const d = await diffTexts(
+      variant(),
+      variant(
+        ['  resnet18:\n', '  rn18:\n'],
+        ['subjects: [resnet18]', 'subjects: [rn18]'],
+        ['subjects: [resnet18]', 'subjects: [rn18]'],
+        ['  tv_fx: { label: torchvision fx }', '  fx: { label: torch.fx, adapter: tv_fx }'],
+        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
+        ['tools: [tv_fx]', 'tools: [fx]'],
+      ),
+    );
+    expect(d.renames).toEqual([
+      { kind: 'subject', from: 'resnet18', to: 'rn18' },
+      { kind: 'tool', from: 'tv_fx', to: 'fx' },
+    ]);
+    expect(d.cells.renamed.map((r) => r.to)).toEqual([
+      'A/single_module_output/raw/rn18',
+      'A/single_module_output/hooks/rn18',
+      'A/single_module_output/fx/rn18',
+      'A/replacement_edit/raw/rn18',
+      'A/replacement_edit/hooks/rn18',
+      'A/replacement_edit/fx/rn18',
+      'B/raw_forward/reference/rn18',
+    ]);
+    expect([d.cells.added, d.cells.removed, d.page.added, d.page.removed, d.page.relabelled, d.invalidated]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
     expect(d.labels).toEqual([{ kind: 'tool', id: 'fx', field: 'label', from: 'torchvision fx', to: 'torch.fx' }]);
   });
 
   it('a rename whose definition also changed is a removal and an addition', async () => {
-    const d = await diffTexts(variant(), variant(['  tv_fx: { label: torchvision fx }', '  fx: { label: torchvision fx, adapter: hooks }'], ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'], ['tools: [tv_fx]', 'tools: [fx]']));
+    const d = await diffTexts(
+      variant(),
+      variant(
+        ['  tv_fx: { label: torchvision fx }', '  fx: { label: torchvision fx, adapter: hooks }'],
+        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
+        ['tools: [tv_fx]', 'tools: [fx]'],
+      ),
+    );
     expect(d.renames).toEqual([]);
-    expect(d.definitions.map((x) => [x.kind, x.id, x.change])).toEqual([['tool', 'tv_fx', 'removed'], ['tool', 'fx', 'added']]);
-    expect(d.cells.added.map((c) => c.id)).toEqual(['A/single_module_output/fx/resnet18', 'A/replacement_edit/fx/resnet18']);
+    expect(d.definitions.map((x) => [x.kind, x.id, x.change])).toEqual([
+      ['tool', 'tv_fx', 'removed'],
+      ['tool', 'fx', 'added'],
+    ]);
+    expect(d.cells.added.map((c) => c.id)).toEqual([
+      'A/single_module_output/fx/resnet18',
+      'A/replacement_edit/fx/resnet18',
+    ]);
   });
 
   it('two candidates with one definition pair by label, or not at all', async () => {
-    const two = (a: string, b: string) => variant(['  hooks: { label: forward hooks }', `  hooks_a: { label: ${a}, adapter: hooks }\n  hooks_b: { label: ${b}, adapter: hooks }`], ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks_a, hooks_b, tv_fx]'], ['reference: hooks', 'reference: hooks_a'], ['tool: hooks,', 'tool: hooks_a,']);
-    expect((await diffTexts(variant(), two('forward hooks', 'other hooks'))).renames).toEqual([{ kind: 'tool', from: 'hooks', to: 'hooks_a' }]);
+    const two = (a: string, b: string) =>
+      variant(
+        [
+          '  hooks: { label: forward hooks }',
+          `  hooks_a: { label: ${a}, adapter: hooks }\n  hooks_b: { label: ${b}, adapter: hooks }`,
+        ],
+        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks_a, hooks_b, tv_fx]'],
+        ['reference: hooks', 'reference: hooks_a'],
+        ['tool: hooks,', 'tool: hooks_a,'],
+      );
+    expect((await diffTexts(variant(), two('forward hooks', 'other hooks'))).renames).toEqual([
+      { kind: 'tool', from: 'hooks', to: 'hooks_a' },
+    ]);
     expect((await diffTexts(variant(), two('first', 'second'))).renames).toEqual([]);
   });
 
   it('a new spec adds every cell and a deleted one removes them', async () => {
     const small = await load(path.join(PAIRS, 'protocol-change/old.yaml'));
     const born = diffSpecs(null, { ...small, file: 'new.yaml' });
-    expect([born.old, born.changed, born.cells.added.length, born.page.added.length, born.definitions]).toEqual([null, true, 7, 2, []]);
+    expect([born.old, born.changed, born.cells.added.length, born.page.added.length, born.definitions]).toEqual([
+      null,
+      true,
+      7,
+      2,
+      [],
+    ]);
     const gone = diffSpecs({ ...small, file: 'old.yaml' }, null);
     expect([gone.new, gone.cells.removed.length, gone.page.removed.length]).toEqual([null, 7, 2]);
   });
@@ -174,7 +373,10 @@ describe('cellsToMeasure', () => {
     expect(cellsToMeasure(await diffPair('added-tool'))).toEqual([CELLS.smoFx]);
     expect(cellsToMeasure(await diffPair('protocol-change'))).toEqual(everyPlanned);
     expect(cellsToMeasure(await diffPair('rename'))).toEqual([]);
-    const reverse = await diffTexts((await import('node:fs')).readFileSync(path.join(PAIRS, 'flipped-reason/new.yaml'), 'utf8'), variant());
+    const reverse = await diffTexts(
+      (await import('node:fs')).readFileSync(path.join(PAIRS, 'flipped-reason/new.yaml'), 'utf8'),
+      variant(),
+    );
     expect(cellsToMeasure(reverse)).toEqual([CELLS.editRaw]);
   });
 });

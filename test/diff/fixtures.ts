@@ -14,7 +14,10 @@ export const PAIRS = path.join(FIXTURES, 'diff');
 /** Loads a file that must be a valid spec. */
 export async function load(file: string) {
   const loaded = await loadSpec(file);
-  expect(loaded.diagnostics.filter((d) => d.severity === 'error'), file).toEqual([]);
+  expect(
+    loaded.diagnostics.filter((d) => d.severity === 'error'),
+    file,
+  ).toEqual([]);
   return { spec: loaded.spec!, plan: loaded.plan! };
 }
 
@@ -46,7 +49,10 @@ export function variant(...reps: [string, string][]): string {
   return text;
 }
 
-type Parts = Partial<Omit<SpecDiff, 'cells' | 'page' | 'summary'>> & { cells?: Partial<SpecDiff['cells']>; page?: Partial<SpecDiff['page']> };
+type Parts = Partial<Omit<SpecDiff, 'cells' | 'page' | 'summary'>> & {
+  cells?: Partial<SpecDiff['cells']>;
+  page?: Partial<SpecDiff['page']>;
+};
 
 /** A complete expected SpecDiff: what is given, everything else empty, and the summary counted from the lists. */
 export function expected(parts: Parts, sizes: { cells: [number, number]; planned: [number, number] }): SpecDiff {

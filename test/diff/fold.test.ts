@@ -25,7 +25,9 @@ describe('diff --base over specs that extend the changed one', () => {
   it('shows the change once, with the specs it reaches', async () => {
     const r = await cli(['diff', '--base', 'HEAD~1'], { cwd: dir });
     expect(r.stdout.match(/Definitions changed/g)).toHaveLength(1);
-    expect(r.stdout).toMatch(/^the same change reaches 4 specs: specs\/base\.yaml, specs\/child1\.yaml, specs\/child2\.yaml,\s+specs\/child3\.yaml\n/);
+    expect(r.stdout).toMatch(
+      /^the same change reaches 4 specs: specs\/base\.yaml, specs\/child1\.yaml, specs\/child2\.yaml,\s+specs\/child3\.yaml\n/,
+    );
     expect(r.stdout).toMatch(/protocol: samples 3 -> 5/);
     const md = await cli(['diff', '--base', 'HEAD~1', '--format', 'markdown'], { cwd: dir });
     expect(md.stdout.match(/^### /gm)).toHaveLength(1);
@@ -40,7 +42,9 @@ describe('diff --base over specs that extend the changed one', () => {
     const report = JSON.parse(r.stdout);
     expect(report.invalid).toEqual([]);
     expect(report.unrelated_invalid).toEqual([{ file: 'specs/broken.yaml', why: expect.any(String) }]);
-    expect(r.stderr).toMatch(/warning: specs\/broken\.yaml does not load \(.*\), and no change since HEAD~1 touches it: left out of this diff/);
+    expect(r.stderr).toMatch(
+      /warning: specs\/broken\.yaml does not load \(.*\), and no change since HEAD~1 touches it: left out of this diff/,
+    );
     // named on the command line, it is part of what was asked: an error again
     expect((await cli(['diff', '--base', 'HEAD~1', 'specs/broken.yaml'], { cwd: dir })).code).toBe(2);
   });

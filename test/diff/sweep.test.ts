@@ -10,12 +10,16 @@ let newFile: string;
 beforeAll(() => {
   const dir = tmpdir();
   const example = fs.readFileSync(path.join(ROOT, 'specs/examples/sweep_cpu.yaml'), 'utf8');
-  oldFile = write(dir, 'old.yaml', example.replace('sweep: { inputs.shape.1: [16, 64, 256] }', 'sweep: { inputs.shape.1: [16, 64] }'));
+  oldFile = write(
+    dir,
+    'old.yaml',
+    example.replace('sweep: { inputs.shape.1: [16, 64, 256] }', 'sweep: { inputs.shape.1: [16, 64] }'),
+  );
   newFile = write(dir, 'new.yaml', example);
 });
 
 describe('benchgrid diff of a sweep', () => {
-  it('that gains a value shows only the new point\'s cells as added, and invalidates nothing', async () => {
+  it("that gains a value shows only the new point's cells as added, and invalidates nothing", async () => {
     const r = await cli(['diff', oldFile, newFile, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const [d] = JSON.parse(r.stdout).diffs;

@@ -8,7 +8,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tmpdir, write } from '../helpers.ts';
 import { GIT_ENV, gitRepo, PAIRS, SMALL, variant } from './fixtures.ts';
 
-interface Step { id?: string; name?: string; uses?: string; with?: Record<string, unknown>; run?: string; env?: Record<string, string>; if?: string; 'continue-on-error'?: boolean }
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+  run?: string;
+  env?: Record<string, string>;
+  if?: string;
+  'continue-on-error'?: boolean;
+}
 
 const workflow = parse(fs.readFileSync(path.join(ROOT, '.github/workflows/spec-review.yml'), 'utf8'));
 const steps: Step[] = workflow.jobs['spec-review'].steps;
@@ -19,16 +28,27 @@ const EXPRESSIONS: Record<string, string> = { 'github.base_ref': 'main' };
 
 /** Runs a step's script as GitHub does (`bash -e`), with `npx benchgrid` pointing at this checkout. */
 async function runStep(step: Step, cwd: string, outputs: string) {
-  const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, v.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, e) => {
-    if (!(e in EXPRESSIONS)) throw new Error(`the test does not know the expression ${e}`);
-    return EXPRESSIONS[e];
-  })]));
+  const env = Object.fromEntries(
+    Object.entries(step.env ?? {}).map(([k, v]) => [
+      k,
+      v.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, e) => {
+        if (!(e in EXPRESSIONS)) throw new Error(`the test does not know the expression ${e}`);
+        return EXPRESSIONS[e];
+      }),
+    ]),
+  );
   expect(step.run, 'no expression inside a script: they go through env').not.toMatch(/\$\{\{/);
   const script = step.run!.replace(/npx benchgrid/g, `node ${JSON.stringify(path.join(ROOT, 'bin/benchgrid.js'))}`);
   return execa('bash', ['-e', '-c', script], {
     cwd,
     reject: false,
-    env: { ...GIT_ENV, ...env, NO_COLOR: '1', GITHUB_OUTPUT: outputs, GITHUB_STEP_SUMMARY: path.join(path.dirname(outputs), 'summary.md') },
+    env: {
+      ...GIT_ENV,
+      ...env,
+      NO_COLOR: '1',
+      GITHUB_OUTPUT: outputs,
+      GITHUB_STEP_SUMMARY: path.join(path.dirname(outputs), 'summary.md'),
+    },
   });
 }
 
@@ -90,7 +110,10 @@ describe('.github/workflows/spec-review.yml', () => {
 
   it('on a pull request that breaks a spec, validate fails and the diff step records status 2 with positions', async () => {
     const { dir, outputs } = await pullRequest(variant(['tools: [raw, hooks, tv_fx]', 'tools: [raw, hoks, tv_fx]']));
-    const [validate, diff] = [await runStep(benchgridSteps[0], dir, outputs), await runStep(benchgridSteps[1], dir, outputs)];
+    const [validate, diff] = [
+      await runStep(benchgridSteps[0], dir, outputs),
+      await runStep(benchgridSteps[1], dir, outputs),
+    ];
     expect(validate.exitCode).toBe(2);
     expect(validate.stderr).toContain("specs/small.yaml:28:18 groups.A.tools[1]: unknown tool 'hoks'.");
     expect(diff.exitCode).toBe(0);

@@ -6,7 +6,6 @@ import { NO_INDEX } from '../../src/spec/types.ts';
 import { cli, tmpdir } from '../helpers.ts';
 import { oneEnvSpec } from './fixtures.ts';
 
-
 /** A one-cell spec whose only environment, `env`, installs `requirement`. */
 function envSpec(dir: string, env: string, requirement: string): string {
   return oneEnvSpec(dir, `${env}-env.yaml`, { name: `${env}env`, title: `Environment ${env}`, env, requirement });
@@ -14,16 +13,38 @@ function envSpec(dir: string, env: string, requirement: string): string {
 
 describe('environments', () => {
   it('key the cache by interpreter and requirements, in any order', async () => {
-    const a = await resolveEnv({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null, index: NO_INDEX });
-    const b = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy', 'torch'], default: true, layer: null, index: NO_INDEX });
-    const c = await resolveEnv({ id: 'main', python: 'python3', requirements: ['numpy'], default: true, layer: null, index: NO_INDEX });
+    const a = await resolveEnv({
+      id: 'main',
+      python: 'python3',
+      requirements: ['torch', 'numpy'],
+      default: true,
+      layer: null,
+      index: NO_INDEX,
+    });
+    const b = await resolveEnv({
+      id: 'main',
+      python: 'python3',
+      requirements: ['numpy', 'torch'],
+      default: true,
+      layer: null,
+      index: NO_INDEX,
+    });
+    const c = await resolveEnv({
+      id: 'main',
+      python: 'python3',
+      requirements: ['numpy'],
+      default: true,
+      layer: null,
+      index: NO_INDEX,
+    });
     expect(a.dir).toBe(b.dir);
     expect(a.dir).not.toBe(c.dir);
     expect(path.basename(a.dir)).toMatch(/^main-[0-9a-f]{16}$/);
   });
 
-  it("names the requirement pip could not install", () => {
-    const out = 'ERROR: Could not find a version that satisfies the requirement torch==0.0.1 (from versions: 2.0.0)\nERROR: No matching distribution found for torch==0.0.1';
+  it('names the requirement pip could not install', () => {
+    const out =
+      'ERROR: Could not find a version that satisfies the requirement torch==0.0.1 (from versions: 2.0.0)\nERROR: No matching distribution found for torch==0.0.1';
     expect(failedRequirement(out, ['torch==0.0.1'])).toMatch(/^pip could not install 'torch==0\.0\.1'/);
   });
 
@@ -41,7 +62,10 @@ describe('environments', () => {
   it('shows the build progress on stderr: what the installer is doing and the time elapsed', async () => {
     const dir = tmpdir();
     const spec = envSpec(dir, 'small', 'six==1.16.0');
-    const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 300_000 });
+    const r = await cli(['env', 'build', spec], {
+      env: { BENCHGRID_CACHE: path.join(dir, 'cache') },
+      timeout: 300_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/environment 'small': (collecting six==1\.16\.0|resolved 1 package) \(\d+:\d\d elapsed\)/);
   }, 300_000);

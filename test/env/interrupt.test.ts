@@ -12,7 +12,10 @@ import { oneEnvSpec } from './fixtures.ts';
 /** A find-links directory holding `slowpkg-1.0.tar.gz`, whose build backend writes its pid to $SLOWPKG_PIDFILE and sleeps. */
 async function slowIndex(dir: string): Promise<string> {
   const src = path.join(dir, 'src', 'slowpkg-1.0');
-  write(src, 'pyproject.toml', `[build-system]
+  write(
+    src,
+    'pyproject.toml',
+    `[build-system]
 requires = []
 build-backend = "slowbackend"
 backend-path = ["."]
@@ -20,9 +23,13 @@ backend-path = ["."]
 [project]
 name = "slowpkg"
 version = "1.0"
-`);
+`,
+  );
   write(src, 'PKG-INFO', 'Metadata-Version: 2.1\nName: slowpkg\nVersion: 1.0\n');
-  write(src, 'slowbackend.py', `import os, time
+  write(
+    src,
+    'slowbackend.py',
+    `import os, time
 
 def _hold():
     tmp = os.environ["SLOWPKG_PIDFILE"] + ".tmp"
@@ -37,7 +44,8 @@ def get_requires_for_build_wheel(config_settings=None):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     _hold()
-`);
+`,
+  );
   const links = path.join(dir, 'links');
   fs.mkdirSync(links);
   await execa('tar', ['-czf', path.join(links, 'slowpkg-1.0.tar.gz'), '-C', path.dirname(src), 'slowpkg-1.0']);
@@ -45,7 +53,12 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 }
 
 function slowSpec(dir: string): string {
-  return oneEnvSpec(dir, 'slow.yaml', { name: 'slowenv', title: 'A slow environment', env: 'slow', requirement: 'slowpkg==1.0' });
+  return oneEnvSpec(dir, 'slow.yaml', {
+    name: 'slowenv',
+    title: 'A slow environment',
+    env: 'slow',
+    requirement: 'slowpkg==1.0',
+  });
 }
 
 /** Whether a process runs (a zombie, ended but not yet reaped, does not). */
@@ -85,10 +98,22 @@ async function interruptBuild(args: (spec: string, dir: string) => string[], sig
   const dir = tmpdir();
   const cache = path.join(dir, 'cache');
   const pidFile = path.join(dir, 'backend.pid');
-  const env = { NO_COLOR: '1', BENCHGRID_CACHE: cache, PIP_FIND_LINKS: await slowIndex(dir), PIP_NO_INDEX: '1', SLOWPKG_PIDFILE: pidFile };
-  const child = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), ...args(slowSpec(dir), dir)], { reject: false, env, stdin: 'ignore', timeout: 120_000 });
+  const env = {
+    NO_COLOR: '1',
+    BENCHGRID_CACHE: cache,
+    PIP_FIND_LINKS: await slowIndex(dir),
+    PIP_NO_INDEX: '1',
+    SLOWPKG_PIDFILE: pidFile,
+  };
+  const child = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), ...args(slowSpec(dir), dir)], {
+    reject: false,
+    env,
+    stdin: 'ignore',
+    timeout: 120_000,
+  });
   const deadline = Date.now() + 90_000;
-  while (!fs.existsSync(pidFile) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!fs.existsSync(pidFile) && child.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   expect(fs.existsSync(pidFile), 'the build backend never started').toBe(true);
   const backend = Number(fs.readFileSync(pidFile, 'utf8'));
   expect(running(backend)).toBe(true);
@@ -103,7 +128,9 @@ describe('an interrupted environment build', () => {
     const { r, backend, cache, left } = await interruptBuild((spec) => ['env', 'build', spec], 'SIGTERM');
     expect(r.exitCode, r.stderr).toBe(130);
     const last = r.stderr.trimEnd().split('\n').pop() ?? '';
-    expect(last).toMatch(/^benchgrid: SIGTERM: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\/envs\/slow-[0-9a-f]{16}\.building-\d+\. Run the command again to build it\.$/);
+    expect(last).toMatch(
+      /^benchgrid: SIGTERM: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\/envs\/slow-[0-9a-f]{16}\.building-\d+\. Run the command again to build it\.$/,
+    );
     expect(r.stderr.match(/interrupted/g)).toHaveLength(1);
     expect(running(backend)).toBe(false);
     expect(processesNaming(cache)).toEqual([]);
@@ -114,9 +141,14 @@ describe('an interrupted environment build', () => {
   }, 120_000);
 
   it('SIGINT during the builds run does first: the same, and no run directory is left', async () => {
-    const { r, backend, cache, dir, left } = await interruptBuild((spec, d) => ['run', spec, '--out', path.join(d, 'run')], 'SIGINT');
+    const { r, backend, cache, dir, left } = await interruptBuild(
+      (spec, d) => ['run', spec, '--out', path.join(d, 'run')],
+      'SIGINT',
+    );
     expect(r.exitCode, r.stderr).toBe(130);
-    expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^benchgrid: SIGINT: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\.building-\d+\./);
+    expect(r.stderr.trimEnd().split('\n').pop()).toMatch(
+      /^benchgrid: SIGINT: interrupted building environment 'slow'; stopped (pip|uv) with every process started under it, and removed the unfinished \S+\.building-\d+\./,
+    );
     expect(running(backend)).toBe(false);
     expect(processesNaming(cache)).toEqual([]);
     expect(left.filter((n) => n.includes('.building-') || n.endsWith('.lock'))).toEqual([]);

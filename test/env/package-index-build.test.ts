@@ -11,7 +11,8 @@ import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 import { layer2Spec } from './fixtures.ts';
 
 const SPEC = layer2Spec({
-  name: 'indexbuild', title: 'index build',
+  name: 'indexbuild',
+  title: 'index build',
   environments: `  main: { index_url: empty, find_links: [wheels], requirements: [bg-index-probe==1.0] }
   more: { over: main, index_url: empty, find_links: [more-wheels], requirements: [bg-index-extra==0.1] }`,
   tools: { probe: '{ label: "probe {version}", adapter: hooks, package: bg-index-probe, versions: ["1.0", "2.0"] }' },
@@ -32,7 +33,7 @@ async function project(dir: string): Promise<string> {
 }
 
 describe('an environment built from the package indexes its spec names', () => {
-  it('installs from its find_links, a layer from its own, a release from its tool environment\'s', async () => {
+  it("installs from its find_links, a layer from its own, a release from its tool environment's", async () => {
     const dir = tmpdir();
     const spec = await project(dir);
     // pip's log says where it looked (uv's builds from a wheel directory: test/env/uv-lock.test.ts).
@@ -40,17 +41,25 @@ describe('an environment built from the package indexes its spec names', () => {
     const built = await cli(['env', 'build', spec], { env, timeout: 300_000 });
     expect(built.code, built.stderr).toBe(0);
 
-    const rows = JSON.parse((await cli(['env', 'list', '--json', spec], { env })).stdout) as { id: string; builds: { python: string }[] }[];
+    const rows = JSON.parse((await cli(['env', 'list', '--json', spec], { env })).stdout) as {
+      id: string;
+      builds: { python: string }[];
+    }[];
     const python = Object.fromEntries(rows.map((r) => [r.id, r.builds[0]?.python]));
     expect(Object.keys(python).sort()).toEqual(['main', 'main+bg-index-probe-2.0', 'more']);
-    const probe = "import bg_index_probe; print(bg_index_probe.__version__)";
+    const probe = 'import bg_index_probe; print(bg_index_probe.__version__)';
     expect((await execa(python.main, ['-c', probe])).stdout).toBe('1.0');
     expect((await execa(python['main+bg-index-probe-2.0'], ['-c', probe])).stdout).toBe('2.0');
-    expect((await execa(python.more, ['-c', `${probe}; import bg_index_extra; print(bg_index_extra.__version__)`])).stdout).toBe('1.0\n0.1');
+    expect(
+      (await execa(python.more, ['-c', `${probe}; import bg_index_extra; print(bg_index_extra.__version__)`])).stdout,
+    ).toBe('1.0\n0.1');
 
     // pip was told where to look (its log says so; this machine's pip configuration may add its own), and the marker records it.
     const log = (id: string) => fs.readFileSync(`${path.dirname(path.dirname(python[id]))}.build.log`, 'utf8');
-    const looked = (id: string, what: 'indexes' | 'links') => log(id).match(new RegExp(`^Looking in ${what}: (.*)$`, 'm'))?.[1].split(', ') ?? [];
+    const looked = (id: string, what: 'indexes' | 'links') =>
+      log(id)
+        .match(new RegExp(`^Looking in ${what}: (.*)$`, 'm'))?.[1]
+        .split(', ') ?? [];
     const own = [path.join(dir, 'empty'), path.join(dir, 'wheels')];
     for (const id of ['main', 'main+bg-index-probe-2.0', 'more']) {
       expect(looked(id, 'indexes')[0], id).toBe(own[0]);
@@ -60,7 +69,9 @@ describe('an environment built from the package indexes its spec names', () => {
     expect(looked('main+bg-index-probe-2.0', 'links')).toContain(own[1]);
     expect(looked('more', 'links')).toContain(path.join(dir, 'more-wheels'));
     expect(looked('more', 'links')).not.toContain(own[1]);
-    const marker = JSON.parse(fs.readFileSync(path.join(path.dirname(path.dirname(python.main)), 'benchgrid-env.json'), 'utf8'));
+    const marker = JSON.parse(
+      fs.readFileSync(path.join(path.dirname(path.dirname(python.main)), 'benchgrid-env.json'), 'utf8'),
+    );
     expect(marker.index).toEqual({ index_url: own[0], extra_index_urls: [], find_links: [own[1]] });
   }, 300_000);
 
@@ -71,7 +82,12 @@ describe('an environment built from the package indexes its spec names', () => {
     process.env.BENCHGRID_CACHE = path.join(dir, 'cache');
     try {
       const size = await downloadSize(spec.environments.main, dir);
-      expect(size).toEqual({ bytes: fs.statSync(path.join(dir, 'wheels/bg_index_probe-1.0-py3-none-any.whl')).size, files: 1, unknown: 0, error: null });
+      expect(size).toEqual({
+        bytes: fs.statSync(path.join(dir, 'wheels/bg_index_probe-1.0-py3-none-any.whl')).size,
+        files: 1,
+        unknown: 0,
+        error: null,
+      });
     } finally {
       if (cache === undefined) delete process.env.BENCHGRID_CACHE;
       else process.env.BENCHGRID_CACHE = cache;
@@ -88,9 +104,14 @@ describe('an environment built from the package indexes its spec names', () => {
     const dir = tmpdir();
     const spec = await project(dir);
     fs.rmSync(path.join(dir, 'wheels'), { recursive: true });
-    const r = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') }, timeout: 120_000 });
+    const r = await cli(['env', 'build', spec], {
+      env: { BENCHGRID_CACHE: path.join(dir, 'cache') },
+      timeout: 120_000,
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`environment 'main': its find_links names the directory ${path.join(dir, 'wheels')}, which does not exist or is not a directory.`);
+    expect(r.stderr).toContain(
+      `environment 'main': its find_links names the directory ${path.join(dir, 'wheels')}, which does not exist or is not a directory.`,
+    );
     expect(fs.readdirSync(path.join(dir, 'cache', 'envs')).filter((n) => !n.endsWith('.lock'))).toEqual([]);
   }, 120_000);
 });

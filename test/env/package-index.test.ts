@@ -39,7 +39,16 @@ describe("an environment's package index", () => {
     const dir = tmpdir();
     const spec = await loadDeclaredSpec(write(dir, 'specs/indexes.yaml', SPEC));
     const here = path.join(dir, 'specs');
-    const mainArgs = ['--index-url', 'https://download.pytorch.org/whl/cpu', '--extra-index-url', path.join(here, 'mirror/simple'), '--find-links', path.join(here, 'wheels'), '--find-links', 'file:///opt/wheels'];
+    const mainArgs = [
+      '--index-url',
+      'https://download.pytorch.org/whl/cpu',
+      '--extra-index-url',
+      path.join(here, 'mirror/simple'),
+      '--find-links',
+      path.join(here, 'wheels'),
+      '--find-links',
+      'file:///opt/wheels',
+    ];
     expect(pipIndexArgs(spec.environments.main.index)).toEqual(mainArgs);
     // A layer that sets no index key takes its base's; a release's environment takes its tool's environment's.
     expect(pipIndexArgs(spec.environments.peers.index)).toEqual(mainArgs);
@@ -52,7 +61,13 @@ describe("an environment's package index", () => {
   });
 
   it('is written into a requirements file as the option lines pip reads there', () => {
-    expect(requirementsFileOptions({ index_url: 'https://a.example/simple', extra_index_urls: ['https://b.example/simple'], find_links: ['https://c.example/links/'] })).toEqual([
+    expect(
+      requirementsFileOptions({
+        index_url: 'https://a.example/simple',
+        extra_index_urls: ['https://b.example/simple'],
+        find_links: ['https://c.example/links/'],
+      }),
+    ).toEqual([
       '--index-url https://a.example/simple',
       '--extra-index-url https://b.example/simple',
       '--find-links https://c.example/links/',
@@ -60,13 +75,32 @@ describe("an environment's package index", () => {
   });
 
   it('keeps the cache key of an environment that names none, and changes it with each index named', async () => {
-    const env = (index = NO_INDEX): Environment => ({ id: 'main', python: 'python3', requirements: ['torch', 'numpy'], default: true, layer: null, index });
+    const env = (index = NO_INDEX): Environment => ({
+      id: 'main',
+      python: 'python3',
+      requirements: ['torch', 'numpy'],
+      default: true,
+      layer: null,
+      index,
+    });
     const plain = await resolveEnv(env());
     // The key as it was computed before environments could name an index: CI caches keyed by it stay valid.
-    const before = crypto.createHash('sha256').update(JSON.stringify({ python: plain.interpreter.path, version: plain.interpreter.version, requirements: ['numpy', 'torch'] })).digest('hex').slice(0, 16);
+    const before = crypto
+      .createHash('sha256')
+      .update(
+        JSON.stringify({
+          python: plain.interpreter.path,
+          version: plain.interpreter.version,
+          requirements: ['numpy', 'torch'],
+        }),
+      )
+      .digest('hex')
+      .slice(0, 16);
     expect(plain.key).toBe(before);
     const cpu = await resolveEnv(env({ ...NO_INDEX, index_url: 'https://download.pytorch.org/whl/cpu' }));
-    const wheels = await resolveEnv(env({ ...NO_INDEX, index_url: 'https://download.pytorch.org/whl/cpu', find_links: ['/srv/wheels'] }));
+    const wheels = await resolveEnv(
+      env({ ...NO_INDEX, index_url: 'https://download.pytorch.org/whl/cpu', find_links: ['/srv/wheels'] }),
+    );
     expect(new Set([plain.key, cpu.key, wheels.key]).size).toBe(3);
     expect(path.basename(cpu.dir)).toBe(`main-${cpu.key}`);
   });

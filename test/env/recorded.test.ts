@@ -14,11 +14,20 @@ describe('recordedEnvironments', () => {
       return path.join(dir, name, 'bin', 'python');
     };
     const pythons = {
-      main: marker('main-0123456789abcdef', { installer: 'uv 0.13.9', locked: true, resolved: [{ name: 'numpy', version: '2.3.5' }, { name: 'torch', version: '2.14.1' }] }),
+      main: marker('main-0123456789abcdef', {
+        installer: 'uv 0.13.9',
+        locked: true,
+        resolved: [
+          { name: 'numpy', version: '2.3.5' },
+          { name: 'torch', version: '2.14.1' },
+        ],
+      }),
       // Built before markers held the set, and its interpreter is gone: nothing to ask.
       old: marker('old-0123456789abcdef', { requirements: ['six'] }),
       bare: 'python3',
     };
-    expect(await recordedEnvironments(pythons)).toEqual({ main: { installer: 'uv 0.13.9', locked: true, resolved: ['numpy==2.3.5', 'torch==2.14.1'] } });
+    expect(await recordedEnvironments(pythons)).toEqual({
+      main: { installer: 'uv 0.13.9', locked: true, resolved: ['numpy==2.3.5', 'torch==2.14.1'] },
+    });
   });
 });

@@ -11,7 +11,8 @@ import { cli, tmpdir, write } from '../helpers.ts';
 import { layer2Spec } from './fixtures.ts';
 
 const SPEC = layer2Spec({
-  name: 'lockbuild', title: 'lock build',
+  name: 'lockbuild',
+  title: 'lock build',
   environments: `  main: { index_url: empty, find_links: [wheels], requirements: [bg-lock-app] }
   more: { over: main, requirements: [bg-lock-extra==0.1] }`,
 });
@@ -44,10 +45,14 @@ type Marker = { key: string; installer: string; locked: boolean; resolved: { nam
 function built(cache: string, id = 'main'): { dir: string; marker: Marker } {
   const envs = path.join(cache, 'envs');
   const name = fs.readdirSync(envs).find((n) => new RegExp(`^${id}-[0-9a-f]{16}$`).test(n))!;
-  return { dir: path.join(envs, name), marker: JSON.parse(fs.readFileSync(path.join(envs, name, 'benchgrid-env.json'), 'utf8')) };
+  return {
+    dir: path.join(envs, name),
+    marker: JSON.parse(fs.readFileSync(path.join(envs, name, 'benchgrid-env.json'), 'utf8')),
+  };
 }
 
-const ours = (m: Marker) => m.resolved.filter((p) => p.name.startsWith('bg-lock-')).map((p) => `${p.name}==${p.version}`);
+const ours = (m: Marker) =>
+  m.resolved.filter((p) => p.name.startsWith('bg-lock-')).map((p) => `${p.name}==${p.version}`);
 
 describe('environments built with uv, and a lock', () => {
   it('builds from find_links with uv and no index; a build from the lock installs the same versions; pip builds under the same key', async () => {
@@ -57,7 +62,8 @@ describe('environments built with uv, and a lock', () => {
     await wheel(path.join(dir, 'wheels'), 'bg-lock-dep', '1.0');
     await wheel(path.join(dir, 'wheels'), 'bg-lock-extra', '0.1', 'bg-lock-dep');
     const spec = write(dir, 'lockbuild.yaml', SPEC);
-    const run = (cache: string, args: string[], extra: Record<string, string> = {}) => cli(args, { env: { ...NO_PIP_CONFIG, BENCHGRID_CACHE: path.join(dir, cache), ...extra }, timeout: 300_000 });
+    const run = (cache: string, args: string[], extra: Record<string, string> = {}) =>
+      cli(args, { env: { ...NO_PIP_CONFIG, BENCHGRID_CACHE: path.join(dir, cache), ...extra }, timeout: 300_000 });
 
     const first = await run('one', ['env', 'build', spec]);
     expect(first.code, first.stderr).toBe(0);
@@ -77,11 +83,19 @@ describe('environments built with uv, and a lock', () => {
     expect(again.code, again.stderr).toBe(0);
     const two = built(path.join(dir, 'two'));
     expect(two.marker.locked).toBe(true);
-    expect(two.marker.resolved.map((p) => [p.name, p.version])).toEqual(one.marker.resolved.map((p) => [p.name, p.version]));
+    expect(two.marker.resolved.map((p) => [p.name, p.version])).toEqual(
+      one.marker.resolved.map((p) => [p.name, p.version]),
+    );
     expect(path.basename(two.dir)).not.toBe(path.basename(one.dir));
     // The layer over the locked base is a layer of its own, and sees the base's locked dependency.
-    expect(path.basename(built(path.join(dir, 'two'), 'more').dir)).not.toBe(path.basename(built(path.join(dir, 'one'), 'more').dir));
-    expect(ours(built(path.join(dir, 'two'), 'more').marker)).toEqual(['bg-lock-app==1.0', 'bg-lock-dep==1.0', 'bg-lock-extra==0.1']);
+    expect(path.basename(built(path.join(dir, 'two'), 'more').dir)).not.toBe(
+      path.basename(built(path.join(dir, 'one'), 'more').dir),
+    );
+    expect(ours(built(path.join(dir, 'two'), 'more').marker)).toEqual([
+      'bg-lock-app==1.0',
+      'bg-lock-dep==1.0',
+      'bg-lock-extra==0.1',
+    ]);
 
     // Without the lock, with pip: the newer dependency, under the key the uv build had.
     fs.renameSync(lockPath(spec), `${lockPath(spec)}.away`);
@@ -91,7 +105,7 @@ describe('environments built with uv, and a lock', () => {
     expect(three.marker.installer).toBe('pip');
     expect(ours(three.marker)).toEqual(['bg-lock-app==1.0', 'bg-lock-dep==1.1']);
     expect(path.basename(three.dir)).toBe(path.basename(one.dir));
-    const app = "import bg_lock_dep; print(bg_lock_dep.__version__)";
+    const app = 'import bg_lock_dep; print(bg_lock_dep.__version__)';
     expect((await execa(path.join(two.dir, 'bin/python'), ['-c', app])).stdout).toBe('1.0');
   }, 300_000);
 
@@ -100,28 +114,61 @@ describe('environments built with uv, and a lock', () => {
     fs.mkdirSync(path.join(dir, 'empty'));
     fs.mkdirSync(path.join(dir, 'wheels'));
     const spec = write(dir, 'lockbuild.yaml', SPEC);
-    const lock = { benchgrid_lock: 1, spec: 'lockbuild', environments: { main: { python: '3.11.7', requirements: ['bg-lock-other'], resolved: [] } } };
+    const lock = {
+      benchgrid_lock: 1,
+      spec: 'lockbuild',
+      environments: { main: { python: '3.11.7', requirements: ['bg-lock-other'], resolved: [] } },
+    };
     fs.writeFileSync(lockPath(spec), JSON.stringify(lock));
     const stale = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') } });
     expect(stale.code).toBe(2);
-    expect(stale.stderr).toContain("environment 'main' was locked for the requirements bg-lock-other; the spec now declares bg-lock-app. Lock it again: `benchgrid env lock");
-    lock.environments.main = { ...lock.environments.main, requirements: ['bg-lock-app'], resolved: [{ name: '--index-url=http://elsewhere', version: '1' }] as never };
+    expect(stale.stderr).toContain(
+      "environment 'main' was locked for the requirements bg-lock-other; the spec now declares bg-lock-app. Lock it again: `benchgrid env lock",
+    );
+    lock.environments.main = {
+      ...lock.environments.main,
+      requirements: ['bg-lock-app'],
+      resolved: [{ name: '--index-url=http://elsewhere', version: '1' }] as never,
+    };
     fs.writeFileSync(lockPath(spec), JSON.stringify(lock));
     const bad = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: path.join(dir, 'cache') } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a package name and version');
-    expect(fs.existsSync(path.join(dir, 'cache', 'envs')) ? fs.readdirSync(path.join(dir, 'cache', 'envs')).filter((n) => !n.endsWith('.lock')) : []).toEqual([]);
+    expect(
+      fs.existsSync(path.join(dir, 'cache', 'envs'))
+        ? fs.readdirSync(path.join(dir, 'cache', 'envs')).filter((n) => !n.endsWith('.lock'))
+        : [],
+    ).toEqual([]);
   }, 120_000);
 
   it("passes this machine's pip configuration on to uv, reads uv's progress and its failures", () => {
-    const listed = ["global.extra-index-url='file:///opt/pypi/simple file:///opt/more/simple'", "global.find-links='/opt/wheels'", "global.constraint='/etc/pip/c.txt'", ":env:.find-links='/env/wheels'", ":env:.no-index='1'"].join('\n');
+    const listed = [
+      "global.extra-index-url='file:///opt/pypi/simple file:///opt/more/simple'",
+      "global.find-links='/opt/wheels'",
+      "global.constraint='/etc/pip/c.txt'",
+      ":env:.find-links='/env/wheels'",
+      ":env:.no-index='1'",
+    ].join('\n');
     expect(configOptions(listed, { index_url: false, extra_index_urls: false, find_links: false })).toEqual([
-      '--extra-index-url', 'file:///opt/pypi/simple', '--extra-index-url', 'file:///opt/more/simple', '--find-links', '/env/wheels', '--constraint', '/etc/pip/c.txt', '--no-index',
+      '--extra-index-url',
+      'file:///opt/pypi/simple',
+      '--extra-index-url',
+      'file:///opt/more/simple',
+      '--find-links',
+      '/env/wheels',
+      '--constraint',
+      '/etc/pip/c.txt',
+      '--no-index',
     ]);
-    expect(configOptions(listed, { index_url: true, extra_index_urls: true, find_links: true })).toEqual(['--constraint', '/etc/pip/c.txt', '--no-index']);
+    expect(configOptions(listed, { index_url: true, extra_index_urls: true, find_links: true })).toEqual([
+      '--constraint',
+      '/etc/pip/c.txt',
+      '--no-index',
+    ]);
     expect(uvPhase('Prepared 114 packages in 50.66s')).toBe('prepared 114 packages');
     expect(uvPhase(' + torch==2.14.1')).toBeNull();
-    const out = '  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of torch==0.0.0.1 and you require torch==0.0.0.1, we can conclude that your requirements are unsatisfiable.';
+    const out =
+      '  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of torch==0.0.0.1 and you require torch==0.0.0.1, we can conclude that your requirements are unsatisfiable.';
     expect(uvFailure(out)).toMatch(/^uv could not install 'torch==0\.0\.0\.1' \(Because there is no version/);
   });
 });

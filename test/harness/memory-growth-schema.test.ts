@@ -11,7 +11,11 @@ const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas/result.schema
 
 describe('MemoryGrowthRecord agrees with the result schema', () => {
   it('has the keys of $defs/memory_growth, required where the schema requires them', () => {
-    expectSameShape(interfaces('src/records/record.ts'), 'MemoryGrowthRecord', schemaAt(schema, '/$defs/memory_growth'));
+    expectSameShape(
+      interfaces('src/records/record.ts'),
+      'MemoryGrowthRecord',
+      schemaAt(schema, '/$defs/memory_growth'),
+    );
   });
 
   it('is an optional part of every timing record, so results written before it still validate', () => {

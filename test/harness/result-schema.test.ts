@@ -59,7 +59,10 @@ describe("the harness's result writer", () => {
   let dir: string;
   beforeAll(async () => {
     dir = tmpdir();
-    await execa(await testPython(), ['-c', WRITE_RESULTS, dir], { cwd: HARNESS, env: { PYTHONPATH: HARNESS, PYTHONDONTWRITEBYTECODE: '1' } });
+    await execa(await testPython(), ['-c', WRITE_RESULTS, dir], {
+      cwd: HARNESS,
+      env: { PYTHONPATH: HARNESS, PYTHONDONTWRITEBYTECODE: '1' },
+    });
   });
 
   it('writes results of every status and mode that schemas/result.schema.json accepts', () => {
@@ -68,7 +71,10 @@ describe("the harness's result writer", () => {
     expect(names).toEqual(['error.json', 'memory.json', 'ok.json', 'paired.json', 'unpaired.json', 'unsupported.json']);
     for (const name of names) {
       const written: unknown = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
-      expect(validate(written), `${name}: ${JSON.stringify(validate.errors?.map((e) => `${e.instancePath} ${e.message}`))}`).toBe(true);
+      expect(
+        validate(written),
+        `${name}: ${JSON.stringify(validate.errors?.map((e) => `${e.instancePath} ${e.message}`))}`,
+      ).toBe(true);
     }
   });
 

@@ -12,25 +12,45 @@ const inputsOf = (root: string) => findRuns([root]).runs.map((found) => ({ found
 describe('history model', () => {
   it('lists the planted 15% step as a regression at the run where it starts, and nothing for pure noise', () => {
     const root = tmpdir();
-    writeRuns(root, 'planted', { 'A/single_module_output/tl_record/resnet18': stepped(20, 0.15), 'A/single_module_output/hooks/resnet18': stepped(10, 0) }, 42);
+    writeRuns(
+      root,
+      'planted',
+      {
+        'A/single_module_output/tl_record/resnet18': stepped(20, 0.15),
+        'A/single_module_output/hooks/resnet18': stepped(10, 0),
+      },
+      42,
+    );
     const h = buildHistory(inputsOf(root));
     expect(h.runs).toHaveLength(12);
-    expect(h.series.map((s) => s.cell)).toEqual(['A/single_module_output/tl_record/resnet18', 'A/single_module_output/hooks/resnet18']);
-    expect(h.findings.map((f) => [f.kind, f.axis, f.cell, f.to.slice(0, 10)])).toEqual([['regression', 'runs', 'A/single_module_output/tl_record/resnet18', '2026-11-09']]);
+    expect(h.series.map((s) => s.cell)).toEqual([
+      'A/single_module_output/tl_record/resnet18',
+      'A/single_module_output/hooks/resnet18',
+    ]);
+    expect(h.findings.map((f) => [f.kind, f.axis, f.cell, f.to.slice(0, 10)])).toEqual([
+      ['regression', 'runs', 'A/single_module_output/tl_record/resnet18', '2026-11-09'],
+    ]);
     expect(h.findings[0].change).toBeGreaterThan(0.12);
     expect(h.findings[0].change).toBeLessThan(0.18);
   });
 
   it('finds nothing in 20 seeded series of pure noise', () => {
     const root = tmpdir();
-    const levels = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`A/c/tool${i}/resnet18`, stepped(5 + i, 0)]));
+    const levels = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`A/c/tool${i}/resnet18`, stepped(5 + i, 0)]),
+    );
     writeRuns(root, 'noise', levels, 7);
     expect(buildHistory(inputsOf(root)).findings).toEqual([]);
   });
 
-  it("places a tool that is not versioned in the spec at the library version its processes measured", () => {
+  it('places a tool that is not versioned in the spec at the library version its processes measured', () => {
     const root = tmpdir();
-    const dirs = writeRuns(root, 'installed', { 'A/c/tl_record/resnet18': [20, 20], 'A/c/hooks/resnet18': [10, 10] }, 5);
+    const dirs = writeRuns(
+      root,
+      'installed',
+      { 'A/c/tl_record/resnet18': [20, 20], 'A/c/hooks/resnet18': [10, 10] },
+      5,
+    );
     dirs.forEach((dir, i) => {
       const file = `${dir}/results.json`;
       const json = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -47,13 +67,30 @@ describe('history model', () => {
   it('places a build from source after the release it came from, builds of one release by commit date, and compares the sides of a bench-change run base first', () => {
     const root = tmpdir();
     const secondRun = (level: number) => Object.assign(new Array<number>(2), { 1: level });
-    const [release, change] = writeRuns(root, 'sources', { 'A/c/tl_record/resnet18': [20, 20], 'A/c/tl_record@base/resnet18': secondRun(20), 'A/c/tl_record@head/resnet18': secondRun(26) }, 9);
+    const [release, change] = writeRuns(
+      root,
+      'sources',
+      {
+        'A/c/tl_record/resnet18': [20, 20],
+        'A/c/tl_record@base/resnet18': secondRun(20),
+        'A/c/tl_record@head/resnet18': secondRun(26),
+      },
+      9,
+    );
     const edit = (dir: string, f: (groups: Record<string, Record<string, unknown>>) => void) => {
       const json = JSON.parse(fs.readFileSync(`${dir}/results.json`, 'utf8'));
       f(json.resnet18.groups);
       fs.writeFileSync(`${dir}/results.json`, JSON.stringify(json));
     };
-    const source = (commit: string, committed: string, dirty = false) => ({ kind: 'git', source: `git:/src/torchlens@${commit}`, commit, committed, dirty, digest: commit.padEnd(64, '0'), version: '2.36.1' });
+    const source = (commit: string, committed: string, dirty = false) => ({
+      kind: 'git',
+      source: `git:/src/torchlens@${commit}`,
+      commit,
+      committed,
+      dirty,
+      digest: commit.padEnd(64, '0'),
+      version: '2.36.1',
+    });
     edit(release, (g) => (g['A/c/tl_record/resnet18'].tool_version = '2.36.1'));
     edit(change, (g) => {
       // A later commit (by date) whose id sorts first, as base; an earlier one as head; and a dirty tree of the release.
@@ -65,19 +102,34 @@ describe('history model', () => {
     });
     const h = buildHistory(inputsOf(root));
     const points = h.series[0].points.map((p) => [p.version, p.rank]);
-    expect(points).toEqual([['2.36.1', 0], ['2.37.0', 3], ['2.36.1+git.fff0000', 1], ['2.36.1+git.0000aaa', 2]]);
-    expect(h.findings.map((f) => [f.kind, f.axis, f.from, f.to.split(' (')[0]])).toContainEqual(['regression', 'versions', 'tl_record 2.36.1+git.fff0000', 'tl_record 2.36.1+git.0000aaa']);
+    expect(points).toEqual([
+      ['2.36.1', 0],
+      ['2.37.0', 3],
+      ['2.36.1+git.fff0000', 1],
+      ['2.36.1+git.0000aaa', 2],
+    ]);
+    expect(h.findings.map((f) => [f.kind, f.axis, f.from, f.to.split(' (')[0]])).toContainEqual([
+      'regression',
+      'versions',
+      'tl_record 2.36.1+git.fff0000',
+      'tl_record 2.36.1+git.0000aaa',
+    ]);
   });
 
   it('compares the releases of a tool measured in one run, oldest first, and finds an improvement too', () => {
     const root = tmpdir();
-    writeRuns(root, 'releases', {
-      'A/c/tl_record@2.9.0/resnet18': [20],
-      'A/c/tl_record@2.10.0/resnet18': [24],
-      'A/c/tl_record@2.11.0/resnet18': [24.1],
-      'A/c/nnsight@0.8.1/resnet18': [10],
-      'A/c/nnsight@0.7.0/resnet18': [15],
-    }, 3);
+    writeRuns(
+      root,
+      'releases',
+      {
+        'A/c/tl_record@2.9.0/resnet18': [20],
+        'A/c/tl_record@2.10.0/resnet18': [24],
+        'A/c/tl_record@2.11.0/resnet18': [24.1],
+        'A/c/nnsight@0.8.1/resnet18': [10],
+        'A/c/nnsight@0.7.0/resnet18': [15],
+      },
+      3,
+    );
     const h = buildHistory(inputsOf(root));
     expect(h.series.map((s) => [s.cell, s.points.map((p) => p.version)])).toEqual([
       ['A/c/tl_record/resnet18', ['2.9.0', '2.10.0', '2.11.0']],

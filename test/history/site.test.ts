@@ -13,8 +13,22 @@ const haveChromium = fs.existsSync(CHROMIUM);
 
 function fixture(): { root: string; site: string } {
   const root = tmpdir('benchgrid-history-');
-  writeRuns(path.join(root, 'results'), 'planted', { 'A/single_module_output/tl_record/resnet18': stepped(20, 0.15) }, 42);
-  writeRuns(path.join(root, 'results'), 'noise', { 'A/single_module_output/hooks/resnet18': stepped(10, 0), 'A/c/tl_record@2.35.4/resnet18': stepped(30, 0), 'A/c/tl_record@2.36.1/resnet18': stepped(30, 0) }, 9);
+  writeRuns(
+    path.join(root, 'results'),
+    'planted',
+    { 'A/single_module_output/tl_record/resnet18': stepped(20, 0.15) },
+    42,
+  );
+  writeRuns(
+    path.join(root, 'results'),
+    'noise',
+    {
+      'A/single_module_output/hooks/resnet18': stepped(10, 0),
+      'A/c/tl_record@2.35.4/resnet18': stepped(30, 0),
+      'A/c/tl_record@2.36.1/resnet18': stepped(30, 0),
+    },
+    9,
+  );
   return { root, site: path.join(root, 'site') };
 }
 
@@ -23,7 +37,9 @@ describe('benchgrid history', () => {
     const { root, site } = fixture();
     const r = await cli(['history', 'results/planted', 'results/noise', '--out', 'site'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/wrote site\/index\.html: 24 run\(s\), 3 cell\(s\), 1 regression\(s\), 0 improvement\(s\)/);
+    expect(r.stderr).toMatch(
+      /wrote site\/index\.html: 24 run\(s\), 3 cell\(s\), 1 regression\(s\), 0 improvement\(s\)/,
+    );
     const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
     expect(html).toContain('Content-Security-Policy');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
@@ -78,7 +94,9 @@ describe.skipIf(!haveChromium)('the history site in headless Chromium', () => {
         expect(c.chart).toBe(true);
         expect(c.painted, c.id).toBeGreaterThan(1000);
       }
-      const regressions = await opened.page.evaluate(`[...document.querySelectorAll('tr.regression')].map((tr) => tr.textContent)`) as string[];
+      const regressions = (await opened.page.evaluate(
+        `[...document.querySelectorAll('tr.regression')].map((tr) => tr.textContent)`,
+      )) as string[];
       expect(regressions).toHaveLength(1);
       expect(regressions[0]).toContain('A/single_module_output/tl_record/resnet18');
       expect(regressions[0]).toContain('planted');

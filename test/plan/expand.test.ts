@@ -44,7 +44,17 @@ describe('plan', () => {
     const out = JSON.parse(r.stdout);
     expect(out.spec).toBe('tiny');
     expect(out.cells.map((c: any) => c.id)).toEqual(out.cells.map((c: any) => `A/${c.contract}/tv_fx/resnet18`));
-    expect(Object.keys(out.cells[0]).sort()).toEqual(['contract', 'environment', 'group', 'id', 'reason', 'runner', 'status', 'subject', 'tool']);
+    expect(Object.keys(out.cells[0]).sort()).toEqual([
+      'contract',
+      'environment',
+      'group',
+      'id',
+      'reason',
+      'runner',
+      'status',
+      'subject',
+      'tool',
+    ]);
   });
 
   it('benchgrid plan draws a grid per group and subject, with the reasons under it', async () => {

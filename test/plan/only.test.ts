@@ -9,7 +9,13 @@ import { compileGlob, onlyFilter, splitGlobs } from '../../src/plan/only.ts';
 import { cli, tmpdir } from '../helpers.ts';
 import { specWithContract } from '../security/hostile-files.ts';
 
-const ids = ['A/single_module_output/raw/resnet18', 'A/single_module_output/hooks/resnet18', 'A/matched_retained/hooks/resnet18', 'A/matched_retained/nnsight/resnet18', 'B/raw_forward/reference/resnet18'];
+const ids = [
+  'A/single_module_output/raw/resnet18',
+  'A/single_module_output/hooks/resnet18',
+  'A/matched_retained/hooks/resnet18',
+  'A/matched_retained/nnsight/resnet18',
+  'B/raw_forward/reference/resnet18',
+];
 
 describe('--only alternatives', () => {
   it("'A/*/{raw,hooks}/*' is one glob, not split at its comma", () => {
@@ -19,7 +25,11 @@ describe('--only alternatives', () => {
 
   it('top-level commas still separate globs, and alternatives nest', () => {
     expect(splitGlobs('A/*/{raw,hooks}/*,B/**')).toEqual(['A/*/{raw,hooks}/*', 'B/**']);
-    expect(ids.filter(onlyFilter('A/{single_module_output/{raw,hooks},matched_retained/nnsight}/*', ids))).toEqual([ids[0], ids[1], ids[3]]);
+    expect(ids.filter(onlyFilter('A/{single_module_output/{raw,hooks},matched_retained/nnsight}/*', ids))).toEqual([
+      ids[0],
+      ids[1],
+      ids[3],
+    ]);
     expect(ids.filter(onlyFilter('{A/matched_retained,B/raw_forward}/*/*', ids))).toEqual([ids[2], ids[3], ids[4]]);
   });
 
@@ -81,6 +91,8 @@ describe('--only costs at most glob length times id length', () => {
     expect(r.stderr).toMatch(/--only 'A\/\*a\*a.*b\/\*\/\*' matches no cell/);
     const ok = await cli(['plan', spec, '--only', `A/*/{raw,hooks}/*`, '--json']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout).cells.filter((c: { selected?: boolean }) => c.selected !== false).length).toBeGreaterThan(0);
+    expect(
+      JSON.parse(ok.stdout).cells.filter((c: { selected?: boolean }) => c.selected !== false).length,
+    ).toBeGreaterThan(0);
   }, 60_000);
 });

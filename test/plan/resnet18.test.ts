@@ -12,7 +12,9 @@ const seedCells: Record<string, { statuses: string[]; reason?: string }> = seed.
  * Cells the seed gave a static reason that benchgrid now runs (issue 4 replaced those reasons with
  * real adapters). Every other static reason must be carried verbatim.
  */
-const NOW_RUN = new Set<string>(JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/seed-reasons-now-run.json'), 'utf8')));
+const NOW_RUN = new Set<string>(
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/seed-reasons-now-run.json'), 'utf8')),
+);
 
 /** Seed statuses that came from a run, not from the spec: not static reasons. */
 const RUNTIME_REASON = /not importable|RuntimeError|Error:/;
@@ -31,12 +33,17 @@ for (const name of ['resnet18_gpu', 'resnet18_cpu']) {
       expect(plan.cells).toHaveLength(83);
     });
 
-    it("carries every static reason of the seed verbatim, or runs the cell", () => {
+    it('carries every static reason of the seed verbatim, or runs the cell', () => {
       for (const [id, cell] of Object.entries(seedCells)) {
         if (cell.statuses[0] !== 'unsupported' || RUNTIME_REASON.test(cell.reason ?? '')) continue;
         const mine = plan.cells.find((c) => c.id === id)!;
         if (NOW_RUN.has(id)) expect(mine.status, id).toBe('planned');
-        else expect({ id, status: mine.status, reason: mine.reason }).toEqual({ id, status: 'unsupported', reason: cell.reason });
+        else
+          expect({ id, status: mine.status, reason: mine.reason }).toEqual({
+            id,
+            status: 'unsupported',
+            reason: cell.reason,
+          });
       }
     });
 
@@ -47,10 +54,18 @@ for (const name of ['resnet18_gpu', 'resnet18_cpu']) {
     });
 
     it("holds the seed's 29 page rows, in order", () => {
-      const entries = loaded.spec!.page.flatMap((s) => s.rows.flatMap((r) => r.entries.map((e) => ({ row: r.label, cell: e.cell }))));
+      const entries = loaded.spec!.page.flatMap((s) =>
+        s.rows.flatMap((r) => r.entries.map((e) => ({ row: r.label, cell: e.cell }))),
+      );
       expect(entries).toHaveLength(29);
       const title = loaded.spec!.title;
-      const seedRows = (seed.page_rows as { text: string }[]).map((r) => r.text.split(' | ')[0].slice(2).replace(/, n=\d+ processes$/, '').replace('ResNet-18, GPU', title));
+      const seedRows = (seed.page_rows as { text: string }[]).map((r) =>
+        r.text
+          .split(' | ')[0]
+          .slice(2)
+          .replace(/, n=\d+ processes$/, '')
+          .replace('ResNet-18, GPU', title),
+      );
       expect(entries.map((e) => e.row)).toEqual(seedRows);
     });
   });

@@ -49,8 +49,16 @@ describe('ratioIn', () => {
 
 describe('ratioTable', () => {
   it('keeps the asked tools, skips the base, and marks only changes beyond the tolerance', () => {
-    const t = ratioTable([{ label: 'seed', results: seed() }, { label: 'other', results: scaled('nnsight', 1.2) }], { base: 'raw', tools: ['hooks', 'nnsight', 'tl_*'], tolerance: 0.1 });
-    expect(new Set(t.rows.map((r) => r.tool))).toEqual(new Set(['hooks', 'nnsight', 'tl_trace_sparse', 'tl_record', 'tl_extract', 'tl_bind', 'tl_extract_dataset']));
+    const t = ratioTable(
+      [
+        { label: 'seed', results: seed() },
+        { label: 'other', results: scaled('nnsight', 1.2) },
+      ],
+      { base: 'raw', tools: ['hooks', 'nnsight', 'tl_*'], tolerance: 0.1 },
+    );
+    expect(new Set(t.rows.map((r) => r.tool))).toEqual(
+      new Set(['hooks', 'nnsight', 'tl_trace_sparse', 'tl_record', 'tl_extract', 'tl_bind', 'tl_extract_dataset']),
+    );
     for (const row of t.rows.filter((r) => r.values[0].ratio !== null)) {
       if (row.tool === 'nnsight') {
         expect(row.change).toBeCloseTo(0.2, 10);
@@ -76,10 +84,20 @@ describe('ratioTable', () => {
   });
 
   it('renders the same rows as markdown and as a terminal table', () => {
-    const t = ratioTable([{ label: 'seed', results: seed() }, { label: 'h200', results: scaled('hooks', 0.5) }], { base: 'raw', tools: ['hooks'], tolerance: 0.1 });
+    const t = ratioTable(
+      [
+        { label: 'seed', results: seed() },
+        { label: 'h200', results: scaled('hooks', 0.5) },
+      ],
+      { base: 'raw', tools: ['hooks'], tolerance: 0.1 },
+    );
     const md = renderRatioMarkdown(t);
-    expect(md.split('\n')[0]).toBe('| group | contract | tool / raw | seed (NVIDIA GeForce RTX 2080 Ti) | h200 (NVIDIA GeForce RTX 2080 Ti) | change |');
-    expect(md).toMatch(/\| A \| single_module_output \| hooks \| 1\.01 \(0\.99-1\.01\) \| 0\.50 \(0\.49-0\.51\) \| -50\.0 % ! \|/);
+    expect(md.split('\n')[0]).toBe(
+      '| group | contract | tool / raw | seed (NVIDIA GeForce RTX 2080 Ti) | h200 (NVIDIA GeForce RTX 2080 Ti) | change |',
+    );
+    expect(md).toMatch(
+      /\| A \| single_module_output \| hooks \| 1\.01 \(0\.99-1\.01\) \| 0\.50 \(0\.49-0\.51\) \| -50\.0 % ! \|/,
+    );
     const text = renderRatioTable(t);
     expect(text).toContain('single_module_output');
     expect(text).toContain('-50.0 % !');
@@ -96,13 +114,29 @@ describe('lostCells', () => {
       { id: 'A/single_module_output/tv_fx/resnet18', status: 'missing', reason: null },
       { id: 'B/draw/torchlens/resnet18', status: 'error', reason: 'ExecutableNotFound: dot' },
     ]);
-    const t = ratioTable([{ label: 'seed', results: seed() }, { label: 'h200', results: last }], { base: 'raw', tools: ['hooks'], tolerance: 0.1 });
+    const t = ratioTable(
+      [
+        { label: 'seed', results: seed() },
+        { label: 'h200', results: last },
+      ],
+      { base: 'raw', tools: ['hooks'], tolerance: 0.1 },
+    );
     expect(lostLines(t)).toEqual([
       '2 cell(s) ok in seed are not ok in h200:',
       'A/single_module_output/tv_fx/resnet18: not in the run',
       'B/draw/torchlens/resnet18: error: ExecutableNotFound: dot',
     ]);
-    expect(lostLines(ratioTable([{ label: 'a', results: seed() }, { label: 'b', results: seed() }], { base: 'raw', tools: null, tolerance: 0.1 }))).toEqual(['Every cell ok in a is ok in b.']);
+    expect(
+      lostLines(
+        ratioTable(
+          [
+            { label: 'a', results: seed() },
+            { label: 'b', results: seed() },
+          ],
+          { base: 'raw', tools: null, tolerance: 0.1 },
+        ),
+      ),
+    ).toEqual(['Every cell ok in a is ok in b.']);
   });
 });
 
@@ -110,10 +144,22 @@ describe('benchgrid ratios', () => {
   it('prints the seed against another run and refuses a bad option with exit 2', async () => {
     const dir = tmpdir();
     const other = write(dir, 'other.json', JSON.stringify(loadRawSeed()));
-    const ok = await cli(['ratios', PREDECESSOR_RESULTS, other, '--label', 'seed', '--label', 'again', '--format', 'json']);
+    const ok = await cli([
+      'ratios',
+      PREDECESSOR_RESULTS,
+      other,
+      '--label',
+      'seed',
+      '--label',
+      'again',
+      '--format',
+      'json',
+    ]);
     expect(ok.code).toBe(0);
     const table = JSON.parse(ok.stdout);
-    expect(table.rows.every((r: { change: number | null }) => r.change === null || Math.abs(r.change) < 1e-12)).toBe(true);
+    expect(table.rows.every((r: { change: number | null }) => r.change === null || Math.abs(r.change) < 1e-12)).toBe(
+      true,
+    );
     const bad = await cli(['ratios', PREDECESSOR_RESULTS, '--tolerance', 'lots']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--tolerance: expected a percentage/);

@@ -59,10 +59,18 @@ describe('buildRequest', () => {
   it('writes, for every process of a run plan (timing, memory, A/A, paired), a request the schema accepts', async () => {
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
     const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, aa_pairs: 1, memory_runs: 1 } };
-    const rp = runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { samples: 4, warmups: 0 }, seed: () => 7, selection: { only: null, cells: null } });
+    const rp = runPlan({
+      spec,
+      plan: loaded.plan!,
+      manifests: loaded.manifests!,
+      flags: { samples: 4, warmups: 0 },
+      seed: () => 7,
+      selection: { only: null, cells: null },
+    });
     const validate = validatorFor('request.schema.json');
     const requests = rp.jobs.map((job) => buildRequest(rp, job));
-    for (const r of requests) expect(validate(r), `${r.cell.id} ${r.mode} ${r.process_index}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    for (const r of requests)
+      expect(validate(r), `${r.cell.id} ${r.mode} ${r.process_index}: ${JSON.stringify(validate.errors)}`).toBe(true);
     expect(new Set(requests.map((r) => r.mode))).toEqual(new Set(['time', 'memory']));
     expect(requests.some((r) => r.pairing)).toBe(true);
     expect(requests.every((r) => r.settings.samples === 4 && r.settings.warmups === 0)).toBe(true);

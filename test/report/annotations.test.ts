@@ -18,7 +18,11 @@ function marked() {
   const json = tinyResultsJson() as { resnet18: { groups: Record<string, Record<string, unknown>> } };
   Object.assign(json.resnet18.groups[NNSIGHT], {
     runtime: { environment: 'thingsvision', python: '3.10.14', torch: '2.0.1', torchvision: '0.15.2' },
-    work: { required: { forwards: 1, parameter_grads: false }, witnesses: [{ forwards: 0, parameter_grads: false, result_bytes: 8 }], differs: ['stops at the site'] },
+    work: {
+      required: { forwards: 1, parameter_grads: false },
+      witnesses: [{ forwards: 0, parameter_grads: false, result_bytes: 8 }],
+      differs: ['stops at the site'],
+    },
     notes: ['saves every gradient'],
   });
   return loadResults(write(tmpdir(), 'results.json', JSON.stringify(json)));
@@ -37,7 +41,9 @@ describe('a marked cell in every format', async () => {
     expect(renderMarkdown(input)).toContain(`| nnsight 0.8.1 | 1.12 s (1.00 s to 1.23 s); ${WORDS} |`);
     const html = renderHtml(input);
     expect(html).toContain(`1.12 s (1.00 s to 1.23 s); ${WORDS}`);
-    expect(renderTable(input, false)).toMatch(new RegExp(`1\\.12 s ! \\((\\w)\\)[\\s\\S]*\\(\\1\\) ${WORDS.replace(/[()]/g, '\\$&')}`));
+    expect(renderTable(input, false)).toMatch(
+      new RegExp(`1\\.12 s ! \\((\\w)\\)[\\s\\S]*\\(\\1\\) ${WORDS.replace(/[()]/g, '\\$&')}`),
+    );
   });
 
   it('is in the JSON cell, and listed by compare on the side that has it', () => {

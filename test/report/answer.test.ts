@@ -38,7 +38,13 @@ describe('the one-line answer', () => {
     const seed = loadResults(PREDECESSOR_RESULTS);
     const lines = oneLineAnswers(seed, null).flatMap((b) => b.answers.map((a) => answerLine(a, b.base)));
     expect(lines.find((l) => l.startsWith('nnsight:'))).toMatch(/^nnsight: \d\.\d\dx raw, bit$/);
-    const failed = oneLineAnswers({ ...seed, cells: seed.cells.map((c) => (c.tool === 'nnsight' ? { ...c, status: 'error' as const, reason: 'boom' } : c)) }, null);
+    const failed = oneLineAnswers(
+      {
+        ...seed,
+        cells: seed.cells.map((c) => (c.tool === 'nnsight' ? { ...c, status: 'error' as const, reason: 'boom' } : c)),
+      },
+      null,
+    );
     expect(failed[0].answers.find((a) => a.tool === 'nnsight')).toMatchObject({ status: 'error' });
     expect(answerLine(failed[0].answers.find((a) => a.tool === 'nnsight')!, 'raw')).toBe('nnsight: failed');
   });
@@ -54,14 +60,18 @@ describe('an unstable run', () => {
   it('shows the A/A noise of a quiet run without a warning', () => {
     const s = stabilityOf(withAA(0.04));
     expect(s.unstable).toBe(false);
-    expect(renderStability(s)).toEqual(['Noise: A/A noise 4.0% on resnet18 (1 pair of A/single_module_output/hooks/resnet18).']);
+    expect(renderStability(s)).toEqual([
+      'Noise: A/A noise 4.0% on resnet18 (1 pair of A/single_module_output/hooks/resnet18).',
+    ]);
   });
 
   it('warns above the bound, says what differences are noise, and points to benchgrid system', () => {
     const s = stabilityOf(withAA(UNSTABLE_AA + 0.11));
     expect(s.unstable).toBe(true);
     const text = renderSummary(buildSummary(reportInput(withAA(0.31), null), []), 100);
-    expect(text).toMatch(/warning: this run may be unstable: A\/A noise of resnet18 is 31\.0% \(above 20\.0%\): differences below\s+31\.0% are noise\./);
+    expect(text).toMatch(
+      /warning: this run may be unstable: A\/A noise of resnet18 is 31\.0% \(above 20\.0%\): differences below\s+31\.0% are noise\./,
+    );
     expect(text).toMatch(/`benchgrid system`/);
   });
 });

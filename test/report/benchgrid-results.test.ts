@@ -25,14 +25,28 @@ describe('a benchgrid results file', () => {
     // A benchgrid file adds the ratio to raw and the exactness; this one has no paired timing, so every ratio
     // says it is unpaired. The reference tool's cell carries no verdict (as in the seed), so its column is empty.
     // The import tax is its own column beside x raw, empty where the cell has none (an unpaired file).
-    expect(lines).toContain('| Workload | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |');
-    expect(lines).toContain("| Tiny &lt;ResNet&gt;, CPU, one module's output, n=2 processes | forward hook | 2.60 ms (2.50 ms to 2.70 ms) | 1.18x unpaired |  |  |");
+    expect(lines).toContain(
+      '| Workload | Tool | Median (min to max) | x raw (95% CI) | Import tax (95% CI) | Exactness |',
+    );
+    expect(lines).toContain(
+      "| Tiny &lt;ResNet&gt;, CPU, one module's output, n=2 processes | forward hook | 2.60 ms (2.50 ms to 2.70 ms) | 1.18x unpaired |  |  |",
+    );
     // tool_version of the cell fills {version}; 999.996 ms rounds up to one second and reads as seconds.
-    expect(lines).toContain("| Tiny &lt;ResNet&gt;, CPU, one module's output, n=2 processes | nnsight 0.8.1 | 1.12 s (1.00 s to 1.23 s) | 507.84x unpaired |  | mismatch (max abs diff 0.5) |");
-    expect(lines).toContain("| Tiny &lt;ResNet&gt;, CPU, one module's output | torchvision fx | not measured |  |  |  |");
-    expect(lines).toContain('| Tiny &lt;ResNet&gt;, CPU, one module replaced by zeros | nnsight 0.8.1 | fails: inputs end up on two devices |  |  |  |');
-    expect(lines).toContain('| Tiny &lt;ResNet&gt;, CPU, one module replaced by zeros | torchvision fx | not run: a feature extractor &lt;script&gt;alert(1)&lt;/script&gt; reads \\| outputs |  |  |  |');
-    expect(lines).toContain("Unpaired ratios (the ratio of two sets of processes' medians, not timed together): no paired timing in this results file (2).");
+    expect(lines).toContain(
+      "| Tiny &lt;ResNet&gt;, CPU, one module's output, n=2 processes | nnsight 0.8.1 | 1.12 s (1.00 s to 1.23 s) | 507.84x unpaired |  | mismatch (max abs diff 0.5) |",
+    );
+    expect(lines).toContain(
+      "| Tiny &lt;ResNet&gt;, CPU, one module's output | torchvision fx | not measured |  |  |  |",
+    );
+    expect(lines).toContain(
+      '| Tiny &lt;ResNet&gt;, CPU, one module replaced by zeros | nnsight 0.8.1 | fails: inputs end up on two devices |  |  |  |',
+    );
+    expect(lines).toContain(
+      '| Tiny &lt;ResNet&gt;, CPU, one module replaced by zeros | torchvision fx | not run: a feature extractor &lt;script&gt;alert(1)&lt;/script&gt; reads \\| outputs |  |  |  |',
+    );
+    expect(lines).toContain(
+      "Unpaired ratios (the ratio of two sets of processes' medians, not timed together): no paired timing in this results file (2).",
+    );
     expect(r.stderr).toContain('1 page entry has no cell');
     expect(r.stderr).toContain('A/single_module_output/tv_fx/resnet18');
   });
@@ -45,7 +59,9 @@ describe('a benchgrid results file', () => {
       'A/replacement_edit/hooks/resnet18',
     ]);
     const md = renderMarkdown(input);
-    expect(md).toContain('| `A/single_module_output/raw/resnet18` | ok | 2.20 ms (2.10 ms to 2.30 ms) | not compared |  |');
+    expect(md).toContain(
+      '| `A/single_module_output/raw/resnet18` | ok | 2.20 ms (2.10 ms to 2.30 ms) | not compared |  |',
+    );
     expect(md).toContain('| `A/replacement_edit/raw/resnet18` | error |  |  | ValueError: boom |');
     expect(md).toContain('The run did not finish');
   });
@@ -76,7 +92,9 @@ describe('a benchgrid results file', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('a feature extractor &lt;script&gt;alert(1)&lt;/script&gt; reads | outputs');
     expect(html).toContain('<h1>Tiny &lt;ResNet&gt;, CPU</h1>');
-    expect(html).toMatch(/<details><summary><code>A\/single_module_output\/hooks\/resnet18<\/code> ok, 2\.60 ms \(2\.50 ms to 2\.70 ms\), 6 samples<\/summary>/);
+    expect(html).toMatch(
+      /<details><summary><code>A\/single_module_output\/hooks\/resnet18<\/code> ok, 2\.60 ms \(2\.50 ms to 2\.70 ms\), 6 samples<\/summary>/,
+    );
     expect(html).toContain('process 1: 2.700, 2.600, 2.800 (ms)');
     expect(html).toContain('title="ValueError: boom"');
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);

@@ -17,13 +17,26 @@ describe("a section's forest plot", () => {
     const { chart } = forestData(firstSection(input), 0, 'Tiny <ResNet>, CPU, ');
     expect(chart).toMatchObject({
       canvas: 'forest-0',
-      labels: [['forward hook · not compared', "one module's output"], ['nnsight 0.8.1 · mismatch · work: differs', "one module's output"]],
-      full: [['forward hook', "Tiny <ResNet>, CPU, one module's output, n=2 processes"], ['nnsight 0.8.1', "Tiny <ResNet>, CPU, one module's output, n=2 processes"]],
+      labels: [
+        ['forward hook · not compared', "one module's output"],
+        ['nnsight 0.8.1 · mismatch · work: differs', "one module's output"],
+      ],
+      full: [
+        ['forward hook', "Tiny <ResNet>, CPU, one module's output, n=2 processes"],
+        ['nnsight 0.8.1', "Tiny <ResNet>, CPU, one module's output, n=2 processes"],
+      ],
       ratio: [1.18, 480],
-      interval: [[1.12, 1.25], [455, 512]],
+      interval: [
+        [1.12, 1.25],
+        [455, 512],
+      ],
       flagged: [false, true],
     });
-    expect(chart!.details[1]).toEqual(['x raw 480.00x (455.00-512.00)', 'exactness: mismatch (max abs diff 0.5)', 'work: differs (stops at the site)']);
+    expect(chart!.details[1]).toEqual([
+      'x raw 480.00x (455.00-512.00)',
+      'exactness: mismatch (max abs diff 0.5)',
+      'work: differs (stops at the site)',
+    ]);
     // Both rows belong to the same page row, so they share its colour, as in the time chart.
     expect(new Set(chart!.colors).size).toBe(1);
   });
@@ -31,13 +44,21 @@ describe("a section's forest plot", () => {
   it('leaves out what has no paired ratio, and its caption counts them by reason', async () => {
     const input = reportInput(fromJson(pairedTinyJson(), 'results.json'), await loadSpecForReport(TINY_SPEC));
     const view = forestData(firstSection(input), 0, '');
-    expect(view.leftOut).toEqual([{ reason: 'failed', count: 1 }, { reason: 'not run', count: 1 }, { reason: 'not measured', count: 1 }]);
+    expect(view.leftOut).toEqual([
+      { reason: 'failed', count: 1 },
+      { reason: 'not run', count: 1 },
+      { reason: 'not measured', count: 1 },
+    ]);
     expect(view.caption).toBe('Left out of the plot (3 of 5 cells): failed (1); not run (1); not measured (1).');
   });
 
   it('leaves raw itself out, and draws a paired ratio from one process as a point without an interval', () => {
     const view = forestData(firstSection(reportInput(fromJson(pairedTinyJson(), 'results.json'), null)), 2, '');
-    expect(view.chart!.labels.map((l) => l[1])).toEqual(['single_module_output', 'single_module_output', 'replacement_edit']);
+    expect(view.chart!.labels.map((l) => l[1])).toEqual([
+      'single_module_output',
+      'single_module_output',
+      'replacement_edit',
+    ]);
     expect(view.chart!.interval).toEqual([[1.12, 1.25], [455, 512], null]);
     expect(view.chart!.details[2][0]).toBe('x raw 1.02x (1 process)');
     expect(view.caption).toBe('Left out of the plot (4 of 7 cells): raw, the baseline (1); failed (2); not run (1).');
@@ -46,7 +67,10 @@ describe("a section's forest plot", () => {
   it('has no plot where no cell is paired, and says why for each: unpaired, or no ratio to raw at all', () => {
     const json = tinyResultsJson();
     const groups = (json.resnet18 as { groups: Record<string, Record<string, unknown>> }).groups;
-    groups['A/replacement_edit/tv_fx/resnet18'] = { ...groups['A/single_module_output/hooks/resnet18'], unpaired: 'raw does not implement replacement_edit' };
+    groups['A/replacement_edit/tv_fx/resnet18'] = {
+      ...groups['A/single_module_output/hooks/resnet18'],
+      unpaired: 'raw does not implement replacement_edit',
+    };
     const view = forestData(firstSection(reportInput(fromJson(json, 'results.json'), null)), 0, '');
     expect(view.chart).toBeNull();
     expect(view.leftOut).toEqual([

@@ -6,11 +6,23 @@ import type { CellResult } from '../../src/results/model.ts';
 const cell = (over: Partial<CellResult>) => ({ status: 'ok', exact: null, max_abs_diff: null, ...over }) as CellResult;
 
 describe('a vacuous cell', () => {
-  it('reads vacuous with the guard\'s figure, never as agreement', () => {
-    const c = cell({ exact: 'vacuous', max_abs_diff: 0, effect: { max_abs_diff: 3.1e-9, vacuous: true, top1_agreement: 1, tv_distance: 0 } });
-    expect(exactnessCell(c)).toBe('vacuous (the write does not move the output: max abs diff 3.1e-9 from the unwritten output)');
-    expect(vacuousText(cell({ exact: 'vacuous', effect: { max_abs_diff: null, vacuous: true, top1_agreement: 1, first_divergence: null } })))
-      .toBe('vacuous (the write does not move the output: every generated token the same as without the write)');
+  it("reads vacuous with the guard's figure, never as agreement", () => {
+    const c = cell({
+      exact: 'vacuous',
+      max_abs_diff: 0,
+      effect: { max_abs_diff: 3.1e-9, vacuous: true, top1_agreement: 1, tv_distance: 0 },
+    });
+    expect(exactnessCell(c)).toBe(
+      'vacuous (the write does not move the output: max abs diff 3.1e-9 from the unwritten output)',
+    );
+    expect(
+      vacuousText(
+        cell({
+          exact: 'vacuous',
+          effect: { max_abs_diff: null, vacuous: true, top1_agreement: 1, first_divergence: null },
+        }),
+      ),
+    ).toBe('vacuous (the write does not move the output: every generated token the same as without the write)');
     expect(exactText('vacuous')).toBe('vacuous (the write does not move the output)');
     expect(exactMark('vacuous')).toBe('?');
   });
@@ -23,12 +35,17 @@ describe('a decoder cell', () => {
   });
 
   it('shows where generated tokens part, or that none does', () => {
-    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 812, agreement: { top1_agreement: 0.8125, first_divergence: 3 } })))
-      .toBe('mismatch (max abs diff 812; tokens part from new token 4, top-1 0.81)');
+    expect(
+      exactnessCell(
+        cell({ exact: 'mismatch', max_abs_diff: 812, agreement: { top1_agreement: 0.8125, first_divergence: 3 } }),
+      ),
+    ).toBe('mismatch (max abs diff 812; tokens part from new token 4, top-1 0.81)');
     expect(agreementText({ top1_agreement: 1, first_divergence: null })).toBe('no token parts, top-1 1.00');
   });
 
   it('is bit-exact alone when bit for bit the same', () => {
-    expect(exactnessCell(cell({ exact: 'bit', max_abs_diff: 0, agreement: { top1_agreement: 1, tv_distance: 0 } }))).toBe('bit-exact');
+    expect(
+      exactnessCell(cell({ exact: 'bit', max_abs_diff: 0, agreement: { top1_agreement: 1, tv_distance: 0 } })),
+    ).toBe('bit-exact');
   });
 });

@@ -1,6 +1,14 @@
 // Number and text formatting follows the seed's page: two decimals, milliseconds below one second.
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, exactMark, exactnessCell, firstLine, formatMs, formatRange, mdCell } from '../../src/report/format.ts';
+import {
+  escapeHtml,
+  exactMark,
+  exactnessCell,
+  firstLine,
+  formatMs,
+  formatRange,
+  mdCell,
+} from '../../src/report/format.ts';
 import type { CellResult } from '../../src/results/model.ts';
 import { inlineJson, inlineScript } from '../../src/report/html-assets.ts';
 
@@ -32,16 +40,29 @@ describe('formatMs', () => {
 
 describe('marks and text', () => {
   it('marks bit, close and mismatch, and nothing when there is no verdict', () => {
-    expect([exactMark('bit'), exactMark('close'), exactMark('mismatch'), exactMark(null), exactMark(undefined)]).toEqual(['=', '~', '!', '', '']);
+    expect([
+      exactMark('bit'),
+      exactMark('close'),
+      exactMark('mismatch'),
+      exactMark(null),
+      exactMark(undefined),
+    ]).toEqual(['=', '~', '!', '', '']);
   });
 
   it("writes a page row's exactness with the difference it was judged on, and nothing for a cell without a measured result", () => {
-    const cell = (over: Partial<CellResult>) => ({ status: 'ok', exact: null, max_abs_diff: null, ...over }) as CellResult;
+    const cell = (over: Partial<CellResult>) =>
+      ({ status: 'ok', exact: null, max_abs_diff: null, ...over }) as CellResult;
     expect(exactnessCell(cell({ exact: 'bit', max_abs_diff: 0 }))).toBe('bit-exact');
-    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2351741790771484e-7 }))).toBe('close (max abs diff 2.2e-7)');
-    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 0.17287975549697876 }))).toBe('mismatch (max abs diff 0.17)');
+    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2351741790771484e-7 }))).toBe(
+      'close (max abs diff 2.2e-7)',
+    );
+    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 0.17287975549697876 }))).toBe(
+      'mismatch (max abs diff 0.17)',
+    );
     // Between 1e-6 and 1e-3 JavaScript would print 0.0000023; one column keeps one form. Token ids stay whole.
-    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2649765014648438e-6 }))).toBe('close (max abs diff 2.3e-6)');
+    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2649765014648438e-6 }))).toBe(
+      'close (max abs diff 2.3e-6)',
+    );
     expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 17292 }))).toBe('mismatch (max abs diff 17292)');
     expect(exactnessCell(cell({ exact: null }))).toBe('not compared');
     expect(exactnessCell(cell({ exact: undefined }))).toBe('');

@@ -9,16 +9,24 @@ import { tinyResultsJson } from './tiny-results.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
 
-const growthSection = (html: string) => html.slice(html.indexOf('<section class="page-section" id="growth">'), html.indexOf('</section>', html.indexOf('id="growth"')));
+const growthSection = (html: string) =>
+  html.slice(
+    html.indexOf('<section class="page-section" id="growth">'),
+    html.indexOf('</section>', html.indexOf('id="growth"')),
+  );
 
 describe('growth on the HTML report', () => {
   it('draws an x raw, a time and a memory chart per family, a line and a band per tool, then the table of x raw, exponents, verdicts and memory', () => {
     const section = growthSection(renderHtml(reportInput(fromJson(growthResultsJson()), null), ''));
     expect(section).toContain('<h4>tiny over seq (16-256), A / single_module_output</h4>');
     // x raw first (no line for raw, which is 1.00x by definition, and the dashed line at 1.00x), then the time.
-    expect(section.indexOf('<svg class="growth-ratio-chart"')).toBeLessThan(section.indexOf('<svg class="growth-chart"'));
+    expect(section.indexOf('<svg class="growth-ratio-chart"')).toBeLessThan(
+      section.indexOf('<svg class="growth-chart"'),
+    );
     const ratio = svg(section, 'growth-ratio-chart');
-    expect([ratio.match(/<polyline /g), ratio.match(/<polygon /g), ratio.match(/<line class="rule"/g)].map((m) => m?.length)).toEqual([2, 2, 1]);
+    expect(
+      [ratio.match(/<polyline /g), ratio.match(/<polygon /g), ratio.match(/<line class="rule"/g)].map((m) => m?.length),
+    ).toEqual([2, 2, 1]);
     expect(ratio).toContain('<title>hooks, seq=16: 4.13x unpaired</title>');
     const time = svg(section, 'growth-chart');
     expect([time.match(/<polyline /g), time.match(/<polygon /g)].map((m) => m?.length)).toEqual([3, 3]);
@@ -28,8 +36,12 @@ describe('growth on the HTML report', () => {
     expect(memory).toContain('<title>nnsight, seq=256: peak RSS 336.0 MiB</title>');
     // The table: a column per point, x raw beside each time, the exponents' verdicts and the memory per point.
     const table = [
-      '<th>seq=16</th><th>seq=64</th><th>seq=256</th>', '<th>Peak RSS (MiB)</th>', '<td>hooks</td><td>0.66 ms, 4.13x unpaired</td>',
-      '<td>321.0 / 324.0 / 336.0</td>', '<td>constant</td>', '<td>grows like the forward</td>',
+      '<th>seq=16</th><th>seq=64</th><th>seq=256</th>',
+      '<th>Peak RSS (MiB)</th>',
+      '<td>hooks</td><td>0.66 ms, 4.13x unpaired</td>',
+      '<td>321.0 / 324.0 / 336.0</td>',
+      '<td>constant</td>',
+      '<td>grows like the forward</td>',
     ];
     for (const html of table) expect(section).toContain(html);
     // Every point is on the chart: no coordinate is NaN or outside the box.
@@ -42,16 +54,35 @@ describe('growth on the HTML report', () => {
       const hooks = raw[sweptId(seq)].groups[`A/single_module_output/hooks/${sweptId(seq)}`];
       const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.5);
       hooks.paired = {
-        ratio: 1.5, ci95: [1.4, 1.6], pairs: 2, baseline: 'raw',
+        ratio: 1.5,
+        ci95: [1.4, 1.6],
+        pairs: 2,
+        baseline: 'raw',
         published: { ratio: 1.5, ci95: [1.3, 1.8], tax: null },
-        processes: [{ index: 0, ratio: 1.5, tax: 1, pairs: 2, seed: 1, baseline_ms: baseline, tool_first: [true, false], before_ms: baseline }],
+        processes: [
+          {
+            index: 0,
+            ratio: 1.5,
+            tax: 1,
+            pairs: 2,
+            seed: 1,
+            baseline_ms: baseline,
+            tool_first: [true, false],
+            before_ms: baseline,
+          },
+        ],
       };
     }
     const ratio = svg(growthSection(renderHtml(reportInput(fromJson(raw), null), '')), 'growth-ratio-chart');
     expect(ratio).toContain('<title>hooks, seq=64: 1.50x (1.30-1.80)</title>');
     // hooks' band (the first polygon) runs along the interval's top, then back along its bottom; each point between.
-    const band = ratio.match(/<polygon points="([^"]+)"/)![1].split(' ').map((p) => p.split(',').map(Number));
-    const dots = [...ratio.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)"/g)].slice(0, SEQS.length).map((m) => [Number(m[1]), Number(m[2])]);
+    const band = ratio
+      .match(/<polygon points="([^"]+)"/)![1]
+      .split(' ')
+      .map((p) => p.split(',').map(Number));
+    const dots = [...ratio.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)"/g)]
+      .slice(0, SEQS.length)
+      .map((m) => [Number(m[1]), Number(m[2])]);
     expect(band).toHaveLength(2 * SEQS.length);
     dots.forEach(([x, y], i) => {
       const [top, bottom] = [band[i], band[band.length - 1 - i]];
@@ -64,10 +95,14 @@ describe('growth on the HTML report', () => {
     });
   });
 
-  it('charts the GPU allocator\'s peak where the cells recorded one, with the band of the memory processes', () => {
+  it("charts the GPU allocator's peak where the cells recorded one, with the band of the memory processes", () => {
     const raw = growthResultsJson() as Json;
     for (const seq of SEQS) {
-      for (const cell of Object.values(raw[sweptId(seq)].groups) as Json[]) cell.memory = { peak_rss_bytes: [2e9, 2e9], cuda_peak_allocated_bytes: [seq * 1024 * 1024, 2 * seq * 1024 * 1024] };
+      for (const cell of Object.values(raw[sweptId(seq)].groups) as Json[])
+        cell.memory = {
+          peak_rss_bytes: [2e9, 2e9],
+          cuda_peak_allocated_bytes: [seq * 1024 * 1024, 2 * seq * 1024 * 1024],
+        };
     }
     const section = growthSection(renderHtml(reportInput(fromJson(raw), null), ''));
     const memory = svg(section, 'growth-memory-chart');

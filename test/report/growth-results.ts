@@ -19,15 +19,33 @@ function measured(medians: number[], extra: Record<string, unknown> = {}): Json 
   const samples = medians.map((m) => [m * 0.999, m, m * 1.001]);
   const sorted = [...medians].sort((a, b) => a - b);
   return {
-    status: 'ok', statuses: ['ok'], reason: null,
-    median_ms: sorted[Math.floor(sorted.length / 2)], min_ms: sorted[0], max_ms: sorted[sorted.length - 1],
-    processes: medians.length, samples_per_process: samples.map((s) => s.length), samples_ms: samples,
+    status: 'ok',
+    statuses: ['ok'],
+    reason: null,
+    median_ms: sorted[Math.floor(sorted.length / 2)],
+    min_ms: sorted[0],
+    max_ms: sorted[sorted.length - 1],
+    processes: medians.length,
+    samples_per_process: samples.map((s) => s.length),
+    samples_ms: samples,
     per_process: samples.map((s, index) => ({
-      index, n: 3, median_ms: s[1], min_ms: s[0], max_ms: s[2], iqr_ms: s[2] - s[0],
-      stopped_by: 'samples', phases_s: { imports: 1.5, timed: 0.1 }, wall_s: 2.25, cpus: null, start: 'cold',
+      index,
+      n: 3,
+      median_ms: s[1],
+      min_ms: s[0],
+      max_ms: s[2],
+      iqr_ms: s[2] - s[0],
+      stopped_by: 'samples',
+      phases_s: { imports: 1.5, timed: 0.1 },
+      wall_s: 2.25,
+      cpus: null,
+      start: 'cold',
     })),
     memory: { peak_rss_bytes: [300 * 1024 * 1024], cuda_peak_allocated_bytes: [null] },
-    tool_version: null, error: null, max_abs_diff: null, exact: null,
+    tool_version: null,
+    error: null,
+    max_abs_diff: null,
+    exact: null,
     ...extra,
   };
 }
@@ -51,9 +69,18 @@ export function growthResultsJson(seqs = SEQS, extra = ''): Record<string, unkno
       meta: structuredClone(meta),
       not_measured: [],
       groups: {
-        [cell('raw')]: measured(SCATTER.map((s) => forward * s), { memory: rss(300 + seq / 16) }),
-        [cell('hooks')]: measured(SCATTER.map((s) => (forward + 0.5) * s), { memory: rss(300 + seq / 16) }),
-        [cell('nnsight')]: measured(SCATTER.map((s) => forward * 1.5 * s), { exact: 'bit', max_abs_diff: 0, memory: rss(320 + seq / 16) }),
+        [cell('raw')]: measured(
+          SCATTER.map((s) => forward * s),
+          { memory: rss(300 + seq / 16) },
+        ),
+        [cell('hooks')]: measured(
+          SCATTER.map((s) => (forward + 0.5) * s),
+          { memory: rss(300 + seq / 16) },
+        ),
+        [cell('nnsight')]: measured(
+          SCATTER.map((s) => forward * 1.5 * s),
+          { exact: 'bit', max_abs_diff: 0, memory: rss(320 + seq / 16) },
+        ),
       },
     };
   }

@@ -18,7 +18,13 @@ describe('the growth families of a swept results file', () => {
 
   it('makes one family of the subjects that differ only in seq, with its values ascending', () => {
     expect(others).toEqual([]);
-    expect([family.group, family.contract, family.subject, family.key, family.fixed]).toEqual(['A', 'single_module_output', 'tiny', 'seq', null]);
+    expect([family.group, family.contract, family.subject, family.key, family.fixed]).toEqual([
+      'A',
+      'single_module_output',
+      'tiny',
+      'seq',
+      null,
+    ]);
     expect(family.values).toEqual(SEQS);
     expect(family.subjects).toEqual(SEQS.map((s) => sweptId(s)));
     expect(family.tools.map((s) => s.tool)).toEqual(['raw', 'hooks', 'nnsight']);
@@ -60,10 +66,14 @@ describe('the growth families of a swept results file', () => {
 
   it('fits the times but judges no overhead where the family has no measured forward', () => {
     const raw = growthResultsJson() as Record<string, { groups?: Record<string, unknown> }>;
-    for (const s of Object.values(raw)) for (const id of Object.keys(s.groups ?? {})) if (id.includes('/raw/')) delete s.groups![id];
+    for (const s of Object.values(raw))
+      for (const id of Object.keys(s.groups ?? {})) if (id.includes('/raw/')) delete s.groups![id];
     const [f] = growthFamilies(fromJson(raw));
     expect(f.forward).toBeNull();
-    expect(f.tools.map((s) => [s.tool, s.overhead, s.verdict])).toEqual([['hooks', null, null], ['nnsight', null, null]]);
+    expect(f.tools.map((s) => [s.tool, s.overhead, s.verdict])).toEqual([
+      ['hooks', null, null],
+      ['nnsight', null, null],
+    ]);
     expect(f.tools[1].time!.exponent).toBeCloseTo(1, 9);
     const text = renderTable(reportInput(fromJson(raw), null), false, 200);
     expect(text).toContain('    nnsight  t ~ seq^1.00 (0.99 to 1.01); peak RSS 321.0 -> 336.0 MiB\n');
@@ -71,7 +81,13 @@ describe('the growth families of a swept results file', () => {
 
   it('reads the id convention, one or several pairs', () => {
     expect(sweepPairs('gpt2@seq=256')).toEqual({ name: 'gpt2', pairs: [['seq', '256']] });
-    expect(sweepPairs('gpt2@k1=v1@k2=v2')).toEqual({ name: 'gpt2', pairs: [['k1', 'v1'], ['k2', 'v2']] });
+    expect(sweepPairs('gpt2@k1=v1@k2=v2')).toEqual({
+      name: 'gpt2',
+      pairs: [
+        ['k1', 'v1'],
+        ['k2', 'v2'],
+      ],
+    });
     expect(sweepPairs('resnet18')).toEqual({ name: 'resnet18', pairs: [] });
   });
 });
@@ -84,18 +100,36 @@ describe('growth in the reports', () => {
     // Each line ends with the tool's peak memory at the first and the last value.
     expect(text).toContain('    raw      t ~ seq^1.00 (0.99 to 1.01); peak RSS 301.0 -> 316.0 MiB\n');
     // hooks' own time is no power law (a constant over a growing forward): its interval is wide.
-    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 \(0\.4\d to 0\.6\d\); overhead ~ seq\^0\.00 \(-0\.0\d to 0\.0\d\): constant; peak RSS 301\.0 -> 316\.0 MiB\n/);
-    expect(text).toMatch(/nnsight {2}t ~ seq\^1\.00 .*; overhead ~ seq\^1\.00 \(\S+ to \S+\): grows like the forward; peak RSS 321\.0 -> 336\.0 MiB\n/);
+    expect(text).toMatch(
+      /hooks {4}t ~ seq\^0\.55 \(0\.4\d to 0\.6\d\); overhead ~ seq\^0\.00 \(-0\.0\d to 0\.0\d\): constant; peak RSS 301\.0 -> 316\.0 MiB\n/,
+    );
+    expect(text).toMatch(
+      /nnsight {2}t ~ seq\^1\.00 .*; overhead ~ seq\^1\.00 \(\S+ to \S+\): grows like the forward; peak RSS 321\.0 -> 336\.0 MiB\n/,
+    );
   });
 
-  it('shows a paired cell\'s published x raw with its interval at its value, and takes its overhead from its own processes', () => {
+  it("shows a paired cell's published x raw with its interval at its value, and takes its overhead from its own processes", () => {
     const raw = growthResultsJson() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
     const hooks = raw[sweptId(64)].groups[`A/single_module_output/hooks/${sweptId(64)}`];
     const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.78);
     hooks.paired = {
-      ratio: 1.78, ci95: [1.7, 1.86], pairs: 2, baseline: 'raw',
+      ratio: 1.78,
+      ci95: [1.7, 1.86],
+      pairs: 2,
+      baseline: 'raw',
       published: { ratio: 1.78, ci95: [1.65, 1.9], tax: null },
-      processes: [{ index: 0, ratio: 1.78, tax: 1, pairs: 2, seed: 1, baseline_ms: baseline, tool_first: [true, false], before_ms: baseline }],
+      processes: [
+        {
+          index: 0,
+          ratio: 1.78,
+          tax: 1,
+          pairs: 2,
+          seed: 1,
+          baseline_ms: baseline,
+          tool_first: [true, false],
+          before_ms: baseline,
+        },
+      ],
     };
     const results = fromJson(raw);
     // The overhead at seq=64 is the paired process's own: its time less the forward timed beside it.
@@ -103,7 +137,9 @@ describe('growth in the reports', () => {
     expect(overhead.observations).toBe(3 + 1 + 3);
     expect(overhead.exponent).toBeCloseTo(0, 1);
     const md = renderMarkdown(reportInput(results, null));
-    expect(md).toMatch(/\| hooks \| 0\.66 ms, 4\.13x unpaired \| 1\.14 ms, 1\.78x \(1\.\d\d-1\.\d\d\) \| 3\.06 ms, 1\.20x unpaired \|/);
+    expect(md).toMatch(
+      /\| hooks \| 0\.66 ms, 4\.13x unpaired \| 1\.14 ms, 1\.78x \(1\.\d\d-1\.\d\d\) \| 3\.06 ms, 1\.20x unpaired \|/,
+    );
   });
 
   it('fits no overhead for a tool whose x raw interval holds 1.00 at every value: there is none to measure', () => {
@@ -112,9 +148,23 @@ describe('growth in the reports', () => {
       const hooks = raw[sweptId(seq)].groups[`A/single_module_output/hooks/${sweptId(seq)}`];
       const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2);
       hooks.paired = {
-        ratio: 1, ci95: [0.97, 1.03], pairs: 2, baseline: 'raw',
+        ratio: 1,
+        ci95: [0.97, 1.03],
+        pairs: 2,
+        baseline: 'raw',
         published: { ratio: 1, ci95: [0.96, 1.04], tax: null },
-        processes: [{ index: 0, ratio: 1, tax: 1, pairs: 2, seed: 1, baseline_ms: baseline, tool_first: [true, false], before_ms: baseline }],
+        processes: [
+          {
+            index: 0,
+            ratio: 1,
+            tax: 1,
+            pairs: 2,
+            seed: 1,
+            baseline_ms: baseline,
+            tool_first: [true, false],
+            before_ms: baseline,
+          },
+        ],
       };
     }
     const hooks = growthFamilies(fromJson(raw))[0].tools.find((s) => s.tool === 'hooks')!;
@@ -122,12 +172,14 @@ describe('growth in the reports', () => {
     expect(hooks.time).not.toBeNull();
   });
 
-  it('ends the run\'s summary with the same lines, and carries the families in its JSON', () => {
+  it("ends the run's summary with the same lines, and carries the families in its JSON", () => {
     const summary = buildSummary(reportInput(swept(), null), []);
     expect(summary.growth).toEqual(growthFamilies(swept()));
     const text = renderSummary(summary, 80);
     expect(text).toContain('  tiny over seq (16-256), A / single_module_output\n');
-    expect(text).toMatch(/hooks {4}t ~ seq\^0\.55 .*; overhead ~ seq\^0\.00 .*:\n {8}constant; peak RSS 301\.0 -> 316\.0 MiB\n/);
+    expect(text).toMatch(
+      /hooks {4}t ~ seq\^0\.55 .*; overhead ~ seq\^0\.00 .*:\n {8}constant; peak RSS 301\.0 -> 316\.0 MiB\n/,
+    );
     for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 
@@ -140,11 +192,17 @@ describe('growth in the reports', () => {
     const md = renderMarkdown(reportInput(swept(), null));
     expect(md).toContain('## Growth');
     expect(md).toContain('### tiny over seq (16-256), A / single_module_output');
-    expect(md).toContain('| Tool | seq=16 | seq=64 | seq=256 | Time exponent (95% CI) | Overhead exponent (95% CI) | Overhead |');
-    expect(md).toContain('| raw | 0.16 ms | 0.64 ms | 2.56 ms | seq^1.00 (0.99 to 1.01) |  |  | 301.0 / 304.0 / 316.0 |');
+    expect(md).toContain(
+      '| Tool | seq=16 | seq=64 | seq=256 | Time exponent (95% CI) | Overhead exponent (95% CI) | Overhead |',
+    );
+    expect(md).toContain(
+      '| raw | 0.16 ms | 0.64 ms | 2.56 ms | seq^1.00 (0.99 to 1.01) |  |  | 301.0 / 304.0 / 316.0 |',
+    );
     // The memory column names its figure: the memory processes' peak RSS on the CPU.
     expect(md).toContain('| Overhead | Peak RSS (MiB) |');
-    expect(md).toMatch(/\| hooks \| 0\.66 ms, 4\.13x unpaired \| .* \| seq\^0\.00 \(-0\.0\d to 0\.0\d\) \| constant \|/);
+    expect(md).toMatch(
+      /\| hooks \| 0\.66 ms, 4\.13x unpaired \| .* \| seq\^0\.00 \(-0\.0\d to 0\.0\d\) \| constant \|/,
+    );
     expect(md).toMatch(/\| nnsight \| 0\.24 ms, 1\.50x unpaired \| .* \| grows like the forward \|/);
   });
 
@@ -155,7 +213,11 @@ describe('growth in the reports', () => {
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(json.growth).toHaveLength(1);
-    expect(json.growth[0].tools[1]).toMatchObject({ tool: 'hooks', verdict: 'constant', overhead: { points: 3, observations: 9, why: null } });
+    expect(json.growth[0].tools[1]).toMatchObject({
+      tool: 'hooks',
+      verdict: 'constant',
+      overhead: { points: 3, observations: 9, why: null },
+    });
     expect(json.growth[0].forward.ci95).toHaveLength(2);
   });
 });
@@ -191,5 +253,7 @@ describe('a results file without sweeps', () => {
 
 /** The subjects of a results JSON (its keys that hold groups), for merging two swept files into one. */
 function pickSubjects(raw: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'object' && v !== null && 'groups' in v));
+  return Object.fromEntries(
+    Object.entries(raw).filter(([, v]) => typeof v === 'object' && v !== null && 'groups' in v),
+  );
 }

@@ -26,7 +26,9 @@ describe('the forest plot of the HTML page', () => {
     const forest = html.indexOf('<canvas id="forest-0"');
     expect(forest).toBeGreaterThan(html.indexOf('<h3>Tiny &lt;ResNet&gt;, CPU page</h3>'));
     expect(forest).toBeLessThan(html.indexOf('<canvas id="chart-0"'));
-    expect(html).toContain(`${FOREST_SENTENCE.replace(/'/g, '&#39;')} Left out of the plot (3 of 5 cells): failed (1); not run (1); not measured (1).</p>`);
+    expect(html).toContain(
+      `${FOREST_SENTENCE.replace(/'/g, '&#39;')} Left out of the plot (3 of 5 cells): failed (1); not run (1); not measured (1).</p>`,
+    );
   });
 
   it('says why a section of a file without paired timing has none', async () => {
@@ -34,7 +36,9 @@ describe('the forest plot of the HTML page', () => {
     const html = renderHtml(input, '');
     expect(inlined(html).forests).toEqual([]);
     expect(html).not.toContain('<canvas id="forest-');
-    expect(html).toContain('<p class="note">No x raw to plot: no cell of this section has a paired ratio to the plain forward. Left out of the plot (5 of 5 cells): unpaired, so without an interval (2); failed (1); not run (1); not measured (1).</p>');
+    expect(html).toContain(
+      '<p class="note">No x raw to plot: no cell of this section has a paired ratio to the plain forward. Left out of the plot (5 of 5 cells): unpaired, so without an interval (2); failed (1); not run (1); not measured (1).</p>',
+    );
   });
 
   it("is absent from the seed's page, whose tables have no x raw column either", () => {

@@ -14,24 +14,40 @@ describe('how it was measured', () => {
       meta: { ...meta, aa_noise: null },
       not_measured: [],
       groups: {
-        'A/single_module_output/raw/llama_1b': { status: 'unsupported', statuses: ['unsupported'], reason: 'too large for this CPU' },
-        'A/single_module_output/hooks/llama_1b': { status: 'unsupported', statuses: ['unsupported'], reason: 'too large for this CPU' },
+        'A/single_module_output/raw/llama_1b': {
+          status: 'unsupported',
+          statuses: ['unsupported'],
+          reason: 'too large for this CPU',
+        },
+        'A/single_module_output/hooks/llama_1b': {
+          status: 'unsupported',
+          statuses: ['unsupported'],
+          reason: 'too large for this CPU',
+        },
       },
     };
     const results = fromJson(json, 'results.json');
     const lines = howMeasured(results);
     expect(lines).toContain('**llama_1b.** Not measured: all 2 of its cells are unsupported (reasons in the table).');
     const resnet = lines.find((l) => l.startsWith('**resnet18.**'));
-    expect(resnet).toContain('Each cell ran in 2 fresh Python processes, each making 1 warm-up call, then up to 3 timed calls (at least 2)');
+    expect(resnet).toContain(
+      'Each cell ran in 2 fresh Python processes, each making 1 warm-up call, then up to 3 timed calls (at least 2)',
+    );
     // The HTML report says the same under the subject's heading, with no protocol table for it.
     const html = renderHtml({ results, spec: null, libraries: {} });
     const llama = html.slice(html.indexOf('<h3>llama_1b</h3>'));
-    expect(llama.slice(0, 200)).toContain('<p>Not measured: all 2 of its cells are unsupported (reasons in the table).</p>');
-    expect(llama.slice(0, llama.indexOf('<h3>', 5) === -1 ? undefined : llama.indexOf('<h3>', 5))).not.toContain('Protocol');
+    expect(llama.slice(0, 200)).toContain(
+      '<p>Not measured: all 2 of its cells are unsupported (reasons in the table).</p>',
+    );
+    expect(llama.slice(0, llama.indexOf('<h3>', 5) === -1 ? undefined : llama.indexOf('<h3>', 5))).not.toContain(
+      'Protocol',
+    );
   });
 
   it('counts warm-up calls in the plural from two on', () => {
-    expect(protocolText({ warmups: 2 })).toBe('Each process made 2 warm-up calls. A value is the median of the per-process medians, with the smallest and largest per-process median in brackets.');
+    expect(protocolText({ warmups: 2 })).toBe(
+      'Each process made 2 warm-up calls. A value is the median of the per-process medians, with the smallest and largest per-process median in brackets.',
+    );
     expect(protocolText({ warmups: 0, processes: 1 })).toContain('1 fresh Python process, each making 0 warm-up calls');
   });
 });

@@ -12,8 +12,17 @@ describe('a measured cell without a baseline', () => {
     const json = tinyResultsJson();
     const groups = (json.resnet18 as { groups: Record<string, Record<string, unknown>> }).groups;
     const why = 'raw does not implement single_module_output on torchvision subjects';
-    groups['A/single_module_output/raw/resnet18'] = { status: 'unsupported', statuses: ['unsupported'], reason: 'reasoned out' };
-    groups['A/single_module_output/tv_fx/resnet18'] = { ...groups['A/single_module_output/nnsight/resnet18'], exact: 'bit', max_abs_diff: 0, unpaired: why };
+    groups['A/single_module_output/raw/resnet18'] = {
+      status: 'unsupported',
+      statuses: ['unsupported'],
+      reason: 'reasoned out',
+    };
+    groups['A/single_module_output/tv_fx/resnet18'] = {
+      ...groups['A/single_module_output/nnsight/resnet18'],
+      exact: 'bit',
+      max_abs_diff: 0,
+      unpaired: why,
+    };
     const md = renderMarkdown(reportInput(fromJson(json, 'results.json'), await loadSpecForReport(TINY_SPEC)));
     const lines = md.split('\n');
     expect(lines.find((l) => l.includes('| torchvision fx |'))).toMatch(/\| no baseline \|  \| bit-exact \|$/);

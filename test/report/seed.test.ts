@@ -11,7 +11,9 @@ import { renderTable } from '../../src/report/table.ts';
 import { ROOT, PREDECESSOR_RESULTS, cli } from '../helpers.ts';
 
 const SPEC = path.join(ROOT, 'specs/resnet18_gpu.yaml');
-const seed = JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8')) as { page_rows: { section: string; text: string }[] };
+const seed = JSON.parse(fs.readFileSync(PREDECESSOR_RESULTS, 'utf8')) as {
+  page_rows: { section: string; text: string }[];
+};
 
 /** Table rows of a markdown page by the `## heading` they sit under (header and separator rows left out). */
 function rowsByHeading(markdown: string): Map<string, string[]> {
@@ -54,8 +56,12 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
     const appendix = rowsByHeading(renderMarkdown(input)).get('Cells not on the page')!;
     const notOnPage = results.cells.filter((c) => !onPage.has(c.id));
     expect(appendix.map((row) => row.split(' | ')[0].slice(2))).toEqual(notOnPage.map((c) => `\`${c.id}\``));
-    expect(appendix).toContain('| `A/same_site_gradient/nnsight/resnet18` | unsupported |  |  | the .grad proxy resolved to None in this nnsight version |');
-    expect(appendix).toContain('| `B/bundle_compare/torchlens/resnet18` | ok | 986.80 ms (969.00 ms to 1.01 s) |  |  |');
+    expect(appendix).toContain(
+      '| `A/same_site_gradient/nnsight/resnet18` | unsupported |  |  | the .grad proxy resolved to None in this nnsight version |',
+    );
+    expect(appendix).toContain(
+      '| `B/bundle_compare/torchlens/resnet18` | ok | 986.80 ms (969.00 ms to 1.01 s) |  |  |',
+    );
   });
 
   it('says how it was measured: protocol, host, versions and A/A noise', async () => {
@@ -74,11 +80,15 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
     expect([...byHeading.keys()].filter((h) => h !== 'How it was measured')).toEqual(['A / resnet18', 'B / resnet18']);
     const results = loadResults(PREDECESSOR_RESULTS);
     expect(byHeading.get('A / resnet18')).toHaveLength(results.cells.filter((c) => c.group === 'A').length);
-    expect(byHeading.get('A / resnet18')![0]).toBe('| single_module_output, n=3 processes | raw | 2.30 ms (2.29 ms to 2.34 ms) |');
-    expect(byHeading.get('A / resnet18')).toContain('| single_module_output | tl_bind | not run: a bound edit records nothing; it serves edit contracts only |');
+    expect(byHeading.get('A / resnet18')![0]).toBe(
+      '| single_module_output, n=3 processes | raw | 2.30 ms (2.29 ms to 2.34 ms) |',
+    );
+    expect(byHeading.get('A / resnet18')).toContain(
+      '| single_module_output | tl_bind | not run: a bound edit records nothing; it serves edit contracts only |',
+    );
   });
 
-  it('`--format json` prints the loader\'s normalised model', async () => {
+  it("`--format json` prints the loader's normalised model", async () => {
     const r = await cli(['report', PREDECESSOR_RESULTS, '--format', 'json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(loadResults(PREDECESSOR_RESULTS))));
@@ -93,7 +103,9 @@ describe('the seed, reported with specs/resnet18_gpu.yaml', () => {
     expect(r.stdout).toMatch(/│ 7\.76 ms ~ +│/);
     expect(r.stdout).toMatch(/│ error \(j\) +│/);
     // Long reasons wrap under their key to fit the width (100 columns when unknown).
-    expect(r.stdout.replace(/\n {6}/g, ' ')).toContain('  (j) failed: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!');
+    expect(r.stdout.replace(/\n {6}/g, ' ')).toContain(
+      '  (j) failed: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!',
+    );
     expect(r.stdout).toContain('  (a) a bound edit records nothing; it serves edit contracts only');
   });
 

@@ -30,7 +30,10 @@ describe('the run summary of the seed', () => {
     // hooks is group A's reference: no ratio to itself.
     expect(hooks.ratio_to_reference).toBeNull();
     const nnsight = all.find((e) => e.cell === 'A/single_module_output/nnsight/resnet18')!;
-    expect(nnsight.ratio_to_reference).toBeCloseTo(results.cells.find((c) => c.id === nnsight.cell)!.median_ms! / cell.median_ms!, 10);
+    expect(nnsight.ratio_to_reference).toBeCloseTo(
+      results.cells.find((c) => c.id === nnsight.cell)!.median_ms! / cell.median_ms!,
+      10,
+    );
     expect(all.find((e) => e.cell === raw.id)?.ratio_to_raw).toBeNull();
   });
 
@@ -45,7 +48,12 @@ describe('the run summary of the seed', () => {
   });
 
   it('lines its columns up after a tool label of CJK characters and an emoji, as after a plain one as wide', () => {
-    const labelled = (tool: string): Summary => ({ ...summary, rows: summary.rows.map((r, i) => (i === 0 ? { ...r, entries: r.entries.map((e, j) => (j === 0 ? { ...e, tool } : e)) } : r)) });
+    const labelled = (tool: string): Summary => ({
+      ...summary,
+      rows: summary.rows.map((r, i) =>
+        i === 0 ? { ...r, entries: r.entries.map((e, j) => (j === 0 ? { ...e, tool } : e)) } : r,
+      ),
+    });
     // '钩子🙂' takes six columns, as 'abcdef' does (but four UTF-16 units, which padEnd would count).
     const wide = renderSummary(labelled('钩子🙂'), 100);
     expect(wide).toContain('钩子🙂');
@@ -53,11 +61,23 @@ describe('the run summary of the seed', () => {
   });
 
   it("marks a cell whose work witnesses say 'differs'", () => {
-    const cells = results.cells.map((c) => (c.id === 'A/single_module_output/nnsight/resnet18' ? { ...c, work: { required: { forwards: 1, parameter_grads: false }, witnesses: [], differs: ['stops at the site'] } } : c));
+    const cells = results.cells.map((c) =>
+      c.id === 'A/single_module_output/nnsight/resnet18'
+        ? {
+            ...c,
+            work: { required: { forwards: 1, parameter_grads: false }, witnesses: [], differs: ['stops at the site'] },
+          }
+        : c,
+    );
     const s = buildSummary(reportInput({ ...results, cells }, spec), []);
-    const marked = s.rows.flatMap((r) => r.entries).filter((e) => e.work_differs).map((e) => e.cell);
+    const marked = s.rows
+      .flatMap((r) => r.entries)
+      .filter((e) => e.work_differs)
+      .map((e) => e.cell);
     expect(marked).toEqual(['A/single_module_output/nnsight/resnet18']);
-    expect(s.rows.flatMap((r) => r.entries).find((e) => e.work_differs)?.work_differences).toEqual(['stops at the site']);
+    expect(s.rows.flatMap((r) => r.entries).find((e) => e.work_differs)?.work_differences).toEqual([
+      'stops at the site',
+    ]);
     expect(renderSummary(s, 100)).toMatch(/work: differs/);
   });
 });

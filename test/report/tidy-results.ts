@@ -19,16 +19,38 @@ export function tidyResultsJson(): Record<string, unknown> {
   const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.25);
   Object.assign(hooks, {
     paired: {
-      ratio: 1.25, ci95: [1.2, 1.3], pairs: 2, baseline: 'raw',
+      ratio: 1.25,
+      ci95: [1.2, 1.3],
+      pairs: 2,
+      baseline: 'raw',
       published: { ratio: 1.25, ci95: [1.15, 1.35], tax: null },
-      processes: [{ index: 0, ratio: 1.25, tax: 1.01, pairs: 2, seed: 12345, baseline_ms: baseline, tool_first: [true, false], before_ms: baseline.map((x) => x / 1.01) }],
+      processes: [
+        {
+          index: 0,
+          ratio: 1.25,
+          tax: 1.01,
+          pairs: 2,
+          seed: 12345,
+          baseline_ms: baseline,
+          tool_first: [true, false],
+          before_ms: baseline.map((x) => x / 1.01),
+        },
+      ],
     },
     import_tax: { ratio: 1.01, ci95: [0.99, 1.03] },
-    work: { required: { forwards: 1, parameter_grads: false }, witnesses: [witness(1, 401408), witness(1, 401408)], differs: [] },
+    work: {
+      required: { forwards: 1, parameter_grads: false },
+      witnesses: [witness(1, 401408), witness(1, 401408)],
+      differs: [],
+    },
   });
   Object.assign(subject.groups['A/single_module_output/nnsight/resnet18'], {
     runtime: { environment: 'nnsight', python: '3.10.19', torch: '2.13.0', torchvision: null },
-    work: { required: { forwards: 1, parameter_grads: false }, witnesses: [witness(2, 8), witness(1, 8)], differs: ['calls the model twice'] },
+    work: {
+      required: { forwards: 1, parameter_grads: false },
+      witnesses: [witness(2, 8), witness(1, 8)],
+      differs: ['calls the model twice'],
+    },
   });
   return raw;
 }

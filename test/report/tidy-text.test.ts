@@ -11,12 +11,21 @@ function row(values: Partial<TidyRow>): TidyRow {
 describe('a CSV field', () => {
   it('is empty for a missing value or a number that is not finite, and a number in full otherwise', () => {
     expect([csvField(null), csvField(Infinity), csvField(NaN)]).toEqual(['', '', '']);
-    expect([csvField(2.3), csvField(1.1347826086956523), csvField(0), csvField(1e-7)]).toEqual(['2.3', '1.1347826086956523', '0', '1e-7']);
+    expect([csvField(2.3), csvField(1.1347826086956523), csvField(0), csvField(1e-7)]).toEqual([
+      '2.3',
+      '1.1347826086956523',
+      '0',
+      '1e-7',
+    ]);
     expect([csvField(true), csvField(false)]).toEqual(['true', 'false']);
   });
 
   it('is quoted where it holds a comma or a quote, its quotes doubled (RFC 4180)', () => {
-    expect(['plain text; with = inside', 'a, b', 'say "no"'].map(csvField)).toEqual(['plain text; with = inside', '"a, b"', '"say ""no"""']);
+    expect(['plain text; with = inside', 'a, b', 'say "no"'].map(csvField)).toEqual([
+      'plain text; with = inside',
+      '"a, b"',
+      '"say ""no"""',
+    ]);
   });
 
   it('shows control characters as escapes, so a record is one line and a terminal is never driven', () => {
@@ -32,7 +41,10 @@ describe('a CSV field', () => {
 
 describe('the CSV of some rows', () => {
   it('is a header of the columns, then one LF-ended line per row', () => {
-    const csv = toCsv([row({ cell: 'A/c/t/s', median_ms: 2.5, status: 'ok' }), row({ cell: 'A/c/u/s', status: 'unsupported', reason: 'no, never' })]);
+    const csv = toCsv([
+      row({ cell: 'A/c/t/s', median_ms: 2.5, status: 'ok' }),
+      row({ cell: 'A/c/u/s', status: 'unsupported', reason: 'no, never' }),
+    ]);
     const lines = csv.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe(TIDY_COLUMNS.join(','));
@@ -44,7 +56,10 @@ describe('the CSV of some rows', () => {
 
 describe('the JSON Lines of some rows', () => {
   it('is one object per line with the columns in order, numbers as numbers and missing as null', () => {
-    const text = toJsonl([row({ cell: 'A/c/t/s', median_ms: 2.5, x_raw_high: Infinity, x_raw_paired: true }), row({ cell: 'A/c/u/s' })]);
+    const text = toJsonl([
+      row({ cell: 'A/c/t/s', median_ms: 2.5, x_raw_high: Infinity, x_raw_paired: true }),
+      row({ cell: 'A/c/u/s' }),
+    ]);
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     const first = JSON.parse(lines[0]);

@@ -8,34 +8,79 @@ import type { ProcessResult } from '../../src/records/outcome.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
 import { loadTiny, tinyRun } from './tiny-run.ts';
 
-const HOST: HostFacts = { cpus: 4, cpuModel: 'Test CPU', hostname: 'testhost', platform: 'linux', release: '6.1', loadAverage1m: 0.5 };
+const HOST: HostFacts = {
+  cpus: 4,
+  cpuModel: 'Test CPU',
+  hostname: 'testhost',
+  platform: 'linux',
+  release: '6.1',
+  loadAverage1m: 0.5,
+};
 const FX = 'A/single_module_output/tv_fx/resnet18';
 const HOOKS = 'A/single_module_output/hooks/resnet18';
 const UNSUPPORTED = 'A/replacement_edit/tv_fx/resnet18';
 
 const tiny = await loadTiny();
 
-const info = (cells: string[], processes: number): RunInfo => tinyRun(tiny, cells, processes, { run: { start: 'cold' }, measuredOn: '2026-11-30', host: HOST });
+const info = (cells: string[], processes: number): RunInfo =>
+  tinyRun(tiny, cells, processes, { run: { start: 'cold' }, measuredOn: '2026-11-30', host: HOST });
 
 type Extra = Partial<Pick<ProcessResult, 'status' | 'reason' | 'exact' | 'memory' | 'error'>>;
 
 /** A successful (or, with `extra`, unsupported/error) process that timed these samples. */
-function ran(cell: string, kind: ProcessRecord['kind'], index: number, samples: number[], extra: Extra = {}): ProcessRecord {
+function ran(
+  cell: string,
+  kind: ProcessRecord['kind'],
+  index: number,
+  samples: number[],
+  extra: Extra = {},
+): ProcessRecord {
   const result: ProcessResult = {
-    protocol: WIRE_VERSION, cell_id: cell, process_index: index, mode: kind === 'memory' ? 'memory' : 'time',
-    status: 'ok', reason: null, error: null, exact: null, memory: null,
-    timing: samples.length ? { timer: 'perf_counter_ns', sync: 'none', warmups: 1, samples_ms: samples, stopped_by: 'samples' } : null,
+    protocol: WIRE_VERSION,
+    cell_id: cell,
+    process_index: index,
+    mode: kind === 'memory' ? 'memory' : 'time',
+    status: 'ok',
+    reason: null,
+    error: null,
+    exact: null,
+    memory: null,
+    timing: samples.length
+      ? { timer: 'perf_counter_ns', sync: 'none', warmups: 1, samples_ms: samples, stopped_by: 'samples' }
+      : null,
     versions: { python: '3.11.7', torch: '2.5.1', torchvision: '0.20.1', numpy: '2.1.0', library: null },
     environment: { executable: '/env/bin/python', platform: 'Linux-6.1-x86_64' },
     phases_s: { import: 1 },
     ...extra,
   };
-  return { type: 'process', key: `${cell}#${kind}#${index}`, cell, kind, index, started: '2026-11-30T10:00:00.000Z', wall_s: 2, cpus: null, start: 'cold', outcome: { kind: 'result', result } };
+  return {
+    type: 'process',
+    key: `${cell}#${kind}#${index}`,
+    cell,
+    kind,
+    index,
+    started: '2026-11-30T10:00:00.000Z',
+    wall_s: 2,
+    cpus: null,
+    start: 'cold',
+    outcome: { kind: 'result', result },
+  };
 }
 
 /** A process that failed without a usable result (a crash, a time-out). */
 function crashed(cell: string, kind: ProcessRecord['kind'], index: number, reason: string): ProcessRecord {
-  return { type: 'process', key: `${cell}#${kind}#${index}`, cell, kind, index, started: '2026-11-30T10:00:00.000Z', wall_s: 1, cpus: null, start: 'cold', outcome: { kind: 'failed', status: 'error', reason, tail: 'Segmentation fault' } };
+  return {
+    type: 'process',
+    key: `${cell}#${kind}#${index}`,
+    cell,
+    kind,
+    index,
+    started: '2026-11-30T10:00:00.000Z',
+    wall_s: 1,
+    cpus: null,
+    start: 'cold',
+    outcome: { kind: 'failed', status: 'error', reason, tail: 'Segmentation fault' },
+  };
 }
 
 describe('a cell from its processes', () => {
@@ -52,7 +97,11 @@ describe('a cell from its processes', () => {
     expect(cell.max_ms).toBe(7); // not the slowest sample (10)
     expect(cell.processes).toBe(3);
     expect(cell.samples_per_process).toEqual([3, 4, 1]);
-    expect(cell.per_process!.map((p) => [p.median_ms, p.min_ms, p.max_ms])).toEqual([[2, 1, 3], [7, 4, 10], [5, 5, 5]]);
+    expect(cell.per_process!.map((p) => [p.median_ms, p.min_ms, p.max_ms])).toEqual([
+      [2, 1, 3],
+      [7, 4, 10],
+      [5, 5, 5],
+    ]);
     expect(cell.per_process![0].iqr_ms).toBe(1);
     expect(cell.samples_ms).toEqual([[3, 1, 2], [10, 4, 6, 8], [5]]);
   });
@@ -65,7 +114,9 @@ describe('a cell from its processes', () => {
   });
 
   it('keeps the worst exactness verdict and the largest difference of its processes', () => {
-    const exact = (verdict: 'bit' | 'close', d: number) => ({ exact: { verdict, max_abs_diff: d, reference: 'hooks', rtol: 1e-5, atol: 1e-6 } });
+    const exact = (verdict: 'bit' | 'close', d: number) => ({
+      exact: { verdict, max_abs_diff: d, reference: 'hooks', rtol: 1e-5, atol: 1e-6 },
+    });
     const records = [ran(FX, 'time', 0, [1], exact('bit', 0)), ran(FX, 'time', 1, [1], exact('close', 2e-7))];
     const [cell] = aggregate(info([FX], 2), records).cells;
     expect(tiny.plan.cells.find((c) => c.id === FX)!.reference).not.toBeNull();
@@ -74,7 +125,10 @@ describe('a cell from its processes', () => {
   });
 
   it('is an error with the first failure as its reason when any process fails, even if others succeeded', () => {
-    const records = [ran(FX, 'time', 0, [1, 2, 3]), crashed(FX, 'time', 1, 'the process was killed by SIGSEGV before writing a result')];
+    const records = [
+      ran(FX, 'time', 0, [1, 2, 3]),
+      crashed(FX, 'time', 1, 'the process was killed by SIGSEGV before writing a result'),
+    ];
     const [cell] = aggregate(info([FX], 2), records).cells;
     expect(cell.status).toBe('error');
     expect(cell.statuses).toEqual(['ok', 'error']);
@@ -84,9 +138,15 @@ describe('a cell from its processes', () => {
   });
 
   it('is unsupported when a process says so at run time, with its reason', () => {
-    const records = [ran(FX, 'time', 0, [], { status: 'unsupported', reason: 'torchvision fx cannot trace this model' })];
+    const records = [
+      ran(FX, 'time', 0, [], { status: 'unsupported', reason: 'torchvision fx cannot trace this model' }),
+    ];
     const [cell] = aggregate(info([FX], 1), records).cells;
-    expect(cell).toMatchObject({ status: 'unsupported', reason: 'torchvision fx cannot trace this model', median_ms: null });
+    expect(cell).toMatchObject({
+      status: 'unsupported',
+      reason: 'torchvision fx cannot trace this model',
+      median_ms: null,
+    });
   });
 
   it('keeps a planned-unsupported cell with the plan reason, and leaves out cells that have not run (partial)', () => {
@@ -116,8 +176,10 @@ describe('A/A noise', () => {
   it('leaves out a pair with a failed process instead of pairing its survivor with the next pair', () => {
     const records = [
       ran(FX, 'time', 0, [1]),
-      ran(HOOKS, 'aa', 0, [10]), crashed(HOOKS, 'aa', 1, 'timed out after 5 s (the process tree was killed)'),
-      ran(HOOKS, 'aa', 2, [12]), ran(HOOKS, 'aa', 3, [9]),
+      ran(HOOKS, 'aa', 0, [10]),
+      crashed(HOOKS, 'aa', 1, 'timed out after 5 s (the process tree was killed)'),
+      ran(HOOKS, 'aa', 2, [12]),
+      ran(HOOKS, 'aa', 3, [9]),
     ];
     const noise = aggregate(info([FX], 1), records).subjects.resnet18.meta!.aa_noise!;
     // Only pair 1 is whole: |12 - 9| / 9 = 1/3. Pairing 10 with 12 (0.2) would be wrong.
@@ -128,7 +190,10 @@ describe('A/A noise', () => {
 
   it('has no difference when no pair is whole, and is null without A/A processes', () => {
     const broken = [ran(FX, 'time', 0, [1]), ran(HOOKS, 'aa', 0, [10]), crashed(HOOKS, 'aa', 1, 'crashed')];
-    expect(aggregate(info([FX], 1), broken).subjects.resnet18.meta!.aa_noise).toMatchObject({ pairs: 0, max_rel_diff: null });
+    expect(aggregate(info([FX], 1), broken).subjects.resnet18.meta!.aa_noise).toMatchObject({
+      pairs: 0,
+      max_rel_diff: null,
+    });
     expect(aggregate(info([FX], 1), [ran(FX, 'time', 0, [1])]).subjects.resnet18.meta!.aa_noise).toBeNull();
   });
 });
@@ -136,8 +201,15 @@ describe('A/A noise', () => {
 describe('the results around the cells', () => {
   it('describes the machine from the host facts it is given, and the harness by its wire version', () => {
     const results = aggregate(info([FX], 1), [ran(FX, 'time', 0, [1])]);
-    expect(results.host).toMatchObject({ cpus: 4, cpu_model: 'Test CPU', hostname: 'testhost', platform: 'Linux-6.1-x86_64' });
-    expect(results.host.name).toBe(`a 4-core Test CPU linux machine, ${tiny.spec.protocol.threads} torch thread${tiny.spec.protocol.threads === 1 ? '' : 's'} per process`);
+    expect(results.host).toMatchObject({
+      cpus: 4,
+      cpu_model: 'Test CPU',
+      hostname: 'testhost',
+      platform: 'Linux-6.1-x86_64',
+    });
+    expect(results.host.name).toBe(
+      `a 4-core Test CPU linux machine, ${tiny.spec.protocol.threads} torch thread${tiny.spec.protocol.threads === 1 ? '' : 's'} per process`,
+    );
     expect(results.subjects.resnet18.meta!.environment.load_average_1m).toBe(0.5);
     expect(results.harness).toContain(`runner wire version ${WIRE_VERSION}`);
     expect(results.versions).toEqual({ python: '3.11.7', torch: '2.5.1', torchvision: '0.20.1', numpy: '2.1.0' });

@@ -14,12 +14,20 @@ describe('withStop', () => {
   });
 
   it('says precision when the processes it ran agree to the precision', () => {
-    const c = withStop(measuredCell('A/c/t/s', samples([10, 10.01, 9.99])), { ...DEFAULT_PROTOCOL, precision: 0.01, processes: 8 });
+    const c = withStop(measuredCell('A/c/t/s', samples([10, 10.01, 9.99])), {
+      ...DEFAULT_PROTOCOL,
+      precision: 0.01,
+      processes: 8,
+    });
     expect(c.stopped_by).toBe('precision');
   });
 
   it('says nothing for a cell the rule would have continued (an interrupted run)', () => {
-    const c = withStop(measuredCell('A/c/t/s', samples([10, 12, 9])), { ...DEFAULT_PROTOCOL, precision: 0.01, processes: 8 });
+    const c = withStop(measuredCell('A/c/t/s', samples([10, 12, 9])), {
+      ...DEFAULT_PROTOCOL,
+      precision: 0.01,
+      processes: 8,
+    });
     expect(c.stopped_by).toBeNull();
   });
 

@@ -1,11 +1,20 @@
 // A cell's effect-size guard and agreement come from its processes' exactness checks: the weakest effect any
 // process saw, the worst agreement; `vacuous` ranks as no agreement, and the figures load back from a file.
 import { describe, expect, it } from 'vitest';
-import { cellAgreement, cellEffect, parseAgreement, parseEffect, VERDICT_RANK, worstVerdict } from '../../src/results/effect.ts';
+import {
+  cellAgreement,
+  cellEffect,
+  parseAgreement,
+  parseEffect,
+  VERDICT_RANK,
+  worstVerdict,
+} from '../../src/results/effect.ts';
 import type { ProcessResult } from '../../src/records/outcome.ts';
 
 const process = (exact: Partial<NonNullable<ProcessResult['exact']>> | null) =>
-  ({ exact: exact && { verdict: 'bit', max_abs_diff: 0, reference: 'hooks', rtol: 1e-5, atol: 1e-6, ...exact } }) as ProcessResult;
+  ({
+    exact: exact && { verdict: 'bit', max_abs_diff: 0, reference: 'hooks', rtol: 1e-5, atol: 1e-6, ...exact },
+  }) as ProcessResult;
 const at = { file: 'results.json', path: '/gpt2/groups/x' };
 
 describe('the verdict of a cell', () => {
@@ -33,7 +42,10 @@ describe("a cell's guard and agreement", () => {
       process({ agreement: { top1_agreement: 1, first_divergence: null } }),
     ]);
     expect(agreement).toEqual({ top1_agreement: 0.5, first_divergence: 2 });
-    expect(cellAgreement([process({ agreement: { top1_agreement: 1, first_divergence: null } })])).toEqual({ top1_agreement: 1, first_divergence: null });
+    expect(cellAgreement([process({ agreement: { top1_agreement: 1, first_divergence: null } })])).toEqual({
+      top1_agreement: 1,
+      first_divergence: null,
+    });
   });
 
   it('is null for cells whose processes recorded none (contracts that read, older results)', () => {
@@ -44,8 +56,16 @@ describe("a cell's guard and agreement", () => {
 
 describe('loading the figures', () => {
   it('reads them back as written', () => {
-    expect(parseEffect({ max_abs_diff: 0, vacuous: true, first_divergence: null, top1_agreement: 1 }, at)).toEqual({ max_abs_diff: 0, vacuous: true, first_divergence: null, top1_agreement: 1 });
-    expect(parseAgreement({ top1_agreement: 0.5, tv_distance: 0.25 }, at)).toEqual({ top1_agreement: 0.5, tv_distance: 0.25 });
+    expect(parseEffect({ max_abs_diff: 0, vacuous: true, first_divergence: null, top1_agreement: 1 }, at)).toEqual({
+      max_abs_diff: 0,
+      vacuous: true,
+      first_divergence: null,
+      top1_agreement: 1,
+    });
+    expect(parseAgreement({ top1_agreement: 0.5, tv_distance: 0.25 }, at)).toEqual({
+      top1_agreement: 0.5,
+      tv_distance: 0.25,
+    });
     expect(parseEffect(undefined, at)).toBeNull();
   });
 

@@ -14,7 +14,13 @@ describe('gc figures', () => {
   });
 
   it('is the median of the per-process medians', () => {
-    expect(gcMedian([[1, 2, 3], [10, 20, 30], [4, 5, 6]])).toBe(5);
+    expect(
+      gcMedian([
+        [1, 2, 3],
+        [10, 20, 30],
+        [4, 5, 6],
+      ]),
+    ).toBe(5);
     expect(gcMedian(null)).toBeNull();
   });
 
@@ -27,7 +33,8 @@ describe('gc figures', () => {
 });
 
 describe('the reports', () => {
-  const cell = (tool: string, gc: number) => measuredCell(`A/single_module_output/${tool}/sim`, [[10, 10, 10]], { gc_ms: [[gc, gc, gc]], gc_median_ms: gc });
+  const cell = (tool: string, gc: number) =>
+    measuredCell(`A/single_module_output/${tool}/sim`, [[10, 10, 10]], { gc_ms: [[gc, gc, gc]], gc_median_ms: gc });
   const text = renderTable(reportInput(resultsOf([cell('hooks', 0.01), cell('tl_record', 3.5)]), null), false);
 
   it('shows a significant collection cost beside the median, and nothing where it is negligible', () => {

@@ -16,7 +16,11 @@ describe('latest pointer', () => {
     expect(pointLatest(b, 'tiny')).toBe(path.join(root, 'tiny', 'latest'));
     expect(fs.readlinkSync(path.join(root, 'tiny', 'latest'))).toBe('2026-11-30T11-00-00');
     expect(fs.realpathSync(path.join(root, 'tiny', 'latest'))).toBe(fs.realpathSync(b));
-    expect(fs.readdirSync(path.join(root, 'tiny')).sort()).toEqual(['2026-11-30T10-00-00', '2026-11-30T11-00-00', 'latest']);
+    expect(fs.readdirSync(path.join(root, 'tiny')).sort()).toEqual([
+      '2026-11-30T10-00-00',
+      '2026-11-30T11-00-00',
+      'latest',
+    ]);
   });
 
   it('leaves a run written elsewhere with --out alone', () => {

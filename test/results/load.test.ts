@@ -21,7 +21,13 @@ describe('loading results', () => {
   it("keeps the seed's numbers and statuses as they are", () => {
     for (const c of seed.cells) {
       const s = raw.resnet18.groups[c.id];
-      expect([c.status, c.median_ms, c.min_ms, c.max_ms, c.reason]).toEqual([s.statuses[0], s.median_ms ?? null, s.min_ms ?? null, s.max_ms ?? null, s.reason ?? null]);
+      expect([c.status, c.median_ms, c.min_ms, c.max_ms, c.reason]).toEqual([
+        s.statuses[0],
+        s.median_ms ?? null,
+        s.min_ms ?? null,
+        s.max_ms ?? null,
+        s.reason ?? null,
+      ]);
       expect(c.samples_ms).toBeNull();
     }
   });
@@ -35,17 +41,25 @@ describe('loading results', () => {
   });
 
   it('round-trips its own format', () => {
-    const again = fromJson(JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 })));
+    const again = fromJson(
+      JSON.parse(JSON.stringify({ ...toJson({ ...seed, origin: 'benchgrid' }), format_version: 1 })),
+    );
     expect(again.cells).toEqual(seed.cells.map((c) => ({ ...c })).sort(() => 0));
     expect(again.origin).toBe('benchgrid');
   });
 
   it('refuses what is not a results file, naming the file', () => {
     const dir = tmpdir();
-    expect(() => loadResults(write(dir, 'x.json', '{"a": 1}'))).toThrow(/x\.json: not a results file: no subject with "groups" in it/);
+    expect(() => loadResults(write(dir, 'x.json', '{"a": 1}'))).toThrow(
+      /x\.json: not a results file: no subject with "groups" in it/,
+    );
     expect(() => loadResults(write(dir, 'y.json', 'nope'))).toThrow(/y\.json: not a results file: invalid JSON/);
-    expect(() => loadResults(path.join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read the results file \(no such file\)/);
-    expect(() => loadResults(write(dir, 'z.json', '{"format_version": 9, "s": {"groups": {}}}'))).toThrow(/results format 9 is newer than this benchgrid reads/);
+    expect(() => loadResults(path.join(dir, 'missing.json'))).toThrow(
+      /missing\.json: cannot read the results file \(no such file\)/,
+    );
+    expect(() => loadResults(write(dir, 'z.json', '{"format_version": 9, "s": {"groups": {}}}'))).toThrow(
+      /results format 9 is newer than this benchgrid reads/,
+    );
   });
 
   it("reads a subject's model back, and refuses a hostile one naming the field", () => {
@@ -54,10 +68,17 @@ describe('loading results', () => {
       json.resnet18.meta.model = model;
       return () => fromJson(json);
     };
-    const good = { builder: 'python', name: 'models/m.py:build', dtype: 'bfloat16', weights: { kind: 'state_dict', source: 'w.pt', sha256: `sha256:${'a'.repeat(64)}` } };
+    const good = {
+      builder: 'python',
+      name: 'models/m.py:build',
+      dtype: 'bfloat16',
+      weights: { kind: 'state_dict', source: 'w.pt', sha256: `sha256:${'a'.repeat(64)}` },
+    };
     expect(withModel(good)().subjects.resnet18.meta?.model).toEqual(good);
     expect(withModel(null)().subjects.resnet18.meta?.model).toBeNull();
-    expect(withModel({ ...good, weights: { ...good.weights, sha256: '<img src=x>' } })).toThrow(/model\.weights\.sha256.*sha256: and 64 hex digits/);
+    expect(withModel({ ...good, weights: { ...good.weights, sha256: '<img src=x>' } })).toThrow(
+      /model\.weights\.sha256.*sha256: and 64 hex digits/,
+    );
     expect(withModel({ ...good, dtype: 'int8' })).toThrow(/model\.dtype.*one of float32, bfloat16, float16, float64/);
     expect(withModel({ ...good, weights: { ...good.weights, kind: 'url' } })).toThrow(/model\.weights\.kind/);
     expect(withModel({ ...good, builder: 7 })).toThrow(/model\.builder/);
@@ -70,7 +91,15 @@ describe('loading results', () => {
       json.resnet18.meta.model = { builder: 'transformers', name: 'gpt2', dtype: 'float32', weights: null, tokens };
       return () => fromJson(json);
     };
-    const good = { prompts: 3, lengths: [6, 1, 13], padded_to: 13, padding_side: 'left', pad_id: 0, tokenizer: 'tok', sha256: 'b'.repeat(64) };
+    const good = {
+      prompts: 3,
+      lengths: [6, 1, 13],
+      padded_to: 13,
+      padding_side: 'left',
+      pad_id: 0,
+      tokenizer: 'tok',
+      sha256: 'b'.repeat(64),
+    };
     expect(withTokens(good)().subjects.resnet18.meta?.model?.tokens).toEqual(good);
     expect(withTokens({ ...good, sha256: '<script>' })).toThrow(/tokens\.sha256.*64 hex digits/);
     expect(withTokens({ ...good, lengths: [6, 0, 13] })).toThrow(/tokens\.lengths\[1\].*from 1/);

@@ -19,7 +19,13 @@ const RSS = 500 * MIB;
 
 /** A cell's growth from per-process RSS figures per call (every process at RSS before), CUDA's optional. */
 function growth(calls: number[], rss: (number | null)[], cuda: (number | null)[] = calls.map(() => null)) {
-  return withMarks({ calls, rss_per_call_bytes: rss, cuda_per_call_bytes: cuda, rss_before_bytes: rss.map((v) => (v === null ? null : RSS)), cuda_before_bytes: cuda.map((v) => (v === null ? null : 10 * MIB)) });
+  return withMarks({
+    calls,
+    rss_per_call_bytes: rss,
+    cuda_per_call_bytes: cuda,
+    rss_before_bytes: rss.map((v) => (v === null ? null : RSS)),
+    cuda_before_bytes: cuda.map((v) => (v === null ? null : 10 * MIB)),
+  });
 }
 
 /** One counter's figures, every process at RSS before. */
@@ -28,8 +34,11 @@ const rssOf = (perCall: (number | null)[]) => ({ perCall, before: perCall.map(()
 /** A timing record's growth: `perCall` bytes of RSS per call over `calls` calls. */
 function record(perCall: number | null, calls = 20, cuda: number | null = null): MemoryGrowthRecord {
   return {
-    calls, rss_bytes: perCall === null ? null : [RSS, RSS + perCall * calls], cuda_allocated_bytes: cuda === null ? null : [0, cuda * calls],
-    held_bytes: { rss: 8192, cuda: cuda === null ? null : 0 }, per_call_bytes: { rss: perCall, cuda },
+    calls,
+    rss_bytes: perCall === null ? null : [RSS, RSS + perCall * calls],
+    cuda_allocated_bytes: cuda === null ? null : [0, cuda * calls],
+    held_bytes: { rss: 8192, cuda: cuda === null ? null : 0 },
+    per_call_bytes: { rss: perCall, cuda },
   };
 }
 
@@ -59,12 +68,23 @@ describe('a process that keeps memory', () => {
 
 describe('a cell whose memory grows', () => {
   it('is marked when two thirds of its processes keep memory, with their median per call', () => {
-    expect(judge('rss', [20, 20, 20], rssOf([MIB, 1.1 * MIB, 0]))).toEqual({ counter: 'rss', per_call_bytes: MIB, processes: 2, of: 3 });
+    expect(judge('rss', [20, 20, 20], rssOf([MIB, 1.1 * MIB, 0]))).toEqual({
+      counter: 'rss',
+      per_call_bytes: MIB,
+      processes: 2,
+      of: 3,
+    });
     expect(judge('rss', [20, 20, 20], rssOf([MIB, 0, 0]))).toBeNull();
     expect(judge('rss', [20], rssOf([MIB]))).toEqual({ counter: 'rss', per_call_bytes: MIB, processes: 1, of: 1 });
     expect(judge('rss', [20, 20], rssOf([MIB, 0]))).toBeNull();
     const nine = Array.from({ length: 9 }, (_, i) => (i < 6 ? MIB : 0));
-    expect(judge('rss', nine.map(() => 20), rssOf(nine))?.processes).toBe(6);
+    expect(
+      judge(
+        'rss',
+        nine.map(() => 20),
+        rssOf(nine),
+      )?.processes,
+    ).toBe(6);
   });
 
   it('judges only processes that read the counter', () => {
@@ -73,10 +93,18 @@ describe('a cell whose memory grows', () => {
   });
 
   it('comes from the timing records, leaving out processes without warm-ups and cells without records', () => {
-    const g = cellGrowth([{ warmups: 3, memory_growth: record(MIB) }, { warmups: 0, memory_growth: record(5 * MIB) }, { warmups: 3, memory_growth: record(MIB) }]);
+    const g = cellGrowth([
+      { warmups: 3, memory_growth: record(MIB) },
+      { warmups: 0, memory_growth: record(5 * MIB) },
+      { warmups: 3, memory_growth: record(MIB) },
+    ]);
     expect(g).toEqual({
-      calls: [20, 20, 20], rss_per_call_bytes: [MIB, null, MIB], cuda_per_call_bytes: [null, null, null],
-      rss_before_bytes: [RSS, RSS, RSS], cuda_before_bytes: [null, null, null], grows: [{ counter: 'rss', per_call_bytes: MIB, processes: 2, of: 2 }],
+      calls: [20, 20, 20],
+      rss_per_call_bytes: [MIB, null, MIB],
+      cuda_per_call_bytes: [null, null, null],
+      rss_before_bytes: [RSS, RSS, RSS],
+      cuda_before_bytes: [null, null, null],
+      grows: [{ counter: 'rss', per_call_bytes: MIB, processes: 2, of: 2 }],
     });
     expect(cellGrowth([{ warmups: 3 }, { warmups: 3 }])).toBeNull();
   });
@@ -84,7 +112,9 @@ describe('a cell whose memory grows', () => {
   it('says how much per call, and which memory on CUDA', () => {
     expect(growthText(growth([20, 20, 20], [1.02 * MIB, MIB, 1.01 * MIB]))).toBe('memory: grows 1034 KiB per call');
     expect(growthText(growth([20, 20], [0, 0], [2 * MIB, 2 * MIB]))).toBe('memory: grows 2048 KiB per call on the GPU');
-    expect(growthText(growth([20, 20], [MIB, MIB], [MIB, MIB]))).toBe('memory: grows 1024 KiB per call on the GPU, 1024 KiB per call');
+    expect(growthText(growth([20, 20], [MIB, MIB], [MIB, MIB]))).toBe(
+      'memory: grows 1024 KiB per call on the GPU, 1024 KiB per call',
+    );
     expect(growthText(growth([20, 20], [0, 0]))).toBeNull();
     expect(growthText(null)).toBeNull();
   });
@@ -92,18 +122,37 @@ describe('a cell whose memory grows', () => {
 
 describe('growth in a results file', () => {
   it('is judged afresh when read, whatever the file says of its marks', () => {
-    const edited = { calls: [20, 20], rss_per_call_bytes: [MIB, MIB], cuda_per_call_bytes: [null, null], rss_before_bytes: [RSS, RSS], cuda_before_bytes: [null, null], grows: [] };
+    const edited = {
+      calls: [20, 20],
+      rss_per_call_bytes: [MIB, MIB],
+      cuda_per_call_bytes: [null, null],
+      rss_before_bytes: [RSS, RSS],
+      cuda_before_bytes: [null, null],
+      grows: [],
+    };
     expect(parseGrowth(edited, AT)?.grows).toEqual([{ counter: 'rss', per_call_bytes: MIB, processes: 2, of: 2 }]);
     expect(parseGrowth(null, AT)).toBeNull();
   });
 
   it('refuses figures that are not one per process, or not byte counts', () => {
-    const one = { calls: [20], rss_per_call_bytes: [0], cuda_per_call_bytes: [null], rss_before_bytes: [RSS], cuda_before_bytes: [null] };
+    const one = {
+      calls: [20],
+      rss_per_call_bytes: [0],
+      cuda_per_call_bytes: [null],
+      rss_before_bytes: [RSS],
+      cuda_before_bytes: [null],
+    };
     expect(parseGrowth(one, AT)?.grows).toEqual([]);
-    expect(() => parseGrowth({ ...one, calls: [20, 20] }, AT)).toThrow(/rss_per_call_bytes: expected one figure per process/);
-    expect(() => parseGrowth({ ...one, rss_per_call_bytes: ['lots'] }, AT)).toThrow(/rss_per_call_bytes\[0\]: expected bytes from -1e15/);
+    expect(() => parseGrowth({ ...one, calls: [20, 20] }, AT)).toThrow(
+      /rss_per_call_bytes: expected one figure per process/,
+    );
+    expect(() => parseGrowth({ ...one, rss_per_call_bytes: ['lots'] }, AT)).toThrow(
+      /rss_per_call_bytes\[0\]: expected bytes from -1e15/,
+    );
     expect(() => parseGrowth({ ...one, rss_per_call_bytes: [1e300] }, AT)).toThrow(/bytes from -1e15 to 1e15/);
-    expect(() => parseGrowth({ ...one, rss_before_bytes: [-1] }, AT)).toThrow(/rss_before_bytes\[0\]: expected bytes from 0/);
+    expect(() => parseGrowth({ ...one, rss_before_bytes: [-1] }, AT)).toThrow(
+      /rss_before_bytes\[0\]: expected bytes from 0/,
+    );
     expect(() => parseGrowth({ ...one, calls: [-1] }, AT)).toThrow(/calls\[0\]: expected a whole number/);
   });
 });

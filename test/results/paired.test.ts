@@ -2,7 +2,13 @@
 // and the cell's interval over processes moderated towards the run's pool.
 import jStat from 'jstat';
 import { describe, expect, it } from 'vitest';
-import { pairedFigures, pairedPools, pairedProcess, pairedSamples, type PairedRecord } from '../../src/results/paired.ts';
+import {
+  pairedFigures,
+  pairedPools,
+  pairedProcess,
+  pairedSamples,
+  type PairedRecord,
+} from '../../src/results/paired.ts';
 import { logInterval, pairEstimate, pairRatios } from '../../src/stats/paired.ts';
 import { pooledSpread } from '../../src/stats/spread.ts';
 import { fromJson } from '../../src/results/load.ts';
@@ -11,7 +17,15 @@ import { measuredCell, resultsOf } from '../compare/simulate.ts';
 
 /** A process's `paired` record: the baseline after the import, and before it. */
 function record(after: number[], before: number[], unpaired: string | null = null): PairedRecord {
-  return { baseline: 'raw', seed: 7, unpaired, baseline_ms: after, baseline_gc_ms: after.map(() => 0), tool_first: after.map((_, i) => i % 2 === 0), before: { baseline_ms: before, baseline_gc_ms: before.map(() => 0), stopped_by: 'samples' } };
+  return {
+    baseline: 'raw',
+    seed: 7,
+    unpaired,
+    baseline_ms: after,
+    baseline_gc_ms: after.map(() => 0),
+    tool_first: after.map((_, i) => i % 2 === 0),
+    before: { baseline_ms: before, baseline_gc_ms: before.map(() => 0), stopped_by: 'samples' },
+  };
 }
 
 describe('the per-process paired ratio', () => {
@@ -26,7 +40,12 @@ describe('the per-process paired ratio', () => {
 
   it('cancels what the two calls of a pair share: a process twice as slow in its second half gives the same ratio', () => {
     const base = [10, 10, 20, 20];
-    expect(pairEstimate(base.map((b) => b * 1.3), base)).toBeCloseTo(1.3, 12);
+    expect(
+      pairEstimate(
+        base.map((b) => b * 1.3),
+        base,
+      ),
+    ).toBeCloseTo(1.3, 12);
   });
 
   it('drops pairs beyond the shorter side and pairs that cannot be a ratio', () => {
@@ -46,7 +65,9 @@ describe('a paired process', () => {
 
   it('is null when the process did not pair, or could not (its copies differed), or lacks a side', () => {
     expect(pairedProcess(0, [1, 2], null)).toBeNull();
-    expect(pairedProcess(0, [1, 2], record([1, 2], [1], 'the model built twice from seed 0 is not the same'))).toBeNull();
+    expect(
+      pairedProcess(0, [1, 2], record([1, 2], [1], 'the model built twice from seed 0 is not the same')),
+    ).toBeNull();
     expect(pairedProcess(0, [1, 2], { baseline: 'raw', seed: 1, unpaired: null })).toBeNull();
   });
 });
@@ -57,7 +78,7 @@ describe('the interval over processes', () => {
     const logs = values.map(Math.log);
     const mean = logs.reduce((a, b) => a + b) / 3;
     const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
-    const h = jStat.studentt.inv(0.975, 2) * sd / Math.sqrt(3);
+    const h = (jStat.studentt.inv(0.975, 2) * sd) / Math.sqrt(3);
     const ci = logInterval(values, null)!;
     expect(ci.ratio).toBeCloseTo(Math.exp(mean), 12);
     expect(ci.ci95[0]).toBeCloseTo(Math.exp(mean - h), 12);
@@ -82,14 +103,16 @@ describe('the interval over processes', () => {
 });
 
 describe("a cell's paired figures", () => {
-  const procs = [0, 1, 2].map((i) => pairedProcess(i, [11 + i * 0.01, 11, 11.02], record([10, 10, 10.01], [9.9, 10, 10]))!);
+  const procs = [0, 1, 2].map(
+    (i) => pairedProcess(i, [11 + i * 0.01, 11, 11.02], record([10, 10, 10.01], [9.9, 10, 10]))!,
+  );
 
   it('give the paired ratio and the import tax, each with its interval, and the pair count', () => {
     const f = pairedFigures(procs, 'raw', pairedPools([procs]))!;
     expect(f.paired.baseline).toBe('raw');
     expect(f.paired.pairs).toBe(9);
     expect(f.paired.ratio).toBeGreaterThan(1.09);
-    expect(f.import_tax.ratio).toBeCloseTo(10 / 10 * 1, 1);
+    expect(f.import_tax.ratio).toBeCloseTo((10 / 10) * 1, 1);
     for (const ci of [f.paired, f.import_tax]) expect(ci.ci95[0]).toBeLessThanOrEqual(ci.ratio);
     // Until the run-to-run component is added (withPublished), the published ratio is the paired one.
     expect(f.paired.published).toEqual({ ratio: f.paired.ratio, ci95: f.paired.ci95, tax: null, df: f.paired.df });
@@ -97,7 +120,14 @@ describe("a cell's paired figures", () => {
 
   it('give compare the pairs of each process as relative samples, whose process medians are the paired ratios', () => {
     const f = pairedFigures(procs, 'raw', pairedPools([procs]))!;
-    const samples = pairedSamples({ samples_ms: [[11, 11, 11.02], [11.01, 11, 11.02], [11.02, 11, 11.02]], paired: f.paired })!;
+    const samples = pairedSamples({
+      samples_ms: [
+        [11, 11, 11.02],
+        [11.01, 11, 11.02],
+        [11.02, 11, 11.02],
+      ],
+      paired: f.paired,
+    })!;
     expect(samples).toHaveLength(3);
     expect(samples[0]).toEqual(pairRatios([11, 11, 11.02], [10, 10, 10.01]));
     expect(pairedSamples({ samples_ms: [[1]], paired: null })).toBeNull();
@@ -107,7 +137,16 @@ describe("a cell's paired figures", () => {
 describe('paired fields of a results file, read back', () => {
   const procs = [0, 1, 2].map((i) => pairedProcess(i, [11, 11.1, 11.2], record([10, 10, 10.1], [9.9, 10, 10]))!);
   const figures = pairedFigures(procs, 'raw', pairedPools([procs]))!;
-  const cell = { ...measuredCell('A/single_module_output/nnsight/sim', [[11, 11.1, 11.2], [11, 11.1, 11.2], [11, 11.1, 11.2]]), paired: figures.paired, import_tax: figures.import_tax, unpaired: null };
+  const cell = {
+    ...measuredCell('A/single_module_output/nnsight/sim', [
+      [11, 11.1, 11.2],
+      [11, 11.1, 11.2],
+      [11, 11.1, 11.2],
+    ]),
+    paired: figures.paired,
+    import_tax: figures.import_tax,
+    unpaired: null,
+  };
   const file = () => JSON.parse(JSON.stringify(toJson(resultsOf([cell]))));
   const groups = (f: Record<string, any>) => f.sim.groups['A/single_module_output/nnsight/sim'];
 
@@ -126,13 +165,55 @@ describe('paired fields of a results file, read back', () => {
 
   it('are refused, naming the field, when a file from elsewhere holds something else', () => {
     const hostile: [string, (g: any) => void, RegExp][] = [
-      ['a ratio outside its interval', (g) => { g.paired.ratio = 9; }, /paired: expected a ratio inside its ci95/],
-      ['a negative interval', (g) => { g.paired.ci95 = [-1, 2]; }, /paired\.ci95\[0\]: expected a positive finite ratio/],
-      ['a text ratio', (g) => { g.import_tax.ratio = '1.2'; }, /import_tax\.ratio: expected a positive finite ratio/],
-      ['a negative tax applied', (g) => { g.paired.published.tax = -2; }, /published\.tax: expected a positive finite ratio/],
-      ['samples that are not numbers', (g) => { g.paired.processes[0].baseline_ms = ['x']; }, /processes\[0\]\.baseline_ms\[0\]: expected a time in milliseconds/],
-      ['orders that are not true or false', (g) => { g.paired.processes[1].tool_first = [1]; }, /processes\[1\]\.tool_first\[0\]: expected true or false/],
-      ['an unpaired reason that is not text', (g) => { g.unpaired = { why: 1 }; }, /unpaired: expected text or null/],
+      [
+        'a ratio outside its interval',
+        (g) => {
+          g.paired.ratio = 9;
+        },
+        /paired: expected a ratio inside its ci95/,
+      ],
+      [
+        'a negative interval',
+        (g) => {
+          g.paired.ci95 = [-1, 2];
+        },
+        /paired\.ci95\[0\]: expected a positive finite ratio/,
+      ],
+      [
+        'a text ratio',
+        (g) => {
+          g.import_tax.ratio = '1.2';
+        },
+        /import_tax\.ratio: expected a positive finite ratio/,
+      ],
+      [
+        'a negative tax applied',
+        (g) => {
+          g.paired.published.tax = -2;
+        },
+        /published\.tax: expected a positive finite ratio/,
+      ],
+      [
+        'samples that are not numbers',
+        (g) => {
+          g.paired.processes[0].baseline_ms = ['x'];
+        },
+        /processes\[0\]\.baseline_ms\[0\]: expected a time in milliseconds/,
+      ],
+      [
+        'orders that are not true or false',
+        (g) => {
+          g.paired.processes[1].tool_first = [1];
+        },
+        /processes\[1\]\.tool_first\[0\]: expected true or false/,
+      ],
+      [
+        'an unpaired reason that is not text',
+        (g) => {
+          g.unpaired = { why: 1 };
+        },
+        /unpaired: expected text or null/,
+      ],
     ];
     for (const [name, spoil, message] of hostile) {
       const f = file();

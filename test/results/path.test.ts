@@ -23,6 +23,8 @@ describe('a run directory as the results argument', () => {
     write(dir, 'journal.jsonl', '');
     const r = await cli(['report', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${dir}: a directory without results.json (it has a journal: finish the run with \`benchgrid run --resume ${dir}\`)`);
+    expect(r.stderr).toContain(
+      `${dir}: a directory without results.json (it has a journal: finish the run with \`benchgrid run --resume ${dir}\`)`,
+    );
   });
 });

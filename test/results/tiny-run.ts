@@ -11,9 +11,19 @@ export function loadTiny(): Promise<ValidSpec> {
 }
 
 /** A complete CPU run of `cells` of the tiny spec with `processes` per cell; `facts` says how and where. */
-export function tinyRun(tiny: ValidSpec, cells: string[], processes: number, facts: Pick<RunInfo, 'run' | 'measuredOn' | 'host'>): RunInfo {
+export function tinyRun(
+  tiny: ValidSpec,
+  cells: string[],
+  processes: number,
+  facts: Pick<RunInfo, 'run' | 'measuredOn' | 'host'>,
+): RunInfo {
   return {
-    spec: tiny.spec, plan: tiny.plan, selected: new Set(cells), protocol: { ...tiny.spec.protocol, processes },
-    device: 'cpu', partial: false, ...facts,
+    spec: tiny.spec,
+    plan: tiny.plan,
+    selected: new Set(cells),
+    protocol: { ...tiny.spec.protocol, processes },
+    device: 'cpu',
+    partial: false,
+    ...facts,
   };
 }

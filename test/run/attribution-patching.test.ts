@@ -12,7 +12,8 @@ const SPEC = path.join(FIXTURES, 'specs/attribution-patching.yaml');
 const SUBJECTS = ['gpt2', 'qwen2'];
 // The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
 const run = runInSpecEnvsBeforeAll(SPEC, 600_000);
-const cell = (tool: string, subject: string): CellResult => cellOf(run.results, `M/attribution_patching/${tool}/${subject}`);
+const cell = (tool: string, subject: string): CellResult =>
+  cellOf(run.results, `M/attribution_patching/${tool}/${subject}`);
 
 describe('attribution_patching on two architectures', () => {
   it('runs every cell, and every tool agrees with forward hooks', () => {
@@ -21,7 +22,8 @@ describe('attribution_patching on two architectures', () => {
         const c = cell(tool, subject);
         expect({ id: c.id, status: c.status, reason: c.reason }).toEqual({ id: c.id, status: 'ok', reason: null });
       }
-      for (const tool of ['transformers', 'nnsight', 'nnterp']) expect([tool, subject, cell(tool, subject).exact]).toEqual([tool, subject, 'bit']);
+      for (const tool of ['transformers', 'nnsight', 'nnterp'])
+        expect([tool, subject, cell(tool, subject).exact]).toEqual([tool, subject, 'bit']);
       const lens = cell('transformer_lens', subject);
       expect(['bit', 'close']).toContain(lens.exact);
       expect(lens.max_abs_diff ?? 0).toBeLessThan(1e-6);
@@ -32,12 +34,20 @@ describe('attribution_patching on two architectures', () => {
     for (const subject of SUBJECTS) {
       const hooks = cell('hooks', subject);
       // 3 blocks x 2 sequences x 8 positions, float32.
-      expect(hooks.work?.witnesses[0]).toMatchObject({ forwards: 2, parameter_grads: false, result_bytes: 3 * 2 * 8 * 4 });
+      expect(hooks.work?.witnesses[0]).toMatchObject({
+        forwards: 2,
+        parameter_grads: false,
+        result_bytes: 3 * 2 * 8 * 4,
+      });
       expect([subject, hooks.work?.differs]).toEqual([subject, []]);
       expect(cell('transformers', subject).work?.differs).toEqual([]);
       // Their documented gradient idioms are `metric.backward()`: the same arithmetic, and parameter .grad filled.
       for (const tool of ['nnsight', 'nnterp', 'transformer_lens']) {
-        expect([tool, subject, cell(tool, subject).work?.differs]).toEqual([tool, subject, ['fills parameter gradients']]);
+        expect([tool, subject, cell(tool, subject).work?.differs]).toEqual([
+          tool,
+          subject,
+          ['fills parameter gradients'],
+        ]);
         expect(cell(tool, subject).work?.witnesses[0].forwards).toBe(2);
       }
     }

@@ -33,14 +33,17 @@ export function runBeforeAll(spec: string, timeout: number): { out: string; resu
  */
 export function runInSpecEnvsBeforeAll(spec: string, timeout: number): { results: Results } {
   const run = { results: { cells: [] } as unknown as Results };
-  beforeAll(async () => {
-    const built = await cli(['env', 'build', spec], { timeout: 1_800_000 });
-    expect(built.code, built.stderr.slice(-2000)).toBe(0);
-    const out = path.join(tmpdir(), 'run');
-    const r = await cli(['run', spec, '--out', out, '--schedule', 'sequential'], { timeout });
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(fs.existsSync(path.join(out, 'results.json'))).toBe(true);
-    run.results = loadResults(path.join(out, 'results.json'));
-  }, 1_800_000 + timeout + 60_000);
+  beforeAll(
+    async () => {
+      const built = await cli(['env', 'build', spec], { timeout: 1_800_000 });
+      expect(built.code, built.stderr.slice(-2000)).toBe(0);
+      const out = path.join(tmpdir(), 'run');
+      const r = await cli(['run', spec, '--out', out, '--schedule', 'sequential'], { timeout });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(fs.existsSync(path.join(out, 'results.json'))).toBe(true);
+      run.results = loadResults(path.join(out, 'results.json'));
+    },
+    1_800_000 + timeout + 60_000,
+  );
   return run;
 }

@@ -10,11 +10,21 @@ let results: Results;
 let out: string;
 let stderr: string;
 let stdout: string;
-const CONTRACTS = ['single_module_output', 'matched_retained', 'replacement_edit', 'repeated_steering', 'same_site_gradient', 'ordered_dataset_features'];
+const CONTRACTS = [
+  'single_module_output',
+  'matched_retained',
+  'replacement_edit',
+  'repeated_steering',
+  'same_site_gradient',
+  'ordered_dataset_features',
+];
 
 beforeAll(async () => {
   out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', out, '--python', await testPython(), '--processes', '1'], { timeout: 400_000 });
+  const r = await cli(
+    ['run', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', out, '--python', await testPython(), '--processes', '1'],
+    { timeout: 400_000 },
+  );
   expect(r.code, r.stderr).toBe(0);
   stderr = r.stderr;
   stdout = r.stdout;
@@ -23,7 +33,9 @@ beforeAll(async () => {
 
 describe('raw, hooks and torchvision fx on the six contracts', () => {
   it('says in its header line how many of the cells are measured and how many are unsupported', () => {
-    expect(stderr).toMatch(/benchgrid: tiny: 20 cells \(18 measured, 2 unsupported\), \d+ processes \(\d+ to run\) on cpu/);
+    expect(stderr).toMatch(
+      /benchgrid: tiny: 20 cells \(18 measured, 2 unsupported\), \d+ processes \(\d+ to run\) on cpu/,
+    );
   });
 
   it('measures every implemented cell with raw samples', () => {
@@ -39,12 +51,20 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
     }
   });
 
-  it("torchvision fx matches the hooks reference bit for bit where it runs", () => {
-    for (const contract of ['single_module_output', 'matched_retained', 'same_site_gradient', 'ordered_dataset_features']) {
+  it('torchvision fx matches the hooks reference bit for bit where it runs', () => {
+    for (const contract of [
+      'single_module_output',
+      'matched_retained',
+      'same_site_gradient',
+      'ordered_dataset_features',
+    ]) {
       const c = results.cells.find((x) => x.id === `A/${contract}/tv_fx/resnet18`)!;
       expect({ id: c.id, status: c.status, exact: c.exact }).toEqual({ id: c.id, status: 'ok', exact: 'bit' });
     }
-    expect(results.cells.find((x) => x.id === 'A/replacement_edit/tv_fx/resnet18')).toMatchObject({ status: 'unsupported', reason: 'a feature extractor reads outputs' });
+    expect(results.cells.find((x) => x.id === 'A/replacement_edit/tv_fx/resnet18')).toMatchObject({
+      status: 'unsupported',
+      reason: 'a feature extractor reads outputs',
+    });
   });
 
   it('runs the group B reference operations', () => {
@@ -65,8 +85,11 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
   });
 
   it('writes the journal, the markdown page and the HTML report next to results.json', () => {
-    for (const f of ['journal.jsonl', 'results.json', 'report.md', 'report.html', 'spec.json']) expect(fs.existsSync(path.join(out, f)), f).toBe(true);
-    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| Tiny ResNet-18, CPU, one module's output, n=1 processes \| forward hook \| \d+\.\d\d ms \(/);
+    for (const f of ['journal.jsonl', 'results.json', 'report.md', 'report.html', 'spec.json'])
+      expect(fs.existsSync(path.join(out, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(
+      /\| Tiny ResNet-18, CPU, one module's output, n=1 processes \| forward hook \| \d+\.\d\d ms \(/,
+    );
   });
 
   it('keeps stdout empty and reports progress on stderr', () => {

@@ -12,18 +12,26 @@ const SPEC = path.join(FIXTURES, 'specs/effect.yaml');
 const run = runBeforeAll(SPEC, 500_000);
 
 const MOVING = [
-  'A/replacement_edit/%/resnet18', 'A/repeated_steering/%/resnet18', 'A/replacement_edit/%/gpt2', 'A/repeated_steering/%/gpt2',
-  'M/activation_patching/%/gpt2', 'M/steered_generation/%/gpt2',
+  'A/replacement_edit/%/resnet18',
+  'A/repeated_steering/%/resnet18',
+  'A/replacement_edit/%/gpt2',
+  'A/repeated_steering/%/gpt2',
+  'M/activation_patching/%/gpt2',
+  'M/steered_generation/%/gpt2',
 ];
 const WEAK = ['A/weak_steering/%/resnet18', 'A/weak_steering/%/gpt2', 'M/weak_generation/%/gpt2'];
 const cell = (id: string): CellResult => cellOf(run.results, id);
 const of = (pattern: string, tool: string) => cell(pattern.replace('%', tool));
 
 describe('a write that silently does nothing', () => {
-  it('is a mismatch wherever the guard sees the reference\'s write move the output', () => {
+  it("is a mismatch wherever the guard sees the reference's write move the output", () => {
     for (const pattern of MOVING) {
       const dropped = of(pattern, 'dropped');
-      expect({ id: dropped.id, exact: dropped.exact, vacuous: dropped.effect?.vacuous }).toEqual({ id: dropped.id, exact: 'mismatch', vacuous: false });
+      expect({ id: dropped.id, exact: dropped.exact, vacuous: dropped.effect?.vacuous }).toEqual({
+        id: dropped.id,
+        exact: 'mismatch',
+        vacuous: false,
+      });
       const faithful = of(pattern, 'faithful');
       expect({ id: faithful.id, exact: faithful.exact }).toEqual({ id: faithful.id, exact: 'bit' });
       // The same reference, the same write: both cells carry the same guard.
@@ -32,35 +40,47 @@ describe('a write that silently does nothing', () => {
     expect(of('A/replacement_edit/%/resnet18', 'dropped').effect!.max_abs_diff).toBeGreaterThan(1e-3);
   });
 
-  it('leaves the reference\'s own cell without a verdict or a guard', () => {
+  it("leaves the reference's own cell without a verdict or a guard", () => {
     const hooks = of('A/replacement_edit/%/gpt2', 'hooks');
     expect([hooks.exact, hooks.effect ?? null]).toEqual([null, null]);
   });
 });
 
 describe('a write too weak to move the output', () => {
-  it('makes every tool\'s cell vacuous, the faithful one and the one that writes nothing alike', () => {
+  it("makes every tool's cell vacuous, the faithful one and the one that writes nothing alike", () => {
     for (const pattern of WEAK) {
       for (const tool of ['faithful', 'dropped']) {
         const c = of(pattern, tool);
-        expect({ id: c.id, exact: c.exact, vacuous: c.effect?.vacuous }).toEqual({ id: c.id, exact: 'vacuous', vacuous: true });
+        expect({ id: c.id, exact: c.exact, vacuous: c.effect?.vacuous }).toEqual({
+          id: c.id,
+          exact: 'vacuous',
+          vacuous: true,
+        });
       }
     }
     const steering = of('A/weak_steering/%/gpt2', 'faithful').effect!;
     expect(steering.max_abs_diff).toBeLessThan(1e-6);
-    expect(of('M/weak_generation/%/gpt2', 'faithful').effect).toMatchObject({ max_abs_diff: null, top1_agreement: 1, first_divergence: null });
+    expect(of('M/weak_generation/%/gpt2', 'faithful').effect).toMatchObject({
+      max_abs_diff: null,
+      top1_agreement: 1,
+      first_divergence: null,
+    });
   });
 
-  it('reads vacuous with the guard\'s figure in the markdown page, the table, the HTML report and the JSON', async () => {
+  it("reads vacuous with the guard's figure in the markdown page, the table, the HTML report and the JSON", async () => {
     const file = path.join(run.out, 'results.json');
     const vacuous = /vacuous \(the write does not move the output: max abs diff [\d.e-]+ from the unwritten output\)/;
     const md = await cli(['report', file, '--spec', SPEC, '--format', 'markdown']);
-    expect(md.stdout).toMatch(new RegExp(`\\| weak_steering, n=1 processes \\| dropped \\| [^|]+ \\|[^|]*\\|[^|]*\\| ${vacuous.source} \\|`));
+    expect(md.stdout).toMatch(
+      new RegExp(`\\| weak_steering, n=1 processes \\| dropped \\| [^|]+ \\|[^|]*\\|[^|]*\\| ${vacuous.source} \\|`),
+    );
     const table = await cli(['report', file, '--spec', SPEC, '--format', 'table']);
     expect(table.stdout).toMatch(/weak_steering +│ [\d.]+ ms +│ [\d.]+ ms \? \(\w\)/);
     expect(table.stdout).toMatch(new RegExp(`\\(\\w\\) ${vacuous.source}`));
     // The table folds long key lines to the terminal's width.
-    expect(table.stdout.replace(/\s+/g, ' ')).toContain('vacuous (the write does not move the output: every generated token the same as without the write)');
+    expect(table.stdout.replace(/\s+/g, ' ')).toContain(
+      'vacuous (the write does not move the output: every generated token the same as without the write)',
+    );
     const html = await cli(['report', file, '--spec', SPEC, '--format', 'html']);
     expect(html.stdout).toMatch(vacuous);
     const json = JSON.parse((await cli(['report', file, '--format', 'json'])).stdout);
@@ -93,14 +113,21 @@ describe('decoder cells', () => {
     const generation = of('M/steered_generation/%/gpt2', 'dropped').agreement!;
     expect(generation.top1_agreement).toBeLessThan(1);
     expect(generation.first_divergence).toBeGreaterThanOrEqual(0);
-    expect(of('M/steered_generation/%/gpt2', 'faithful').agreement).toEqual({ top1_agreement: 1, first_divergence: null });
+    expect(of('M/steered_generation/%/gpt2', 'faithful').agreement).toEqual({
+      top1_agreement: 1,
+      first_divergence: null,
+    });
     // The logit difference of activation patching is numbers, not logits: no task-level figures.
     expect(of('M/activation_patching/%/gpt2', 'dropped').agreement ?? null).toBeNull();
   });
 
   it('show them beside the max abs diff in the markdown page', async () => {
     const md = await cli(['report', path.join(run.out, 'results.json'), '--spec', SPEC, '--format', 'markdown']);
-    expect(md.stdout).toMatch(/\| replacement_edit, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff [\d.e-]+; top-1 [\d.]+, TV [\d.e-]+\) \|/);
-    expect(md.stdout).toMatch(/\| steered_generation, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff \d+; tokens part from new token \d+, top-1 [\d.]+\) \|/);
+    expect(md.stdout).toMatch(
+      /\| replacement_edit, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff [\d.e-]+; top-1 [\d.]+, TV [\d.e-]+\) \|/,
+    );
+    expect(md.stdout).toMatch(
+      /\| steered_generation, n=1 processes \| dropped \|[^\n]*\| mismatch \(max abs diff \d+; tokens part from new token \d+, top-1 [\d.]+\) \|/,
+    );
   });
 });

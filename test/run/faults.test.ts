@@ -14,7 +14,9 @@ const cell = (tool: string) => results.cells.find((c) => c.id === `F/single_modu
 
 beforeAll(async () => {
   out = path.join(tmpdir(), 'run');
-  const r = await cli(['run', path.join(FIXTURES, 'specs/faults.yaml'), '--out', out, '--python', await testPython()], { timeout: 400_000 });
+  const r = await cli(['run', path.join(FIXTURES, 'specs/faults.yaml'), '--out', out, '--python', await testPython()], {
+    timeout: 400_000,
+  });
   code = r.code;
   results = loadResults(path.join(out, 'results.json'));
 }, 420_000);
@@ -27,16 +29,28 @@ describe('a run with faulty adapters', () => {
   });
 
   it('records a process that exits non-zero without a result', () => {
-    expect(cell('crash')).toMatchObject({ status: 'error', reason: 'the process exited with code 3 without writing a result' });
+    expect(cell('crash')).toMatchObject({
+      status: 'error',
+      reason: 'the process exited with code 3 without writing a result',
+    });
   });
 
   it('records a process killed by a signal', () => {
-    expect(cell('signal')).toMatchObject({ status: 'error', reason: 'the process was killed by SIGKILL before writing a result' });
+    expect(cell('signal')).toMatchObject({
+      status: 'error',
+      reason: 'the process was killed by SIGKILL before writing a result',
+    });
   });
 
   it('kills a hanging process at the time limit, and its children with it', () => {
-    expect(cell('hang')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
+    expect(cell('hang')).toMatchObject({
+      status: 'error',
+      reason: 'timed out after 20 s (the process tree was killed)',
+    });
+    expect(cell('spawns')).toMatchObject({
+      status: 'error',
+      reason: 'timed out after 20 s (the process tree was killed)',
+    });
     const pidFile = fs.readdirSync(path.join(out, 'processes', 'F+single_module_output+spawns+resnet18'));
     expect(pidFile.length).toBeGreaterThan(0);
     // the `sleep 3600` child the adapter started is gone too

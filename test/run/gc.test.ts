@@ -44,7 +44,10 @@ function callsWithCollections(events: Event[]): { collections: number }[] {
 beforeAll(async () => {
   out = path.join(tmpdir(), 'run');
   // Cold starts: a forked process leaves by os._exit, which skips the adapter's exit handler.
-  const r = await cli(['run', path.join(FIXTURES, 'specs/gc.yaml'), '--out', out, '--start', 'cold', '--python', await testPython()], { timeout: 300_000 });
+  const r = await cli(
+    ['run', path.join(FIXTURES, 'specs/gc.yaml'), '--out', out, '--start', 'cold', '--python', await testPython()],
+    { timeout: 300_000 },
+  );
   expect(r.code, r.stderr).toBe(0);
   results = loadResults(path.join(out, 'results.json'));
 }, 320_000);
@@ -74,7 +77,7 @@ describe('garbage collection and timed samples', () => {
     }
   });
 
-  it('drops each sample\'s result before the next sample starts, not inside its window', () => {
+  it("drops each sample's result before the next sample starts, not inside its window", () => {
     for (const events of traces()) {
       const kinds = events.map(([k]) => k);
       // Sample i's result is freed after its timed collection (which starts after the clock stopped) and

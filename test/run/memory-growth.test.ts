@@ -18,9 +18,17 @@ beforeAll(async () => {
 }, 620_000);
 
 /** Every timing process's result file of a cell. */
-function processResults(tool: string): { timing: { samples_ms: number[]; memory_growth?: { calls: number; per_call_bytes: { rss: number | null; cuda: number | null } } } }[] {
+function processResults(tool: string): {
+  timing: {
+    samples_ms: number[];
+    memory_growth?: { calls: number; per_call_bytes: { rss: number | null; cuda: number | null } };
+  };
+}[] {
   const dir = path.join(out, 'processes', cellOf(tool).replaceAll('/', '+'));
-  return fs.readdirSync(dir).filter((f) => /^time-\d+\.result\.json$/.test(f)).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^time-\d+\.result\.json$/.test(f))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
 }
 
 describe('memory kept per call', () => {
@@ -47,7 +55,8 @@ describe('memory kept per call', () => {
   });
 
   it('leaves the hooks reference and a tool holding only its latest call unmarked', () => {
-    for (const tool of ['hooks', 'last']) expect(results.cells.find((x) => x.id === cellOf(tool))!.memory_growth!.grows).toEqual([]);
+    for (const tool of ['hooks', 'last'])
+      expect(results.cells.find((x) => x.id === cellOf(tool))!.memory_growth!.grows).toEqual([]);
     // raw is timed in its row's blocks before the import, which read no growth.
     expect(results.cells.find((x) => x.id === cellOf('raw'))!.memory_growth ?? null).toBeNull();
   });
@@ -56,13 +65,17 @@ describe('memory kept per call', () => {
     const mark = /memory: grows \d+ KiB per call/g;
     const md = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(md.match(mark)).toHaveLength(1);
-    expect(md.split('\n').find((l) => l.includes('memory: grows'))).toMatch(/^\| [^|]*\| (mebibyte|keeps a mebibyte per call) \|/);
+    expect(md.split('\n').find((l) => l.includes('memory: grows'))).toMatch(
+      /^\| [^|]*\| (mebibyte|keeps a mebibyte per call) \|/,
+    );
     expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toMatch(mark);
     const table = await cli(['report', out, '--format', 'table']);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout.match(mark)).toHaveLength(1);
     const json = await cli(['report', out, '--format', 'json']);
     const cells = JSON.parse(json.stdout).cells as { id: string; memory_growth: { grows: unknown[] } | null }[];
-    expect(cells.filter((x) => (x.memory_growth?.grows.length ?? 0) > 0).map((x) => x.id)).toEqual([cellOf('mebibyte')]);
+    expect(cells.filter((x) => (x.memory_growth?.grows.length ?? 0) > 0).map((x) => x.id)).toEqual([
+      cellOf('mebibyte'),
+    ]);
   });
 });

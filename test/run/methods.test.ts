@@ -20,7 +20,8 @@ const TOOLS: Record<string, string[]> = {
 };
 // The environments are the decoder specs' (cached once built; building them is `benchgrid env build`'s job).
 const run = runInSpecEnvsBeforeAll(SPEC, 1_500_000);
-const cell = (contract: string, tool: string, subject: string): CellResult => cellOf(run.results, `N/${contract}/${tool}/${subject}`);
+const cell = (contract: string, tool: string, subject: string): CellResult =>
+  cellOf(run.results, `N/${contract}/${tool}/${subject}`);
 
 describe('logit_lens and the ablations on two architectures', () => {
   it('run every cell, and every tool agrees with forward hooks', () => {
@@ -31,7 +32,12 @@ describe('logit_lens and the ablations on two architectures', () => {
           expect({ id: c.id, status: c.status, reason: c.reason }).toEqual({ id: c.id, status: 'ok', reason: null });
         }
         for (const tool of tools.filter((t) => t !== 'transformer_lens')) {
-          expect([contract, tool, subject, cell(contract, tool, subject).exact]).toEqual([contract, tool, subject, 'bit']);
+          expect([contract, tool, subject, cell(contract, tool, subject).exact]).toEqual([
+            contract,
+            tool,
+            subject,
+            'bit',
+          ]);
         }
         const lens = cell(contract, 'transformer_lens', subject);
         expect([contract, subject, ['bit', 'close'].includes(lens.exact ?? '')]).toEqual([contract, subject, true]);
@@ -59,16 +65,27 @@ describe('logit_lens and the ablations on two architectures', () => {
   it('witness the work: one forward per ablation, and the lens unembeds every block beside the forward', () => {
     for (const subject of SUBJECTS) {
       for (const contract of ABLATIONS) {
-        for (const tool of ['hooks', ...TOOLS[contract]]) expect([cell(contract, tool, subject).id, cell(contract, tool, subject).work?.differs]).toEqual([cell(contract, tool, subject).id, []]);
+        for (const tool of ['hooks', ...TOOLS[contract]])
+          expect([cell(contract, tool, subject).id, cell(contract, tool, subject).work?.differs]).toEqual([
+            cell(contract, tool, subject).id,
+            [],
+          ]);
       }
       // 3 blocks, then the forward's own unembedding; [3 layers, 2 sequences, 300 logits] of float32.
       for (const tool of ['hooks', ...TOOLS.logit_lens.filter((t) => t !== 'nnterp')]) {
-        expect([tool, subject, cell('logit_lens', tool, subject).work?.witnesses[0]]).toMatchObject([tool, subject, { forwards: 4, parameter_grads: false, result_bytes: 3 * 2 * 300 * 4 }]);
+        expect([tool, subject, cell('logit_lens', tool, subject).work?.witnesses[0]]).toMatchObject([
+          tool,
+          subject,
+          { forwards: 4, parameter_grads: false, result_bytes: 3 * 2 * 300 * 4 },
+        ]);
       }
       // nnterp's project_on_vocab calls the lm_head envoy inside an nnsight 0.7 trace, which runs `module.forward`
       // (no module hook fires): the witness sees only the forward's own call, the lens is bit-exact all the same
       // (why logit_lens has no fixed work, docs/contracts.md).
-      expect(cell('logit_lens', 'nnterp', subject).work?.witnesses[0]).toMatchObject({ forwards: 1, result_bytes: 3 * 2 * 300 * 4 });
+      expect(cell('logit_lens', 'nnterp', subject).work?.witnesses[0]).toMatchObject({
+        forwards: 1,
+        result_bytes: 3 * 2 * 300 * 4,
+      });
     }
   });
 });

@@ -54,7 +54,8 @@ def build_with_inputs(width=16, depth=3):
     return model, {"batch": data[:2].clone(), "dataset": list(torch.split(data, 2))}
 `;
 
-const PROTOCOL = 'protocol: { warmups: 1, samples: 3, processes: 2, min_samples: 2, budget_s_per_cell: 4, memory_runs: 0, aa_pairs: 0, timeout_s: 300 }';
+const PROTOCOL =
+  'protocol: { warmups: 1, samples: 3, processes: 2, min_samples: 2, budget_s_per_cell: 4, memory_runs: 0, aa_pairs: 0, timeout_s: 300 }';
 
 const OWN_SPEC = `benchgrid: 1
 name: own_workload
@@ -147,9 +148,15 @@ let pretrained: string;
 
 /** The digest the harness records: sha256 over each file's path (relative, sorted) and bytes, NUL after each. */
 function expectedDigest(root: string): string {
-  const files = fs.statSync(root).isFile() ? [['', root]] : (fs.readdirSync(root, { recursive: true }) as string[]).map((f) => [f.split(path.sep).join('/'), path.join(root, f)]).filter(([, f]) => fs.statSync(f).isFile()).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const files = fs.statSync(root).isFile()
+    ? [['', root]]
+    : (fs.readdirSync(root, { recursive: true }) as string[])
+        .map((f) => [f.split(path.sep).join('/'), path.join(root, f)])
+        .filter(([, f]) => fs.statSync(f).isFile())
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const h = crypto.createHash('sha256');
-  for (const [rel, full] of files) h.update(Buffer.concat([Buffer.from(rel, 'utf8'), Buffer.from([0]), fs.readFileSync(full), Buffer.from([0])]));
+  for (const [rel, full] of files)
+    h.update(Buffer.concat([Buffer.from(rel, 'utf8'), Buffer.from([0]), fs.readFileSync(full), Buffer.from([0])]));
   return `sha256:${h.digest('hex')}`;
 }
 
@@ -159,10 +166,20 @@ beforeAll(async () => {
   write(ownDir, 'models/gated.py', MODEL);
   fs.mkdirSync(path.join(ownDir, 'weights'));
   // Weights of the model built from another seed than the spec's, so loading them visibly changes it.
-  const saved = await execa(python, ['-c', [
-    'import sys, torch', `sys.path.insert(0, ${JSON.stringify(path.join(ownDir, 'models'))})`, 'import gated',
-    'torch.manual_seed(123)', `torch.save(gated.build(16, 3).state_dict(), ${JSON.stringify(path.join(ownDir, 'weights/gated.pt'))})`,
-  ].join('\n')], { reject: false });
+  const saved = await execa(
+    python,
+    [
+      '-c',
+      [
+        'import sys, torch',
+        `sys.path.insert(0, ${JSON.stringify(path.join(ownDir, 'models'))})`,
+        'import gated',
+        'torch.manual_seed(123)',
+        `torch.save(gated.build(16, 3).state_dict(), ${JSON.stringify(path.join(ownDir, 'weights/gated.pt'))})`,
+      ].join('\n'),
+    ],
+    { reject: false },
+  );
   expect(saved.exitCode, saved.stderr).toBe(0);
   const spec = write(ownDir, 'own.yaml', OWN_SPEC);
   const out = path.join(ownDir, 'run');
@@ -172,11 +189,21 @@ beforeAll(async () => {
 
   const decDir = tmpdir('benchgrid-decoder-');
   pretrained = path.join(decDir, 'tiny-gpt2');
-  const made = await execa(python, ['-c', [
-    'import sys, torch', 'from transformers import GPT2Config, GPT2LMHeadModel', 'torch.manual_seed(7)',
-    'model = GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=32, n_head=2, vocab_size=100, n_positions=32))',
-    'model.save_pretrained(sys.argv[1])',
-  ].join('\n'), pretrained], { reject: false });
+  const made = await execa(
+    python,
+    [
+      '-c',
+      [
+        'import sys, torch',
+        'from transformers import GPT2Config, GPT2LMHeadModel',
+        'torch.manual_seed(7)',
+        'model = GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=32, n_head=2, vocab_size=100, n_positions=32))',
+        'model.save_pretrained(sys.argv[1])',
+      ].join('\n'),
+      pretrained,
+    ],
+    { reject: false },
+  );
   expect(made.exitCode, made.stderr).toBe(0);
   const decSpec = write(decDir, 'decoder.yaml', DECODER_SPEC('tiny-gpt2'));
   decoder = [];
@@ -190,28 +217,48 @@ beforeAll(async () => {
   }
 }, 2_000_000);
 
-const cells = (r: Results, group: string, subject: string) => r.cells.filter((c) => c.group === group && c.subject === subject);
+const cells = (r: Results, group: string, subject: string) =>
+  r.cells.filter((c) => c.group === group && c.subject === subject);
 
 describe('a model of your own, from a file beside the spec', () => {
   it('runs the read, edit, gradient and dataset contracts for raw, hooks, nnsight, torchvision fx and torchlens: all ok, compared cells bit-exact, every tool paired', () => {
     const mine = cells(own, 'A', 'gated');
-    expect(mine.filter((c) => c.status !== 'unsupported').map((c) => `${c.contract}/${c.tool}: ${c.status}`)).toEqual(mine.filter((c) => c.status !== 'unsupported').map((c) => `${c.contract}/${c.tool}: ok`));
+    expect(mine.filter((c) => c.status !== 'unsupported').map((c) => `${c.contract}/${c.tool}: ${c.status}`)).toEqual(
+      mine.filter((c) => c.status !== 'unsupported').map((c) => `${c.contract}/${c.tool}: ok`),
+    );
     expect(mine.filter((c) => c.status === 'ok')).toHaveLength(19);
-    for (const c of mine.filter((x) => x.status === 'ok' && x.tool !== 'raw' && x.tool !== 'hooks')) expect(c.exact, c.id).toBe('bit');
+    for (const c of mine.filter((x) => x.status === 'ok' && x.tool !== 'raw' && x.tool !== 'hooks'))
+      expect(c.exact, c.id).toBe('bit');
     for (const c of mine.filter((x) => x.status === 'ok' && x.tool !== 'raw')) expect(c.paired, c.id).toBeTruthy();
     // Every tool did the contract's work on the user's block (witnessed).
     expect(mine.filter((c) => c.status === 'ok' && (c.work?.differs.length ?? 0) > 0).map((c) => c.id)).toEqual([]);
   });
 
   it('records the model as built: the python builder and its function, float32, random weights', () => {
-    expect(own.subjects.gated.meta?.model).toEqual({ builder: 'python', name: 'models/gated.py:build', dtype: 'float32', weights: null });
+    expect(own.subjects.gated.meta?.model).toEqual({
+      builder: 'python',
+      name: 'models/gated.py:build',
+      dtype: 'float32',
+      weights: null,
+    });
   });
 
-  it("loads a state_dict file the user saved, records its digest, and every tool reads the loaded model exactly as hooks does", () => {
+  it('loads a state_dict file the user saved, records its digest, and every tool reads the loaded model exactly as hooks does', () => {
     const model = own.subjects.trained.meta!.model!;
-    expect(model.weights).toEqual({ kind: 'state_dict', source: path.join(ownDir, 'weights/gated.pt'), sha256: expectedDigest(path.join(ownDir, 'weights/gated.pt')) });
+    expect(model.weights).toEqual({
+      kind: 'state_dict',
+      source: path.join(ownDir, 'weights/gated.pt'),
+      sha256: expectedDigest(path.join(ownDir, 'weights/gated.pt')),
+    });
     const trained = cells(own, 'W', 'trained');
-    expect(trained.map((c) => `${c.contract}/${c.tool}: ${c.status}`)).toEqual(['single_module_output/raw: ok', 'single_module_output/hooks: ok', 'single_module_output/nnsight: ok', 'ordered_dataset_features/raw: ok', 'ordered_dataset_features/hooks: ok', 'ordered_dataset_features/nnsight: ok']);
+    expect(trained.map((c) => `${c.contract}/${c.tool}: ${c.status}`)).toEqual([
+      'single_module_output/raw: ok',
+      'single_module_output/hooks: ok',
+      'single_module_output/nnsight: ok',
+      'ordered_dataset_features/raw: ok',
+      'ordered_dataset_features/hooks: ok',
+      'ordered_dataset_features/nnsight: ok',
+    ]);
     expect(trained.find((c) => c.tool === 'nnsight' && c.contract === 'single_module_output')!.exact).toBe('bit');
   });
 
@@ -231,7 +278,12 @@ describe('a model of your own, from a file beside the spec', () => {
 
 describe('a transformers model saved with save_pretrained', () => {
   it('loads by weights: DIR, and the results carry the digest of what it loaded', () => {
-    expect(decoder[0].subjects.saved.meta?.model).toEqual({ builder: 'transformers', name: null, dtype: 'float32', weights: { kind: 'pretrained', source: pretrained, sha256: expectedDigest(pretrained) } });
+    expect(decoder[0].subjects.saved.meta?.model).toEqual({
+      builder: 'transformers',
+      name: null,
+      dtype: 'float32',
+      weights: { kind: 'pretrained', source: pretrained, sha256: expectedDigest(pretrained) },
+    });
     expect(cells(decoder[0], 'A', 'saved').map((c) => c.status)).toEqual(['ok', 'ok', 'ok']);
   });
 
@@ -247,8 +299,14 @@ describe('a decoder in bfloat16 through the dtype axis', () => {
   it('runs one subject per dtype, each read and patched by hooks, nnsight and TransformerLens', () => {
     for (const subject of ['tiny@fp32', 'tiny@bf16']) {
       expect(cells(decoder[0], 'D', subject).map((c) => `${c.contract}/${c.tool}: ${c.status}`)).toEqual([
-        'single_module_output/raw: ok', 'single_module_output/hooks: ok', 'single_module_output/nnsight: ok', 'single_module_output/transformer_lens: ok',
-        'activation_patching/raw: ok', 'activation_patching/hooks: ok', 'activation_patching/nnsight: ok', 'activation_patching/transformer_lens: ok',
+        'single_module_output/raw: ok',
+        'single_module_output/hooks: ok',
+        'single_module_output/nnsight: ok',
+        'single_module_output/transformer_lens: ok',
+        'activation_patching/raw: ok',
+        'activation_patching/hooks: ok',
+        'activation_patching/nnsight: ok',
+        'activation_patching/transformer_lens: ok',
       ]);
     }
     expect(decoder[0].subjects['tiny@bf16'].meta?.model?.dtype).toBe('bfloat16');
@@ -258,13 +316,21 @@ describe('a decoder in bfloat16 through the dtype axis', () => {
   it('judges exactness at the bfloat16 tolerance in bf16 and the protocol one in float32, and says the dtype in the report', () => {
     const first = path.join(path.dirname(decoderOut), 'first');
     const judged = (subject: string) => {
-      const result = JSON.parse(fs.readFileSync(path.join(first, 'processes', `D+single_module_output+transformer_lens+${subject}`, 'time-0.result.json'), 'utf8'));
+      const result = JSON.parse(
+        fs.readFileSync(
+          path.join(first, 'processes', `D+single_module_output+transformer_lens+${subject}`, 'time-0.result.json'),
+          'utf8',
+        ),
+      );
       return { rtol: result.exact.rtol, atol: result.exact.atol, dtype: result.subject.dtype };
     };
     expect(judged('tiny@bf16')).toEqual({ rtol: 1.6e-2, atol: 1e-5, dtype: 'bfloat16' });
     expect(judged('tiny@fp32')).toEqual({ rtol: 1e-5, atol: 1e-6, dtype: 'float32' });
     // A bf16 cell beyond float32 rounding is re-run at float32 (the precision control): degraded where it agrees there.
-    for (const c of cells(decoder[0], 'D', 'tiny@bf16').filter((x) => x.tool === 'nnsight' || x.tool === 'transformer_lens')) expect(['bit', 'close', 'degraded', 'mismatch']).toContain(c.exact);
+    for (const c of cells(decoder[0], 'D', 'tiny@bf16').filter(
+      (x) => x.tool === 'nnsight' || x.tool === 'transformer_lens',
+    ))
+      expect(['bit', 'close', 'degraded', 'mismatch']).toContain(c.exact);
     const md = fs.readFileSync(path.join(first, 'report.md'), 'utf8');
     expect(md).toMatch(/a tiny GPT-2, bfloat16, random weights/);
     expect(md).toMatch(/a tiny GPT-2, float32, random weights/);

@@ -10,7 +10,8 @@ import { FIXTURES, runSpec } from '../helpers.ts';
 
 let results: Results;
 let out: string;
-const cell = (tool: string): CellResult => results.cells.find((c) => c.id === `P/single_module_output/${tool}/resnet18`)!;
+const cell = (tool: string): CellResult =>
+  results.cells.find((c) => c.id === `P/single_module_output/${tool}/resnet18`)!;
 const TOOLS = ['rawclone', 'extra', 'matmul', 'taxed'];
 
 beforeAll(async () => {
@@ -41,7 +42,10 @@ describe('a paired run', () => {
     const request = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.request.json'), 'utf8'));
     const result = JSON.parse(fs.readFileSync(path.join(dir, 'time-0.result.json'), 'utf8'));
     // As many samples before the import as pairs after it (the spec's samples), so the tax compares like with like.
-    expect(request.pairing).toMatchObject({ baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' }, before: 20 });
+    expect(request.pairing).toMatchObject({
+      baseline: { tool: 'raw', module: 'benchgrid_torch.adapters.raw' },
+      before: 20,
+    });
     expect(result.paired.seed).toBe(request.pairing.seed);
     expect(cell('rawclone').paired!.processes[0].seed).toBe(request.pairing.seed);
   });
@@ -49,12 +53,19 @@ describe('a paired run', () => {
   it("times the raw cell in its row's blocks before the imports: no raw timing process runs, and its row says where it came from", () => {
     // The raw cell's processes are its row's control (below), none a timing process of its own.
     const rawDir = path.join(out, 'processes', 'P+single_module_output+raw+resnet18');
-    expect(fs.readdirSync(rawDir).filter((f) => f.endsWith('.result.json')).sort()).toEqual(['control-0.result.json', 'control-1.result.json', 'control-2.result.json']);
+    expect(
+      fs
+        .readdirSync(rawDir)
+        .filter((f) => f.endsWith('.result.json'))
+        .sort(),
+    ).toEqual(['control-0.result.json', 'control-1.result.json', 'control-2.result.json']);
     const raw = cell('raw');
     expect(raw.status).toBe('ok');
     expect(raw.baseline_from).toEqual(TOOLS.map((t) => `P/single_module_output/${t}/resnet18`));
     expect(raw.processes).toBe(12);
-    expect(raw.per_process!.map((p) => p.from)).toEqual(TOOLS.flatMap((t) => Array(3).fill(`P/single_module_output/${t}/resnet18`)));
+    expect(raw.per_process!.map((p) => p.from)).toEqual(
+      TOOLS.flatMap((t) => Array(3).fill(`P/single_module_output/${t}/resnet18`)),
+    );
     expect(raw.paired ?? null).toBeNull();
   });
 
@@ -80,7 +91,11 @@ describe('a paired run', () => {
     expect(c.import_tax!.ratio).toBeGreaterThan(2);
     expect(c.import_tax!.ratio).toBeLessThan(4.5);
     expect(c.import_tax!.ci95[0]).toBeGreaterThan(1.5);
-    expect(c.import_tax!.control).toEqual({ cell: 'P/single_module_output/raw/resnet18', environment: 'default', processes: 3 });
+    expect(c.import_tax!.control).toEqual({
+      cell: 'P/single_module_output/raw/resnet18',
+      environment: 'default',
+      processes: 3,
+    });
     // x raw is the paired ratio in every run, nothing multiplied in: the tax is its own figure beside it.
     expect(c.paired!.published.tax).toBeNull();
     expect(c.paired!.published.ratio).toBe(c.paired!.ratio);

@@ -12,7 +12,8 @@ const SPEC = path.join(FIXTURES, 'specs/precision-control.yaml');
 let results: Results;
 let out: string;
 
-const cell = (tool: string, subject: string): CellResult => cellOf(results, `A/single_module_output/${tool}/${subject}`);
+const cell = (tool: string, subject: string): CellResult =>
+  cellOf(results, `A/single_module_output/${tool}/${subject}`);
 
 beforeAll(async () => {
   ({ out, results } = await runSpec(SPEC, 300_000));
@@ -23,7 +24,13 @@ describe('on a bfloat16 subject', () => {
     const upcast = cell('upcast', 'resnet18@bf16');
     expect(upcast.exact).toBe('degraded');
     expect(upcast.max_abs_diff).toBeGreaterThan(1e-3);
-    expect(upcast.precision_control).toEqual({ from: 'bfloat16', verdict: 'bit', max_abs_diff: 0, rtol: 1e-5, atol: 1e-6 });
+    expect(upcast.precision_control).toEqual({
+      from: 'bfloat16',
+      verdict: 'bit',
+      max_abs_diff: 0,
+      rtol: 1e-5,
+      atol: 1e-6,
+    });
   });
 
   it('a tool wrong at every precision stays a mismatch, with the float32 difference beside it', () => {
@@ -34,7 +41,13 @@ describe('on a bfloat16 subject', () => {
   });
 
   it('is asked for by the request, which carries the tolerance of a float32 subject', () => {
-    const settings = (subject: string) => JSON.parse(fs.readFileSync(path.join(out, 'processes', `A+single_module_output+upcast+${subject}`, 'time-0.request.json'), 'utf8')).settings;
+    const settings = (subject: string) =>
+      JSON.parse(
+        fs.readFileSync(
+          path.join(out, 'processes', `A+single_module_output+upcast+${subject}`, 'time-0.request.json'),
+          'utf8',
+        ),
+      ).settings;
     expect(settings('resnet18@bf16').float32_tolerance).toEqual({ rtol: 1e-5, atol: 1e-6 });
     expect(settings('resnet18@fp32').float32_tolerance).toBeUndefined();
   });

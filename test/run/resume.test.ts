@@ -11,7 +11,21 @@ describe('interrupting a run', () => {
   it('SIGINT keeps finished processes; --resume runs only the missing ones and loses nothing', async () => {
     const out = path.join(tmpdir(), 'run');
     const python = await testPython();
-    const child = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), 'run', path.join(FIXTURES, 'specs/tiny.yaml'), '--only', 'A/single_module_output/*/*,B/**', '--out', out, '--python', python], { reject: false, env: { NO_COLOR: '1' } });
+    const child = execa(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin/benchgrid.js'),
+        'run',
+        path.join(FIXTURES, 'specs/tiny.yaml'),
+        '--only',
+        'A/single_module_output/*/*,B/**',
+        '--out',
+        out,
+        '--python',
+        python,
+      ],
+      { reject: false, env: { NO_COLOR: '1' } },
+    );
     // wait for two finished processes, then interrupt
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline && readJournal(out).records.length < 2) await new Promise((r) => setTimeout(r, 200));
@@ -19,7 +33,9 @@ describe('interrupting a run', () => {
     const first = await child;
     expect(first.exitCode).toBe(130);
     // A run started with --python is resumed with it again (a run directory never names the interpreter started).
-    expect(first.stderr).toMatch(/SIGINT: stopping; what finished is kept\. Resume with: benchgrid run --resume \S+ --python \S+/);
+    expect(first.stderr).toMatch(
+      /SIGINT: stopping; what finished is kept\. Resume with: benchgrid run --resume \S+ --python \S+/,
+    );
     const before = readJournal(out).records;
     expect(before.length).toBeGreaterThanOrEqual(2);
     const partial = loadResults(path.join(out, 'results.json'));
@@ -34,7 +50,10 @@ describe('interrupting a run', () => {
     // 4 cells x 2 processes, and the 2 of the read row's control: the fifth cell, raw, is timed by the
     // paired processes of hooks and tv_fx, and runs its row's control instead
     expect(after).toHaveLength(4 * 2 + 2);
-    expect(after.filter((rec) => rec.kind === 'control').map((rec) => rec.cell)).toEqual(['A/single_module_output/raw/resnet18', 'A/single_module_output/raw/resnet18']);
+    expect(after.filter((rec) => rec.kind === 'control').map((rec) => rec.cell)).toEqual([
+      'A/single_module_output/raw/resnet18',
+      'A/single_module_output/raw/resnet18',
+    ]);
     // interleaved (the default): round 1 runs every cell once and the control's first process, then round
     // 2 does, in the seeded order the interrupted run started with; the journal keeps that order across the resume
     const rounds = [after.slice(0, 5), after.slice(5)].map((r) => r.map((rec) => rec.cell));
@@ -56,7 +75,21 @@ describe('interrupting a run', () => {
     const out = path.join(dir, 'run');
     // an empty selection still writes the journal header; then the spec changes
     fs.mkdirSync(out);
-    fs.writeFileSync(path.join(out, 'journal.jsonl'), JSON.stringify({ type: 'header', v: 1, spec: { name: 'tiny', digest: 'abc', file: spec }, device: 'cpu', only: null, overrides: {}, python: null, start: 'cold', jobs: 1, started: new Date().toISOString() }) + '\n');
+    fs.writeFileSync(
+      path.join(out, 'journal.jsonl'),
+      JSON.stringify({
+        type: 'header',
+        v: 1,
+        spec: { name: 'tiny', digest: 'abc', file: spec },
+        device: 'cpu',
+        only: null,
+        overrides: {},
+        python: null,
+        start: 'cold',
+        jobs: 1,
+        started: new Date().toISOString(),
+      }) + '\n',
+    );
     const r = await cli(['run', '--resume', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/changed since this run started .* cannot be merged\. Start a new run\./);

@@ -8,19 +8,30 @@ import { FIXTURES } from '../helpers.ts';
 async function tiny(selection: Selection, aa_pairs = 1) {
   const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
   const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, aa_pairs } };
-  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { samples: 2, schedule: 'sequential', seed: 0 }, seed: () => 0, selection });
+  return runPlan({
+    spec,
+    plan: loaded.plan!,
+    manifests: loaded.manifests!,
+    flags: { samples: 2, schedule: 'sequential', seed: 0 },
+    seed: () => 0,
+    selection,
+  });
 }
 
-const aaCellsOf = (rp: Awaited<ReturnType<typeof tiny>>) => [...new Set(rp.jobs.filter((j) => j.kind === 'aa').map((j) => j.cell.id))];
+const aaCellsOf = (rp: Awaited<ReturnType<typeof tiny>>) => [
+  ...new Set(rp.jobs.filter((j) => j.kind === 'aa').map((j) => j.cell.id)),
+];
 
 describe('the A/A cell', () => {
-  it('is the group reference\'s first declared contract whatever --only selects', async () => {
+  it("is the group reference's first declared contract whatever --only selects", async () => {
     expect(aaCellsOf(await tiny({ only: null, cells: null }))).toEqual(['A/single_module_output/hooks/resnet18']);
     // --only leaves the reference's first contract out: it still measures the A/A noise
     const gradOnly = await tiny({ only: 'A/same_site_gradient/*/*', cells: null });
     expect(aaCellsOf(gradOnly)).toEqual(['A/single_module_output/hooks/resnet18']);
     expect(gradOnly.selected.has('A/single_module_output/hooks/resnet18')).toBe(false);
-    expect(gradOnly.jobs.filter((j) => j.cell.id === 'A/single_module_output/hooks/resnet18').map((j) => j.kind)).toEqual(['aa', 'aa']);
+    expect(
+      gradOnly.jobs.filter((j) => j.cell.id === 'A/single_module_output/hooks/resnet18').map((j) => j.kind),
+    ).toEqual(['aa', 'aa']);
     // a group without a reference, or not selected at all, has none
     expect(aaCellsOf(await tiny({ only: 'B/**', cells: null }))).toEqual([]);
   });
@@ -39,7 +50,10 @@ describe('selection', () => {
   it('applies the overrides to the timing settings each request carries', async () => {
     const rp = await tiny({ only: 'A/single_module_output/raw/*', cells: null }, 0);
     expect(rp.protocol).toMatchObject({ samples: 2, min_samples: 2, processes: 2 });
-    expect(rp.jobs.map((j) => j.key)).toEqual(['A/single_module_output/raw/resnet18#time#0', 'A/single_module_output/raw/resnet18#time#1']);
+    expect(rp.jobs.map((j) => j.key)).toEqual([
+      'A/single_module_output/raw/resnet18#time#0',
+      'A/single_module_output/raw/resnet18#time#1',
+    ]);
   });
 });
 

@@ -14,16 +14,28 @@ function roundIndex(jobs: Job[]): Map<string, number> {
   return out;
 }
 
-async function tinyJobs(kind: 'interleaved' | 'sequential', seed: number, protocol: { processes: number; memory_runs: number; aa_pairs: number }) {
+async function tinyJobs(
+  kind: 'interleaved' | 'sequential',
+  seed: number,
+  protocol: { processes: number; memory_runs: number; aa_pairs: number },
+) {
   const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
   const spec = { ...loaded.spec!, protocol: { ...loaded.spec!.protocol, ...protocol } };
-  return runPlan({ spec, plan: loaded.plan!, manifests: loaded.manifests!, flags: { schedule: kind, seed }, seed: () => seed, selection: { only: null, cells: null } }).jobs;
+  return runPlan({
+    spec,
+    plan: loaded.plan!,
+    manifests: loaded.manifests!,
+    flags: { schedule: kind, seed },
+    seed: () => seed,
+    selection: { only: null, cells: null },
+  }).jobs;
 }
 
 /** Splits a start order into rounds: a round ends where a cell would come a second time (A/A pairs aside). */
 function cellsPerRound(jobs: Job[], rounds: Map<string, number>): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const j of jobs) if (j.kind !== 'aa') out.set(rounds.get(j.key)!, [...(out.get(rounds.get(j.key)!) ?? []), j.cell.id]);
+  for (const j of jobs)
+    if (j.kind !== 'aa') out.set(rounds.get(j.key)!, [...(out.get(rounds.get(j.key)!) ?? []), j.cell.id]);
   return out;
 }
 
@@ -40,7 +52,10 @@ describe('the interleaved schedule', () => {
     const cells = [...new Set(jobs.filter((j) => j.kind === 'time').map((j) => j.cell.id))];
     expect(cells.length).toBe(12);
     const rounds = roundIndex(jobs);
-    const per = cellsPerRound(jobs.filter((j) => j.cell.tool !== 'raw'), rounds);
+    const per = cellsPerRound(
+      jobs.filter((j) => j.cell.tool !== 'raw'),
+      rounds,
+    );
     expect([...per.keys()]).toEqual([0, 1, 2, 3]);
     for (const list of per.values()) expect([...list].sort()).toEqual([...cells].sort());
     // the start order visits the rounds in order: no process of round r+1 starts before all of round r
@@ -83,8 +98,12 @@ describe('the interleaved schedule', () => {
   it('keeps the sequential order when asked: per cell its processes together, the A/A pairs last', async () => {
     const jobs = await tinyJobs('sequential', 7, { processes: 2, memory_runs: 1, aa_pairs: 1 });
     expect(jobs.slice(0, 6).map((j) => j.key)).toEqual([
-      'A/single_module_output/raw/resnet18#control#0', 'A/single_module_output/raw/resnet18#control#1', 'A/single_module_output/raw/resnet18#memory#0',
-      'A/single_module_output/hooks/resnet18#time#0', 'A/single_module_output/hooks/resnet18#time#1', 'A/single_module_output/hooks/resnet18#memory#0',
+      'A/single_module_output/raw/resnet18#control#0',
+      'A/single_module_output/raw/resnet18#control#1',
+      'A/single_module_output/raw/resnet18#memory#0',
+      'A/single_module_output/hooks/resnet18#time#0',
+      'A/single_module_output/hooks/resnet18#time#1',
+      'A/single_module_output/hooks/resnet18#memory#0',
     ]);
     expect(jobs.slice(-2).map((j) => j.kind)).toEqual(['aa', 'aa']);
     expect(schedule(jobs, { kind: 'sequential', seed: 1 })).toEqual(jobs);

@@ -69,26 +69,42 @@ beforeAll(async () => {
 describe('text inputs: prompts of different lengths, padded and masked', () => {
   it('runs read, patching and steered generation for raw, hooks, nnsight and TransformerLens: all ok, each tool as hooks', () => {
     expect(results.cells.map((c) => `${c.contract}/${c.tool}: ${c.status}`).sort()).toEqual(
-      ['single_module_output', 'activation_patching', 'steered_generation'].flatMap((k) => ['raw', 'hooks', 'nnsight', 'transformer_lens'].map((t) => `${k}/${t}: ok`)).sort());
-    for (const c of results.cells.filter((x) => x.tool === 'nnsight' || x.tool === 'transformer_lens')) expect(['bit', 'close'], c.id).toContain(c.exact);
+      ['single_module_output', 'activation_patching', 'steered_generation']
+        .flatMap((k) => ['raw', 'hooks', 'nnsight', 'transformer_lens'].map((t) => `${k}/${t}: ok`))
+        .sort(),
+    );
+    for (const c of results.cells.filter((x) => x.tool === 'nnsight' || x.tool === 'transformer_lens'))
+      expect(['bit', 'close'], c.id).toContain(c.exact);
   });
 
-  it('records the prompts as tokenized: three prompts, their lengths, left padding with the tokenizer\'s pad id', () => {
+  it("records the prompts as tokenized: three prompts, their lengths, left padding with the tokenizer's pad id", () => {
     const tokens = results.subjects.prompts.meta!.model!.tokens!;
-    expect(tokens).toMatchObject({ prompts: 3, lengths: PROMPTS.map((p) => p.split(' ').length), padded_to: 13, padding_side: 'left', pad_id: 0 });
+    expect(tokens).toMatchObject({
+      prompts: 3,
+      lengths: PROMPTS.map((p) => p.split(' ').length),
+      padded_to: 13,
+      padding_side: 'left',
+      pad_id: 0,
+    });
     expect(tokens.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('witnesses that every tool embedded exactly the subject\'s token ids, in every process', () => {
-    const seen = results.cells.filter((c) => c.tool !== 'raw').flatMap((c) => (c.work?.witnesses ?? []).map((w) => `${c.id}: ${w.tokens}`));
+  it("witnesses that every tool embedded exactly the subject's token ids, in every process", () => {
+    const seen = results.cells
+      .filter((c) => c.tool !== 'raw')
+      .flatMap((c) => (c.work?.witnesses ?? []).map((w) => `${c.id}: ${w.tokens}`));
     expect(seen.length).toBeGreaterThanOrEqual(9 * 2);
     expect(seen.filter((s) => !s.endsWith(': same'))).toEqual([]);
-    expect(results.cells.filter((c) => (c.work?.differs ?? []).some((d) => d.includes('token'))).map((c) => c.id)).toEqual([]);
+    expect(
+      results.cells.filter((c) => (c.work?.differs ?? []).some((d) => d.includes('token'))).map((c) => c.id),
+    ).toEqual([]);
   });
 
   it('says in the report what the inputs were and that padded positions are not compared', () => {
     const md = fs.readFileSync(path.join(dir, 'run', 'report.md'), 'utf8');
-    expect(md).toMatch(/Inputs: 3 prompts of 1-13 tokens, left-padded to 13 with id 0 and masked \(tokenizer [^;]*tok; token ids sha256 [0-9a-f]{12}\)/);
+    expect(md).toMatch(
+      /Inputs: 3 prompts of 1-13 tokens, left-padded to 13 with id 0 and masked \(tokenizer [^;]*tok; token ids sha256 [0-9a-f]{12}\)/,
+    );
     expect(md).toMatch(/padded positions are the output of no token/);
   });
 });

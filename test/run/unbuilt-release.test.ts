@@ -38,18 +38,27 @@ describe('a release environment that cannot be built', () => {
     const env = { PIP_NO_INDEX: '1', PIP_FIND_LINKS: fs.mkdtempSync(path.join(dir, 'wheels-')) };
     const started = Date.now();
     const r = await cli(['run', spec, '--out', out], { env, timeout: 300_000 });
-    expect(r.stderr).toMatch(/environment main\+torchlens-9\.9\.9 could not be built; its cells are recorded as errors and the run goes on/);
+    expect(r.stderr).toMatch(
+      /environment main\+torchlens-9\.9\.9 could not be built; its cells are recorded as errors and the run goes on/,
+    );
     const results = loadResults(path.join(out, 'results.json'));
     const byId = new Map(results.cells.map((c) => [c.id, c]));
     expect(byId.get('A/single_module_output/hooks/resnet18')?.status).toBe('ok');
     expect(byId.get('A/single_module_output/tl_record@2.36.1/resnet18')).toMatchObject({ status: 'ok', exact: 'bit' });
     const broken = byId.get('A/single_module_output/tl_record@9.9.9/resnet18')!;
     expect(broken.status).toBe('error');
-    expect(broken.reason ?? broken.error).toMatch(/environment main\+torchlens-9\.9\.9 could not be built: building environment 'main\+torchlens-9\.9\.9' failed: .*torchlens==9\.9\.9/);
+    expect(broken.reason ?? broken.error).toMatch(
+      /environment main\+torchlens-9\.9\.9 could not be built: building environment 'main\+torchlens-9\.9\.9' failed: .*torchlens==9\.9\.9/,
+    );
     expect(results.partial).toBe(false);
     // The run used the main environment: `env prune --older-than` now counts its age from here.
-    const listed = JSON.parse((await cli(['env', 'list', '--json', spec])).stdout) as { id: string; builds: { python: string }[] }[];
+    const listed = JSON.parse((await cli(['env', 'list', '--json', spec])).stdout) as {
+      id: string;
+      builds: { python: string }[];
+    }[];
     const mainPython = listed.find((e) => e.id === 'main')!.builds[0].python;
-    expect(fs.statSync(path.join(path.dirname(path.dirname(mainPython)), 'benchgrid-env.json')).mtimeMs).toBeGreaterThanOrEqual(started - 1000);
+    expect(
+      fs.statSync(path.join(path.dirname(path.dirname(mainPython)), 'benchgrid-env.json')).mtimeMs,
+    ).toBeGreaterThanOrEqual(started - 1000);
   }, 300_000);
 });

@@ -8,7 +8,14 @@ import { cli, FIXTURES } from '../helpers.ts';
 import { cellOf, runBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/work.yaml');
-const CONTRACTS = ['single_module_output', 'matched_retained', 'replacement_edit', 'repeated_steering', 'same_site_gradient', 'ordered_dataset_features'];
+const CONTRACTS = [
+  'single_module_output',
+  'matched_retained',
+  'replacement_edit',
+  'repeated_steering',
+  'same_site_gradient',
+  'ordered_dataset_features',
+];
 const run = runBeforeAll(SPEC, 400_000);
 const cell = (id: string): CellResult => cellOf(run.results, id);
 
@@ -26,10 +33,16 @@ describe('work witnesses on the six A contracts', () => {
   });
 
   it('counts the forwards the contract needs: one per strength and one per dataset batch', () => {
-    expect(cell('A/single_module_output/hooks/resnet18').work).toMatchObject({ required: { forwards: 1, parameter_grads: false }, witnesses: [{ forwards: 1, parameter_grads: false }] });
+    expect(cell('A/single_module_output/hooks/resnet18').work).toMatchObject({
+      required: { forwards: 1, parameter_grads: false },
+      witnesses: [{ forwards: 1, parameter_grads: false }],
+    });
     expect(cell('A/repeated_steering/hooks/resnet18').work?.witnesses[0].forwards).toBe(2);
     expect(cell('A/ordered_dataset_features/hooks/resnet18').work?.witnesses[0].forwards).toBe(2);
-    expect(cell('A/same_site_gradient/hooks/resnet18').work?.witnesses[0]).toMatchObject({ forwards: 1, parameter_grads: true });
+    expect(cell('A/same_site_gradient/hooks/resnet18').work?.witnesses[0]).toMatchObject({
+      forwards: 1,
+      parameter_grads: true,
+    });
     expect(cell('A/same_site_gradient/raw/resnet18').work?.witnesses[0].parameter_grads).toBe(true);
     // 128 channels x 4 x 4 float32 at layer2 for a 32x32 input.
     expect(cell('A/single_module_output/hooks/resnet18').work?.witnesses[0].result_bytes).toBe(128 * 4 * 4 * 4);
@@ -38,7 +51,11 @@ describe('work witnesses on the six A contracts', () => {
   it('catches an adapter that runs the work twice, on every contract, and keeps its timing', () => {
     for (const contract of CONTRACTS) {
       const c = cell(`A/${contract}/twice/resnet18`);
-      expect({ id: c.id, status: c.status, differs: c.work?.differs }).toEqual({ id: c.id, status: 'ok', differs: ['runs the forward twice'] });
+      expect({ id: c.id, status: c.status, differs: c.work?.differs }).toEqual({
+        id: c.id,
+        status: 'ok',
+        differs: ['runs the forward twice'],
+      });
       expect(c.median_ms).toBeGreaterThan(0);
       expect(c.exact).toBe('bit');
     }
@@ -56,7 +73,9 @@ describe('work witnesses on the six A contracts', () => {
   it('shows the difference in words in the markdown page, the terminal table, the HTML report and the JSON', async () => {
     const file = path.join(run.out, 'results.json');
     const md = await cli(['report', file, '--spec', SPEC, '--format', 'markdown']);
-    expect(md.stdout).toMatch(/\| single_module_output, n=1 processes \| twice \| [\d.]+ ms \([^)]*\); work: differs \(runs the forward twice\) \|/);
+    expect(md.stdout).toMatch(
+      /\| single_module_output, n=1 processes \| twice \| [\d.]+ ms \([^)]*\); work: differs \(runs the forward twice\) \|/,
+    );
     expect(md.stdout).toMatch(/\| fair \| [\d.]+ ms \([^)]*\) \|/);
     const table = await cli(['report', file, '--spec', SPEC, '--format', 'table']);
     expect(table.stdout).toMatch(/\(\w\) work: differs \(stops at the site\)/);
@@ -73,19 +92,37 @@ describe('work witnesses on the six A contracts', () => {
     // A wide terminal, so that the marked cell's line is not wrapped to the default 100 columns.
     const r = await cli(['compare', file, file], { env: { COLUMNS: '400' } });
     expect(r.stdout).toMatch(/Marked cells \(\d+\)/);
-    expect(r.stdout).toMatch(/A\/same_site_gradient\/no_param_grads\/resnet18: before: work: differs \(no parameter gradients\); after: work: differs \(no parameter gradients\)/);
+    expect(r.stdout).toMatch(
+      /A\/same_site_gradient\/no_param_grads\/resnet18: before: work: differs \(no parameter gradients\); after: work: differs \(no parameter gradients\)/,
+    );
   });
 });
 
 describe('a contract only a fixture runner defines', () => {
   it("is planned from the runner's contracts.json and run end to end, stopped work caught", () => {
     const fair = cell('N/site_output_norm/norm/resnet18');
-    expect({ status: fair.status, differs: fair.work?.differs, exact: fair.exact }).toEqual({ status: 'ok', differs: [], exact: null });
+    expect({ status: fair.status, differs: fair.work?.differs, exact: fair.exact }).toEqual({
+      status: 'ok',
+      differs: [],
+      exact: null,
+    });
     const stops = cell('N/site_output_norm/norm_stops/resnet18');
-    expect({ status: stops.status, differs: stops.work?.differs, exact: stops.exact }).toEqual({ status: 'ok', differs: ['stops at the site'], exact: 'bit' });
+    expect({ status: stops.status, differs: stops.work?.differs, exact: stops.exact }).toEqual({
+      status: 'ok',
+      differs: ['stops at the site'],
+      exact: 'bit',
+    });
     // The request file of the stopped adapter's process, wherever the run's layout keeps it.
-    const file = fs.readdirSync(run.out, { recursive: true }).map(String).find((f) => f.includes('norm_stops') && f.endsWith('.request.json'));
+    const file = fs
+      .readdirSync(run.out, { recursive: true })
+      .map(String)
+      .find((f) => f.includes('norm_stops') && f.endsWith('.request.json'));
     const request = JSON.parse(fs.readFileSync(path.join(run.out, file!), 'utf8'));
-    expect(request.contract).toEqual({ kind: 'site_output_norm', params: { site: 'layer2' }, grad: false, work: { forwards: 1, parameter_grads: false } });
+    expect(request.contract).toEqual({
+      kind: 'site_output_norm',
+      params: { site: 'layer2' },
+      grad: false,
+      work: { forwards: 1, parameter_grads: false },
+    });
   });
 });

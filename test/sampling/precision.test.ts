@@ -3,7 +3,12 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { floorHalfWidth, nextProcess, publishedHalfWidth, type PrecisionSettings } from '../../src/sampling/precision.ts';
+import {
+  floorHalfWidth,
+  nextProcess,
+  publishedHalfWidth,
+  type PrecisionSettings,
+} from '../../src/sampling/precision.ts';
 import { processesHalfWidth } from '../../src/stats/spread.ts';
 import { defaultModel } from '../../src/stats/between-run.ts';
 import { ROOT } from '../helpers.ts';
@@ -95,15 +100,27 @@ describe('nextProcess', () => {
     expect(floorHalfWidth(10, model)).toBeGreaterThan(0.02);
     // A thin wrapper (ratio 1.03) under the same model reaches 2%: t(4) x 0.5% is about 1.4%.
     const thin = [1.03, 1.031, 1.029].map((ratio) => ({ ...proc(30), ratio }));
-    expect(nextProcess(thin, { ...SETTINGS, precision: 0.02 }, null, model)).toMatchObject({ action: 'stop', reason: 'precision' });
+    expect(nextProcess(thin, { ...SETTINGS, precision: 0.02 }, null, model)).toMatchObject({
+      action: 'stop',
+      reason: 'precision',
+    });
   });
 });
 
 describe('the harness rule (benchgrid_harness/precision.py)', () => {
   it('gives the same half-widths as medianHalfWidth', async () => {
-    const cases = [[1, 2, 3, 4, 5, 6], Array.from({ length: 20 }, (_, i) => 10 + ((i * 7) % 11) / 10), [5, 5, 5, 5, 5, 5, 5, 9], Array.from({ length: 37 }, (_, i) => 1 + i * i)];
-    const code = 'import json, sys; from benchgrid_harness.precision import median_half_width as h; print(json.dumps([h(c) for c in json.load(sys.stdin)]))';
-    const r = await execa('python3', ['-c', code], { input: JSON.stringify(cases), env: { PYTHONPATH: path.join(ROOT, 'runners/harness') } });
+    const cases = [
+      [1, 2, 3, 4, 5, 6],
+      Array.from({ length: 20 }, (_, i) => 10 + ((i * 7) % 11) / 10),
+      [5, 5, 5, 5, 5, 5, 5, 9],
+      Array.from({ length: 37 }, (_, i) => 1 + i * i),
+    ];
+    const code =
+      'import json, sys; from benchgrid_harness.precision import median_half_width as h; print(json.dumps([h(c) for c in json.load(sys.stdin)]))';
+    const r = await execa('python3', ['-c', code], {
+      input: JSON.stringify(cases),
+      env: { PYTHONPATH: path.join(ROOT, 'runners/harness') },
+    });
     const py: number[] = JSON.parse(r.stdout);
     cases.forEach((c, i) => expect(py[i]).toBeCloseTo(medianHalfWidth(c), 12));
   });

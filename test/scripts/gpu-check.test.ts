@@ -27,11 +27,18 @@ with zipfile.ZipFile(sys.argv[1] + "/bgt_probe-1.0-py3-none-any.whl", "w") as z:
 `;
 
 function check(args: string[], timeout = 300_000) {
-  return execa('bash', [SCRIPT, ...args], { cwd: ROOT, reject: false, timeout, env: { NO_COLOR: '1' }, stdin: 'ignore' });
+  return execa('bash', [SCRIPT, ...args], {
+    cwd: ROOT,
+    reject: false,
+    timeout,
+    env: { NO_COLOR: '1' },
+    stdin: 'ignore',
+  });
 }
 
 const json = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
-const requests = (bundle: string) => json(path.join(bundle, 'bundle.json')).jobs.map((j: { request: string }) => json(path.join(bundle, j.request)));
+const requests = (bundle: string) =>
+  json(path.join(bundle, 'bundle.json')).jobs.map((j: { request: string }) => json(path.join(bundle, j.request)));
 
 beforeAll(async () => {
   python = await testPython();
@@ -43,7 +50,23 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const bundle = path.join(work, 'cpu', 'bundle');
     const out = path.join(work, 'cpu', 'back');
     const results = path.join(work, 'cpu', 'results');
-    const prep = await check(['prepare', '--device', 'cpu', '--spec', TINY, '--bundle', bundle, '--machine-python', python, '--environment', 'default', '--only', ONLY, '--processes', '1']);
+    const prep = await check([
+      'prepare',
+      '--device',
+      'cpu',
+      '--spec',
+      TINY,
+      '--bundle',
+      bundle,
+      '--machine-python',
+      python,
+      '--environment',
+      'default',
+      '--only',
+      ONLY,
+      '--processes',
+      '1',
+    ]);
     expect(prep.exitCode, prep.stderr).toBe(0);
     expect(prep.stderr).toMatch(/bundle .* ready: \d+ MiB with its wheelhouse/);
     const wheelhouse = json(path.join(bundle, 'wheelhouse/wheelhouse.json'));
@@ -51,7 +74,14 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(wheelhouse).toMatchObject({ carried: {}, spares: {}, present: {}, requirements: [], bytes: 0 });
     // Two processes: hooks's, which also times raw (paired), and its row's control (raw against its own copy,
     // nothing imported); raw has no timing process of its own.
-    expect(requests(bundle).map((r: { device: string; tool: { id: string } }) => [r.tool.id, r.device]).sort()).toEqual([['hooks', 'cpu'], ['raw', 'cpu']]);
+    expect(
+      requests(bundle)
+        .map((r: { device: string; tool: { id: string } }) => [r.tool.id, r.device])
+        .sort(),
+    ).toEqual([
+      ['hooks', 'cpu'],
+      ['raw', 'cpu'],
+    ]);
 
     // One wheel the base lacks, needing torch: pip must install it offline and find torch in the base.
     await execa('python3', ['-c', PROBE_WHEEL, path.join(bundle, 'wheelhouse')]);
@@ -62,22 +92,46 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     expect(fs.readdirSync(out).sort()).toEqual(['driver.log', 'gpu-check-run.tar.gz']);
     expect(fs.readFileSync(path.join(out, 'driver.log'), 'utf8')).toMatch(/environment ready: .*benchgrid-gpu-venv/);
 
-    const fin = await check(['finish', out, '--bundle', bundle, '--results', results, '--seed', PREDECESSOR_RESULTS, '--label', 'dry run']);
+    const fin = await check([
+      'finish',
+      out,
+      '--bundle',
+      bundle,
+      '--results',
+      results,
+      '--seed',
+      PREDECESSOR_RESULTS,
+      '--label',
+      'dry run',
+    ]);
     expect(fin.exitCode, fin.stderr).toBe(0);
     const r = loadResults(path.join(results, 'results.json'));
     expect(r.partial).toBe(false);
-    expect(r.cells.map((c) => [c.id, c.status])).toEqual([['A/single_module_output/raw/resnet18', 'ok'], ['A/single_module_output/hooks/resnet18', 'ok']]);
+    expect(r.cells.map((c) => [c.id, c.status])).toEqual([
+      ['A/single_module_output/raw/resnet18', 'ok'],
+      ['A/single_module_output/hooks/resnet18', 'ok'],
+    ]);
     // The cells ran in the venv the driver built, over the test interpreter's torch.
     const setup = (r.run!.environment_setup as Record<string, unknown>[])[0];
-    expect(setup).toMatchObject({ base_python: python, requirements: ['bgt-probe==1.0'], installed: { 'bgt-probe': '1.0' }, resolved_failed: null, pip_check: 'No broken requirements found.' });
+    expect(setup).toMatchObject({
+      base_python: python,
+      requirements: ['bgt-probe==1.0'],
+      installed: { 'bgt-probe': '1.0' },
+      resolved_failed: null,
+      pip_check: 'No broken requirements found.',
+    });
     expect(r.cells[0].runtime?.torch).toBeTruthy();
     const raw = r.cells[0].median_ms!;
     const hooks = r.cells[1].median_ms!;
     const table = fs.readFileSync(path.join(results, 'ratios.md'), 'utf8');
-    expect(table.split('\n')[0]).toMatch(/^\| group \| contract \| tool \/ raw \| seed \(NVIDIA GeForce RTX 2080 Ti\) \| dry run \(/);
+    expect(table.split('\n')[0]).toMatch(
+      /^\| group \| contract \| tool \/ raw \| seed \(NVIDIA GeForce RTX 2080 Ti\) \| dry run \(/,
+    );
     // hooks paired with raw in its process: the table gives its published paired ratio, not the medians' ratio.
     expect(r.cells[1].paired).toBeTruthy();
-    expect(table).toContain(`| A | single_module_output | hooks | 1.01 (0.99-1.01) | ${r.cells[1].paired!.published.ratio.toFixed(2)}`);
+    expect(table).toContain(
+      `| A | single_module_output | hooks | 1.01 (0.99-1.01) | ${r.cells[1].paired!.published.ratio.toFixed(2)}`,
+    );
     expect(raw).toBeGreaterThan(0);
     expect(hooks).toBeGreaterThan(0);
   }, 600_000);
@@ -85,7 +139,21 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
   it('keeps device cuda in every request, and a process on a machine without CUDA records the cell as unsupported', async () => {
     const bundle = path.join(work, 'cuda', 'bundle');
     const out = path.join(work, 'cuda', 'back');
-    const prep = await check(['prepare', '--spec', TINY, '--bundle', bundle, '--machine-python', python, '--environment', 'default', '--only', 'A/single_module_output/raw/*', '--processes', '1']);
+    const prep = await check([
+      'prepare',
+      '--spec',
+      TINY,
+      '--bundle',
+      bundle,
+      '--machine-python',
+      python,
+      '--environment',
+      'default',
+      '--only',
+      'A/single_module_output/raw/*',
+      '--processes',
+      '1',
+    ]);
     expect(prep.exitCode, prep.stderr).toBe(0);
     expect(json(path.join(bundle, 'bundle.json')).device).toBe('cuda');
     expect(requests(bundle).map((r: { device: string }) => r.device)).toEqual(['cuda']);

@@ -10,12 +10,19 @@ import { ROOT, tmpdir, write } from '../helpers.ts';
 
 /** The paths `npm pack` would put in the package of the project at DIR (no scripts run: nothing is built). */
 async function packed(dir: string): Promise<string[]> {
-  const r = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, env: { NO_COLOR: '1', npm_config_loglevel: 'error' } });
+  const r = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: dir,
+    env: { NO_COLOR: '1', npm_config_loglevel: 'error' },
+  });
   const [pack] = JSON.parse(r.stdout) as { files: { path: string }[] }[];
   return pack.files.map((f) => f.path.split(path.sep).join('/'));
 }
 
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[]; scripts: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
+  files: string[];
+  scripts: Record<string, string>;
+};
 
 /** What must never ship, wherever it lies. */
 const FORBIDDEN: [string, RegExp][] = [
@@ -30,7 +37,8 @@ const FORBIDDEN: [string, RegExp][] = [
   ['runners/**/tests', /(^|\/)runners\/(.+\/)?tests\//],
 ];
 
-const offending = (files: string[]) => FORBIDDEN.flatMap(([name, re]) => files.filter((f) => re.test(f)).map((f) => `${name}: ${f}`));
+const offending = (files: string[]) =>
+  FORBIDDEN.flatMap(([name, re]) => files.filter((f) => re.test(f)).map((f) => `${name}: ${f}`));
 
 describe('the npm package', () => {
   let files: string[];
@@ -44,7 +52,10 @@ describe('the npm package', () => {
 
   it('ships the built CLI its bin runs, and dist/ is built by prepack', () => {
     // dist/ is not tracked: `npm ci` builds it (prepare) before the tests run.
-    expect(fs.existsSync(path.join(ROOT, 'dist/cli.js')), 'dist/cli.js is missing: run `npm run build` (npm ci does)').toBe(true);
+    expect(
+      fs.existsSync(path.join(ROOT, 'dist/cli.js')),
+      'dist/cli.js is missing: run `npm run build` (npm ci does)',
+    ).toBe(true);
     for (const bin of Object.values(pkg.bin)) expect(files).toContain(bin);
     expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/repository.js', 'package.json', 'README.md']));
     expect(pkg.scripts.prepack).toMatch(/tsc -p tsconfig\.build\.json/);
@@ -79,20 +90,44 @@ describe('the npm package', () => {
     const dir = tmpdir('benchgrid-pack-');
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
     for (const f of [
-      'bin/benchgrid.js', 'dist/cli.js', 'README.md', 'schemas/spec.schema.json', 'docs/spec.md',
-      'runners/harness/driver.py', 'runners/harness/benchgrid_harness/__init__.py', 'runners/torch/benchgrid_torch/site_output.py',
-      'specs/resnet18_cpu.yaml', 'specs/runners/mine/mine_adapters/__init__.py',
+      'bin/benchgrid.js',
+      'dist/cli.js',
+      'README.md',
+      'schemas/spec.schema.json',
+      'docs/spec.md',
+      'runners/harness/driver.py',
+      'runners/harness/benchgrid_harness/__init__.py',
+      'runners/torch/benchgrid_torch/site_output.py',
+      'specs/resnet18_cpu.yaml',
+      'specs/runners/mine/mine_adapters/__init__.py',
       // the planted files none of which may ship
-      'runners/harness/tests/test_x.py', 'runners/torch/tests/test_y.py', 'specs/runners/mine/tests/test_z.py',
-      'runners/harness/benchgrid_harness/__pycache__/__init__.cpython-311.pyc', 'runners/torch/stray.pyc',
-      'specs/runners/mine/mine_adapters/__pycache__/__init__.cpython-312.pyc', 'specs/examples/__pycache__/m.cpython-311.pyc',
-      'test/a.test.ts', 'bench/main.ts', '.ci/run', 'src/cli.ts', 'scripts/test.mjs', 'reference/README.md', 'results/x/results.json',
-    ]) write(dir, f, '\n');
+      'runners/harness/tests/test_x.py',
+      'runners/torch/tests/test_y.py',
+      'specs/runners/mine/tests/test_z.py',
+      'runners/harness/benchgrid_harness/__pycache__/__init__.cpython-311.pyc',
+      'runners/torch/stray.pyc',
+      'specs/runners/mine/mine_adapters/__pycache__/__init__.cpython-312.pyc',
+      'specs/examples/__pycache__/m.cpython-311.pyc',
+      'test/a.test.ts',
+      'bench/main.ts',
+      '.ci/run',
+      'src/cli.ts',
+      'scripts/test.mjs',
+      'reference/README.md',
+      'results/x/results.json',
+    ])
+      write(dir, f, '\n');
     const planted = await packed(dir);
     expect(offending(planted)).toEqual([]);
     expect(planted.filter((f) => /^(reference|results)\//.test(f))).toEqual([]);
     expect(planted).toEqual(
-      expect.arrayContaining(['bin/benchgrid.js', 'dist/cli.js', 'runners/harness/driver.py', 'runners/torch/benchgrid_torch/site_output.py', 'specs/runners/mine/mine_adapters/__init__.py']),
+      expect.arrayContaining([
+        'bin/benchgrid.js',
+        'dist/cli.js',
+        'runners/harness/driver.py',
+        'runners/torch/benchgrid_torch/site_output.py',
+        'specs/runners/mine/mine_adapters/__init__.py',
+      ]),
     );
   });
 

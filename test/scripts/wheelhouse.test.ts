@@ -34,7 +34,11 @@ function bundle(libraries: (string | null)[], requirements: string[]): string {
     write(dir, `requests/c${i}.json`, JSON.stringify({ tool: { id: `t${i}`, library } }));
     return { key: `c${i}#time#0`, environment: 'main', request: `requests/c${i}.json` };
   });
-  write(dir, 'bundle.json', JSON.stringify({ format: 1, jobs, environments: { main: { requirements }, other: { requirements: [] } } }));
+  write(
+    dir,
+    'bundle.json',
+    JSON.stringify({ format: 1, jobs, environments: { main: { requirements }, other: { requirements: [] } } }),
+  );
   return dir;
 }
 
@@ -46,7 +50,15 @@ function run(dir: string, args: string[]) {
 
 beforeAll(async () => {
   index = tmpdir('benchgrid-wheels-');
-  await wheel('bgt-tool', '1.0', 'bgt-dep>=2', 'torch>=2.12', 'numpy', 'bgt-extra; extra == "viz"', 'bgt-old; python_version < "3.0"');
+  await wheel(
+    'bgt-tool',
+    '1.0',
+    'bgt-dep>=2',
+    'torch>=2.12',
+    'numpy',
+    'bgt-extra; extra == "viz"',
+    'bgt-old; python_version < "3.0"',
+  );
   await wheel('bgt-tool', '2.0');
   await wheel('bgt-dep', '2.1', 'bgt-leaf');
   await wheel('bgt-leaf', '0.3');
@@ -61,12 +73,24 @@ describe('wheelhouse.py', () => {
     const r = await run(dir, ['--machine', machine, '--python-version', '3.12']);
     expect(r.exitCode, r.stderr).toBe(0);
     const summary = JSON.parse(fs.readFileSync(path.join(dir, 'wheelhouse/wheelhouse.json'), 'utf8'));
-    expect(Object.fromEntries(Object.entries(summary.carried).map(([k, v]) => [k, (v as { version: string }).version]))).toEqual({ 'bgt-tool': '1.0', 'bgt-dep': '2.1', 'bgt-leaf': '0.3' });
+    expect(
+      Object.fromEntries(Object.entries(summary.carried).map(([k, v]) => [k, (v as { version: string }).version])),
+    ).toEqual({ 'bgt-tool': '1.0', 'bgt-dep': '2.1', 'bgt-leaf': '0.3' });
     expect(summary.present.torch.required).toEqual(['torch>=2.12']);
     expect(Object.keys(summary.present).sort()).toEqual(['numpy', 'torch', 'torchvision']);
     expect(summary.requirements).toEqual(['bgt-tool==1.0']);
-    expect(fs.readFileSync(path.join(dir, 'wheelhouse/requirements.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['bgt-tool==1.0']);
-    expect(fs.readdirSync(path.join(dir, 'wheelhouse')).filter((f) => f.endsWith('.whl')).sort()).toEqual(['bgt_dep-2.1-py3-none-any.whl', 'bgt_leaf-0.3-py3-none-any.whl', 'bgt_tool-1.0-py3-none-any.whl']);
+    expect(
+      fs
+        .readFileSync(path.join(dir, 'wheelhouse/requirements.txt'), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#')),
+    ).toEqual(['bgt-tool==1.0']);
+    expect(
+      fs
+        .readdirSync(path.join(dir, 'wheelhouse'))
+        .filter((f) => f.endsWith('.whl'))
+        .sort(),
+    ).toEqual(['bgt_dep-2.1-py3-none-any.whl', 'bgt_leaf-0.3-py3-none-any.whl', 'bgt_tool-1.0-py3-none-any.whl']);
   });
 
   it('carries nothing when the machine already has every library', async () => {

@@ -23,7 +23,11 @@ function params(n: number, prefix: string, indent = '      '): string {
 
 /** A spec extending `base` whose contract `single_module_output` gets `n` parameters. */
 function wide(name: string, base: string, n: number, prefix: string): string {
-  return write(dir, name, `benchgrid: 1\nextends: ${base}\ncontracts:\n  single_module_output:\n    params:\n${params(n, prefix)}`);
+  return write(
+    dir,
+    name,
+    `benchgrid: 1\nextends: ${base}\ncontracts:\n  single_module_output:\n    params:\n${params(n, prefix)}`,
+  );
 }
 
 describe('the spec loader is linear in the size of the spec', () => {
@@ -34,7 +38,11 @@ describe('the spec loader is linear in the size of the spec', () => {
   }, 60_000);
 
   it('a duplicate among them is still found, at the second one', async () => {
-    const file = write(dir, 'dup-wide.yaml', `benchgrid: 1\nextends: tiny.yaml\ncontracts:\n  single_module_output:\n    params:\n${params(30_000, 'k')}      k17: again\n`);
+    const file = write(
+      dir,
+      'dup-wide.yaml',
+      `benchgrid: 1\nextends: tiny.yaml\ncontracts:\n  single_module_output:\n    params:\n${params(30_000, 'k')}      k17: again\n`,
+    );
     const loaded = await loadSpec(file);
     const [e] = loaded.diagnostics;
     expect(e.code).toBe('duplicate-key');
@@ -61,7 +69,9 @@ describe('the spec loader is linear in the size of the spec', () => {
     const codes = loaded.diagnostics.map((d) => d.code);
     expect(codes).toContain('too-large');
     const e = loaded.diagnostics.find((d) => d.code === 'too-large')!;
-    expect(e.message).toMatch(/more than 100,000 values once its aliases are expanded, together with the specs that extend it/);
+    expect(e.message).toMatch(
+      /more than 100,000 values once its aliases are expanded, together with the specs that extend it/,
+    );
   }, 60_000);
 
   it('a chain longer than 32 specs is refused', async () => {
@@ -78,11 +88,17 @@ describe('the spec loader is linear in the size of the spec', () => {
     write(dir, 'big-2.yaml', `benchgrid: 1\nextends: big-1.yaml\n${filler}`);
     const loaded = await loadSpec(write(dir, 'big-3.yaml', `benchgrid: 1\nextends: big-2.yaml\n${filler}`));
     expect(loaded.spec).toBeUndefined();
-    expect(loaded.diagnostics.map((d) => d.message).join('\n')).toMatch(/hold [\d.]+ MB together; a spec with the specs it extends may be at most 2 MB/);
+    expect(loaded.diagnostics.map((d) => d.message).join('\n')).toMatch(
+      /hold [\d.]+ MB together; a spec with the specs it extends may be at most 2 MB/,
+    );
   });
 
   it('60,000 aliases of one scalar are refused by count (each was resolved by a walk of the whole document: minutes)', async () => {
-    const file = write(dir, 'aliases.yaml', `benchgrid: 1\nname: al\nx-a: &x 1\nx-l: [${new Array(60_000).fill('*x').join(',')}]\n`);
+    const file = write(
+      dir,
+      'aliases.yaml',
+      `benchgrid: 1\nname: al\nx-a: &x 1\nx-l: [${new Array(60_000).fill('*x').join(',')}]\n`,
+    );
     const loaded = await loadSpec(file);
     const [e] = loaded.diagnostics;
     expect(e.code).toBe('too-large');

@@ -55,7 +55,10 @@ describe('node dist/cli.js behaves exactly like benchgrid', () => {
   it('through a symbolic link to dist/cli.js too (how npm installs a bin)', async () => {
     const link = path.join(dir, 'benchgrid-link.js');
     fs.symlinkSync(DIST, link);
-    const r = await execa(process.execPath, [link, 'validate', '/nonexistent.yaml'], { reject: false, env: { NO_COLOR: '1' } });
+    const r = await execa(process.execPath, [link, 'validate', '/nonexistent.yaml'], {
+      reject: false,
+      env: { NO_COLOR: '1' },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/nonexistent\.yaml/);
   });

@@ -30,18 +30,29 @@ describe('results files', () => {
   it('a cell listed twice is refused (JSON.parse kept the last in silence), naming the key and its line', () => {
     const text = JSON.stringify(tinyResultsJson(), null, 1);
     const id = '"A/single_module_output/raw/resnet18"';
-    const twice = text.replace(`${id}: {`, `${id}: { "status": "error", "reason": "shown to the reader" },\n   ${id}: {`);
-    expect(() => parseJsonText(twice, 'dup.json', 'results file')).toThrow(/dup\.json: not a results file: the key "A\/single_module_output\/raw\/resnet18" appears twice in one object \(line \d+\); JSON\.parse would keep only the last/);
+    const twice = text.replace(
+      `${id}: {`,
+      `${id}: { "status": "error", "reason": "shown to the reader" },\n   ${id}: {`,
+    );
+    expect(() => parseJsonText(twice, 'dup.json', 'results file')).toThrow(
+      /dup\.json: not a results file: the key "A\/single_module_output\/raw\/resnet18" appears twice in one object \(line \d+\); JSON\.parse would keep only the last/,
+    );
     // The same key in two different objects is fine, and so is an escaped spelling of another key.
-    expect(() => parseJsonText('{"a": {"x": 1}, "b": {"x": 2}, "c": "{\\"x\\":1,\\"x\\":2}"}', 'ok.json', 'results file')).not.toThrow();
-    expect(() => parseJsonText('{"\\u0061": 1, "a": 2}', 'esc.json', 'results file')).toThrow(/the key "a" appears twice/);
+    expect(() =>
+      parseJsonText('{"a": {"x": 1}, "b": {"x": 2}, "c": "{\\"x\\":1,\\"x\\":2}"}', 'ok.json', 'results file'),
+    ).not.toThrow();
+    expect(() => parseJsonText('{"\\u0061": 1, "a": 2}', 'esc.json', 'results file')).toThrow(
+      /the key "a" appears twice/,
+    );
   });
 
   it('NUL and bidi controls in text load as text, and print as escapes', () => {
     const raw = tinyResultsJson() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data
     raw.resnet18.groups['A/replacement_edit/tv_fx/resnet18'].reason = 'a\u0000b \u202eexe.txt';
     const results = fromJson(raw);
-    expect(results.cells.find((c) => c.id === 'A/replacement_edit/tv_fx/resnet18')!.reason).toBe('a\u0000b \u202eexe.txt');
+    expect(results.cells.find((c) => c.id === 'A/replacement_edit/tv_fx/resnet18')!.reason).toBe(
+      'a\u0000b \u202eexe.txt',
+    );
   });
 });
 

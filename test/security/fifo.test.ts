@@ -27,7 +27,10 @@ describe('a named pipe where an input file belongs', () => {
     await fifo(results);
     const good = path.join(dir, 'good');
     writeTinyResults(good);
-    for (const args of [['report', results], ['compare', results, path.join(good, 'results.json')]]) {
+    for (const args of [
+      ['report', results],
+      ['compare', results, path.join(good, 'results.json')],
+    ]) {
       const r = await cli(args, { timeout: 60_000 });
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(NAMED_PIPE)]);
     }
@@ -37,7 +40,11 @@ describe('a named pipe where an input file belongs', () => {
     const spec = path.join(dir, 'spec', 'own.yaml');
     fs.mkdirSync(path.join(dir, 'spec', 'runners', 'mine'), { recursive: true });
     fs.copyFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), path.join(dir, 'spec', 'tiny.yaml'));
-    write(dir, 'spec/own.yaml', 'benchgrid: 1\nextends: tiny.yaml\nrunners: { mine: runners/mine }\ntools:\n  mytool: { label: mine, runner: mine }\ngroups:\n  A: { tools: [raw, hooks, tv_fx, mytool] }\n');
+    write(
+      dir,
+      'spec/own.yaml',
+      'benchgrid: 1\nextends: tiny.yaml\nrunners: { mine: runners/mine }\ntools:\n  mytool: { label: mine, runner: mine }\ngroups:\n  A: { tools: [raw, hooks, tv_fx, mytool] }\n',
+    );
     await fifo(path.join(dir, 'spec', 'runners', 'mine', 'manifest.json'));
     const r = await cli(['validate', spec], { timeout: 60_000 });
     expect(r.code).toBe(2);
@@ -46,7 +53,16 @@ describe('a named pipe where an input file belongs', () => {
 
   it("as a bundle's manifest or journal: ingest refuses it", async () => {
     const pristine = path.join(dir, 'bundle');
-    const e = await cli(['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', pristine, '--only', 'A/single_module_output/raw/*', '--processes', '1']);
+    const e = await cli([
+      'export',
+      path.join(FIXTURES, 'specs/tiny.yaml'),
+      '--out',
+      pristine,
+      '--only',
+      'A/single_module_output/raw/*',
+      '--processes',
+      '1',
+    ]);
     expect(e.code, e.stderr).toBe(0);
     for (const name of ['bundle.json', 'journal.jsonl']) {
       const b = path.join(tmpdir('benchgrid-fifo-bundle-'), 'bundle');
@@ -68,10 +84,26 @@ describe('a named pipe where an input file belongs', () => {
   }, 120_000);
 
   it('as a tracked file of a source tree: --tool-source refuses to digest it', async () => {
-    const { spec, repo } = await sourcedWorkspace('{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }');
+    const { spec, repo } = await sourcedWorkspace(
+      '{ warmups: 1, samples: 3, processes: 1, min_samples: 3, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }',
+    );
     await fifo(path.join(repo, 'hookkit/_core.py'));
-    const r = await cli(['run', spec, '--tool-source', `hookkit=${repo}`, '--only', 'A/single_module_output/hookkit/*', '--out', path.join(dir, 'src-run')], { timeout: 60_000 });
+    const r = await cli(
+      [
+        'run',
+        spec,
+        '--tool-source',
+        `hookkit=${repo}`,
+        '--only',
+        'A/single_module_output/hookkit/*',
+        '--out',
+        path.join(dir, 'src-run'),
+      ],
+      { timeout: 60_000 },
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/hookkit\/_core\.py: not a regular file \(a named pipe\); a source tree holds files and links only/);
+    expect(r.stderr).toMatch(
+      /hookkit\/_core\.py: not a regular file \(a named pipe\); a source tree holds files and links only/,
+    );
   }, 120_000);
 });

@@ -38,7 +38,10 @@ async function limited(bytes: number | null, args: string[]) {
 
 /** Files under a directory whose names end in `.tmp` (a writer's temporary file), recursively. */
 function tmpFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.tmp')).map((e) => e.name);
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.tmp'))
+    .map((e) => e.name);
 }
 
 describe.skipIf(!havePrlimit)('a disk that fills up during a run', () => {
@@ -47,13 +50,16 @@ describe.skipIf(!havePrlimit)('a disk that fills up during a run', () => {
     // The header (about 480 bytes) and one process record (about 1.9 kB, with its paired samples) fit in 4,000 bytes; the second does not.
     const r = await limited(4000, ['run', TINY, '--only', ONLY, '--out', out, '--python', python]);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/cannot write .*journal\.jsonl: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: \d+ finished process\(es\) in .*journal\.jsonl\. Free some space, then finish the run with: benchgrid run --resume .* --python /);
+    expect(r.stderr).toMatch(
+      /cannot write .*journal\.jsonl: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: \d+ finished process\(es\) in .*journal\.jsonl\. Free some space, then finish the run with: benchgrid run --resume .* --python /,
+    );
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     const before = readJournal(out).records;
     expect(before.length).toBeGreaterThanOrEqual(1);
     expect(before.length).toBeLessThan(4);
     // Every line of the journal is a whole record: the write that did not fit was undone.
-    for (const line of fs.readFileSync(path.join(out, 'journal.jsonl'), 'utf8').trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of fs.readFileSync(path.join(out, 'journal.jsonl'), 'utf8').trimEnd().split('\n'))
+      expect(() => JSON.parse(line)).not.toThrow();
     expect(tmpFiles(out)).toEqual([]);
 
     const resumed = await limited(null, ['run', '--resume', out, '--python', python]);
@@ -71,9 +77,22 @@ describe.skipIf(!havePrlimit)('a disk that fills up during a run', () => {
   it('while writing the reports: exit 3, results.json written, no temporary report left; --resume writes them', async () => {
     const out = path.join(tmpdir('benchgrid-full-'), 'run');
     // The journal and results.json stay under 100 kB; report.html (Chart.js inlined) does not.
-    const r = await limited(100_000, ['run', TINY, '--only', 'A/single_module_output/raw/*', '--processes', '1', '--out', out, '--python', python]);
+    const r = await limited(100_000, [
+      'run',
+      TINY,
+      '--only',
+      'A/single_module_output/raw/*',
+      '--processes',
+      '1',
+      '--out',
+      out,
+      '--python',
+      python,
+    ]);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/cannot write .*report\.html: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: 1 finished process\(es\)/);
+    expect(r.stderr).toMatch(
+      /cannot write .*report\.html: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: 1 finished process\(es\)/,
+    );
     expect(tmpFiles(out)).toEqual([]);
     expect(fs.existsSync(path.join(out, 'report.html'))).toBe(false);
     const resumed = await limited(null, ['run', '--resume', out, '--python', python]);
@@ -91,8 +110,14 @@ describe('the pieces', () => {
     const script = `import { writeAtomic } from ${JSON.stringify(path.join(ROOT, 'src/util/files.ts'))};
 try { writeAtomic(${JSON.stringify(file)}, 'x'.repeat(10000)); } catch (e) { console.log(e.constructor.name, e.exitCode, e.message); }`;
     if (!havePrlimit) return;
-    const r = await execa('prlimit', ['--fsize=1000', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, reject: false });
-    expect(r.stdout).toMatch(/^NoSpaceError 3 cannot write .*page\.html: the file would be larger than this process may write \(EFBIG\)\./);
+    const r = await execa(
+      'prlimit',
+      ['--fsize=1000', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: ROOT, reject: false },
+    );
+    expect(r.stdout).toMatch(
+      /^NoSpaceError 3 cannot write .*page\.html: the file would be larger than this process may write \(EFBIG\)\./,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe('old\n');
     expect(fs.readdirSync(dir)).toEqual(['page.html']);
     expect(typeof writeAtomic).toBe('function');
@@ -107,11 +132,21 @@ try { writeAtomic(${JSON.stringify(file)}, 'x'.repeat(10000)); } catch (e) { con
     expect(fs.readFileSync(target, 'utf8')).toBe('keep\n');
   });
 
-  it('a cell process that failed for want of space stops the run instead of becoming the cell\'s error', () => {
-    const exit = { exitCode: 1, signal: undefined, timedOut: false, timeoutS: 60, spawnError: undefined, stdoutTail: '', stderrTail: '' };
+  it("a cell process that failed for want of space stops the run instead of becoming the cell's error", () => {
+    const exit = {
+      exitCode: 1,
+      signal: undefined,
+      timedOut: false,
+      timeoutS: 60,
+      spawnError: undefined,
+      stdoutTail: '',
+      stderrTail: '',
+    };
     const dir = tmpdir('benchgrid-full-unit-');
     expect(failedForSpace({ ...exit, signal: 'SIGXFSZ', exitCode: undefined }, dir)).toBe(true);
-    expect(failedForSpace({ ...exit, stderrTail: "OSError: [Errno 28] No space left on device: 'x.json'" }, dir)).toBe(true);
+    expect(failedForSpace({ ...exit, stderrTail: "OSError: [Errno 28] No space left on device: 'x.json'" }, dir)).toBe(
+      true,
+    );
     expect(failedForSpace({ ...exit, stderrTail: 'ValueError: boom' }, dir)).toBe(false);
   });
 });

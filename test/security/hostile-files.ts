@@ -7,7 +7,10 @@ import { write } from '../helpers.ts';
 
 /** A minimal valid spec (`name`) whose group A runs raw and hooks on one contract named `contract`; returns its path. */
 export function specWithContract(dir: string, file: string, contract: string, name = 'one'): string {
-  return write(dir, file, `benchgrid: 1
+  return write(
+    dir,
+    file,
+    `benchgrid: 1
 name: ${name}
 title: One contract
 device: cpu
@@ -18,7 +21,8 @@ contracts:
 tools: { raw: { label: raw }, hooks: { label: hooks } }
 groups:
   A: { reference: hooks, subjects: [s], contracts: [${contract}], tools: [raw, hooks] }
-`);
+`,
+  );
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path

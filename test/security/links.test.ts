@@ -26,7 +26,11 @@ function tree(): { root: string; runs: string[] } {
 
 /** Every regular file under a directory, relative. */
 function filesUnder(d: string): string[] {
-  return fs.readdirSync(d, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(d, path.join(e.parentPath, e.name))).sort();
+  return fs
+    .readdirSync(d, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(d, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('history reads a results tree without leaving it', () => {
@@ -98,7 +102,11 @@ describe('history writes its site by replacing paths, never through a planted li
 
   it('report, compare and ratios --out replace a link there instead of writing through it', async () => {
     const results = writeTinyResults(tmpdir('benchgrid-links-'));
-    for (const args of [['report', results, '--format', 'markdown'], ['compare', results, results], ['ratios', results, results, '--base', 'hooks', '--tools', 'all']]) {
+    for (const args of [
+      ['report', results, '--format', 'markdown'],
+      ['compare', results, results],
+      ['ratios', results, results, '--base', 'hooks', '--tools', 'all'],
+    ]) {
       const out = path.join(outside, `out-${args[0]}.txt`);
       const target = write(outside, `target-${args[0]}.txt`, 'untouched\n');
       fs.symlinkSync(target, out);
@@ -115,7 +123,11 @@ describe('report, compare and ratios on a run directory', () => {
     const run = tmpdir('benchgrid-links-run-');
     const secret = write(outside, 'shadow', `root:${SECRET}:19000:0:99999:7:::\n`);
     fs.symlinkSync(secret, path.join(run, 'results.json'));
-    for (const args of [['report', run], ['compare', run, run], ['ratios', run, run]]) {
+    for (const args of [
+      ['report', run],
+      ['compare', run, run],
+      ['ratios', run, run],
+    ]) {
       const r = await cli(args);
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/results\.json is a symbolic link leading outside/);
@@ -135,12 +147,25 @@ describe('report, compare and ratios on a run directory', () => {
 describe('ingest does not read a bundle file that links out of the bundle', () => {
   it('spec.json, bundle.json or journal.jsonl as a link elsewhere is refused', async () => {
     const pristine = path.join(tmpdir('benchgrid-links-bundle-'), 'bundle');
-    const e = await cli(['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', pristine, '--only', 'A/single_module_output/raw/*', '--processes', '1']);
+    const e = await cli([
+      'export',
+      path.join(FIXTURES, 'specs/tiny.yaml'),
+      '--out',
+      pristine,
+      '--only',
+      'A/single_module_output/raw/*',
+      '--processes',
+      '1',
+    ]);
     expect(e.code, e.stderr).toBe(0);
     for (const name of ['spec.json', 'bundle.json', 'journal.jsonl']) {
       const b = path.join(tmpdir('benchgrid-links-bundle-'), 'bundle');
       fs.cpSync(pristine, b, { recursive: true });
-      const target = write(outside, `bundle-${name}`, fs.existsSync(path.join(b, name)) ? fs.readFileSync(path.join(b, name)) : '');
+      const target = write(
+        outside,
+        `bundle-${name}`,
+        fs.existsSync(path.join(b, name)) ? fs.readFileSync(path.join(b, name)) : '',
+      );
       fs.rmSync(path.join(b, name), { force: true });
       fs.symlinkSync(target, path.join(b, name));
       const r = await cli(['ingest', b, '--partial', '--out', path.join(b, 'out')]);
@@ -154,7 +179,11 @@ describe("a spec's runner manifest", () => {
   const spec = (root: string) => {
     fs.mkdirSync(path.join(root, 'runners', 'mine'), { recursive: true });
     fs.copyFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), path.join(root, 'tiny.yaml'));
-    return write(root, 'own.yaml', 'benchgrid: 1\nextends: tiny.yaml\nrunners: { mine: runners/mine }\ntools:\n  mytool: { label: mine, runner: mine }\ngroups:\n  A: { tools: [raw, hooks, tv_fx, mytool] }\n');
+    return write(
+      root,
+      'own.yaml',
+      'benchgrid: 1\nextends: tiny.yaml\nrunners: { mine: runners/mine }\ntools:\n  mytool: { label: mine, runner: mine }\ngroups:\n  A: { tools: [raw, hooks, tv_fx, mytool] }\n',
+    );
   };
 
   it('that links to a token outside the tree is refused without reading it, and one that is not JSON without quoting it', async () => {
@@ -162,12 +191,18 @@ describe("a spec's runner manifest", () => {
     const linked = tmpdir('benchgrid-links-manifest-');
     fs.symlinkSync(token, path.join(path.dirname(spec(linked)), 'runners', 'mine', 'manifest.json'));
     const a = await cli(['validate', path.join(linked, 'own.yaml')]);
-    expect([a.code, a.stderr]).toEqual([2, expect.stringContaining('manifest.json is a symbolic link leading outside')]);
+    expect([a.code, a.stderr]).toEqual([
+      2,
+      expect.stringContaining('manifest.json is a symbolic link leading outside'),
+    ]);
     expect(a.stderr).not.toContain(SECRET);
     const plain = tmpdir('benchgrid-links-manifest-');
     write(path.dirname(spec(plain)), 'runners/mine/manifest.json', `ghp_${SECRET}\n`);
     const b = await cli(['validate', path.join(plain, 'own.yaml')]);
-    expect([b.code, b.stderr]).toEqual([2, expect.stringContaining('not a runner manifest: invalid JSON (an unexpected character; the text is not shown)')]);
+    expect([b.code, b.stderr]).toEqual([
+      2,
+      expect.stringContaining('not a runner manifest: invalid JSON (an unexpected character; the text is not shown)'),
+    ]);
     expect(b.stderr).not.toContain(SECRET);
   });
 });

@@ -11,18 +11,32 @@ import { cli, ROOT, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';
 
 /** Names of Object.prototype that a spec id may be (ids start with a letter or digit). */
-const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+const PROTO_NAMES = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
 
 let dir: string;
 beforeAll(() => {
   dir = tmpdir('benchgrid-proto-');
   // A runner of our own named `constructor`: a copy of the built-in one.
-  fs.cpSync(path.join(ROOT, 'runners/torch'), path.join(dir, 'myrunner'), { recursive: true, filter: (f) => !f.includes('__pycache__') });
+  fs.cpSync(path.join(ROOT, 'runners/torch'), path.join(dir, 'myrunner'), {
+    recursive: true,
+    filter: (f) => !f.includes('__pycache__'),
+  });
 });
 
 /** A valid spec whose every name is a property of Object.prototype. */
 function protoSpec(extra = ''): string {
-  return write(dir, `proto-${Math.random().toString(36).slice(2)}.yaml`, `benchgrid: 1
+  return write(
+    dir,
+    `proto-${Math.random().toString(36).slice(2)}.yaml`,
+    `benchgrid: 1
 name: proto
 title: Prototype names
 device: cpu
@@ -48,7 +62,8 @@ groups:
     subjects: [toString]
     contracts: [valueOf, isPrototypeOf]
     tools: [constructor, propertyIsEnumerable]
-${extra}`);
+${extra}`,
+  );
 }
 
 describe('a spec whose names are properties of Object.prototype', () => {
@@ -64,8 +79,13 @@ describe('a spec whose names are properties of Object.prototype', () => {
     expect(loaded.plan!.cells.every((c) => c.status === 'planned')).toBe(true);
   });
 
-  it.each(PROTO_NAMES)('a tool named %s with no such adapter is an unknown adapter, not a pass (exit 2)', async (name) => {
-    const file = write(dir, `tool-${name}.yaml`, `benchgrid: 1
+  it.each(PROTO_NAMES)(
+    'a tool named %s with no such adapter is an unknown adapter, not a pass (exit 2)',
+    async (name) => {
+      const file = write(
+        dir,
+        `tool-${name}.yaml`,
+        `benchgrid: 1
 name: t
 title: T
 device: cpu
@@ -75,12 +95,14 @@ contracts: { single_module_output: { site: l } }
 tools: { ${name}: { label: x }, hooks: { label: h } }
 groups:
   A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [${name}, hooks] }
-`);
-    const r = await cli(['validate', file]);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`tools\\.${name}: runner 'torch' has no adapter '${name}'`));
-    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-  });
+`,
+      );
+      const r = await cli(['validate', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`tools\\.${name}: runner 'torch' has no adapter '${name}'`));
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    },
+  );
 
   it.each([
     ['a subject', 'subjects: [toString, constructor]', /unknown subject 'constructor'/],
@@ -90,7 +112,11 @@ groups:
     let text = fs.readFileSync(protoSpec(), 'utf8');
     if (swap.startsWith('subjects')) text = text.replace('subjects: [toString]', swap);
     else if (swap.startsWith('contracts')) text = text.replace('contracts: [valueOf, isPrototypeOf]', swap);
-    else text = text.replace('valueOf: { kind: single_module_output, site: hasOwnProperty }', 'valueOf: { kind: single_module_output, site: valueOf }');
+    else
+      text = text.replace(
+        'valueOf: { kind: single_module_output, site: hasOwnProperty }',
+        'valueOf: { kind: single_module_output, site: valueOf }',
+      );
     const r = await cli(['validate', write(dir, `undeclared-${Math.random().toString(36).slice(2)}.yaml`, text)]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(pattern);
@@ -99,7 +125,13 @@ groups:
 
   it('validate, plan, env list, export and diff exit 0 on it, and ingest reads the bundle back', async () => {
     const spec = protoSpec();
-    for (const args of [['validate', spec], ['plan', spec], ['plan', spec, '--json'], ['env', 'list', spec], ['diff', spec, protoSpec('page: { sections: [] }\n')]]) {
+    for (const args of [
+      ['validate', spec],
+      ['plan', spec],
+      ['plan', spec, '--json'],
+      ['env', 'list', spec],
+      ['diff', spec, protoSpec('page: { sections: [] }\n')],
+    ]) {
       const r = await cli(args, { env: { BENCHGRID_CACHE: path.join(dir, 'cache') } });
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(/internal error/);
@@ -125,7 +157,12 @@ function renamed(names: string[]): Record<string, unknown> {
     for (const [id, cell] of Object.entries(subject.groups)) {
       const [g, c, t] = id.split('/');
       const nid = [g === 'A' ? n : g, c === 'single_module_output' ? n : c, t === 'raw' ? n : t, n].join('/');
-      Object.defineProperty(groups, nid, { value: structuredClone(cell), enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(groups, nid, {
+        value: structuredClone(cell),
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
     }
     const copy = { ...structuredClone({ ...subject, groups: {} }), groups };
     copy.meta.aa_noise = null;
@@ -141,7 +178,9 @@ describe('a results file whose names are properties of Object.prototype', () => 
     // JSON.parse keeps `__proto__` as an own key, as a file read from disk does.
     const results = fromJson(JSON.parse(JSON.stringify(renamed([name]))), 'proto.json');
     expect(Object.keys(results.subjects)).toEqual([name]);
-    expect(results.cells.some((c) => c.tool === name && c.contract === name && c.group === name && c.subject === name)).toBe(true);
+    expect(
+      results.cells.some((c) => c.tool === name && c.contract === name && c.group === name && c.subject === name),
+    ).toBe(true);
   });
 
   it('report (every format), compare, ratios and history exit 0 on a file holding all of them, naming them', async () => {
@@ -158,7 +197,8 @@ describe('a results file whose names are properties of Object.prototype', () => 
       const r = await cli(args);
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(/internal error/);
-      if (args[0] === 'report' && args.includes('json')) expect(Object.keys(JSON.parse(r.stdout).subjects).sort()).toEqual([...NAMES].sort());
+      if (args[0] === 'report' && args.includes('json'))
+        expect(Object.keys(JSON.parse(r.stdout).subjects).sort()).toEqual([...NAMES].sort());
       if (args[0] === 'report' && args.includes('markdown')) for (const n of NAMES) expect(r.stdout).toContain(n);
     }
   }, 300_000);

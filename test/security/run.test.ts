@@ -22,7 +22,11 @@ describe('the Slurm script quotes or refuses every value', () => {
   const context = { cells: 4, device: 'cpu' as const, threads: 1, stamp: 'now', cwd: '/home/me' };
 
   it.each([
-    ['partition', { partition: 'debug\ntouch PWNED' }, /--partition must not contain line breaks or control characters \(got "debug\\ntouch PWNED"\)/],
+    [
+      'partition',
+      { partition: 'debug\ntouch PWNED' },
+      /--partition must not contain line breaks or control characters \(got "debug\\ntouch PWNED"\)/,
+    ],
     ['time limit', { timeLimit: '1:00\ntouch PWNED' }, /--time-limit must be a Slurm time/],
     ['shared directory', { sharedDir: '/x\ntouch PWNED' }, /--shared-dir must not contain line breaks/],
     ['python', { python: '/usr/bin/python3\ntouch PWNED' }, /--python must not contain line breaks/],
@@ -38,13 +42,23 @@ describe('the Slurm script quotes or refuses every value', () => {
 describe('interpreters a spec names', () => {
   it('env list runs nothing, and env build refuses a script named as python, leaving no trace', async () => {
     const touched = path.join(dir, 'PWNED');
-    const script = write(dir, 'script.sh', `#!/bin/sh\ntouch ${JSON.stringify(touched)}\necho /usr/bin/python3\necho 3.11.0\n`);
+    const script = write(
+      dir,
+      'script.sh',
+      `#!/bin/sh\ntouch ${JSON.stringify(touched)}\necho /usr/bin/python3\necho 3.11.0\n`,
+    );
     fs.chmodSync(script, 0o755);
-    const spec = write(dir, 'script-python.yaml', `benchgrid: 1\nextends: tiny.yaml\nenvironments:\n  main: { python: ${JSON.stringify(script)}, requirements: [] }\n`);
+    const spec = write(
+      dir,
+      'script-python.yaml',
+      `benchgrid: 1\nextends: tiny.yaml\nenvironments:\n  main: { python: ${JSON.stringify(script)}, requirements: [] }\n`,
+    );
     const cache = path.join(dir, 'cache');
     const list = await cli(['env', 'list', spec, '--json'], { env: { BENCHGRID_CACHE: cache } });
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([{ id: 'main', python: script, requirements: [], layer: null, built: false, builds: [] }]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { id: 'main', python: script, requirements: [], layer: null, built: false, builds: [] },
+    ]);
     const build = await cli(['env', 'build', spec], { env: { BENCHGRID_CACHE: cache } });
     expect(build.code).toBe(2);
     expect(build.stderr).toMatch(/is not a compiled program \(a script, perhaps\)/);
@@ -62,9 +76,16 @@ describe('cells and contracts', () => {
   });
 
   it('a contract whose kind differs from its id runs and measures', async () => {
-    const spec = write(dir, 'kind.yaml', `benchgrid: 1\nextends: tiny.yaml\ncontracts:\n  my_output: { kind: single_module_output, site: layer2 }\ngroups:\n  C: { subjects: [resnet18], cells: { my_output: [hooks] } }\n`);
+    const spec = write(
+      dir,
+      'kind.yaml',
+      `benchgrid: 1\nextends: tiny.yaml\ncontracts:\n  my_output: { kind: single_module_output, site: layer2 }\ngroups:\n  C: { subjects: [resnet18], cells: { my_output: [hooks] } }\n`,
+    );
     const out = path.join(dir, 'kind-run');
-    const r = await cli(['run', spec, '--out', out, '--only', 'C/*/*/*', '--processes', '1', '--python', await testPython()], { timeout: 300_000 });
+    const r = await cli(
+      ['run', spec, '--out', out, '--only', 'C/*/*/*', '--processes', '1', '--python', await testPython()],
+      { timeout: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const results = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
     const cell = results.resnet18.groups['C/my_output/hooks/resnet18'];

@@ -20,12 +20,17 @@ export function checkMarkdown(text: string, what: string): void {
   // (inside a code span, which is literal, it may say all that).
   const outsideCode = withoutCode(text);
   expect(outsideCode, what).not.toMatch(/<!-- HIDE|<img|<script|!\[i\]\(https|\[l\]\(https|@octocat/);
-  expect(text.split('\n').filter((l) => /^\s*::/.test(l)), what).toEqual([]);
+  expect(
+    text.split('\n').filter((l) => /^\s*::/.test(l)),
+    what,
+  ).toEqual([]);
   expect(text, what).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
 }
 
 export function checkHtml(text: string, what: string): void {
-  expect(text, what).not.toMatch(/<script>alert|<img src=https|<!-- HIDE|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+  expect(text, what).not.toMatch(
+    /<script>alert|<img src=https|<!-- HIDE|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/,
+  );
   expect(text.match(/<script[^>]*>/g)?.length ?? 0, what).toBeLessThanOrEqual(3);
 }
 

@@ -38,7 +38,8 @@ import { tinyResultsJson, TINY_SPEC } from '../report/tiny-results.ts';
 import { checkHtml, checkMarkdown, checkTerminal } from './sink-checks.ts';
 
 /** Everything a hostile file would try in one string. */
-const PAYLOAD = 'x\n::warning file=a.yaml::FORGED\r\n  ::error::FORGED2 ##[error]FORGED3 \u001b[2J\u001b]0;title\u0007 <!-- HIDE <img src=https://evil.example/i.png> ![i](https://evil.example/i.png) [l](https://evil.example) @octocat <script>alert(1)</script> | \u202egnp.exe `tick';
+const PAYLOAD =
+  'x\n::warning file=a.yaml::FORGED\r\n  ::error::FORGED2 ##[error]FORGED3 \u001b[2J\u001b]0;title\u0007 <!-- HIDE <img src=https://evil.example/i.png> ![i](https://evil.example/i.png) [l](https://evil.example) @octocat <script>alert(1)</script> | \u202egnp.exe `tick';
 
 /** A fake chart library: the HTML renderers inline it; its size is irrelevant here. */
 const CHART = '/* chart */';
@@ -92,7 +93,9 @@ describe('the sink functions', () => {
   });
 
   it('markdown: no comment, HTML, link, image or mention; a backtick pair stays code', () => {
-    expect(forMarkdown('<!-- x --> ![i](u) [l](u) @octocat *b* a|b `c`')).toBe('&lt;!-- x --&gt; !\\[i\\](u) \\[l\\](u) @&#8203;octocat \\*b\\* a\\|b `c`');
+    expect(forMarkdown('<!-- x --> ![i](u) [l](u) @octocat *b* a|b `c`')).toBe(
+      '&lt;!-- x --&gt; !\\[i\\](u) \\[l\\](u) @&#8203;octocat \\*b\\* a\\|b `c`',
+    );
     expect(forMarkdown('# title')).toBe('\\# title');
     expect(forMarkdownCode('a`b|c\nd')).toBe("`a'b\\|c d`");
   });
@@ -101,8 +104,10 @@ describe('the sink functions', () => {
     expect(forHtml('<b>"x"</b>\n\u202e')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt;\n\\u202e');
   });
 
-  it('the guard in a GitHub Actions job leaves no workflow command, benchgrid\'s own aside', () => {
-    expect(noWorkflowCommands('ok\n ::warning::x\nsee ##[error]y')).toBe('ok\n \\u003a:warning::x\nsee ##\\u005berror]y');
+  it("the guard in a GitHub Actions job leaves no workflow command, benchgrid's own aside", () => {
+    expect(noWorkflowCommands('ok\n ::warning::x\nsee ##[error]y')).toBe(
+      'ok\n \\u003a:warning::x\nsee ##\\u005berror]y',
+    );
   });
 });
 
@@ -140,8 +145,17 @@ describe('every string field of a results file, in every output', () => {
         checkTerminal(renderTable(input, false), `report table: ${where}`);
         checkTerminal(renderSummary(buildSummary(input, ['report.html']), 100), `run summary: ${where}`);
       }
-      checkTerminal(compareTable(compareResults(clean, results, { before: 'a', after: 'b' }), false), `compare table: ${where}`);
-      const t = ratioTable([{ label: 'a', results: clean }, { label: 'b', results }], { base: 'hooks', tools: null, tolerance: 0.1 });
+      checkTerminal(
+        compareTable(compareResults(clean, results, { before: 'a', after: 'b' }), false),
+        `compare table: ${where}`,
+      );
+      const t = ratioTable(
+        [
+          { label: 'a', results: clean },
+          { label: 'b', results },
+        ],
+        { base: 'hooks', tools: null, tolerance: 0.1 },
+      );
       checkTerminal(renderRatioTable(t), `ratios table: ${where}`);
     }
     expect(rendered).toBeGreaterThan(30);
@@ -154,8 +168,17 @@ describe('every string field of a results file, in every output', () => {
       const clean = fromJson(base, 'clean.json');
       checkMarkdown(renderMarkdown(reportInput(results, null)), `report.md: ${where}`);
       checkMarkdown(renderMarkdown(reportInput(results, spec)), `report.md with spec: ${where}`);
-      checkMarkdown(compareMarkdown(compareResults(clean, results, { before: 'a', after: 'b' })), `compare markdown: ${where}`);
-      const t = ratioTable([{ label: 'a', results: clean }, { label: 'b', results }], { base: 'hooks', tools: null, tolerance: 0.1 });
+      checkMarkdown(
+        compareMarkdown(compareResults(clean, results, { before: 'a', after: 'b' })),
+        `compare markdown: ${where}`,
+      );
+      const t = ratioTable(
+        [
+          { label: 'a', results: clean },
+          { label: 'b', results },
+        ],
+        { base: 'hooks', tools: null, tolerance: 0.1 },
+      );
       checkMarkdown(renderRatioMarkdown(t), `ratios markdown: ${where}`);
     }
   });
@@ -166,7 +189,10 @@ describe('every string field of a results file, in every output', () => {
       if (!results) continue;
       checkHtml(renderHtml(reportInput(results, spec), CHART), `report.html: ${where}`);
       const found = { dir: '/runs/x', results, date: '2026-12-01', spec: null };
-      checkHtml(renderHistory(buildHistory([{ found, revision: 'r', report: 'runs/000-x/report.html' }]), CHART), `history: ${where}`);
+      checkHtml(
+        renderHistory(buildHistory([{ found, revision: 'r', report: 'runs/000-x/report.html' }]), CHART),
+        `history: ${where}`,
+      );
     }
   });
 });
@@ -202,7 +228,10 @@ describe('every string field of a spec, in every output', () => {
       checkMarkdown(diffMarkdown(report).replace('<!-- benchgrid-diff -->', ''), `diff markdown: ${where}`);
       if (!loaded.spec) continue;
       valid++;
-      checkTerminal(renderPlan(loaded.spec, loaded.plan!, () => true, false), `plan: ${where}`);
+      checkTerminal(
+        renderPlan(loaded.spec, loaded.plan!, () => true, false),
+        `plan: ${where}`,
+      );
       const input = reportInput(results, loaded.spec);
       checkTerminal(renderTable(input, false), `report table: ${where}`);
       checkMarkdown(renderMarkdown(input), `report.md: ${where}`);

@@ -46,7 +46,9 @@ describe('a hostile spec is refused at load time', () => {
   });
 
   it('extends: /etc/passwd in an otherwise valid spec is refused, and so is a ../ escape', async () => {
-    const [e] = await errorsOf(write(dir, 'passwd.yaml', fs.readFileSync(path.join(dir, 'tiny.yaml'), 'utf8') + 'extends: /etc/passwd\n'));
+    const [e] = await errorsOf(
+      write(dir, 'passwd.yaml', fs.readFileSync(path.join(dir, 'tiny.yaml'), 'utf8') + 'extends: /etc/passwd\n'),
+    );
     expect(e.code).toBe('extends-outside');
     const [up] = await errorsOf(write(dir, 'up.yaml', 'benchgrid: 1\nextends: ../../../../etc/passwd\n'));
     expect(up.code).toBe('extends-outside');
@@ -76,15 +78,28 @@ describe('a hostile spec is refused at load time', () => {
     ['torch==2.0 --hash=sha256:00'],
     ['torch; --index-url=http://evil.example'],
   ])('requirement %j is not a PEP 508 requirement', async (req) => {
-    const [e] = await errorsOf(child(`req-${Math.random().toString(36).slice(2)}.yaml`, `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`));
+    const [e] = await errorsOf(
+      child(
+        `req-${Math.random().toString(36).slice(2)}.yaml`,
+        `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`,
+      ),
+    );
     expect(e.code).toBe('bad-requirement');
     expect(e.path).toBe('/environments/main/requirements/0');
     expect(e.hint).toMatch(/pip options .* are not allowed/);
   });
 
   it('PEP 508 requirements with extras, versions and markers are accepted', async () => {
-    const reqs = ['torch==2.14.1', 'numpy<2', 'transformer-lens>=4,<5', 'a[b,c]>=1; python_version < "3.13"', "x; platform_machine == 'x86_64'"];
-    const loaded = await loadSpec(child('reqs-ok.yaml', `environments:\n  main: { requirements: ${JSON.stringify(reqs)} }`));
+    const reqs = [
+      'torch==2.14.1',
+      'numpy<2',
+      'transformer-lens>=4,<5',
+      'a[b,c]>=1; python_version < "3.13"',
+      "x; platform_machine == 'x86_64'",
+    ];
+    const loaded = await loadSpec(
+      child('reqs-ok.yaml', `environments:\n  main: { requirements: ${JSON.stringify(reqs)} }`),
+    );
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
@@ -94,7 +109,12 @@ describe('a hostile spec is refused at load time', () => {
     ['pkg@git+https://example.org/pkg.git', 'git+https'],
     ['pkg[x] @ file://localhost/tmp/build-me ; python_version > "3"', 'file'],
   ])('a requirement naming a source (%s) is refused: only the command line names one', async (req, scheme) => {
-    const [e] = await errorsOf(child(`src-${Math.random().toString(36).slice(2)}.yaml`, `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`));
+    const [e] = await errorsOf(
+      child(
+        `src-${Math.random().toString(36).slice(2)}.yaml`,
+        `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`,
+      ),
+    );
     expect(e.code).toBe('requirement-source');
     expect(e.path).toBe('/environments/main/requirements/0');
     expect(e.message).toContain(`names a source (${scheme}:...)`);
@@ -127,7 +147,9 @@ describe('a hostile spec is refused at load time', () => {
   });
 
   it.each([70, 850, 100_000])('nesting %i deep is refused in words, not with a stack overflow', async (depth) => {
-    const [e] = await errorsOf(write(dir, `deep-${depth}.yaml`, `benchgrid: 1\nx: ${'['.repeat(depth)}${']'.repeat(depth)}\n`));
+    const [e] = await errorsOf(
+      write(dir, `deep-${depth}.yaml`, `benchgrid: 1\nx: ${'['.repeat(depth)}${']'.repeat(depth)}\n`),
+    );
     expect(e.code).toMatch(/^too-(deep|large)$/);
     expect(e.message).toMatch(/nests (too deeply|deeper than 64 levels)/);
     expect(e.message).not.toMatch(/call stack/i);
@@ -150,7 +172,9 @@ describe('a hostile spec is refused at load time', () => {
   });
 
   it('python: ./script.sh is refused: relative interpreter paths are not interpreters', async () => {
-    const [e] = await errorsOf(child('script-python.yaml', 'environments:\n  main: { python: ./script.sh, requirements: [] }'));
+    const [e] = await errorsOf(
+      child('script-python.yaml', 'environments:\n  main: { python: ./script.sh, requirements: [] }'),
+    );
     expect(e.code).toBe('bad-interpreter');
   });
 });
@@ -168,13 +192,23 @@ describe('validate over the command line', () => {
   });
 
   it('refuses inputs too large to generate (each dimension in range, 2**34 elements in all) at the line of the shape, and a million stimuli at the line of stimuli', async () => {
-    const huge = child('huge-inputs.yaml', 'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1024, 1024, 16384], seed: 0, stimuli: 8, batch_size: 4 }');
+    const huge = child(
+      'huge-inputs.yaml',
+      'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1024, 1024, 16384], seed: 0, stimuli: 8, batch_size: 4 }',
+    );
     const r = await cli(['validate', huge], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/huge-inputs\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.shape: shape \[1024, 1024, 16384\] is 17,179,869,184 elements; the harness generates at most 2,147,483,648 \(2\*\*31\) per input\./);
-    const many = child('many-stimuli.yaml', 'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 1000000, batch_size: 4 }');
+    expect(r.stderr).toMatch(
+      /huge-inputs\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.shape: shape \[1024, 1024, 16384\] is 17,179,869,184 elements; the harness generates at most 2,147,483,648 \(2\*\*31\) per input\./,
+    );
+    const many = child(
+      'many-stimuli.yaml',
+      'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 1000000, batch_size: 4 }',
+    );
     const m = await cli(['validate', many], { cwd: dir });
     expect(m.code).toBe(2);
-    expect(m.stderr).toMatch(/many-stimuli\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.stimuli: 1,000,000 stimuli of shape \[3, 224, 224\] are 150,528,000,000 elements/);
+    expect(m.stderr).toMatch(
+      /many-stimuli\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.stimuli: 1,000,000 stimuli of shape \[3, 224, 224\] are 150,528,000,000 elements/,
+    );
   });
 });

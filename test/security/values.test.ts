@@ -36,20 +36,82 @@ describe('times a process cannot have measured are refused when read', () => {
     ['a denormal', 5e-324],
     ['more than a day', 86_400_001],
   ])('every sample of a cell %s', (_, value) => {
-    expect(refusal(editedRun(everySample(value)))).toMatch(/resnet18\.groups\["A\/single_module_output\/hooks\/resnet18"\]\.(median_ms|samples_ms\[0\]\[0\]): expected a time in milliseconds from 0\.000001 \(a nanosecond\) to 86,400,000 \(one day\)/);
+    expect(refusal(editedRun(everySample(value)))).toMatch(
+      /resnet18\.groups\["A\/single_module_output\/hooks\/resnet18"\]\.(median_ms|samples_ms\[0\]\[0\]): expected a time in milliseconds from 0\.000001 \(a nanosecond\) to 86,400,000 \(one day\)/,
+    );
   });
 
   it.each<[string, (r: Json) => void, RegExp]>([
-    ['one sample of zero', (r) => { r.resnet18.groups[CELL].samples_ms[1][3] = 0; }, /samples_ms\[1\]\[3\]: expected a time in milliseconds/],
-    ['a per-process median of -0.5', (r) => { r.resnet18.groups[CELL].per_process[2].median_ms = -0.5; }, /per_process\[2\]\.median_ms: expected a time/],
-    ['an A/A median of 0', (r) => { r.resnet18.meta.aa_noise = { pairs: 1, medians_ms: [0, 1], max_rel_diff: 0, cell: CELL }; }, /aa_noise\.medians_ms\[0\]: expected a time/],
-    ['a negative interquartile range', (r) => { r.resnet18.groups[CELL].per_process[0].iqr_ms = -1; }, /iqr_ms: expected a duration in milliseconds from 0/],
-    ['a negative wall time', (r) => { r.resnet18.groups[CELL].per_process[0].wall_s = -3; }, /wall_s: expected a duration in seconds from 0/],
-    ['processes: 1e308', (r) => { r.resnet18.groups[CELL].processes = 1e308; }, /\.processes: expected a whole number from 0 to 1,000/],
-    ['1,001 processes of samples', (r) => { r.resnet18.groups[CELL].samples_ms = Array.from({ length: 1001 }, () => [1]); }, /samples_ms: more than 1,000 processes/],
-    ['a process of 100,001 samples', (r) => { r.resnet18.groups[CELL].samples_ms[0] = new Array(100_001).fill(1); }, /samples_ms\[0\]: more than 100,000 samples/],
-    ['a negative peak memory', (r) => { r.resnet18.groups[CELL].memory = { peak_rss_bytes: [-1], cuda_peak_allocated_bytes: [] }; }, /peak_rss_bytes\[0\]: expected a byte count/],
-    ['a negative max_abs_diff', (r) => { r.resnet18.groups[CELL].max_abs_diff = -1; }, /max_abs_diff: expected a number from 0/],
+    [
+      'one sample of zero',
+      (r) => {
+        r.resnet18.groups[CELL].samples_ms[1][3] = 0;
+      },
+      /samples_ms\[1\]\[3\]: expected a time in milliseconds/,
+    ],
+    [
+      'a per-process median of -0.5',
+      (r) => {
+        r.resnet18.groups[CELL].per_process[2].median_ms = -0.5;
+      },
+      /per_process\[2\]\.median_ms: expected a time/,
+    ],
+    [
+      'an A/A median of 0',
+      (r) => {
+        r.resnet18.meta.aa_noise = { pairs: 1, medians_ms: [0, 1], max_rel_diff: 0, cell: CELL };
+      },
+      /aa_noise\.medians_ms\[0\]: expected a time/,
+    ],
+    [
+      'a negative interquartile range',
+      (r) => {
+        r.resnet18.groups[CELL].per_process[0].iqr_ms = -1;
+      },
+      /iqr_ms: expected a duration in milliseconds from 0/,
+    ],
+    [
+      'a negative wall time',
+      (r) => {
+        r.resnet18.groups[CELL].per_process[0].wall_s = -3;
+      },
+      /wall_s: expected a duration in seconds from 0/,
+    ],
+    [
+      'processes: 1e308',
+      (r) => {
+        r.resnet18.groups[CELL].processes = 1e308;
+      },
+      /\.processes: expected a whole number from 0 to 1,000/,
+    ],
+    [
+      '1,001 processes of samples',
+      (r) => {
+        r.resnet18.groups[CELL].samples_ms = Array.from({ length: 1001 }, () => [1]);
+      },
+      /samples_ms: more than 1,000 processes/,
+    ],
+    [
+      'a process of 100,001 samples',
+      (r) => {
+        r.resnet18.groups[CELL].samples_ms[0] = new Array(100_001).fill(1);
+      },
+      /samples_ms\[0\]: more than 100,000 samples/,
+    ],
+    [
+      'a negative peak memory',
+      (r) => {
+        r.resnet18.groups[CELL].memory = { peak_rss_bytes: [-1], cuda_peak_allocated_bytes: [] };
+      },
+      /peak_rss_bytes\[0\]: expected a byte count/,
+    ],
+    [
+      'a negative max_abs_diff',
+      (r) => {
+        r.resnet18.groups[CELL].max_abs_diff = -1;
+      },
+      /max_abs_diff: expected a number from 0/,
+    ],
   ])('%s', (_, edit, pattern) => {
     expect(refusal(editedRun(edit))).toMatch(pattern);
   });
@@ -80,13 +142,18 @@ describe('ids longer than a file name can be are refused by validate', () => {
   it('validate names the cell and the limit, at the contract', async () => {
     const r = await cli(['validate', spec()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/long-id\.yaml:\d+:\d+ contracts\.c+: the cell id 'A\/c+\/raw\/s' makes a file name of 258 bytes; a file name may have at most 255\. Shorten the group, contract, tool or subject name/);
+    expect(r.stderr).toMatch(
+      /long-id\.yaml:\d+:\d+ contracts\.c+: the cell id 'A\/c+\/raw\/s' makes a file name of 258 bytes; a file name may have at most 255\. Shorten the group, contract, tool or subject name/,
+    );
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
   it('export and run exit 2 and write nothing (they crashed on ENAMETOOLONG)', async () => {
     const out = path.join(dir, 'never');
-    for (const args of [['export', spec(), '--out', out], ['run', spec(), '--out', out, '--python', '/usr/bin/python3']]) {
+    for (const args of [
+      ['export', spec(), '--out', out],
+      ['run', spec(), '--out', out, '--python', '/usr/bin/python3'],
+    ]) {
       const r = await cli(args);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).not.toMatch(/internal error|ENAMETOOLONG/);
@@ -95,7 +162,13 @@ describe('ids longer than a file name can be are refused by validate', () => {
   });
 
   it('a spec name longer than a directory name can be is refused too', async () => {
-    const file = write(dir, 'long-name.yaml', fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^name: tiny$/m, `name: ${'n'.repeat(300)}`));
+    const file = write(
+      dir,
+      'long-name.yaml',
+      fs
+        .readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8')
+        .replace(/^name: tiny$/m, `name: ${'n'.repeat(300)}`),
+    );
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/name: must NOT have more than 200 characters/);

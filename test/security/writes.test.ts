@@ -42,14 +42,17 @@ describe('history names its site folders portably', () => {
   }, 120_000);
 });
 
-describe('init --tool writes only inside the spec\'s tree', () => {
+describe("init --tool writes only inside the spec's tree", () => {
   it('refuses a runners/ folder that a clone planted as a link out of it, writing nothing there', async () => {
     const dir = tmpdir();
     const outside = tmpdir();
     fs.mkdirSync(path.join(dir, 'specs'));
     fs.symlinkSync(outside, path.join(dir, 'specs', 'runners'));
     const r = await cli(['init', '--tool', 'mytool'], { cwd: dir });
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("specs/runners is through a symbolic link, outside the spec's directory")]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining("specs/runners is through a symbolic link, outside the spec's directory"),
+    ]);
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 });
@@ -60,26 +63,52 @@ describe.skipIf(readOnly === null)('a place that cannot be written', () => {
     ['report', (d: string) => ['report', d, '--out', `${readOnly}/r.html`]],
     ['compare', (d: string) => ['compare', d, d, '--out', `${readOnly}/c.md`]],
     ['history', (d: string) => ['history', path.dirname(d), '--out', `${readOnly}/site`]],
-    ['export', () => ['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', `${readOnly}/bundle`, '--only', 'A/single_module_output/raw/*']],
+    [
+      'export',
+      () => [
+        'export',
+        path.join(FIXTURES, 'specs/tiny.yaml'),
+        '--out',
+        `${readOnly}/bundle`,
+        '--only',
+        'A/single_module_output/raw/*',
+      ],
+    ],
   ])('%s: exit 2, one line naming the path, no stack', async (_name, args) => {
     const run = path.join(tmpdir(), 'results', 'spec', 'run');
     writeTinyResults(run);
     const r = await cli(args(run));
     expect(r.code, r.stderr).toBe(2);
     // Warnings about the input may come first; the refusal is the last line, and there is no stack.
-    expect(r.stderr.trim().split('\n').pop()).toMatch(new RegExp(`^benchgrid: cannot write ${readOnly}/\\S+: .*\\. Choose another place, or make this one writable\\.$`));
+    expect(r.stderr.trim().split('\n').pop()).toMatch(
+      new RegExp(
+        `^benchgrid: cannot write ${readOnly}/\\S+: .*\\. Choose another place, or make this one writable\\.$`,
+      ),
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
 describe.skipIf(!havePrlimit)('a disk that fills up while a command writes', () => {
-  const limited = (bytes: number, args: string[], cwd: string) => execa('prlimit', [`--fsize=${bytes}`, process.execPath, path.join(ROOT, 'bin/benchgrid.js'), ...args], { cwd, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore' });
+  const limited = (bytes: number, args: string[], cwd: string) =>
+    execa('prlimit', [`--fsize=${bytes}`, process.execPath, path.join(ROOT, 'bin/benchgrid.js'), ...args], {
+      cwd,
+      reject: false,
+      env: { NO_COLOR: '1' },
+      stdin: 'ignore',
+    });
 
   it('export: exit 3 naming the file, and no half bundle left behind', async () => {
     const dir = tmpdir();
-    const r = await limited(200, ['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', 'bundle', '--only', 'A/single_module_output/raw/*'], dir);
+    const r = await limited(
+      200,
+      ['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', 'bundle', '--only', 'A/single_module_output/raw/*'],
+      dir,
+    );
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/^benchgrid: cannot write .*bundle\/\S+: the file would be larger than this process may write \(EFBIG\)\. Nothing was left behind/);
+    expect(r.stderr).toMatch(
+      /^benchgrid: cannot write .*bundle\/\S+: the file would be larger than this process may write \(EFBIG\)\. Nothing was left behind/,
+    );
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
@@ -87,8 +116,12 @@ describe.skipIf(!havePrlimit)('a disk that fills up while a command writes', () 
     const dir = tmpdir();
     const r = await limited(100, ['init', '--tool', 'mytool'], dir);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/^benchgrid: cannot write .*specs\/runners\/mytool\/manifest\.json: the file would be larger/);
-    const files = fs.readdirSync(path.join(dir, 'specs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(r.stderr).toMatch(
+      /^benchgrid: cannot write .*specs\/runners\/mytool\/manifest\.json: the file would be larger/,
+    );
+    const files = fs
+      .readdirSync(path.join(dir, 'specs'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile());
     expect(files).toEqual([]);
   });
 });

@@ -12,13 +12,19 @@ import { TIMING_FLAGS, harnessSettings } from '../../src/settings/settings.ts';
 import { DEFAULT_PROTOCOL } from '../../src/spec/types.ts';
 
 describe('the schemas are written from the protocol table', () => {
-  it.each(SCHEMA_BLOCKS.map((b) => [b.file, b.pointer, b] as const))('schemas/%s %s is what the table writes (npm run gen:protocol)', (file, _pointer, block) => {
-    const text = fs.readFileSync(path.join(SCHEMA_DIR, file), 'utf8');
-    expect(withBlock(text, block, PROTOCOL_TABLE)).toBe(text);
-  });
+  it.each(SCHEMA_BLOCKS.map((b) => [b.file, b.pointer, b] as const))(
+    'schemas/%s %s is what the table writes (npm run gen:protocol)',
+    (file, _pointer, block) => {
+      const text = fs.readFileSync(path.join(SCHEMA_DIR, file), 'utf8');
+      expect(withBlock(text, block, PROTOCOL_TABLE)).toBe(text);
+    },
+  );
 
   it('fails on a row changed without regenerating: the drift is seen', () => {
-    const changed = { ...PROTOCOL_TABLE, keys: PROTOCOL_TABLE.keys.map((r) => (r.key === 'samples' ? { ...r, maximum: 5 } : r)) };
+    const changed = {
+      ...PROTOCOL_TABLE,
+      keys: PROTOCOL_TABLE.keys.map((r) => (r.key === 'samples' ? { ...r, maximum: 5 } : r)),
+    };
     for (const block of SCHEMA_BLOCKS) {
       const text = fs.readFileSync(path.join(SCHEMA_DIR, block.file), 'utf8');
       expect(withBlock(text, block, changed), block.file).not.toBe(text);
@@ -36,13 +42,22 @@ describe('the schemas are written from the protocol table', () => {
 
 describe('the orchestrator reads the protocol table', () => {
   it('takes every default from it', () => {
-    for (const [key, value] of Object.entries(tableDefaults())) expect((DEFAULT_PROTOCOL as unknown as Record<string, unknown>)[key], key).toEqual(value);
+    for (const [key, value] of Object.entries(tableDefaults()))
+      expect((DEFAULT_PROTOCOL as unknown as Record<string, unknown>)[key], key).toEqual(value);
   });
 
   it('builds the timing flags from the keys that have one, in the order of their rank, bounded as the keys are', () => {
     const flagged = PROTOCOL_TABLE.keys.filter((r) => r.flag).sort((a, b) => a.flag!.rank - b.flag!.rank);
     expect(TIMING_FLAGS.map((f) => f.key)).toEqual(flagged.map((r) => r.key));
-    expect(TIMING_FLAGS.map((f) => f.flag.split(' ')[0])).toEqual(['--processes', '--samples', '--warmups', '--memory-runs', '--aa-pairs', '--controls', '--precision']);
+    expect(TIMING_FLAGS.map((f) => f.flag.split(' ')[0])).toEqual([
+      '--processes',
+      '--samples',
+      '--warmups',
+      '--memory-runs',
+      '--aa-pairs',
+      '--controls',
+      '--precision',
+    ]);
     for (const f of TIMING_FLAGS.filter((x) => !x.percent)) {
       const row = flagged.find((r) => r.key === f.key)!;
       expect([f.min, f.max], f.key).toEqual([row.minimum, row.maximum]);

@@ -15,7 +15,12 @@ describe('runSettings', () => {
   it("is the spec's settings when no flag is given, and records no override", async () => {
     const spec = await tiny();
     const s = runSettings(spec, {}, () => 42);
-    expect(s).toEqual({ device: spec.device, protocol: spec.protocol, schedule: { kind: spec.protocol.schedule, seed: 42 }, overrides: {} });
+    expect(s).toEqual({
+      device: spec.device,
+      protocol: spec.protocol,
+      schedule: { kind: spec.protocol.schedule, seed: 42 },
+      overrides: {},
+    });
   });
 
   it('applies --processes, --samples and --warmups, records exactly those, and keeps min_samples within samples', async () => {
@@ -24,7 +29,13 @@ describe('runSettings', () => {
     expect(s.protocol).toMatchObject({ processes: 7, samples: 1, warmups: 0, min_samples: 1 });
     expect(s.overrides).toEqual({ processes: 7, samples: 1, warmups: 0 });
     // What the flags do not name stays the spec's.
-    expect({ ...s.protocol, processes: 0, samples: 0, warmups: 0, min_samples: 0 }).toEqual({ ...spec.protocol, processes: 0, samples: 0, warmups: 0, min_samples: 0 });
+    expect({ ...s.protocol, processes: 0, samples: 0, warmups: 0, min_samples: 0 }).toEqual({
+      ...spec.protocol,
+      processes: 0,
+      samples: 0,
+      warmups: 0,
+      min_samples: 0,
+    });
     expect(spec.protocol.warmups).not.toBe(0);
   });
 
@@ -42,7 +53,11 @@ describe('runSettings', () => {
       throw new Error('asked for a seed');
     };
     const s = runSettings(spec, { device: 'cuda', schedule: 'sequential', seed: 9 }, never);
-    expect(s).toMatchObject({ device: 'cuda', schedule: { kind: 'sequential', seed: 9 }, overrides: { device: 'cuda' } });
+    expect(s).toMatchObject({
+      device: 'cuda',
+      schedule: { kind: 'sequential', seed: 9 },
+      overrides: { device: 'cuda' },
+    });
   });
 
   it('gives a resumed run the settings it started with, from the overrides and schedule it recorded', async () => {
@@ -54,10 +69,15 @@ describe('runSettings', () => {
     expect(runSettings(spec, recordedFlags({}, undefined), () => 99).schedule).toEqual({ kind: 'sequential', seed: 0 });
   });
 
-  it("bounds every timing flag as the spec schema bounds the same key", async () => {
+  it('bounds every timing flag as the spec schema bounds the same key', async () => {
     const { default: schema } = await import('../../schemas/spec.schema.json', { with: { type: 'json' } });
     for (const f of TIMING_FLAGS) {
-      const key = schema.$defs.protocol.properties[f.key] as { minimum?: number; maximum?: number; exclusiveMinimum?: number; exclusiveMaximum?: number };
+      const key = schema.$defs.protocol.properties[f.key] as {
+        minimum?: number;
+        maximum?: number;
+        exclusiveMinimum?: number;
+        exclusiveMaximum?: number;
+      };
       // A percentage flag (--precision 2) stands for the fraction the spec writes (0.02), bounds excluded.
       if (f.percent) expect([f.min / 100, f.max / 100], f.flag).toEqual([key.exclusiveMinimum, key.exclusiveMaximum]);
       else expect([f.min, f.max], f.flag).toEqual([key.minimum, key.maximum]);

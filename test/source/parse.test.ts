@@ -5,9 +5,19 @@ import { MAX_SOURCE_CHARS, parseSource, parseToolSource, sourceText } from '../.
 
 describe('parsing --tool-source and the sides of bench-change', () => {
   it('reads a directory, a revision of the current repository, a revision of a named repository, and pinned', () => {
-    expect(parseToolSource('torchlens=../torchlens')).toEqual({ tool: 'torchlens', source: { kind: 'tree', path: '../torchlens' } });
-    expect(parseToolSource('tl_record=git:main')).toEqual({ tool: 'tl_record', source: { kind: 'git', repo: null, rev: 'main' } });
-    expect(parseSource('git:../my@repo@v2.36.1', '--base', true)).toEqual({ kind: 'git', repo: '../my@repo', rev: 'v2.36.1' });
+    expect(parseToolSource('torchlens=../torchlens')).toEqual({
+      tool: 'torchlens',
+      source: { kind: 'tree', path: '../torchlens' },
+    });
+    expect(parseToolSource('tl_record=git:main')).toEqual({
+      tool: 'tl_record',
+      source: { kind: 'git', repo: null, rev: 'main' },
+    });
+    expect(parseSource('git:../my@repo@v2.36.1', '--base', true)).toEqual({
+      kind: 'git',
+      repo: '../my@repo',
+      rev: 'v2.36.1',
+    });
     // A reflog selector stays a revision.
     expect(parseSource('git:HEAD@{1}', '--base', true)).toEqual({ kind: 'git', repo: null, rev: 'HEAD@{1}' });
     expect(parseSource('pinned', '--base', true)).toEqual({ kind: 'pinned' });

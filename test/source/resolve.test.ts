@@ -10,7 +10,8 @@ import { tmpdir, write } from '../helpers.ts';
 import { commitSlowdown, git, HOOKKIT, makeToolRepo } from './tool-repo.ts';
 
 const tree = (p: string, cwd?: string) => resolveSource({ kind: 'tree', path: p }, '--tool-source hookkit', cwd);
-const rev = (repo: string | null, r: string, cwd?: string) => resolveSource({ kind: 'git', repo, rev: r }, '--base', cwd);
+const rev = (repo: string | null, r: string, cwd?: string) =>
+  resolveSource({ kind: 'git', repo, rev: r }, '--base', cwd);
 
 let repo: string;
 let base: string;
@@ -34,14 +35,22 @@ describe('resolving a source', () => {
     expect((await rev(null, 'slow', repo)).commit).toBe(slow);
     expect((await rev(null, 'slow', repo)).digest).not.toBe(main.digest);
     expect(sourceVersion('1.0.0', main)).toBe(`1.0.0+git.${base.slice(0, 7)}`);
-    expect(sourceVersion('2.36.2.dev3+g1a2b3c4', { ...main, dirty: true })).toBe(`2.36.2.dev3+g1a2b3c4.git.${base.slice(0, 7)}.dirty`);
+    expect(sourceVersion('2.36.2.dev3+g1a2b3c4', { ...main, dirty: true })).toBe(
+      `2.36.2.dev3+g1a2b3c4.git.${base.slice(0, 7)}.dirty`,
+    );
   });
 
   it('takes a repository or a checkout reached through a symbolic link as the one it leads to', async () => {
     const link = path.join(tmpdir(), 'hookkit-link');
     fs.symlinkSync(repo, link);
     const main = await rev(repo, 'main');
-    expect(await rev(link, 'main')).toMatchObject({ kind: 'git', commit: base, subdir: '', digest: main.digest, text: `git:${link}@main` });
+    expect(await rev(link, 'main')).toMatchObject({
+      kind: 'git',
+      commit: base,
+      subdir: '',
+      digest: main.digest,
+      text: `git:${link}@main`,
+    });
     expect(await tree(link)).toMatchObject({ kind: 'tree', commit: base, subdir: '', digest: main.digest });
   });
 
@@ -64,7 +73,7 @@ describe('resolving a source', () => {
     expect(fs.existsSync(path.join(built, 'hookkit/extra.py'))).toBe(true);
     expect(fs.existsSync(path.join(built, 'hookkit/__init__.py'))).toBe(false);
     // A clone: the history (and tags) are there for a version computed from git.
-    expect((await git(built, ['rev-parse', 'HEAD']))).toBe(base);
+    expect(await git(built, ['rev-parse', 'HEAD'])).toBe(base);
     // The user's checkout is untouched by the snapshot.
     expect(fs.existsSync(path.join(work, 'build'))).toBe(false);
   });
@@ -111,12 +120,28 @@ describe('resolving a source', () => {
   });
 
   it.each([
-    ['a directory that does not exist', () => tree('/nonexistent/hookkit'), /no such directory\. Give the directory of a checkout .*git:REV/],
+    [
+      'a directory that does not exist',
+      () => tree('/nonexistent/hookkit'),
+      /no such directory\. Give the directory of a checkout .*git:REV/,
+    ],
     ['a file', () => tree(path.join(HOOKKIT, 'pyproject.toml')), /is a file, not a directory/],
-    ['a directory without a Python project', () => tree(path.dirname(HOOKKIT)), /is not a Python project: it has neither pyproject\.toml nor setup\.py/],
+    [
+      'a directory without a Python project',
+      () => tree(path.dirname(HOOKKIT)),
+      /is not a Python project: it has neither pyproject\.toml nor setup\.py/,
+    ],
     ['a revision outside git', () => rev(tmpdir(), 'main'), /is not inside a git repository/],
-    ['an unknown revision', () => rev(repo, 'no-such-branch'), /git knows no revision 'no-such-branch' in .*git fetch first/],
-    ['a repository that does not exist', () => rev('/nonexistent/repo', 'main'), /no such directory, so no git repository/],
+    [
+      'an unknown revision',
+      () => rev(repo, 'no-such-branch'),
+      /git knows no revision 'no-such-branch' in .*git fetch first/,
+    ],
+    [
+      'a repository that does not exist',
+      () => rev('/nonexistent/repo', 'main'),
+      /no such directory, so no git repository/,
+    ],
   ])('refuses %s', async (_what, resolve, message) => {
     await expect(resolve()).rejects.toThrow(message);
   });

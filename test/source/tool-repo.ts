@@ -9,11 +9,18 @@ import { FIXTURES, resnet18Subject, ROOT, tmpdir } from '../helpers.ts';
 
 export const HOOKKIT = path.join(FIXTURES, 'sources/hookkit');
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.org', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.org' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.org',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.org',
+};
 
 /** Runs git in `repo` with a fixed identity and date; returns stdout. */
 export async function git(repo: string, args: string[], date = '2026-01-01T00:00:00Z'): Promise<string> {
-  const r = await execa('git', ['-C', repo, ...args], { env: { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+  const r = await execa('git', ['-C', repo, ...args], {
+    env: { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  });
   return r.stdout;
 }
 
@@ -36,12 +43,20 @@ export async function commitSlowdown(repo: string, opts: { extra?: number; branc
   if (!(extra > 0 && extra < 100)) throw new Error(`commitSlowdown: extra must be in (0, 100), not ${extra}`);
   await git(repo, ['checkout', '-q', '-b', opts.branch ?? 'slow']);
   const core = path.join(repo, 'hookkit/_core.py');
-  const text = fs.readFileSync(core, 'utf8')
-    .replace('"""The hooks themselves."""\n', `"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + ${extra} * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n`)
+  const text = fs
+    .readFileSync(core, 'utf8')
+    .replace(
+      '"""The hooks themselves."""\n',
+      `"""The hooks themselves."""\n\nimport time\n\n\ndef _settle(started):\n    until = time.perf_counter() + ${extra} * (time.perf_counter() - started)\n    while time.perf_counter() < until:\n        pass\n`,
+    )
     .replace('    kept = []\n    handle', '    kept = []\n    started = time.perf_counter()\n    handle')
     .replace('    return kept[0], result', '    _settle(started)\n    return kept[0], result')
-    .replace('    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()', '    started = time.perf_counter()\n    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()\n        _settle(started)');
-  if (!text.includes('_settle(started)\n    return kept[0]') || !text.includes('        _settle(started)')) throw new Error('the slowdown patch no longer applies to hookkit/_core.py');
+    .replace(
+      '    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()',
+      '    started = time.perf_counter()\n    handle = module.register_forward_hook(hook)\n    try:\n        return model(*inputs)\n    finally:\n        handle.remove()\n        _settle(started)',
+    );
+  if (!text.includes('_settle(started)\n    return kept[0]') || !text.includes('        _settle(started)'))
+    throw new Error('the slowdown patch no longer applies to hookkit/_core.py');
   fs.writeFileSync(core, text);
   await git(repo, ['commit', '-q', '-am', 'hookkit: settle after every forward'], '2026-01-02T00:00:00Z');
   const commit = await git(repo, ['rev-parse', 'HEAD']);
@@ -51,7 +66,8 @@ export async function commitSlowdown(repo: string, opts: { extra?: number; branc
 
 // The project's main environment, so that a run finds it built (.ci/run builds it) and only the
 // source layers have to be built.
-const MAIN = parse(fs.readFileSync(path.join(ROOT, 'specs/resnet18_gpu.yaml'), 'utf8')).environments.main.requirements as string[];
+const MAIN = parse(fs.readFileSync(path.join(ROOT, 'specs/resnet18_gpu.yaml'), 'utf8')).environments.main
+  .requirements as string[];
 
 /**
  * Writes a spec measuring hookkit beside forward hooks (the reference) on a ResNet-18 with 32x32 inputs,
@@ -87,7 +103,9 @@ groups:
 }
 
 /** A fresh folder holding the sourced spec (without raw) and hookkit committed in `hookkit/` beside it. */
-export async function sourcedWorkspace(protocol: string): Promise<{ dir: string; spec: string; repo: string; commit: string }> {
+export async function sourcedWorkspace(
+  protocol: string,
+): Promise<{ dir: string; spec: string; repo: string; commit: string }> {
   const dir = tmpdir();
   const spec = writeSourcedSpec(dir, { protocol, raw: false });
   const repo = path.join(dir, 'hookkit');

@@ -46,22 +46,37 @@ describe('validate refuses bad input with one clear line and exit 2', () => {
   });
 
   it('a schedule that is not one of the two, at its line and column', async () => {
-    const tiny = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../fixtures/specs/tiny.yaml'), 'utf8');
-    const file = write(dir, 'schedule.yaml', tiny.replace(/^protocol: \{/m, 'protocol: { schedule: "random; rm -rf /", '));
+    const tiny = fs.readFileSync(
+      path.join(path.dirname(new URL(import.meta.url).pathname), '../fixtures/specs/tiny.yaml'),
+      'utf8',
+    );
+    const file = write(
+      dir,
+      'schedule.yaml',
+      tiny.replace(/^protocol: \{/m, 'protocol: { schedule: "random; rm -rf /", '),
+    );
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/schedule\.yaml:7:\d+ protocol\.schedule: must be one of 'interleaved', 'sequential' \(got 'random; rm -rf \/'\)/);
+    expect(r.stderr).toMatch(
+      /schedule\.yaml:7:\d+ protocol\.schedule: must be one of 'interleaved', 'sequential' \(got 'random; rm -rf \/'\)/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
   });
 
   it('a file that is not UTF-8, with the offending byte', async () => {
-    const r = await cli(['validate', write(dir, 'latin1.yaml', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xe9, 0x0a]))]);
+    const r = await cli([
+      'validate',
+      write(dir, 'latin1.yaml', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xe9, 0x0a])),
+    ]);
     expectOneCleanError(r, /latin1\.yaml:1:7: the file is not valid UTF-8 \(byte 0xe9/);
   });
 
   it('an alias bomb', async () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${new Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${new Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`,
+      );
     const r = await cli(['validate', write(dir, 'bomb.yaml', bomb.join('\n') + '\n')]);
     expectOneCleanError(r, /bomb\.yaml:1:1: .*alias/i);
   });

@@ -35,15 +35,33 @@ describe('runners/harness/contracts.json', () => {
     for (const dir of Object.values(builtinRunnerDirs())) {
       const m = readManifest(dir);
       if (m instanceof Error) throw m;
-      for (const [id, a] of Object.entries(m.adapters)) for (const c of a.contracts) expect(kinds, `${id}: ${c}`).toContain(c);
+      for (const [id, a] of Object.entries(m.adapters))
+        for (const c of a.contracts) expect(kinds, `${id}: ${c}`).toContain(c);
     }
   });
 
   it('gives gradients to exactly the contracts whose work reaches a backward', () => {
     const f = facts as Exclude<typeof facts, Error>;
-    expect(Object.values(f).filter((x) => x.grad).map((x) => x.kind).sort()).toEqual(['attribution_patching', 'backward_capture', 'generated_token_attribution', 'grad_cam', 'integrated_gradients', 'lrp_epsilon', 'same_site_gradient', 'site_gradient_only']);
+    expect(
+      Object.values(f)
+        .filter((x) => x.grad)
+        .map((x) => x.kind)
+        .sort(),
+    ).toEqual([
+      'attribution_patching',
+      'backward_capture',
+      'generated_token_attribution',
+      'grad_cam',
+      'integrated_gradients',
+      'lrp_epsilon',
+      'same_site_gradient',
+      'site_gradient_only',
+    ]);
     // attribution_patching: the clean and the corrupted forward, one backward to the block outputs only; it reads, so no guard.
-    expect([f.attribution_patching.work, f.attribution_patching.writes]).toEqual([{ forwards: 2, parameter_grads: false }, undefined]);
+    expect([f.attribution_patching.work, f.attribution_patching.writes]).toEqual([
+      { forwards: 2, parameter_grads: false },
+      undefined,
+    ]);
     expect(f.same_site_gradient.work).toEqual({ forwards: 1, parameter_grads: true });
     expect(f.site_gradient_only.work).toEqual({ forwards: 1, parameter_grads: false });
     expect(f.site_output_stopped.work?.forwards).toBe(0);
@@ -56,8 +74,17 @@ describe('runners/harness/contracts.json', () => {
     expect((all as Record<string, unknown>).site_output_norm).toMatchObject({ grad: false, params: { site: 'site' } });
     const clash = tmpdir();
     fs.copyFileSync(path.join(dir, 'manifest.json'), path.join(clash, 'manifest.json'));
-    write(clash, 'contracts.json', JSON.stringify({ contracts: 1, kinds: { same_site_gradient: { label: 'x', grad: false, params: {}, work: null } } }));
-    expect(String(contractFacts({ clash: readManifest(clash) }))).toMatch(/already defined in .*contracts\.json; give it its own id/);
+    write(
+      clash,
+      'contracts.json',
+      JSON.stringify({
+        contracts: 1,
+        kinds: { same_site_gradient: { label: 'x', grad: false, params: {}, work: null } },
+      }),
+    );
+    expect(String(contractFacts({ clash: readManifest(clash) }))).toMatch(
+      /already defined in .*contracts\.json; give it its own id/,
+    );
   });
 
   it('produces requests that pass schemas/request.schema.json, carrying grad and work', async () => {
@@ -67,29 +94,48 @@ describe('runners/harness/contracts.json', () => {
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/work.yaml'));
     const validate = validatorFor('request.schema.json');
     for (const cell of loaded.plan!.cells.filter((c) => c.status === 'planned')) {
-      const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
+      const request = buildRequest(
+        { spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) },
+        { key: 'k', cell, kind: 'time', index: 0 },
+      );
       expect(validate(request), `${cell.id}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
       expect(request.contract.grad).toBe(cell.kind === 'same_site_gradient');
     }
   });
 
   it('is what the Python self-check reads (no second list of contract facts in Python)', () => {
-    const harness = fs.readdirSync(path.join(ROOT, 'runners/harness/benchgrid_harness')).filter((f) => f.endsWith('.py')).map((f) => fs.readFileSync(path.join(ROOT, 'runners/harness/benchgrid_harness', f), 'utf8')).join('\n');
+    const harness = fs
+      .readdirSync(path.join(ROOT, 'runners/harness/benchgrid_harness'))
+      .filter((f) => f.endsWith('.py'))
+      .map((f) => fs.readFileSync(path.join(ROOT, 'runners/harness/benchgrid_harness', f), 'utf8'))
+      .join('\n');
     expect(harness).not.toMatch(/same_site_gradient|backward_capture|GRAD_CONTRACTS/);
-    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain('"harness" / "contracts.json');
+    expect(fs.readFileSync(path.join(ROOT, 'runners/harness/selfcheck.py'), 'utf8')).toContain(
+      '"harness" / "contracts.json',
+    );
   });
 });
 
 describe('validate checks each contract against its facts', () => {
   it('a missing parameter is one clear line with its position, and exit 2', async () => {
-    const file = write(tmpdir(), 'missing.yaml', SPEC('  steer: { kind: repeated_steering, site: layer2, params: { strengths: [1] } }'));
+    const file = write(
+      tmpdir(),
+      'missing.yaml',
+      SPEC('  steer: { kind: repeated_steering, site: layer2, params: { strengths: [1] } }'),
+    );
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/missing\.yaml:\d+:\d+.*contract 'steer' \(repeated_steering\) needs 'direction_seed', a non-negative integer\./);
+    expect(r.stderr).toMatch(
+      /missing\.yaml:\d+:\d+.*contract 'steer' \(repeated_steering\) needs 'direction_seed', a non-negative integer\./,
+    );
   });
 
   it('a parameter of the wrong type (an epsilon that is a string) is refused with its position', async () => {
-    const file = write(tmpdir(), 'epsilon.yaml', SPEC('  steer: { kind: lrp_epsilon, params: { target: 0, epsilon: "0.25" } }'));
+    const file = write(
+      tmpdir(),
+      'epsilon.yaml',
+      SPEC('  steer: { kind: lrp_epsilon, params: { target: 0, epsilon: "0.25" } }'),
+    );
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/epsilon\.yaml:\d+:\d+.*contract 'steer': 'epsilon' must be a number \(got "0\.25"\)\./);
@@ -99,12 +145,23 @@ describe('validate checks each contract against its facts', () => {
     const { loadSpec } = await import('../../src/validate/load.ts');
     const { buildRequest } = await import('../../src/run/jobs.ts');
     const { runSettings } = await import('../../src/settings/settings.ts');
-    const good = write(tmpdir(), 'tolerance.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'));
+    const good = write(
+      tmpdir(),
+      'tolerance.yaml',
+      SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: 1.0e-4 } }'),
+    );
     const loaded = await loadSpec(good);
     const cell = loaded.plan!.cells.find((c) => c.status === 'planned')!;
-    const request = buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) }, { key: 'k', cell, kind: 'time', index: 0 });
+    const request = buildRequest(
+      { spec: loaded.spec!, manifests: loaded.manifests!, ...runSettings(loaded.spec!, {}, () => 0) },
+      { key: 'k', cell, kind: 'time', index: 0 },
+    );
     expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
-    const bad = write(tmpdir(), 'negative.yaml', SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'));
+    const bad = write(
+      tmpdir(),
+      'negative.yaml',
+      SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'),
+    );
     const r = await cli(['validate', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/negative\.yaml:\d+:\d+.*exactness.*atol/);
@@ -114,6 +171,8 @@ describe('validate checks each contract against its facts', () => {
     const file = write(tmpdir(), 'unknown.yaml', SPEC('  steer: { kind: repeated_steerin, site: layer2 }'));
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/harness\/contracts\.json.*Did you mean 'repeated_steering'\?/s);
+    expect(r.stderr).toMatch(
+      /unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/harness\/contracts\.json.*Did you mean 'repeated_steering'\?/s,
+    );
   });
 });

@@ -11,7 +11,10 @@ let typo: string;
 beforeAll(() => {
   // Issue 16's typo: `single_modul_output` in group A's contracts of a copy of the seed's spec.
   const text = fs.readFileSync(path.join(ROOT, 'specs/resnet18_gpu.yaml'), 'utf8');
-  const changed = text.replace(/(groups:\n  A:\n(?:    .*\n)*?    contracts: \[)single_module_output/, '$1single_modul_output');
+  const changed = text.replace(
+    /(groups:\n  A:\n(?:    .*\n)*?    contracts: \[)single_module_output/,
+    '$1single_modul_output',
+  );
   expect(changed).not.toBe(text);
   typo = write(tmpdir(), 'typo.yaml', changed);
 });
@@ -44,23 +47,37 @@ describe('validate with one typo', () => {
     const r = await cli(['validate', typo], { env: { GITHUB_ACTIONS: 'true' } });
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toMatch(/^::error file=[^,]*typo\.yaml,line=\d+,col=17,title=benchgrid unknown-contract::groups\.A\.contracts\[0\]: unknown contract 'single_modul_output'/);
+    expect(annotations[0]).toMatch(
+      /^::error file=[^,]*typo\.yaml,line=\d+,col=17,title=benchgrid unknown-contract::groups\.A\.contracts\[0\]: unknown contract 'single_modul_output'/,
+    );
     expect((await cli(['validate', typo])).stdout).not.toContain('::error');
   });
 });
 
 describe('foldFollowOns', () => {
-  const d = (line: number, code: string, message: string, hint?: string): Diagnostic => ({ severity: 'error', file: 'f.yaml', line, col: 1, path: '', code, message, hint });
+  const d = (line: number, code: string, message: string, hint?: string): Diagnostic => ({
+    severity: 'error',
+    file: 'f.yaml',
+    line,
+    col: 1,
+    path: '',
+    code,
+    message,
+    hint,
+  });
 
   it('keeps diagnostics that do not name the unknown name, and matches whole names only', () => {
     const out = foldFollowOns([
       d(1, 'unknown-tool', "unknown tool 'hoks'.", "Did you mean 'hooks'?"),
-      d(2, 'other', "cell A/x/hoks/m is neither implemented nor given a reason."),
+      d(2, 'other', 'cell A/x/hoks/m is neither implemented nor given a reason.'),
       d(3, 'other', "tool 'hooks2' is odd."),
       d(4, 'unknown-reason-target', "this reason names tool 'hooks', which is not in group A.", "Did you mean 'hoks'?"),
     ]);
     expect(out.map((x) => x.line)).toEqual([1, 3]);
-    expect(out[0].follow_ons?.map((x) => [x.line, x.hint])).toEqual([[2, undefined], [4, undefined]]);
+    expect(out[0].follow_ons?.map((x) => [x.line, x.hint])).toEqual([
+      [2, undefined],
+      [4, undefined],
+    ]);
   });
 
   it('returns the list unchanged when there is no unknown name', () => {

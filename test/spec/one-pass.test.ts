@@ -8,18 +8,28 @@ import { loadSpec } from '../../src/validate/load.ts';
 import { cli, FIXTURES, ROOT, tmpdir, write } from '../helpers.ts';
 
 const tiny = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8').replace(/^# yaml-language-server.*\n/, '');
-const edit = (...reps: [string, string][]) => reps.reduce((t, [a, b]) => {
-  expect(t.includes(a), a).toBe(true);
-  return t.replace(a, b);
-}, tiny);
+const edit = (...reps: [string, string][]) =>
+  reps.reduce((t, [a, b]) => {
+    expect(t.includes(a), a).toBe(true);
+    return t.replace(a, b);
+  }, tiny);
 
 describe('one pass', () => {
   it('reports a schema error and an unrelated semantic error together', async () => {
-    const file = write(tmpdir(), 'spec.yaml', edit(['hooks: { label: forward hooks }', 'hooks: { label: 5 }'], ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, tv_fx, torchlens]']));
+    const file = write(
+      tmpdir(),
+      'spec.yaml',
+      edit(
+        ['hooks: { label: forward hooks }', 'hooks: { label: 5 }'],
+        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, tv_fx, torchlens]'],
+      ),
+    );
     const r = await cli(['validate', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/tools\.hooks\.label: must be string \(got number 5\)\./);
-    expect(r.stderr).toMatch(/groups\.A\.tools\[3\]: unknown tool 'torchlens'\. Runner 'torch' has an adapter 'torchlens': declare it under tools:/);
+    expect(r.stderr).toMatch(
+      /groups\.A\.tools\[3\]: unknown tool 'torchlens'\. Runner 'torch' has an adapter 'torchlens': declare it under tools:/,
+    );
     expect(r.stderr).toMatch(/invalid: 2 errors/);
   });
 
@@ -38,18 +48,25 @@ describe('one pass', () => {
 describe('a removed contract', () => {
   it('is one error with its follow-ons folded, printed once for the spec and the specs extending it', async () => {
     const dir = tmpdir();
-    for (const f of ['resnet18_gpu.yaml', 'resnet18_cpu.yaml']) fs.copyFileSync(path.join(ROOT, 'specs', f), path.join(dir, f));
+    for (const f of ['resnet18_gpu.yaml', 'resnet18_cpu.yaml'])
+      fs.copyFileSync(path.join(ROOT, 'specs', f), path.join(dir, f));
     const gpu = path.join(dir, 'resnet18_gpu.yaml');
     const text = fs.readFileSync(gpu, 'utf8');
-    const cut = text.replace('  replacement_edit:\n    label: one module replaced by zeros\n    site: layer2\n', '').replace('matched_retained, replacement_edit, repeated_steering', 'matched_retained, repeated_steering');
+    const cut = text
+      .replace('  replacement_edit:\n    label: one module replaced by zeros\n    site: layer2\n', '')
+      .replace('matched_retained, replacement_edit, repeated_steering', 'matched_retained, repeated_steering');
     expect(cut).not.toBe(text);
     fs.writeFileSync(gpu, cut);
     const r = await cli(['validate', gpu, path.join(dir, 'resnet18_cpu.yaml')]);
     expect(r.code).toBe(2);
     const errors = r.stderr.split('\n').filter((l) => /^\S+:\d+:\d+ /.test(l));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/unknown contract 'replacement_edit': this reason names it, but the spec does not declare it/);
+    expect(errors[0]).toMatch(
+      /unknown contract 'replacement_edit': this reason names it, but the spec does not declare it/,
+    );
     expect(r.stderr).toMatch(/\(\+\d+ follow-on errors caused by this one, at lines [\d, ]+; they go away with it/);
-    expect(r.stderr).toMatch(/resnet18_cpu\.yaml: 1 diagnostic\(s\) the same as printed above for .*resnet18_gpu\.yaml \(a file it extends\), not printed again\./);
+    expect(r.stderr).toMatch(
+      /resnet18_cpu\.yaml: 1 diagnostic\(s\) the same as printed above for .*resnet18_gpu\.yaml \(a file it extends\), not printed again\./,
+    );
   });
 });

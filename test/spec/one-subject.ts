@@ -5,7 +5,16 @@
  * A spec named `name` with subject `s` (labelled `label`) and one group reading its `site`: `protocol` is the
  * protocol block's line if any; `extra` stands between the subject and the contracts, as written (with its newline).
  */
-export function oneSubjectSpec(o: { name: string; title: string; label: string; model: string; inputs: string; site: string; protocol?: string; extra?: string }): string {
+export function oneSubjectSpec(o: {
+  name: string;
+  title: string;
+  label: string;
+  model: string;
+  inputs: string;
+  site: string;
+  protocol?: string;
+  extra?: string;
+}): string {
   return `benchgrid: 1
 name: ${o.name}
 title: ${o.title}

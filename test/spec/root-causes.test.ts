@@ -35,20 +35,29 @@ async function refusedWithOneError(file: string): Promise<{ errors: Diagnostic[]
 }
 
 describe('one editing mistake, one error at its line, saying what to do', () => {
-  it('a key indented one space short: the line out of line and the column of its siblings, not the parser\'s text', async () => {
+  it("a key indented one space short: the line out of line and the column of its siblings, not the parser's text", async () => {
     const file = edited('indent', '    label: ResNet-18\n', '   label: ResNet-18\n');
     const { errors, lines } = await refusedWithOneError(file);
     expect(errors[0]).toMatchObject({ code: 'bad-indentation', line: lineOf(tiny, 'label: ResNet-18'), col: 4 });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`indent.yaml:${errors[0].line}:4 subjects.resnet18.label: \`label\` is at column 4 but belongs to subject \`resnet18\` (its keys are at column 5). Indent it to column 5.`);
+    expect(lines[0]).toContain(
+      `indent.yaml:${errors[0].line}:4 subjects.resnet18.label: \`label\` is at column 4 but belongs to subject \`resnet18\` (its keys are at column 5). Indent it to column 5.`,
+    );
     expect(lines[0]).not.toMatch(/same column|compact mappings|Implicit keys/);
   });
 
   it("a subject's key outdented to the subject's column: the key, not six schema errors", async () => {
     const file = edited('outdent', '    sites: { layer2: layer2 }', '  sites: { layer2: layer2 }');
     const { errors, lines } = await refusedWithOneError(file);
-    expect(errors[0]).toMatchObject({ code: 'misplaced-key', line: lineOf(tiny, 'sites: {'), col: 3, path: '/subjects/sites' });
-    expect(errors[0].message).toBe('`sites` is at column 3 but belongs to subject `resnet18` (its keys are at column 5).');
+    expect(errors[0]).toMatchObject({
+      code: 'misplaced-key',
+      line: lineOf(tiny, 'sites: {'),
+      col: 3,
+      path: '/subjects/sites',
+    });
+    expect(errors[0].message).toBe(
+      '`sites` is at column 3 but belongs to subject `resnet18` (its keys are at column 5).',
+    );
     expect(errors[0].hint).toBe('Indent it to column 5.');
     // What the schema said (resnet18 lacks sites; "subject" sites lacks label, model, ...) is folded under it.
     expect(errors[0].follow_ons?.map((f) => f.code)).toContain('missing-key');
@@ -58,8 +67,15 @@ describe('one editing mistake, one error at its line, saying what to do', () => 
   it("a tool's declaration misspelt: the error is at the declaration, not at the group that names the tool right", async () => {
     const file = edited('declaration', '  hooks: { label: forward hooks }', '  hoosk: { label: forward hooks }');
     const { errors, lines } = await refusedWithOneError(file);
-    expect(errors[0]).toMatchObject({ code: 'misspelt-declaration', line: lineOf(tiny, 'hooks: { label'), col: 3, path: '/tools/hoosk' });
-    expect(errors[0].message).toBe(`tool 'hoosk' is declared here but used nowhere, while line ${lineOf(tiny, 'tools: [raw, hooks')} uses 'hooks', which is not declared.`);
+    expect(errors[0]).toMatchObject({
+      code: 'misspelt-declaration',
+      line: lineOf(tiny, 'hooks: { label'),
+      col: 3,
+      path: '/tools/hoosk',
+    });
+    expect(errors[0].message).toBe(
+      `tool 'hoosk' is declared here but used nowhere, while line ${lineOf(tiny, 'tools: [raw, hooks')} uses 'hooks', which is not declared.`,
+    );
     expect(errors[0].hint).toBe("Rename the declaration to 'hooks'.");
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain("Did you mean 'hoosk'");
@@ -68,18 +84,35 @@ describe('one editing mistake, one error at its line, saying what to do', () => 
   it('a misspelt use of a correct declaration keeps its error at the use', async () => {
     const file = edited('use', '      raw_forward: [reference]', '      raw_forwad: [reference]');
     const { errors } = await validate(file);
-    expect(errors[0]).toMatchObject({ code: 'unknown-contract', line: lineOf(tiny, 'raw_forward: [reference]'), hint: "Did you mean 'raw_forward'?" });
+    expect(errors[0]).toMatchObject({
+      code: 'unknown-contract',
+      line: lineOf(tiny, 'raw_forward: [reference]'),
+      hint: "Did you mean 'raw_forward'?",
+    });
   });
 });
 
 describe('findMisindented', () => {
   it('names the first line whose column its siblings do not share, with theirs', () => {
-    expect(findMisindented('a:\n  b: 1\n   c: 2\n  d: 3\n')).toMatchObject({ line: 3, col: 4, expected: 3, key: 'c', parent: '/a', pointer: '/a/c' });
+    expect(findMisindented('a:\n  b: 1\n   c: 2\n  d: 3\n')).toMatchObject({
+      line: 3,
+      col: 4,
+      expected: 3,
+      key: 'c',
+      parent: '/a',
+      pointer: '/a/c',
+    });
     expect(findMisindented('a:\n   b: 1\n  c: 2\n  d: 3\n')).toMatchObject({ line: 2, col: 4, expected: 3, key: 'b' });
   });
 
   it('follows list items and their keys', () => {
-    expect(findMisindented('l:\n  - x: 1\n    y: 2\n  - x: 3\n   y: 4\n')).toMatchObject({ line: 5, col: 4, expected: 5, key: 'y', pointer: '/l/1/y' });
+    expect(findMisindented('l:\n  - x: 1\n    y: 2\n  - x: 3\n   y: 4\n')).toMatchObject({
+      line: 5,
+      col: 4,
+      expected: 5,
+      key: 'y',
+      pointer: '/l/1/y',
+    });
     expect(findMisindented('l:\n- a\n- b\nm: 1\n')).toBeUndefined();
   });
 
@@ -91,7 +124,7 @@ describe('findMisindented', () => {
       'b: { x: 1,',
       '   y: 2 }',
       "c: 'it''s",
-      '   z: 3'+"'",
+      '   z: 3' + "'",
       "d: it's fine # e: 1",
       '  # f: 2',
       'g:',
@@ -105,7 +138,8 @@ describe('findMisindented', () => {
 
   it('finds nothing wrong in the specs of this repository', () => {
     const dir = path.join(FIXTURES, '../../specs');
-    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.yaml'))) expect(findMisindented(fs.readFileSync(path.join(dir, f), 'utf8')), f).toBeUndefined();
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.yaml')))
+      expect(findMisindented(fs.readFileSync(path.join(dir, f), 'utf8')), f).toBeUndefined();
   });
 });
 

@@ -25,9 +25,18 @@ const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) 
 
 describe('spec schema', () => {
   it('accepts the tiny fixture and every spec in specs/', async () => {
-    for (const file of [path.join(FIXTURES, 'specs/tiny.yaml'), ...fs.readdirSync(path.join(ROOT, 'specs')).filter((f) => f.endsWith('.yaml')).map((f) => path.join(ROOT, 'specs', f))]) {
+    for (const file of [
+      path.join(FIXTURES, 'specs/tiny.yaml'),
+      ...fs
+        .readdirSync(path.join(ROOT, 'specs'))
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => path.join(ROOT, 'specs', f)),
+    ]) {
       const loaded = await loadSpec(file);
-      expect(loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)), file).toEqual([]);
+      expect(
+        loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(d)),
+        file,
+      ).toEqual([]);
       expect(loaded.spec?.name).toBeTruthy();
     }
   });
@@ -41,7 +50,9 @@ describe('spec schema', () => {
 
   it('flags an unknown key at the key, with a did-you-mean', async () => {
     const { lines } = await loadVariant('protocol: { warmups: 1', 'protocol: { warmpus: 1');
-    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'protocol: {')}:13 protocol.warmpus: unknown key 'warmpus'. Did you mean 'warmups'?`]);
+    expect(lines).toEqual([
+      `variant.yaml:${lineOf(tiny, 'protocol: {')}:13 protocol.warmpus: unknown key 'warmpus'. Did you mean 'warmups'?`,
+    ]);
   });
 
   it('flags a wrong type with what it got', async () => {
@@ -51,7 +62,9 @@ describe('spec schema', () => {
 
   it('flags a bad device with the allowed values', async () => {
     const { lines } = await loadVariant('device: cpu', 'device: gpu');
-    expect(lines).toEqual([`variant.yaml:${lineOf(tiny, 'device: cpu')}:9 device: must be one of 'cpu', 'cuda' (got 'gpu'). Did you mean 'cpu'?`]);
+    expect(lines).toEqual([
+      `variant.yaml:${lineOf(tiny, 'device: cpu')}:9 device: must be one of 'cpu', 'cuda' (got 'gpu'). Did you mean 'cpu'?`,
+    ]);
   });
 
   it('flags a missing required key at its parent', async () => {
@@ -61,7 +74,10 @@ describe('spec schema', () => {
   });
 
   it('says a group is either a product or a list of cells', async () => {
-    const { lines } = await loadVariant('    cells:\n      raw_forward: [reference]', '    tools: [reference]\n    cells:\n      raw_forward: [reference]');
+    const { lines } = await loadVariant(
+      '    cells:\n      raw_forward: [reference]',
+      '    tools: [reference]\n    cells:\n      raw_forward: [reference]',
+    );
     expect(lines.join('\n')).toMatch(/groups\.B: a group declares either `contracts` and `tools`/);
   });
 });
@@ -69,43 +85,74 @@ describe('spec schema', () => {
 describe('semantic rules', () => {
   it('an unknown tool in a group, with a did-you-mean', async () => {
     const { lines } = await loadVariant('tools: [raw, hooks, tv_fx]', 'tools: [raw, hoks, tv_fx]');
-    expect(lines[0].split('\n')[0]).toBe(`variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:18 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`);
+    expect(lines[0].split('\n')[0]).toBe(
+      `variant.yaml:${lineOf(tiny, 'tools: [raw, hooks, tv_fx]')}:18 groups.A.tools[1]: unknown tool 'hoks'. Did you mean 'hooks'?`,
+    );
   });
 
   it('an unknown subject and an unknown contract', async () => {
     const a = await loadVariant('subjects: [resnet18]\n    contracts', 'subjects: [resnet19]\n    contracts');
-    expect(a.lines.join('\n')).toMatch(/groups\.A\.subjects\[0\]: unknown subject 'resnet19'\. Did you mean 'resnet18'\?/);
+    expect(a.lines.join('\n')).toMatch(
+      /groups\.A\.subjects\[0\]: unknown subject 'resnet19'\. Did you mean 'resnet18'\?/,
+    );
     const b = await loadVariant('      raw_forward: [reference]', '      raw_forwad: [reference]');
-    expect(b.lines.join('\n')).toMatch(/groups\.B\.cells\.raw_forwad: unknown contract 'raw_forwad'\. Did you mean 'raw_forward'\?/);
+    expect(b.lines.join('\n')).toMatch(
+      /groups\.B\.cells\.raw_forwad: unknown contract 'raw_forwad'\. Did you mean 'raw_forward'\?/,
+    );
   });
 
   it('an unknown environment and an unknown adapter', async () => {
-    const a = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, environment: mian }', ['subjects:\n', 'environments:\n  main: { requirements: [torch] }\nsubjects:\n']);
+    const a = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, environment: mian }', [
+      'subjects:\n',
+      'environments:\n  main: { requirements: [torch] }\nsubjects:\n',
+    ]);
     expect(a.lines.join('\n')).toMatch(/tools\.raw\.environment: unknown environment 'mian'\. Did you mean 'main'\?/);
     const b = await loadVariant('raw: { label: plain forward }', 'raw: { label: plain forward, adapter: rwa }');
-    expect(b.lines.join('\n')).toMatch(/tools\.raw\.adapter: runner 'torch' has no adapter 'rwa'\. Did you mean 'raw'\?/);
+    expect(b.lines.join('\n')).toMatch(
+      /tools\.raw\.adapter: runner 'torch' has no adapter 'rwa'\. Did you mean 'raw'\?/,
+    );
   });
 
   it('an unknown site', async () => {
-    const { lines } = await loadVariant('single_module_output: { label: one module\'s output, site: layer2 }', 'single_module_output: { label: one module\'s output, site: layer3 }');
-    expect(lines.join('\n')).toMatch(/contracts\.single_module_output\.site: contract 'single_module_output' reads site 'layer3', which subject 'resnet18' does not declare\. Did you mean 'layer2'\?/);
+    const { lines } = await loadVariant(
+      "single_module_output: { label: one module's output, site: layer2 }",
+      "single_module_output: { label: one module's output, site: layer3 }",
+    );
+    expect(lines.join('\n')).toMatch(
+      /contracts\.single_module_output\.site: contract 'single_module_output' reads site 'layer3', which subject 'resnet18' does not declare\. Did you mean 'layer2'\?/,
+    );
   });
 
   it('a reason that names no existing cell', async () => {
-    const { lines } = await loadVariant('        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs', '        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n      - tools: [raw]\n        subjects: [resnet18]\n        contracts: [raw_forward]\n        reason: nothing');
-    expect(lines.join('\n')).toMatch(/groups\.A\.unsupported\[1\]\.contracts\[0\]: this reason names contract 'raw_forward', which is not in group A/);
+    const { lines } = await loadVariant(
+      '        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs',
+      '        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n      - tools: [raw]\n        subjects: [resnet18]\n        contracts: [raw_forward]\n        reason: nothing',
+    );
+    expect(lines.join('\n')).toMatch(
+      /groups\.A\.unsupported\[1\]\.contracts\[0\]: this reason names contract 'raw_forward', which is not in group A/,
+    );
   });
 
   it('a cell that is neither implemented nor reasoned', async () => {
-    const { lines, loaded } = await loadVariant('    unsupported:\n      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n', '');
+    const { lines, loaded } = await loadVariant(
+      '    unsupported:\n      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n',
+      '',
+    );
     expect(loaded.spec).toBeUndefined();
-    expect(lines.join('\n')).toMatch(/cell A\/replacement_edit\/tv_fx\/resnet18 is neither implemented \(adapter 'tv_fx' of runner 'torch' has no 'replacement_edit'\) nor given a reason\. Add it to the group's 'unsupported' list/);
+    expect(lines.join('\n')).toMatch(
+      /cell A\/replacement_edit\/tv_fx\/resnet18 is neither implemented \(adapter 'tv_fx' of runner 'torch' has no 'replacement_edit'\) nor given a reason\. Add it to the group's 'unsupported' list/,
+    );
   });
 
   it('a stale reason is a warning, not an error', async () => {
-    const { lines, loaded } = await loadVariant('tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]', 'tools: [tv_fx, hooks]\n        contracts: [replacement_edit, repeated_steering]');
+    const { lines, loaded } = await loadVariant(
+      'tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]',
+      'tools: [tv_fx, hooks]\n        contracts: [replacement_edit, repeated_steering]',
+    );
     expect(loaded.spec).toBeDefined();
-    expect(lines.join('\n')).toMatch(/warning: stale reason: the adapter implements A\/replacement_edit\/hooks\/resnet18, A\/repeated_steering\/hooks\/resnet18/);
+    expect(lines.join('\n')).toMatch(
+      /warning: stale reason: the adapter implements A\/replacement_edit\/hooks\/resnet18, A\/repeated_steering\/hooks\/resnet18/,
+    );
   });
 
   it('an empty reason', async () => {
@@ -114,8 +161,13 @@ describe('semantic rules', () => {
   });
 
   it('a page row naming an unknown cell', async () => {
-    const { lines } = await loadVariant('- { tool: hooks, label: forward hook }', '- { tool: hoks, label: forward hook }');
-    expect(lines.join('\n')).toMatch(/page\.sections\[0\]\.rows\[0\]\.entries\[1\]: page entry names cell 'A\/single_module_output\/hoks\/resnet18', which the plan does not have\. Did you mean 'A\/single_module_output\/hooks\/resnet18'\?/);
+    const { lines } = await loadVariant(
+      '- { tool: hooks, label: forward hook }',
+      '- { tool: hoks, label: forward hook }',
+    );
+    expect(lines.join('\n')).toMatch(
+      /page\.sections\[0\]\.rows\[0\]\.entries\[1\]: page entry names cell 'A\/single_module_output\/hoks\/resnet18', which the plan does not have\. Did you mean 'A\/single_module_output\/hooks\/resnet18'\?/,
+    );
   });
 
   it('collects every problem in one pass', async () => {

@@ -14,9 +14,14 @@ let dir: string;
 /** A spec with one subject `s` (the given model, inputs and extras) and a read of `site` by raw and hooks. */
 function spec(model: string, opts: { inputs?: string; extra?: string; protocol?: string; site?: string } = {}): string {
   return oneSubjectSpec({
-    name: 'subjects_test', title: 'subjects', label: 'my model', model,
+    name: 'subjects_test',
+    title: 'subjects',
+    label: 'my model',
+    model,
     protocol: `{ processes: 2, samples: 3, min_samples: 2${opts.protocol ? `, ${opts.protocol}` : ''} }`,
-    inputs: opts.inputs ?? '{ kind: image, shape: [1, 3, 8, 8], seed: 0 }', site: opts.site ?? 'body.0', extra: `${opts.extra ?? ''}\n`,
+    inputs: opts.inputs ?? '{ kind: image, shape: [1, 3, 8, 8], seed: 0 }',
+    site: opts.site ?? 'body.0',
+    extra: `${opts.extra ?? ''}\n`,
   });
 }
 
@@ -30,24 +35,52 @@ beforeAll(() => {
 
 describe('a python builder', () => {
   it('names a function in a file beside the spec, resolved against the spec, and validating imports nothing', async () => {
-    const file = write(dir, 'own.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 3, config: { width: 8 } }'));
+    const file = write(
+      dir,
+      'own.yaml',
+      spec('{ builder: python, name: "models/net.py:build", seed: 3, config: { width: 8 } }'),
+    );
     const r = await cli(['validate', file]);
     expect(r.code, r.stderr).toBe(0);
     const { spec: s } = await loadSpec(file);
-    expect(s!.subjects.s.model).toMatchObject({ builder: 'python', dtype: 'float32', weights: null, source: { file: path.join(dir, 'models/net.py'), module: null, function: 'build' } });
+    expect(s!.subjects.s.model).toMatchObject({
+      builder: 'python',
+      dtype: 'float32',
+      weights: null,
+      source: { file: path.join(dir, 'models/net.py'), module: null, function: 'build' },
+    });
   });
 
   it('takes package.module:function of an installed module', async () => {
-    const { spec: s, diagnostics } = await loadSpec(write(dir, 'module.yaml', spec('{ builder: python, name: "my_models.cnn:build", seed: 0 }')));
+    const { spec: s, diagnostics } = await loadSpec(
+      write(dir, 'module.yaml', spec('{ builder: python, name: "my_models.cnn:build", seed: 0 }')),
+    );
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(s!.subjects.s.model.source).toEqual({ file: null, module: 'my_models.cnn', function: 'build' });
   });
 
   it.each([
-    ['a name without a function', '{ builder: python, name: "models/net.py", seed: 0 }', /is not FILE\.py:FUNCTION or package\.module:FUNCTION/],
-    ['a file that does not exist', '{ builder: python, name: "models/missing.py:build", seed: 0 }', /model file .*missing\.py does not exist/],
-    ['a file outside the spec\'s tree', '{ builder: python, name: "../../etc/net.py:build", seed: 0 }', /model file .* is outside the spec's directory/],
-    ['builder inputs for a torchvision model', '{ builder: torchvision, name: resnet18, seed: 0 }', /inputs\.kind builder takes the inputs a python builder returns/, '{ kind: builder, seed: 0 }'],
+    [
+      'a name without a function',
+      '{ builder: python, name: "models/net.py", seed: 0 }',
+      /is not FILE\.py:FUNCTION or package\.module:FUNCTION/,
+    ],
+    [
+      'a file that does not exist',
+      '{ builder: python, name: "models/missing.py:build", seed: 0 }',
+      /model file .*missing\.py does not exist/,
+    ],
+    [
+      "a file outside the spec's tree",
+      '{ builder: python, name: "../../etc/net.py:build", seed: 0 }',
+      /model file .* is outside the spec's directory/,
+    ],
+    [
+      'builder inputs for a torchvision model',
+      '{ builder: torchvision, name: resnet18, seed: 0 }',
+      /inputs\.kind builder takes the inputs a python builder returns/,
+      '{ kind: builder, seed: 0 }',
+    ],
   ])('refuses %s with the line and what to do (exit 2)', async (_what, model, message, inputs?: string) => {
     const r = await cli(['validate', write(dir, 'bad.yaml', spec(model, { inputs }))]);
     expect(r.code).toBe(2);
@@ -58,7 +91,16 @@ describe('a python builder', () => {
 
 describe('reinit', () => {
   it('names modules re-initialised after a random build, and the request carries them', async () => {
-    const { spec: s, diagnostics } = await loadSpec(write(dir, 'reinit.yaml', spec('{ builder: torchvision, name: vit_b_16, seed: 0, config: { image_size: 32 }, reinit: [heads.head] }', { inputs: '{ kind: image, shape: [1, 3, 32, 32], seed: 0 }', site: 'encoder.ln' })));
+    const { spec: s, diagnostics } = await loadSpec(
+      write(
+        dir,
+        'reinit.yaml',
+        spec('{ builder: torchvision, name: vit_b_16, seed: 0, config: { image_size: 32 }, reinit: [heads.head] }', {
+          inputs: '{ kind: image, shape: [1, 3, 32, 32], seed: 0 }',
+          site: 'encoder.ln',
+        }),
+      ),
+    );
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(s!.subjects.s.model.reinit).toEqual(['heads.head']);
     const plain = await loadSpec(write(dir, 'plain.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0 }')));
@@ -66,7 +108,16 @@ describe('reinit', () => {
   });
 
   it('is refused over real weights, at its line, with what to do (exit 2)', async () => {
-    const r = await cli(['validate', write(dir, 'reinit-weights.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors, reinit: [body.0] }'))]);
+    const r = await cli([
+      'validate',
+      write(
+        dir,
+        'reinit-weights.yaml',
+        spec(
+          '{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors, reinit: [body.0] }',
+        ),
+      ),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/reinit-weights\.yaml:\d+:\d+.*here it would overwrite the real weights/);
     expect(r.stderr).toMatch(/Remove reinit, or the weights/);
@@ -75,30 +126,74 @@ describe('reinit', () => {
 
 describe('weights', () => {
   it('are a state_dict file for torchvision and python models, a save_pretrained directory for transformers', async () => {
-    const sd = await loadSpec(write(dir, 'sd.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors }')));
-    expect(sd.spec!.subjects.s.model.weights).toEqual({ kind: 'state_dict', path: path.join(dir, 'weights/net.safetensors'), written: 'weights/net.safetensors' });
-    const pre = await loadSpec(write(dir, 'pre.yaml', spec('{ builder: transformers, seed: 0, weights: pretrained }', { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }', site: 'transformer.h.0' })));
+    const sd = await loadSpec(
+      write(
+        dir,
+        'sd.yaml',
+        spec('{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors }'),
+      ),
+    );
+    expect(sd.spec!.subjects.s.model.weights).toEqual({
+      kind: 'state_dict',
+      path: path.join(dir, 'weights/net.safetensors'),
+      written: 'weights/net.safetensors',
+    });
+    const pre = await loadSpec(
+      write(
+        dir,
+        'pre.yaml',
+        spec('{ builder: transformers, seed: 0, weights: pretrained }', {
+          inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }',
+          site: 'transformer.h.0',
+        }),
+      ),
+    );
     expect(pre.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(pre.spec!.subjects.s.model.weights).toMatchObject({ kind: 'pretrained', path: path.join(dir, 'pretrained') });
+    expect(pre.spec!.subjects.s.model.weights).toMatchObject({
+      kind: 'pretrained',
+      path: path.join(dir, 'pretrained'),
+    });
   });
 
   it('refuses a state_dict for a transformers model and a directory for a torchvision one', async () => {
-    const a = await cli(['validate', write(dir, 'w1.yaml', spec('{ builder: transformers, name: gpt2, seed: 0, weights: weights/net.safetensors }', { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }' }))]);
+    const a = await cli([
+      'validate',
+      write(
+        dir,
+        'w1.yaml',
+        spec('{ builder: transformers, name: gpt2, seed: 0, weights: weights/net.safetensors }', {
+          inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }',
+        }),
+      ),
+    ]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/loads a save_pretrained directory \(or hf:ID\), not a state_dict file/);
-    const b = await cli(['validate', write(dir, 'w2.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, weights: pretrained }'))]);
+    const b = await cli([
+      'validate',
+      write(dir, 'w2.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, weights: pretrained }')),
+    ]);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/takes a state_dict file/);
   });
 
-  it('refuses a hub id that could name a path, and weights outside the spec\'s tree, before looking anywhere', async () => {
+  it("refuses a hub id that could name a path, and weights outside the spec's tree, before looking anywhere", async () => {
     const tokens = { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }', site: 'transformer.h.0' };
     for (const weights of ['"hf:../../etc"', '"hf:a/b/c"', '"hf:"']) {
-      const r = await cli(['validate', write(dir, 'hubbad.yaml', spec(`{ builder: transformers, seed: 0, weights: ${weights} }`, tokens))]);
+      const r = await cli([
+        'validate',
+        write(dir, 'hubbad.yaml', spec(`{ builder: transformers, seed: 0, weights: ${weights} }`, tokens)),
+      ]);
       expect(r.code, weights).toBe(2);
       expect(r.stderr, weights).toMatch(/is not a hub id \(hf:ORG\/NAME\)/);
     }
-    const out = await cli(['validate', write(dir, 'outside.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, weights: ../../etc/passwd.pt }'))]);
+    const out = await cli([
+      'validate',
+      write(
+        dir,
+        'outside.yaml',
+        spec('{ builder: torchvision, name: resnet18, seed: 0, weights: ../../etc/passwd.pt }'),
+      ),
+    ]);
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/weights .*passwd\.pt is outside the spec's directory/);
   });
@@ -106,10 +201,19 @@ describe('weights', () => {
   it('refuses a hub id that is not in the local cache, and says how to fetch it; --allow-downloads lets it through', async () => {
     const cache = tmpdir('benchgrid-hf-');
     const env = { HF_HUB_CACHE: cache };
-    const file = write(dir, 'hub.yaml', spec('{ builder: transformers, seed: 0, weights: "hf:EleutherAI/pythia-160m" }', { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }', site: 'gpt_neox.layers.0' }));
+    const file = write(
+      dir,
+      'hub.yaml',
+      spec('{ builder: transformers, seed: 0, weights: "hf:EleutherAI/pythia-160m" }', {
+        inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }',
+        site: 'gpt_neox.layers.0',
+      }),
+    );
     const r = await cli(['validate', file], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/hub\.yaml:\d+:\d+ .*weights hf:EleutherAI\/pythia-160m are not in the local Hugging Face cache, and benchgrid never downloads without being asked/);
+    expect(r.stderr).toMatch(
+      /hub\.yaml:\d+:\d+ .*weights hf:EleutherAI\/pythia-160m are not in the local Hugging Face cache, and benchgrid never downloads without being asked/,
+    );
     expect(r.stderr).toMatch(/--allow-downloads/);
     // Nothing was fetched: the cache is as empty as it was.
     expect(fs.readdirSync(cache)).toEqual([]);
@@ -126,7 +230,12 @@ describe('weights', () => {
 describe('the dtype axis', () => {
   it('makes one subject per dtype, runs them all for a group that names the subject, and a reason naming it covers them all', async () => {
     const extra = '';
-    const text = spec('{ builder: torchvision, name: resnet18, seed: 0 }').replace('    sites:', '    dtypes: [float32, bfloat16]\n    sites:').replace('    tools: [raw, hooks]\n', `    tools: [raw, hooks]\n    unsupported:\n      - tools: [hooks]\n        subjects: [s]\n        contracts: [single_module_output]\n        reason: not today\n        policy: true\n${extra}`);
+    const text = spec('{ builder: torchvision, name: resnet18, seed: 0 }')
+      .replace('    sites:', '    dtypes: [float32, bfloat16]\n    sites:')
+      .replace(
+        '    tools: [raw, hooks]\n',
+        `    tools: [raw, hooks]\n    unsupported:\n      - tools: [hooks]\n        subjects: [s]\n        contracts: [single_module_output]\n        reason: not today\n        policy: true\n${extra}`,
+      );
     const { plan, spec: s, diagnostics } = await loadSpec(write(dir, 'axis.yaml', text));
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(plan!.cells.map((c) => `${c.id} ${c.status}`)).toEqual([
@@ -135,11 +244,17 @@ describe('the dtype axis', () => {
       'A/single_module_output/raw/s@bf16 planned',
       'A/single_module_output/hooks/s@bf16 unsupported',
     ]);
-    expect(s!.subjects['s@bf16']).toMatchObject({ model: { dtype: 'bfloat16' }, inputs: { dtype: 'bfloat16' }, axis: { of: 's', dtype: 'bfloat16' } });
+    expect(s!.subjects['s@bf16']).toMatchObject({
+      model: { dtype: 'bfloat16' },
+      inputs: { dtype: 'bfloat16' },
+      axis: { of: 's', dtype: 'bfloat16' },
+    });
   });
 
-  it('judges a bfloat16 cell at the bfloat16 tolerance, a float32 one at the protocol\'s, and a contract\'s own wins over both', async () => {
-    const text = spec('{ builder: torchvision, name: resnet18, seed: 0 }', { protocol: 'exactness: { rtol: 1.0e-5, atol: 1.0e-6, bfloat16: { atol: 0.02 } }' }).replace('    sites:', '    dtypes: [float32, bfloat16]\n    sites:');
+  it("judges a bfloat16 cell at the bfloat16 tolerance, a float32 one at the protocol's, and a contract's own wins over both", async () => {
+    const text = spec('{ builder: torchvision, name: resnet18, seed: 0 }', {
+      protocol: 'exactness: { rtol: 1.0e-5, atol: 1.0e-6, bfloat16: { atol: 0.02 } }',
+    }).replace('    sites:', '    dtypes: [float32, bfloat16]\n    sites:');
     const { spec: s } = await loadSpec(write(dir, 'tol.yaml', text));
     const c = s!.contracts.single_module_output;
     expect(tolerance(c, s!.protocol, 'float32')).toEqual({ rtol: 1e-5, atol: 1e-6 });
@@ -148,22 +263,58 @@ describe('the dtype axis', () => {
     expect(tolerance({ ...c, exactness: { atol: 0.5 } }, s!.protocol, 'bfloat16')).toEqual({ rtol: 1.6e-2, atol: 0.5 });
   });
 
-  it('refuses dtypes beside a model.dtype, and an inputs.dtype that disagrees with the model\'s', async () => {
-    const both = spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }').replace('    sites:', '    dtypes: [float32, bfloat16]\n    sites:');
+  it("refuses dtypes beside a model.dtype, and an inputs.dtype that disagrees with the model's", async () => {
+    const both = spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }').replace(
+      '    sites:',
+      '    dtypes: [float32, bfloat16]\n    sites:',
+    );
     const a = await cli(['validate', write(dir, 'both.yaml', both)]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/Keep one of model\.dtype and dtypes/);
-    const b = await cli(['validate', write(dir, 'disagree.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }', { inputs: '{ kind: image, shape: [1, 3, 8, 8], seed: 0, dtype: float16 }' }))]);
+    const b = await cli([
+      'validate',
+      write(
+        dir,
+        'disagree.yaml',
+        spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }', {
+          inputs: '{ kind: image, shape: [1, 3, 8, 8], seed: 0, dtype: float16 }',
+        }),
+      ),
+    ]);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/inputs\.dtype float16 differs from model\.dtype bfloat16/);
   });
 
   it('writes the dtype, the function and the weights into the request, which is all a cell process needs', async () => {
-    const { spec: s, plan, manifests } = await loadSpec(write(dir, 'req.yaml', spec('{ builder: python, name: "models/net.py:build", seed: 0, dtype: bfloat16, weights: weights/net.safetensors }')));
+    const {
+      spec: s,
+      plan,
+      manifests,
+    } = await loadSpec(
+      write(
+        dir,
+        'req.yaml',
+        spec(
+          '{ builder: python, name: "models/net.py:build", seed: 0, dtype: bfloat16, weights: weights/net.safetensors }',
+        ),
+      ),
+    );
     const cell = plan!.cells.find((c) => c.tool === 'hooks')!;
-    const x = { spec: s!, plan: plan!, manifests: manifests!, device: 'cpu', schedule: { seed: 1 }, protocol: s!.protocol } as unknown as Parameters<typeof buildRequest>[0];
+    const x = {
+      spec: s!,
+      plan: plan!,
+      manifests: manifests!,
+      device: 'cpu',
+      schedule: { seed: 1 },
+      protocol: s!.protocol,
+    } as unknown as Parameters<typeof buildRequest>[0];
     const request = buildRequest(x, { key: 'k', cell, kind: 'time', index: 0 } as Parameters<typeof buildRequest>[1]);
-    expect(request.subject.model).toMatchObject({ builder: 'python', dtype: 'bfloat16', source: { file: path.join(dir, 'models/net.py'), function: 'build' }, weights: { kind: 'state_dict', path: path.join(dir, 'weights/net.safetensors') } });
+    expect(request.subject.model).toMatchObject({
+      builder: 'python',
+      dtype: 'bfloat16',
+      source: { file: path.join(dir, 'models/net.py'), function: 'build' },
+      weights: { kind: 'state_dict', path: path.join(dir, 'weights/net.safetensors') },
+    });
     expect(request.settings).toMatchObject({ rtol: 1.6e-2, atol: 1e-5 });
   });
 });

@@ -17,20 +17,37 @@ const errors = (ds: { severity: string }[]) => ds.filter((d) => d.severity === '
 
 describe('a sweep', () => {
   it('makes one subject per value, named by the short name of its path, and a group naming the subject runs them all', async () => {
-    const { plan, spec, diagnostics } = await loadSpec(write(dir, 'one.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64, 256] }')));
+    const { plan, spec, diagnostics } = await loadSpec(
+      write(dir, 'one.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64, 256] }')),
+    );
     expect(errors(diagnostics)).toEqual([]);
     expect(plan!.cells.map((c) => c.id)).toEqual([
-      'A/single_module_output/raw/gpt2@seq=16', 'A/single_module_output/hooks/gpt2@seq=16',
-      'A/single_module_output/raw/gpt2@seq=64', 'A/single_module_output/hooks/gpt2@seq=64',
-      'A/single_module_output/raw/gpt2@seq=256', 'A/single_module_output/hooks/gpt2@seq=256',
+      'A/single_module_output/raw/gpt2@seq=16',
+      'A/single_module_output/hooks/gpt2@seq=16',
+      'A/single_module_output/raw/gpt2@seq=64',
+      'A/single_module_output/hooks/gpt2@seq=64',
+      'A/single_module_output/raw/gpt2@seq=256',
+      'A/single_module_output/hooks/gpt2@seq=256',
     ]);
-    expect(spec!.subjects['gpt2@seq=256']).toMatchObject({ label: 'GPT-2', inputs: { shape: [1, 256], stimuli: 1, batch_size: 1 }, sweep: { of: 'gpt2', values: { seq: 256 } }, swept: [] });
+    expect(spec!.subjects['gpt2@seq=256']).toMatchObject({
+      label: 'GPT-2',
+      inputs: { shape: [1, 256], stimuli: 1, batch_size: 1 },
+      sweep: { of: 'gpt2', values: { seq: 256 } },
+      swept: [],
+    });
     expect(splitSweep('gpt2@seq=256')).toEqual({ name: 'gpt2', sweep: 'seq=256' });
   });
 
   it('of several keys makes their cross product in declared order, the first key slowest', async () => {
-    const { plan, spec } = await loadSpec(write(dir, 'two.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64], model.config.n_layer: [2, 6] }')));
-    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual(['gpt2@seq=16@n_layer=2', 'gpt2@seq=16@n_layer=6', 'gpt2@seq=64@n_layer=2', 'gpt2@seq=64@n_layer=6']);
+    const { plan, spec } = await loadSpec(
+      write(dir, 'two.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64], model.config.n_layer: [2, 6] }')),
+    );
+    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual([
+      'gpt2@seq=16@n_layer=2',
+      'gpt2@seq=16@n_layer=6',
+      'gpt2@seq=64@n_layer=2',
+      'gpt2@seq=64@n_layer=6',
+    ]);
     expect(spec!.subjects['gpt2@seq=64@n_layer=6'].model.config).toMatchObject({ n_layer: 6, n_embd: 32 });
     expect(splitSweep('gpt2@seq=64@n_layer=6')).toEqual({ name: 'gpt2', sweep: 'seq=64;n_layer=6' });
   });
@@ -43,26 +60,61 @@ describe('a sweep', () => {
   });
 
   it('composes with the dtype axis: each point once per dtype, SUBJECT@seq=N@bf16', async () => {
-    const { plan, spec } = await loadSpec(write(dir, 'dtypes.yaml', sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }')));
-    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual(['gpt2@seq=16@fp32', 'gpt2@seq=16@bf16', 'gpt2@seq=64@fp32', 'gpt2@seq=64@bf16']);
-    expect(spec!.subjects['gpt2@seq=64@bf16']).toMatchObject({ model: { dtype: 'bfloat16' }, inputs: { shape: [1, 64] }, axis: { of: 'gpt2@seq=64', dtype: 'bfloat16' }, sweep: { of: 'gpt2', values: { seq: 64 } } });
+    const { plan, spec } = await loadSpec(
+      write(dir, 'dtypes.yaml', sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }')),
+    );
+    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual([
+      'gpt2@seq=16@fp32',
+      'gpt2@seq=16@bf16',
+      'gpt2@seq=64@fp32',
+      'gpt2@seq=64@bf16',
+    ]);
+    expect(spec!.subjects['gpt2@seq=64@bf16']).toMatchObject({
+      model: { dtype: 'bfloat16' },
+      inputs: { shape: [1, 64] },
+      axis: { of: 'gpt2@seq=64', dtype: 'bfloat16' },
+      sweep: { of: 'gpt2', values: { seq: 64 } },
+    });
   });
 
   it('is covered by a reason naming its subject, and one point by a reason naming that point', async () => {
-    const reason = (subjects: string) => `    unsupported:\n      - tools: [hooks]\n        subjects: [${subjects}]\n        reason: not at this length\n        policy: true\n`;
-    const all = await loadSpec(write(dir, 'reason-all.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64] }', { group: reason('gpt2') })));
+    const reason = (subjects: string) =>
+      `    unsupported:\n      - tools: [hooks]\n        subjects: [${subjects}]\n        reason: not at this length\n        policy: true\n`;
+    const all = await loadSpec(
+      write(dir, 'reason-all.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64] }', { group: reason('gpt2') })),
+    );
     expect(errors(all.diagnostics)).toEqual([]);
-    expect(all.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual(['A/single_module_output/hooks/gpt2@seq=16', 'A/single_module_output/hooks/gpt2@seq=64']);
-    const one = await loadSpec(write(dir, 'reason-one.yaml', sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }', { group: reason('gpt2@seq=64') })));
+    expect(all.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual([
+      'A/single_module_output/hooks/gpt2@seq=16',
+      'A/single_module_output/hooks/gpt2@seq=64',
+    ]);
+    const one = await loadSpec(
+      write(
+        dir,
+        'reason-one.yaml',
+        sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }', {
+          group: reason('gpt2@seq=64'),
+        }),
+      ),
+    );
     expect(errors(one.diagnostics)).toEqual([]);
-    expect(one.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual(['A/single_module_output/hooks/gpt2@seq=64@fp32', 'A/single_module_output/hooks/gpt2@seq=64@bf16']);
+    expect(one.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual([
+      'A/single_module_output/hooks/gpt2@seq=64@fp32',
+      'A/single_module_output/hooks/gpt2@seq=64@bf16',
+    ]);
   });
 
   it('may be named point by point in a group', async () => {
-    const text = sweepSpec('    sweep: { inputs.shape.1: [16, 64] }').replace('    subjects: [gpt2]', '    subjects: [gpt2@seq=64]');
+    const text = sweepSpec('    sweep: { inputs.shape.1: [16, 64] }').replace(
+      '    subjects: [gpt2]',
+      '    subjects: [gpt2@seq=64]',
+    );
     const { plan, diagnostics } = await loadSpec(write(dir, 'by-point.yaml', text));
     expect(errors(diagnostics)).toEqual([]);
-    expect(plan!.cells.map((c) => c.id)).toEqual(['A/single_module_output/raw/gpt2@seq=64', 'A/single_module_output/hooks/gpt2@seq=64']);
+    expect(plan!.cells.map((c) => c.id)).toEqual([
+      'A/single_module_output/raw/gpt2@seq=64',
+      'A/single_module_output/hooks/gpt2@seq=64',
+    ]);
   });
 });
 
@@ -76,15 +128,29 @@ describe('the pieces of a sweep', () => {
     expect(sweepName('inputs.stimuli', 'tokens')).toBe('inputs.stimuli');
   });
 
-  it('writes a point\'s values into a copy of the subject and leaves the declared one alone', () => {
-    const data = { label: 'x', model: { builder: 'gpt2' as const, seed: 0, config: { n_layer: 2 } }, inputs: { kind: 'tokens' as const, shape: [1, 16] }, sites: {}, sweep: { 'inputs.shape.1': [64], 'model.config.n_layer': [6] } };
-    const axes = [{ path: 'inputs.shape.1', name: 'seq', values: [64] }, { path: 'model.config.n_layer', name: 'n_layer', values: [6] }];
+  it("writes a point's values into a copy of the subject and leaves the declared one alone", () => {
+    const data = {
+      label: 'x',
+      model: { builder: 'gpt2' as const, seed: 0, config: { n_layer: 2 } },
+      inputs: { kind: 'tokens' as const, shape: [1, 16] },
+      sites: {},
+      sweep: { 'inputs.shape.1': [64], 'model.config.n_layer': [6] },
+    };
+    const axes = [
+      { path: 'inputs.shape.1', name: 'seq', values: [64] },
+      { path: 'model.config.n_layer', name: 'n_layer', values: [6] },
+    ];
     const [values] = sweepPoints(axes);
-    expect(pointData(data, axes, values)).toEqual({ label: 'x', model: { builder: 'gpt2', seed: 0, config: { n_layer: 6 } }, inputs: { kind: 'tokens', shape: [1, 64] }, sites: {} });
+    expect(pointData(data, axes, values)).toEqual({
+      label: 'x',
+      model: { builder: 'gpt2', seed: 0, config: { n_layer: 6 } },
+      inputs: { kind: 'tokens', shape: [1, 64] },
+      sites: {},
+    });
     expect(data.inputs.shape).toEqual([1, 16]);
   });
 
-  it('lets a name cover the ids made from it, and no other subject\'s', () => {
+  it("lets a name cover the ids made from it, and no other subject's", () => {
     expect(namesSubject('gpt2', 'gpt2@seq=16@bf16')).toBe(true);
     expect(namesSubject('gpt2@seq=16', 'gpt2@seq=16@bf16')).toBe(true);
     expect(namesSubject('gpt2@bf16', 'gpt2@seq=16@bf16')).toBe(true);

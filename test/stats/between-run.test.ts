@@ -1,7 +1,16 @@
 // The run-to-run component (src/stats/between-run.ts): the default without earlier runs, and the estimate
 // from runs whose cells moved by a known amount.
 import { describe, expect, it } from 'vitest';
-import { betweenModel, componentFor, DEFAULT_SIGMA, DEFAULT_TAU0, defaultModel, otherWork, PRIOR_DF, type RunCells } from '../../src/stats/between-run.ts';
+import {
+  betweenModel,
+  componentFor,
+  DEFAULT_SIGMA,
+  DEFAULT_TAU0,
+  defaultModel,
+  otherWork,
+  PRIOR_DF,
+  type RunCells,
+} from '../../src/stats/between-run.ts';
 import { mulberry32 } from '../../src/util/prng.ts';
 
 function normal(random: () => number): number {
@@ -11,13 +20,22 @@ function normal(random: () => number): number {
 /** `runs` runs of cells at `ratios`, each run moving cell c by N(0, tau0^2 + (sigma w_c)^2), each cell's own variance `own`. */
 function runsOf(runs: number, ratios: number[], tau0: number, sigma: number, own: number, seed: number): RunCells[] {
   const random = mulberry32(seed);
-  return Array.from({ length: runs }, () => new Map(ratios.map((r, i) => {
-    const tau = Math.hypot(tau0, sigma * otherWork(r));
-    return [`A/c/t${i}/s`, { mean: Math.log(r) + tau * normal(random) + Math.sqrt(own) * normal(random), variance: own }];
-  })));
+  return Array.from(
+    { length: runs },
+    () =>
+      new Map(
+        ratios.map((r, i) => {
+          const tau = Math.hypot(tau0, sigma * otherWork(r));
+          return [
+            `A/c/t${i}/s`,
+            { mean: Math.log(r) + tau * normal(random) + Math.sqrt(own) * normal(random), variance: own },
+          ];
+        }),
+      ),
+  );
 }
 
-describe('the share of a tool\'s time that is its own work', () => {
+describe("the share of a tool's time that is its own work", () => {
   it('is 0 for a tool that does what its baseline does, and nears 1 for one that is mostly its own', () => {
     expect(otherWork(1)).toBe(0);
     expect(otherWork(10)).toBeCloseTo(0.9, 12);
@@ -29,7 +47,12 @@ describe('the share of a tool\'s time that is its own work', () => {
 describe('the run-to-run model', () => {
   it('is the default, said to be, when there are no two runs to learn from', () => {
     expect(betweenModel([])).toEqual(defaultModel());
-    expect(betweenModel(runsOf(1, [1, 9], 0.01, 0.05, 1e-5, 1))).toMatchObject({ source: 'default', tau0: DEFAULT_TAU0, sigma: DEFAULT_SIGMA, df: PRIOR_DF });
+    expect(betweenModel(runsOf(1, [1, 9], 0.01, 0.05, 1e-5, 1))).toMatchObject({
+      source: 'default',
+      tau0: DEFAULT_TAU0,
+      sigma: DEFAULT_SIGMA,
+      df: PRIOR_DF,
+    });
   });
 
   it('learns tau0 and sigma from earlier runs whose cells moved that much, beyond their own variance', () => {
@@ -45,7 +68,16 @@ describe('the run-to-run model', () => {
   });
 
   it('finds no run-to-run movement where the runs differ only by their own variance', () => {
-    const m = betweenModel(runsOf(10, Array.from({ length: 20 }, (_, i) => 1 + i), 0, 0, 0.0004, 3));
+    const m = betweenModel(
+      runsOf(
+        10,
+        Array.from({ length: 20 }, (_, i) => 1 + i),
+        0,
+        0,
+        0.0004,
+        3,
+      ),
+    );
     // Shrunk towards the default by its PRIOR_DF against 180 degrees of freedom of data near zero.
     expect(m.tau0).toBeLessThan(DEFAULT_TAU0);
     expect(m.sigma).toBeLessThan(DEFAULT_SIGMA);

@@ -44,7 +44,10 @@ describe('resampledMedian', () => {
 describe('bootstrapRatio on large processes', () => {
   it('3 processes x 100,000 samples a side, 2,000 resamples, finishes (it sorted every resample: minutes)', () => {
     const random = mulberry32(7);
-    const side = (level: number) => Array.from({ length: 3 }, (_, p) => Array.from({ length: 100_000 }, () => level * (1 + 0.01 * p + 0.02 * random())));
+    const side = (level: number) =>
+      Array.from({ length: 3 }, (_, p) =>
+        Array.from({ length: 100_000 }, () => level * (1 + 0.01 * p + 0.02 * random())),
+      );
     const ci = bootstrapRatio(side(10), side(11), { resamples: 2_000, confidence: 0.95, random: mulberry32(1) });
     expect(ci.low).toBeGreaterThan(1.05);
     expect(ci.high).toBeLessThan(1.15);

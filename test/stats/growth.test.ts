@@ -8,10 +8,19 @@ const XS = [16, 64, 256, 1024];
 /** Points of t = c * x^k, each with `processes` observations scattered by a log-normal-ish factor of `noise`. */
 function powerLaw(c: number, k: number, noise = 0, processes = 3, seed = 1): GrowthPoint[] {
   const random = mulberry32(seed);
-  return XS.map((x) => ({ x, times: Array.from({ length: processes }, () => c * x ** k * Math.exp(noise * (2 * random() - 1))) }));
+  return XS.map((x) => ({
+    x,
+    times: Array.from({ length: processes }, () => c * x ** k * Math.exp(noise * (2 * random() - 1))),
+  }));
 }
 
-const growthFit = (exponent: number, ci95: [number, number] | null): GrowthFit => ({ exponent, ci95, points: 4, observations: 12, why: ci95 ? null : 'two values' });
+const growthFit = (exponent: number, ci95: [number, number] | null): GrowthFit => ({
+  exponent,
+  ci95,
+  points: 4,
+  observations: 12,
+  why: ci95 ? null : 'two values',
+});
 
 describe('the growth exponent', () => {
   it('is exactly 1 on t = c * x, with an interval of no width where every process agrees', () => {
@@ -52,7 +61,10 @@ describe('the growth exponent', () => {
   });
 
   it('gives the slope through two values, but no interval, and says why', () => {
-    const f = fitGrowth([{ x: 16, times: [1, 1.1] }, { x: 64, times: [4, 4.4] }])!;
+    const f = fitGrowth([
+      { x: 16, times: [1, 1.1] },
+      { x: 64, times: [4, 4.4] },
+    ])!;
     expect(f.exponent).toBeCloseTo(1, 12);
     expect(f.ci95).toBeNull();
     expect(f.why).toMatch(/two swept values/);
@@ -60,7 +72,12 @@ describe('the growth exponent', () => {
 
   it('fits nothing on fewer than two values with a positive time', () => {
     expect(fitGrowth([{ x: 16, times: [1, 2] }])).toBeNull();
-    expect(fitGrowth([{ x: 16, times: [1] }, { x: 64, times: [0, -1] }])).toBeNull();
+    expect(
+      fitGrowth([
+        { x: 16, times: [1] },
+        { x: 64, times: [0, -1] },
+      ]),
+    ).toBeNull();
     expect(fitGrowth([])).toBeNull();
   });
 

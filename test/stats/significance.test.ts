@@ -10,11 +10,19 @@ describe('mannWhitney', () => {
     { x: [1, 2, 3, 4], y: [5, 6, 7, 8], u: 0, p: 0.02857142857142857, method: 'exact' },
     { x: [1.1, 2.5, 3, 4, 9], y: [5, 6, 7, 8, 0.5, 10], u: 9, p: 0.32900432900432897, method: 'exact' },
     { x: [3.1], y: [1, 2, 4, 5], u: 2, p: 1, method: 'exact' },
-    { x: [1, 2, 2, 3, 4, 5, 6, 7, 8, 9], y: [2, 3, 3, 5, 8, 10, 11, 12, 13, 14], u: 27, p: 0.08777177748122647, method: 'asymptotic' },
+    {
+      x: [1, 2, 2, 3, 4, 5, 6, 7, 8, 9],
+      y: [2, 3, 3, 5, 8, 10, 11, 12, 13, 14],
+      u: 27,
+      p: 0.08777177748122647,
+      method: 'asymptotic',
+    },
     {
       x: [10.1, 10.4, 9.8, 10.0, 10.3, 10.2, 9.9, 10.6, 10.05, 10.15],
       y: [10.5, 10.9, 10.7, 10.2, 11.0, 10.8, 10.65, 10.45, 10.95, 10.75, 10.85],
-      u: 5.5, p: 0.0005572796051196195, method: 'asymptotic',
+      u: 5.5,
+      p: 0.0005572796051196195,
+      method: 'asymptotic',
     },
     { x: [1, 1, 1, 1], y: [1, 1, 1], u: 6, p: 1, method: 'asymptotic' },
   ])('matches scipy for x=$x y=$y', ({ x, y, u, p, method }) => {
@@ -80,7 +88,8 @@ describe('studentT and processTest', () => {
 });
 
 describe('bootstrapRatio', () => {
-  const side = (level: number, spread: number[]) => spread.map((s) => Array.from({ length: 20 }, (_, k) => level * (1 + s + 0.01 * Math.sin(k))));
+  const side = (level: number, spread: number[]) =>
+    spread.map((s) => Array.from({ length: 20 }, (_, k) => level * (1 + s + 0.01 * Math.sin(k))));
 
   it('gives the same interval for the same seed', () => {
     const b = side(10, [-0.01, 0, 0.01]);
@@ -90,7 +99,11 @@ describe('bootstrapRatio', () => {
   });
 
   it('covers the true ratio of clearly separated sides and excludes 1', () => {
-    const ci = bootstrapRatio(side(10, [-0.01, 0, 0.01]), side(11, [-0.01, 0, 0.01]), { resamples: 2000, confidence: 0.95, random: mulberry32(1) });
+    const ci = bootstrapRatio(side(10, [-0.01, 0, 0.01]), side(11, [-0.01, 0, 0.01]), {
+      resamples: 2000,
+      confidence: 0.95,
+      random: mulberry32(1),
+    });
     expect(ci.low).toBeGreaterThan(1.05);
     expect(ci.low).toBeLessThan(1.1);
     expect(ci.high).toBeGreaterThan(1.1);
@@ -108,12 +121,18 @@ describe('bootstrapRatio', () => {
     // With constant processes the resampled statistic is one of the process levels, so the interval
     // lies within [min after / max before, max after / min before].
     const flat = (levels: number[]) => levels.map((l) => Array(20).fill(l));
-    const ci = bootstrapRatio(flat([10, 10.2, 10.4]), flat([11, 11.1, 11.5]), { resamples: 2000, confidence: 0.95, random: mulberry32(3) });
+    const ci = bootstrapRatio(flat([10, 10.2, 10.4]), flat([11, 11.1, 11.5]), {
+      resamples: 2000,
+      confidence: 0.95,
+      random: mulberry32(3),
+    });
     expect(ci.low).toBeGreaterThanOrEqual(11 / 10.4 - 1e-12);
     expect(ci.high).toBeLessThanOrEqual(11.5 / 10 + 1e-12);
   });
 
   it('refuses empty processes', () => {
-    expect(() => bootstrapRatio([[]], [[1]], { resamples: 10, confidence: 0.95, random: Math.random })).toThrow(/non-empty/);
+    expect(() => bootstrapRatio([[]], [[1]], { resamples: 10, confidence: 0.95, random: Math.random })).toThrow(
+      /non-empty/,
+    );
   });
 });

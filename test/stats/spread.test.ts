@@ -1,7 +1,13 @@
 // The run's pool of spread between processes (src/stats/spread.ts): Smyth's empirical Bayes prior, fitted to
 // the cells' sample variances, and the moderated variance every interval of a run is built from.
 import { describe, expect, it } from 'vitest';
-import { fitPrior, moderatedLogSpread, pooledSpread, processesHalfWidth, trigammaInverse } from '../../src/stats/spread.ts';
+import {
+  fitPrior,
+  moderatedLogSpread,
+  pooledSpread,
+  processesHalfWidth,
+  trigammaInverse,
+} from '../../src/stats/spread.ts';
 import trigamma from '@stdlib/math-base-special-trigamma';
 import { mulberry32 } from '../../src/util/prng.ts';
 
@@ -45,7 +51,13 @@ describe('the run pool', () => {
   });
 
   it("says nothing below five cells: one erratic neighbour must not set a cell's width", () => {
-    expect(pooledSpread([[10, 11], [20, 40], [30, 30]])).toBeNull();
+    expect(
+      pooledSpread([
+        [10, 11],
+        [20, 40],
+        [30, 30],
+      ]),
+    ).toBeNull();
   });
 
   it('gives a cell whose own processes agree by luck about the width its run earned, not a near-zero one', () => {

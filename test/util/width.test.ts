@@ -8,7 +8,9 @@ import stringWidth from 'string-width';
 import { cutMiddle, fitLine, sliceColumns, terminalWidth, visibleLength, wrapLine } from '../../src/util/width.ts';
 
 const CPU = path.join(FIXTURES, 'compare/cpu-run.results.json');
-const DIFFS = fs.readdirSync(path.join(FIXTURES, 'diff')).filter((d) => fs.existsSync(path.join(FIXTURES, 'diff', d, 'old.yaml')));
+const DIFFS = fs
+  .readdirSync(path.join(FIXTURES, 'diff'))
+  .filter((d) => fs.existsSync(path.join(FIXTURES, 'diff', d, 'old.yaml')));
 
 const tooLong = (text: string, width: number) => text.split('\n').filter((l) => [...l].length > width);
 
@@ -26,12 +28,16 @@ describe.each([80, 100])('at %i columns', (width) => {
       expect(tooLong(r.stdout, width)).toEqual([]);
     }
     // Nothing is lost to fitting: every tool of the plan is still named, in a grid or in the legend.
-    for (const tool of ['tl_trace_sparse', 'tl_extract_dataset', 'transformer_lens', 'thingsvision']) expect(runs[0].stdout).toContain(tool);
+    for (const tool of ['tl_trace_sparse', 'tl_extract_dataset', 'transformer_lens', 'thingsvision'])
+      expect(runs[0].stdout).toContain(tool);
   }, 120_000);
 
   it('diff prints no line wider than the terminal, for every fixture pair', async () => {
     for (const d of DIFFS) {
-      const r = await cli(['diff', path.join(FIXTURES, 'diff', d, 'old.yaml'), path.join(FIXTURES, 'diff', d, 'new.yaml')], { env });
+      const r = await cli(
+        ['diff', path.join(FIXTURES, 'diff', d, 'old.yaml'), path.join(FIXTURES, 'diff', d, 'new.yaml')],
+        { env },
+      );
       expect(tooLong(r.stdout, width), d).toEqual([]);
     }
   }, 300_000);
@@ -65,14 +71,21 @@ describe('fitting helpers', () => {
   });
 
   it('fits a grid whose row labels hold CJK characters and an emoji, its columns lined up', () => {
-    const rows = [['钩子钩子钩子钩子🙂', '1.00 ms'], ['raw', '2.00 ms']];
+    const rows = [
+      ['钩子钩子钩子钩子🙂', '1.00 ms'],
+      ['raw', '2.00 ms'],
+    ];
     // 18 columns of label, 7 of time: 33 wide in all, which code points (11 for the label) would take for 24.
     const lines = fitTable({ head: ['cell', 'time'], rows, color: false, compact: true }, 30);
     for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(30);
     // The label gave up the room, not the time column at the end of each line.
     expect(lines.join('\n')).toContain('│ 1.00 ms │');
     expect(lines.join('\n')).toContain('…钩子🙂 │');
-    const at = (l: string) => [...l].reduce<{ col: number; bars: number[] }>((a, ch) => ({ col: a.col + stringWidth(ch), bars: '│┌┬┐├┼┤└┴┘'.includes(ch) ? [...a.bars, a.col] : a.bars }), { col: 0, bars: [] }).bars;
+    const at = (l: string) =>
+      [...l].reduce<{ col: number; bars: number[] }>(
+        (a, ch) => ({ col: a.col + stringWidth(ch), bars: '│┌┬┐├┼┤└┴┘'.includes(ch) ? [...a.bars, a.col] : a.bars }),
+        { col: 0, bars: [] },
+      ).bars;
     for (const l of lines) expect(at(l)).toEqual(at(lines[0]));
   });
 

@@ -4,7 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driverFacts, GPU_DRIVER_FILES, noCudaHere, refuseCudaBeforeBuilds, type DriverFacts } from '../../src/orchestrate/start.ts';
+import {
+  driverFacts,
+  GPU_DRIVER_FILES,
+  noCudaHere,
+  refuseCudaBeforeBuilds,
+  type DriverFacts,
+} from '../../src/orchestrate/start.ts';
 import { UserError } from '../../src/errors.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
@@ -12,11 +18,14 @@ const linux = (present: string[] = []): DriverFacts => ({ platform: 'linux', pre
 
 describe('noCudaHere: whether a machine can run CUDA, from its files alone', () => {
   it('refuses a Linux machine that shows no driver at all', () => {
-    expect(noCudaHere(linux())).toMatch(/^this machine shows no GPU driver \(no \/proc\/driver\/nvidia\/version, no \/dev\/nvidia0\)$/);
+    expect(noCudaHere(linux())).toMatch(
+      /^this machine shows no GPU driver \(no \/proc\/driver\/nvidia\/version, no \/dev\/nvidia0\)$/,
+    );
   });
 
   it('leaves the verdict to torch where any driver shows: NVIDIA, a container given a second GPU, WSL, ROCm', () => {
-    for (const file of ['/proc/driver/nvidia/version', '/dev/nvidiactl', '/dev/dxg', '/dev/kfd']) expect(noCudaHere(linux([file])), file).toBeNull();
+    for (const file of ['/proc/driver/nvidia/version', '/dev/nvidiactl', '/dev/dxg', '/dev/kfd'])
+      expect(noCudaHere(linux([file])), file).toBeNull();
   });
 
   it('refuses macOS, and leaves Windows (whose drivers leave no such files) to torch', () => {
@@ -38,7 +47,7 @@ describe('noCudaHere: whether a machine can run CUDA, from its files alone', () 
 describe('refuseCudaBeforeBuilds', () => {
   const none = () => linux();
 
-  it('throws the usage error (exit 2) today\'s refusal gives, with what to do', () => {
+  it("throws the usage error (exit 2) today's refusal gives, with what to do", () => {
     let error: unknown;
     try {
       refuseCudaBeforeBuilds('cuda', undefined, none);
@@ -47,7 +56,9 @@ describe('refuseCudaBeforeBuilds', () => {
     }
     expect(error).toBeInstanceOf(UserError);
     expect((error as UserError).exitCode).toBe(2);
-    expect((error as UserError).message).toBe('this spec runs on cuda, but this machine shows no GPU driver (no /proc/driver/nvidia/version, no /dev/nvidia0); nothing was built. Run it where there is a GPU (see `benchgrid export`), or measure on the CPU with --device cpu.');
+    expect((error as UserError).message).toBe(
+      'this spec runs on cuda, but this machine shows no GPU driver (no /proc/driver/nvidia/version, no /dev/nvidia0); nothing was built. Run it where there is a GPU (see `benchgrid export`), or measure on the CPU with --device cpu.',
+    );
   });
 
   it('does not look at the machine for a CPU run, nor with --python (nothing is built; torch decides)', () => {
@@ -88,7 +99,10 @@ describe.skipIf(noCudaHere(driverFacts()) === null)('a cuda spec on this machine
 
   it('`run --executor slurm` goes on to Slurm (here: refused for want of sbatch, not of a GPU)', async () => {
     // PATH is an empty directory, so no sbatch is found even on a machine with Slurm (CI starts a one-node cluster).
-    const r = await cli(['run', '--executor', 'slurm', spec(), '--shared-dir', path.join(tmpdir(), 'shared'), '--no-wait'], { env: { BENCHGRID_CACHE: tmpdir(), PATH: tmpdir() } });
+    const r = await cli(
+      ['run', '--executor', 'slurm', spec(), '--shared-dir', path.join(tmpdir(), 'shared'), '--no-wait'],
+      { env: { BENCHGRID_CACHE: tmpdir(), PATH: tmpdir() } },
+    );
     expect(r.stderr).toContain('sbatch is not on PATH');
     expect(r.stderr).not.toContain('runs on cuda');
   });

@@ -15,7 +15,10 @@ function invalidSpec(): string {
 }
 
 async function thrown(p: Promise<unknown>): Promise<UserError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(UserError);
   return error as UserError;
 }
@@ -32,7 +35,9 @@ describe('loading a spec that must be valid', () => {
     const file = invalidSpec();
     for (const error of [await thrown(loadValidSpec(file)), await thrown(loadDeclaredSpec(file))]) {
       expect(error.exitCode).toBe(2);
-      expect(error.message).toBe(`${file} is not a valid spec (1 error); run \`benchgrid validate ${file}\` after fixing.`);
+      expect(error.message).toBe(
+        `${file} is not a valid spec (1 error); run \`benchgrid validate ${file}\` after fixing.`,
+      );
       expect(error.details).toHaveLength(1);
       expect(error.details[0]).toMatch(/bad\.yaml:6:\d+ device: must be one of/);
     }
@@ -44,7 +49,9 @@ describe('loading a spec that must be valid', () => {
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toMatch(/bad\.yaml:6:\d+ device: /);
-    expect(lines.at(-1)).toBe(`benchgrid: ${file} is not a valid spec (1 error); run \`benchgrid validate ${file}\` after fixing.`);
+    expect(lines.at(-1)).toBe(
+      `benchgrid: ${file} is not a valid spec (1 error); run \`benchgrid validate ${file}\` after fixing.`,
+    );
     expect(r.stderr).not.toMatch(/internal error/);
   });
 });

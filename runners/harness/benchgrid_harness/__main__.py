@@ -12,8 +12,9 @@ from .result import build, error_object, write_atomically
 
 
 def _parse(argv):
-    parser = argparse.ArgumentParser(prog="python -m benchgrid_harness",
-                                     description="Execute one benchgrid cell and write its result file.")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchgrid_harness", description="Execute one benchgrid cell and write its result file."
+    )
     parser.add_argument("--request", required=True, help="request file (schemas/request.schema.json)")
     parser.add_argument("--result", required=True, help="where to write the result (schemas/result.schema.json)")
     return parser.parse_args(argv)
@@ -22,8 +23,13 @@ def _parse(argv):
 def _execute(request_path, phases, state):
     """Load the request, import the torch stack, and run the cell; returns its outcome."""
     request = load_request(request_path)
-    state.update(cell_id=request["cell"]["id"], process_index=request["process_index"], mode=request["mode"],
-                 device=request["device"], library=request["tool"]["library"])
+    state.update(
+        cell_id=request["cell"]["id"],
+        process_index=request["process_index"],
+        mode=request["mode"],
+        device=request["device"],
+        library=request["tool"]["library"],
+    )
     with phases("imports"):
         import torch  # noqa: F401 - imported here so its cost is the `imports` phase
         import torchvision  # noqa: F401
@@ -46,20 +52,39 @@ def main(argv=None):
     args = _parse(argv)
     # `paired` holds the baseline's block before the tool's import once it is timed (cell.py), so that a
     # process whose tool then fails still reports it.
-    state = {"cell_id": None, "process_index": None, "mode": None, "device": None, "library": None, "paired": None,
-             "subject": None}
+    state = {
+        "cell_id": None,
+        "process_index": None,
+        "mode": None,
+        "device": None,
+        "library": None,
+        "paired": None,
+        "subject": None,
+    }
     try:
         outcome = _execute(args.request, phases, state)
     except Unsupported as exc:
-        outcome = {"status": "unsupported", "reason": exc.reason or "unsupported (no reason given)", "paired": state["paired"]}
+        outcome = {
+            "status": "unsupported",
+            "reason": exc.reason or "unsupported (no reason given)",
+            "paired": state["paired"],
+        }
     except BaseException as exc:  # noqa: BLE001 - the boundary: anything else, even SystemExit, is an error result
         outcome = {"status": "error", "error": error_object(exc), "paired": state["paired"]}
     if state["cell_id"] is None:
         # The request did not load: name the result as well as the broken file allows. A request that
         # loads is read once, by load_request.
         state.update(zip(("cell_id", "process_index", "mode"), peek(args.request)))
-    result = build(outcome, state["cell_id"], state["process_index"], state["mode"], versions(state["library"]),
-                   environment(state["device"]), dict(phases.seconds), state["subject"])
+    result = build(
+        outcome,
+        state["cell_id"],
+        state["process_index"],
+        state["mode"],
+        versions(state["library"]),
+        environment(state["device"]),
+        dict(phases.seconds),
+        state["subject"],
+    )
     try:
         write_atomically(args.result, result)
     except Exception as exc:  # noqa: BLE001 - nothing else can report it

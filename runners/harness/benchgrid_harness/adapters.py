@@ -27,8 +27,10 @@ def import_reference(module_name):
     try:
         return importlib.import_module(module_name)
     except ImportError as exc:
-        raise HarnessError(f"reference adapter {module_name!r} not importable: {type(exc).__name__}: {exc}; "
-                           "is the reference's runner dir on PYTHONPATH?") from exc
+        raise HarnessError(
+            f"reference adapter {module_name!r} not importable: {type(exc).__name__}: {exc}; "
+            "is the reference's runner dir on PYTHONPATH?"
+        ) from exc
 
 
 def contract_function(module, kind, who, missing_is_unsupported):

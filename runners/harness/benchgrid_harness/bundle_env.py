@@ -29,8 +29,14 @@ def pip_env():
 def run_quiet(argv, timeout=900):
     """Runs a set-up step; returns (exit code, output tail)."""
     try:
-        r = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           env=pip_env(), timeout=timeout)
+        r = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=pip_env(),
+            timeout=timeout,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return -1, str(exc)
     return r.returncode, r.stdout.decode("utf-8", errors="replace")[-TAIL_BYTES:]
@@ -38,8 +44,10 @@ def run_quiet(argv, timeout=900):
 
 def base_site_dirs(python):
     """The site directories of the interpreter that holds torch."""
-    code = ("import json, site, sys; dirs = [p for p in sys.path if p.endswith(('site-packages', 'dist-packages'))]; "
-            "print(json.dumps(dirs))")
+    code = (
+        "import json, site, sys; dirs = [p for p in sys.path if p.endswith(('site-packages', 'dist-packages'))]; "
+        "print(json.dumps(dirs))"
+    )
     code_, out = run_quiet([python, "-c", code], timeout=120)
     if code_ != 0:
         raise SetupError(f"{python} cannot be asked for its site directories: {out.strip()[-500:]}")
@@ -51,8 +59,10 @@ def wheel_requirements(bundle):
     wheelhouse = os.path.join(bundle, "wheelhouse")
     reqs = os.path.join(wheelhouse, "requirements.txt")
     if not os.path.isfile(reqs):
-        raise SetupError(f"{reqs}: no such file; --setup-env needs a bundle prepared with a wheelhouse "
-                          "(scripts/gpu-check.sh prepare), or drop --setup-env and give --python")
+        raise SetupError(
+            f"{reqs}: no such file; --setup-env needs a bundle prepared with a wheelhouse "
+            "(scripts/gpu-check.sh prepare), or drop --setup-env and give --python"
+        )
     with open(reqs, encoding="utf-8") as f:
         lines = [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
     return wheelhouse, reqs, lines
@@ -83,7 +93,17 @@ def setup_environment(bundle, base_python, venv_dir):
     with open(os.path.join(site_dir, "_benchgrid_base.pth"), "w", encoding="utf-8") as f:
         f.write("".join(d + "\n" for d in sites))
     wheels = sorted(n for n in os.listdir(wheelhouse) if n.endswith(".whl"))
-    install = [python, "-m", "pip", "install", "--no-index", "--find-links", wheelhouse, "--no-cache-dir", "--no-compile"]
+    install = [
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--no-index",
+        "--find-links",
+        wheelhouse,
+        "--no-cache-dir",
+        "--no-compile",
+    ]
     code, out = run_quiet(install + ["-r", reqs]) if lines else (0, "nothing to install")
     fallback = None
     if code != 0:
@@ -94,20 +114,33 @@ def setup_environment(bundle, base_python, venv_dir):
         if code != 0:
             raise SetupError(f"cannot install the wheelhouse into {venv_dir}: {out.strip()[-1500:]}")
     _, check = run_quiet([python, "-m", "pip", "check"], timeout=300)
-    record = {"venv": venv_dir, "base_python": base_python, "base_site_dirs": sites, "requirements": lines,
-              "wheels": wheels, "installed": installed_in(python, site_dir), "resolved_failed": fallback,
-              "pip_check": check.strip()[-2000:]}
+    record = {
+        "venv": venv_dir,
+        "base_python": base_python,
+        "base_site_dirs": sites,
+        "requirements": lines,
+        "wheels": wheels,
+        "installed": installed_in(python, site_dir),
+        "resolved_failed": fallback,
+        "pip_check": check.strip()[-2000:],
+    }
     return python, record
 
 
 def set_up_interpreters(bundle, args, interpreters):
     """--setup-env: every environment without its own --env-python runs with the new venv's python."""
     base = args.python or sys.executable
-    print(f"driver: setting up {args.setup_env} from {os.path.join(bundle, 'wheelhouse')} over {base}",
-          file=sys.stderr, flush=True)
+    print(
+        f"driver: setting up {args.setup_env} from {os.path.join(bundle, 'wheelhouse')} over {base}",
+        file=sys.stderr,
+        flush=True,
+    )
     python, record = setup_environment(bundle, base, os.path.abspath(args.setup_env))
     given = {item.partition("=")[0] for item in args.env_python}
-    print(f"driver: environment ready: {python} (installed: "
-          f"{', '.join(f'{k} {v}' for k, v in sorted(record['installed'].items())) or 'nothing'})",
-          file=sys.stderr, flush=True)
+    print(
+        f"driver: environment ready: {python} (installed: "
+        f"{', '.join(f'{k} {v}' for k, v in sorted(record['installed'].items())) or 'nothing'})",
+        file=sys.stderr,
+        flush=True,
+    )
     return {env: (path if env in given else python) for env, path in interpreters.items()}, record

@@ -31,8 +31,15 @@ def _reference_result(request, ctx):
         if writes is None:
             return expected, None
         plain = effect.unwritten(writes, ctx, function)
-    figures = effect.guard(expected, plain, output, request["settings"]["rtol"], request["settings"]["atol"],
-                           _padded(ctx), ctx.inputs.shape[-1])
+    figures = effect.guard(
+        expected,
+        plain,
+        output,
+        request["settings"]["rtol"],
+        request["settings"]["atol"],
+        _padded(ctx),
+        ctx.inputs.shape[-1],
+    )
     return expected, figures
 
 
@@ -48,8 +55,10 @@ def _check(request, ctx, last, expected, guard):
     padded = _padded(ctx)
     exact = exactness.compare(last, expected, reference["tool"], settings["rtol"], settings["atol"], padded)
     if padded is not None and bool(padded.any()) and exactness.has_positions(expected, padded):
-        ctx.note(f"exactness is judged at the prompts' {int((~padded).sum())} real token positions: the "
-                 f"{int(padded.sum())} padded positions are the output of no token, and tools fill them differently")
+        ctx.note(
+            f"exactness is judged at the prompts' {int((~padded).sum())} real token positions: the "
+            f"{int(padded.sum())} padded positions are the output of no token, and tools fill them differently"
+        )
     output = effect.facts(request["contract"])[1]
     figures = effect.agreement(exactness.to_cpu(last), expected, output, padded, ctx.inputs.shape[-1])
     return effect.judged(exact, guard, figures)
@@ -59,7 +68,9 @@ def _controlled(request, ctx, state, exact, expected, phases):
     """The cell's `exact`, re-judged by the precision control where a reduced-precision subject's verdict asks for
     it (precision_control.py): last of all, untimed, so that nothing of it lands in a sample or a witness."""
     dtype = state["subject"]["dtype"]
-    needed, limit = precision_control.needs_control(dtype, exact, expected, request["settings"].get("float32_tolerance"))
+    needed, limit = precision_control.needs_control(
+        dtype, exact, expected, request["settings"].get("float32_tolerance")
+    )
     if not needed:
         return exact
     with phases("precision_control"):
@@ -112,7 +123,9 @@ def _time(request, ctx, phases, state, twin):
             measured, last = timing.sample(run, settings, ctx.device)
         else:
             spent = (sum(paired["before"]["baseline_ms"]) + sum(paired["before"]["baseline_gc_ms"])) / 1e3
-            measured, after, last = timing.timed_pairs(request, run, baseline, ctx.device, pairing.new_rng(request), spent)
+            measured, after, last = timing.timed_pairs(
+                request, run, baseline, ctx.device, pairing.new_rng(request), spent
+            )
             paired.update(after)
         measured["load"] = probe.stop()
     exact = None
@@ -143,8 +156,11 @@ def _witness(request, ctx, run):
     tokens = [ctx.inputs] + list(ctx.batches) if ctx.pad_id is not None else ()
     observed, _ = witnesses.observe(run, ctx.model, ctx.final_module, grad_mode(request), ctx.device, tokens)
     contract_work = request["contract"]["work"]
-    return {"witnesses": observed, "required": witnesses.required(contract_work, ctx),
-            "differs": witnesses.differences(observed, contract_work, ctx)}
+    return {
+        "witnesses": observed,
+        "required": witnesses.required(contract_work, ctx),
+        "differs": witnesses.differences(observed, contract_work, ctx),
+    }
 
 
 def _memory(request, ctx, phases, state):

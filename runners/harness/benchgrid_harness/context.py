@@ -114,8 +114,9 @@ def _check_tokens(model, inputs, params):
                 raise HarnessError(f"contract parameter {key}={value} is not a logit index (the logits have {width})")
     position = params.get("position")
     if position is not None and (inputs.dim() < 2 or int(position) >= inputs.shape[1]):
-        raise HarnessError(f"contract parameter position={position} is outside the inputs' sequence "
-                           f"(shape {list(inputs.shape)})")
+        raise HarnessError(
+            f"contract parameter position={position} is outside the inputs' sequence (shape {list(inputs.shape)})"
+        )
 
 
 def make_context(subject, request, device, tmpdir):
@@ -131,10 +132,22 @@ def make_context(subject, request, device, tmpdir):
         shape, dtype = probe_site(subject.model, subject.inputs, _probed(site_module), site)
         extras = _drawn(params, shape, dtype, device, subject.inputs, request["subject"]["inputs"], subject.model, pad)
     _check_tokens(subject.model, subject.inputs, params)
-    return Context(model=subject.model, inputs=subject.inputs, batches=subject.batches, site=site,
-                   site_module=site_module, params=params, device=device, direction=extras.get("direction"),
-                   strengths=[float(s) for s in params.get("strengths", [])],
-                   target=int(params.get("target", 0)), tmpdir=tmpdir,
-                   final_module=find_final_module(subject.model, subject.inputs), blocks=blocks,
-                   vector=extras.get("vector"), corrupted=extras.get("corrupted"), sae=extras.get("sae"),
-                   pad_id=pad)
+    return Context(
+        model=subject.model,
+        inputs=subject.inputs,
+        batches=subject.batches,
+        site=site,
+        site_module=site_module,
+        params=params,
+        device=device,
+        direction=extras.get("direction"),
+        strengths=[float(s) for s in params.get("strengths", [])],
+        target=int(params.get("target", 0)),
+        tmpdir=tmpdir,
+        final_module=find_final_module(subject.model, subject.inputs),
+        blocks=blocks,
+        vector=extras.get("vector"),
+        corrupted=extras.get("corrupted"),
+        sae=extras.get("sae"),
+        pad_id=pad,
+    )

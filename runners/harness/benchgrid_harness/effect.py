@@ -64,15 +64,20 @@ def facts(contract):
     what its output is (None: numbers); a form the harness does not know is an error, never a silent pass."""
     writes, output = contract.get("writes"), contract.get("output")
     if writes is not None and writes not in UNWRITTEN:
-        raise HarnessError(f"contract.writes: {writes!r} is not one of {sorted(UNWRITTEN)} (runners/harness/contracts.json)")
+        raise HarnessError(
+            f"contract.writes: {writes!r} is not one of {sorted(UNWRITTEN)} (runners/harness/contracts.json)"
+        )
     if output is not None and output not in OUTPUTS:
-        raise HarnessError(f"contract.output: {output!r} is not one of {list(OUTPUTS)} (runners/harness/contracts.json)")
+        raise HarnessError(
+            f"contract.output: {output!r} is not one of {list(OUTPUTS)} (runners/harness/contracts.json)"
+        )
     return writes, output
 
 
 def unwritten(writes, ctx, function):
     """The contract's output with the write left out, on the CPU. `function` is the reference's contract function,
     called again on a copy of the ctx for the forms that rerun it with other parameters."""
+
     def rerun(params):
         return function(dataclasses.replace(ctx, params={**ctx.params, **params}, notes=[]))()
 
@@ -102,7 +107,7 @@ def logits_agreement(got, want, padded=None):
     same = tv = 0.0
     # In float64, a chunk of positions at a time: a GPU spec's stacked logits are billions of values.
     for start in range(0, got_p.shape[0], _CHUNK):
-        g, w = got_p[start:start + _CHUNK].to(torch.float64), want_p[start:start + _CHUNK].to(torch.float64)
+        g, w = got_p[start : start + _CHUNK].to(torch.float64), want_p[start : start + _CHUNK].to(torch.float64)
         same += float((g.argmax(dim=-1) == w.argmax(dim=-1)).sum())
         tv += float(0.5 * (torch.softmax(g, dim=-1) - torch.softmax(w, dim=-1)).abs().sum())
     count = got_p.shape[0]
@@ -121,8 +126,10 @@ def tokens_agreement(got, want, prompt_length):
         return none
     same = got[:, prompt_length:] == want[:, prompt_length:]
     parted = (~same).any(dim=0).nonzero()
-    return {"top1_agreement": float(same.to(torch.float64).mean()),
-            "first_divergence": int(parted[0, 0]) if parted.numel() else None}
+    return {
+        "top1_agreement": float(same.to(torch.float64).mean()),
+        "first_divergence": int(parted[0, 0]) if parted.numel() else None,
+    }
 
 
 def agreement(got, want, output, padded=None, prompt_length=0):

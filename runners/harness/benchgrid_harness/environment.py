@@ -25,8 +25,9 @@ def versions(library):
         "torch": _version("torch", "torch"),
         "torchvision": _version("torchvision", "torchvision"),
         "numpy": _version("numpy", "numpy"),
-        "library": None if library is None else {"name": library,
-                                                 "version": _version(library.replace("-", "_"), library)},
+        "library": None
+        if library is None
+        else {"name": library, "version": _version(library.replace("-", "_"), library)},
     }
 
 

@@ -69,6 +69,7 @@ def _become_cell(command, synced):
     sys.path[:] = _child_path(cwd, env.get("PYTHONPATH", ""))
     import importlib
     import tempfile
+
     importlib.invalidate_caches()
     tempfile.tempdir = None  # gettempdir() caches; the child's TMPDIR must win
     if command.get("cpus"):

@@ -90,10 +90,15 @@ def signal_name(number):
 
 def exit_info(command, code=None, signum=None, timed_out=False, spawn_error=None):
     """How a process ended, as src/records/outcome.ts `Exit` (and the driver's journal) has it."""
-    return {"exitCode": code,
-            "signal": None if signum is None else signal_name(signum), "timedOut": timed_out,
-            "timeoutS": command["timeout_s"], "spawnError": None if timed_out else spawn_error,
-            "stderrTail": tail(command["stderr"]), "stdoutTail": tail(command["stdout"])}
+    return {
+        "exitCode": code,
+        "signal": None if signum is None else signal_name(signum),
+        "timedOut": timed_out,
+        "timeoutS": command["timeout_s"],
+        "spawnError": None if timed_out else spawn_error,
+        "stderrTail": tail(command["stderr"]),
+        "stdoutTail": tail(command["stdout"]),
+    }
 
 
 def _status(status):
@@ -106,8 +111,9 @@ def _status(status):
 def start_cold(command, parent=None):
     """Starts `python ARGV` (a cell: `-m benchgrid_harness --request R --result S`) in its own session (so its
     whole tree can be killed), with the cell environment, its output to the log files, pinned to `cpus` when given. Raises OSError."""
-    env = cell_env(os.environ if parent is None else parent, command["pythonpath"], command["threads"],
-                   command.get("tmpdir"))
+    env = cell_env(
+        os.environ if parent is None else parent, command["pythonpath"], command["threads"], command.get("tmpdir")
+    )
     cpus = command.get("cpus")
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     with open(command["stdout"], "wb") as out, open(command["stderr"], "wb") as err:
@@ -151,6 +157,7 @@ def run(command):
 
 # --- The server Node talks to ----------------------------------------------------------------------------
 
+
 def send(message):
     """One line on the server's stdout."""
     os.write(1, (json.dumps(message) + "\n").encode())
@@ -168,8 +175,11 @@ class _Child:
 
 def _start(command, children, fork):
     """Starts one command's process (cold, or through `fork`) and answers with its pid, or with why not."""
-    missing = [k for k in ("id", "python", "argv", "cwd", "pythonpath", "threads", "stdout", "stderr", "timeout_s")
-               if k not in command]
+    missing = [
+        k
+        for k in ("id", "python", "argv", "cwd", "pythonpath", "threads", "stdout", "stderr", "timeout_s")
+        if k not in command
+    ]
     if missing:
         raise KeyError(f"command lacks {', '.join(missing)}")
     if command.get("start") == "fork":

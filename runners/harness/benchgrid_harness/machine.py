@@ -52,6 +52,9 @@ class LoadProbe:
         # /proc/stat counts in clock ticks (10 ms): a phase shorter than a few ticks says little, so the
         # figures are rounded and never negative (this process's own time is counted exactly, the machine's
         # in ticks).
-        return {"others_busy": round(max(0.0, (busy - own) / wall), 3),
-                "steal": round(max(0.0, (after[1] - self._stat[1]) / wall), 3),
-                "seconds": round(wall, 3), "cpus": os.cpu_count()}
+        return {
+            "others_busy": round(max(0.0, (busy - own) / wall), 3),
+            "steal": round(max(0.0, (after[1] - self._stat[1]) / wall), 3),
+            "seconds": round(wall, 3),
+            "cpus": os.cpu_count(),
+        }

@@ -99,7 +99,7 @@ def robust_slope(series):
         return None
     step = max(1, -(-len(series) // THEIL_SEN_POINTS))
     points = list(enumerate(series))[::step]
-    slopes = sorted((b - a) / (j - i) for k, (i, a) in enumerate(points) for (j, b) in points[k + 1:])
+    slopes = sorted((b - a) / (j - i) for k, (i, a) in enumerate(points) for (j, b) in points[k + 1 :])
     mid = len(slopes) // 2
     return slopes[mid] if len(slopes) % 2 else (slopes[mid - 1] + slopes[mid]) / 2
 
@@ -117,6 +117,8 @@ def growth(before, after, held, calls, series=()):
         "rss_bytes": both(rss_before, rss_after),
         "cuda_allocated_bytes": cuda,
         "held_bytes": {"rss": held["cpu"], "cuda": held["cuda"] if cuda is not None else None},
-        "per_call_bytes": {"rss": robust_slope([r[0] for r in series]),
-                           "cuda": robust_slope([r[1] for r in series]) if cuda is not None else None},
+        "per_call_bytes": {
+            "rss": robust_slope([r[0] for r in series]),
+            "cuda": robust_slope([r[1] for r in series]) if cuda is not None else None,
+        },
     }

@@ -64,8 +64,9 @@ def build_twin(request, ctx, device):
         _, site_module = resolve_site(twin.model, request["subject"]["sites"], request["contract"]["params"]["site"])
     # The site's shape, the steering direction and the final module were found on the tool's copy; the
     # baseline reads the same fields, so only what belongs to a copy is replaced.
-    return dataclasses.replace(ctx, model=twin.model, inputs=twin.inputs, batches=twin.batches,
-                               site_module=site_module, notes=[]), None
+    return dataclasses.replace(
+        ctx, model=twin.model, inputs=twin.inputs, batches=twin.batches, site_module=site_module, notes=[]
+    ), None
 
 
 def baseline_function(request):
@@ -89,7 +90,11 @@ def before_block(request, twin):
     # block's own limits only (count, floor, share of the budget, precision): any other is the tool's loop's.
     limits = Limits(limits.samples, min(2, limits.samples), limits.budget_ns, limits.precision)
     timing, _ = sample(baseline, settings, twin.device, limits)
-    return {"baseline_ms": timing["samples_ms"], "baseline_gc_ms": timing["gc_ms"], "stopped_by": timing["stopped_by"]}, baseline
+    return {
+        "baseline_ms": timing["samples_ms"],
+        "baseline_gc_ms": timing["gc_ms"],
+        "stopped_by": timing["stopped_by"],
+    }, baseline
 
 
 def new_rng(request):

@@ -4,8 +4,19 @@ import os
 import time
 from contextlib import contextmanager
 
-NAMES = ("startup", "imports", "build", "reference", "before", "prepare", "warmup", "timed", "check", "witness",
-         "precision_control")
+NAMES = (
+    "startup",
+    "imports",
+    "build",
+    "reference",
+    "before",
+    "prepare",
+    "warmup",
+    "timed",
+    "check",
+    "witness",
+    "precision_control",
+)
 
 # perf_counter() at the fork, in a child of the fork server (forkserver.py); None in a cold process.
 _forked_at = None
@@ -27,7 +38,7 @@ def process_age_s():
             stat = f.read()
         # The command name in field 2 may hold spaces, so count fields after its closing parenthesis;
         # starttime is field 22 overall, in clock ticks since boot (the clock CLOCK_BOOTTIME reads).
-        start_ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        start_ticks = int(stat[stat.rindex(")") + 2 :].split()[19])
         started = start_ticks / os.sysconf("SC_CLK_TCK")
         return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
     except (OSError, ValueError, IndexError, AttributeError):

@@ -102,11 +102,21 @@ def run(request, dtype, limit, device, grad_mode, tmpdir):
     tolerance they were judged at, and the bound that asked for it; `error` (and no verdict) where the control
     itself failed, which leaves the cell's verdict as it was."""
     tolerance = request["settings"]["float32_tolerance"]
-    figures = {"dtype": "float32", "from": dtype, "rtol": tolerance["rtol"], "atol": tolerance["atol"],
-               "bound": limit, "verdict": None, "max_abs_diff": None, "error": None}
+    figures = {
+        "dtype": "float32",
+        "from": dtype,
+        "rtol": tolerance["rtol"],
+        "atol": tolerance["atol"],
+        "bound": limit,
+        "verdict": None,
+        "max_abs_diff": None,
+        "error": None,
+    }
     try:
         got, want, padded = _outputs(request, device, grad_mode, tmpdir)
-        compared = exactness.compare(got, want, request["reference"]["tool"], tolerance["rtol"], tolerance["atol"], padded)
+        compared = exactness.compare(
+            got, want, request["reference"]["tool"], tolerance["rtol"], tolerance["atol"], padded
+        )
     except Exception as exc:  # noqa: BLE001 - a control that fails is recorded; the cell's own figures stand
         figures["error"] = f"{type(exc).__name__}: {exc}"[:500]
         return figures

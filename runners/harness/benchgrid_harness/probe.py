@@ -30,7 +30,7 @@ def nearest(path, names):
         prefix = ".".join(parts[:k])
         if k == 0 or prefix in names:
             start = f"{prefix}." if prefix else ""
-            children = [n for n in names if n.startswith(start) and n != prefix and "." not in n[len(start):]]
+            children = [n for n in names if n.startswith(start) and n != prefix and "." not in n[len(start) :]]
             if children:
                 return children[:NEAREST]
     return []
@@ -73,7 +73,9 @@ def probe_subject(subject):
             found[path] = built.model.get_submodule(path)
             out["sites"].append({"name": name, "path": path, "found": True, "called": None, "nearest": []})
         except AttributeError:
-            out["sites"].append({"name": name, "path": path, "found": False, "called": None, "nearest": nearest(path, names)})
+            out["sites"].append(
+                {"name": name, "path": path, "found": False, "called": None, "nearest": nearest(path, names)}
+            )
     try:
         called = _calls(built.model, built.inputs, found)
     except Exception as exc:  # noqa: BLE001 - a forward that fails is reported, not raised
@@ -100,7 +102,11 @@ def main(argv=None):
         import torch
         import torchvision
 
-        result["versions"] = {"python": sys.version.split()[0], "torch": torch.__version__, "torchvision": torchvision.__version__}
+        result["versions"] = {
+            "python": sys.version.split()[0],
+            "torch": torch.__version__,
+            "torchvision": torchvision.__version__,
+        }
         result["subjects"] = [probe_subject(s) for s in request["subjects"]]
     except BaseException as exc:  # noqa: BLE001 - the boundary: the orchestrator reads the reason
         result["error"] = f"{type(exc).__name__}: {exc}"

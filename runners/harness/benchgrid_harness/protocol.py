@@ -43,10 +43,13 @@ def _fits(row, nullable, value):
     """Whether `value` is a setting of the row's type within its bounds (None too where the row may be null)."""
     if nullable and value is None:
         return True
-    return ((is_int(value) if row["type"] == "integer" else is_number(value))
-            and ("minimum" not in row or value >= row["minimum"]) and ("maximum" not in row or value <= row["maximum"])
-            and ("exclusiveMinimum" not in row or value > row["exclusiveMinimum"])
-            and ("exclusiveMaximum" not in row or value < row["exclusiveMaximum"]))
+    return (
+        (is_int(value) if row["type"] == "integer" else is_number(value))
+        and ("minimum" not in row or value >= row["minimum"])
+        and ("maximum" not in row or value <= row["maximum"])
+        and ("exclusiveMinimum" not in row or value > row["exclusiveMinimum"])
+        and ("exclusiveMaximum" not in row or value < row["exclusiveMaximum"])
+    )
 
 
 def _checked_rows():
@@ -71,7 +74,9 @@ def settings_problems(settings):
             if required:
                 problems.append(f"{path}: missing (expected {_expected(row, nullable)})")
         elif not _fits(row, nullable, settings[row["key"]]):
-            problems.append(f"{path}: expected {_expected(row, nullable)} (got {json.dumps(settings[row['key']])[:80]})")
+            problems.append(
+                f"{path}: expected {_expected(row, nullable)} (got {json.dumps(settings[row['key']])[:80]})"
+            )
     return problems
 
 

@@ -13,8 +13,13 @@ from . import weights as weights_
 from .errors import HarnessError
 from .user_model import builder_inputs, python_model, with_state_dict
 
-_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
-           "bfloat16": torch.bfloat16, "int64": torch.int64}
+_DTYPES = {
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "int64": torch.int64,
+}
 
 
 @dataclass
@@ -43,8 +48,9 @@ def _logits_forward(self, input_ids):
     if pad is None:
         return self._benchgrid_native.forward(self, input_ids=input_ids, use_cache=False).logits
     mask, positions = text_.padding_mask(input_ids, pad)
-    return self._benchgrid_native.forward(self, input_ids=input_ids, attention_mask=mask, position_ids=positions,
-                                          use_cache=False).logits
+    return self._benchgrid_native.forward(
+        self, input_ids=input_ids, attention_mask=mask, position_ids=positions, use_cache=False
+    ).logits
 
 
 _LOGITS_CLASSES = {}
@@ -58,9 +64,11 @@ def _logits_class(native):
     (TransformerLens's bridge looks through the class's bases) still do.
     """
     if native not in _LOGITS_CLASSES:
-        _LOGITS_CLASSES[native] = type(f"{native.__name__}Logits", (native,),
-                                       {"forward": _logits_forward, "_benchgrid_native": native,
-                                        "__module__": __name__})
+        _LOGITS_CLASSES[native] = type(
+            f"{native.__name__}Logits",
+            (native,),
+            {"forward": _logits_forward, "_benchgrid_native": native, "__module__": __name__},
+        )
     return _LOGITS_CLASSES[native]
 
 
@@ -70,7 +78,9 @@ def _causal_lm_model(model_spec, device):
     weights = model_spec.get("weights")
     if weights is not None:
         if weights["kind"] == "state_dict":
-            raise HarnessError("a transformers model takes a save_pretrained directory or hf:ID as weights, not a state_dict file")
+            raise HarnessError(
+                "a transformers model takes a save_pretrained directory or hf:ID as weights, not a state_dict file"
+            )
         from transformers import AutoModelForCausalLM
 
         where = weights["path"] if weights["kind"] == "pretrained" else weights_.hub_snapshot(weights["id"])
@@ -147,8 +157,12 @@ def native_model(model):
     return view
 
 
-_BUILDERS = {"torchvision": _torchvision_model, "gpt2": _gpt2_model, "transformers": _causal_lm_model,
-             "python": python_model}
+_BUILDERS = {
+    "torchvision": _torchvision_model,
+    "gpt2": _gpt2_model,
+    "transformers": _causal_lm_model,
+    "python": python_model,
+}
 
 
 def _make_inputs(spec):
@@ -176,9 +190,13 @@ def reinitialise(model, paths):
         module = modules.get(path)
         if module is None:
             near = ", ".join(sorted(p for p in modules if p and path.split(".")[-1] in p)[:5]) or "see validate --probe"
-            raise HarnessError(f"model.reinit names {path}, which is not a module of this model (modules like it: {near})")
+            raise HarnessError(
+                f"model.reinit names {path}, which is not a module of this model (modules like it: {near})"
+            )
         if not callable(getattr(module, "reset_parameters", None)):
-            raise HarnessError(f"model.reinit names {path}, a {type(module).__name__}, which has no reset_parameters() to re-initialise it")
+            raise HarnessError(
+                f"model.reinit names {path}, a {type(module).__name__}, which has no reset_parameters() to re-initialise it"
+            )
         module.reset_parameters()
 
 
@@ -207,22 +225,30 @@ def build_subject(subject_spec, device):
     if input_spec["kind"] == "text":
         if getattr(type(model), "_benchgrid_native", None) is None:
             raise HarnessError("inputs.kind text takes a transformers causal LM (builder transformers or gpt2)")
-        inputs, batches, pad, tokens = text_.tokenize(input_spec, model_spec, model.get_input_embeddings().num_embeddings)
+        inputs, batches, pad, tokens = text_.tokenize(
+            input_spec, model_spec, model.get_input_embeddings().num_embeddings
+        )
         # An instance attribute (read by text.pad_id), not a buffer: it is no tensor, follows copies of the
         # subject (TransformerLens's deep copy included), and the forward reads it on every call.
         model.__dict__["_benchgrid_pad_id"] = pad
     elif input_spec["kind"] == "builder":
         if returned is None:
-            raise HarnessError(f"inputs.kind is builder, but {model_spec['name']} returned the module alone; return (module, inputs)")
+            raise HarnessError(
+                f"inputs.kind is builder, but {model_spec['name']} returned the module alone; return (module, inputs)"
+            )
         inputs, batches = builder_inputs(returned, model_spec["name"])
     else:
         if returned is not None:
-            raise HarnessError(f"{model_spec['name']} returned inputs beside the module; set inputs.kind: builder to use them")
+            raise HarnessError(
+                f"{model_spec['name']} returned inputs beside the module; set inputs.kind: builder to use them"
+            )
         inputs, batches = _make_inputs(input_spec)
     model = model.to(dtype=dtype)
+
     # Floating inputs follow the model's dtype; token ids (and any integer input) stay as they are.
     def cast(t):
         return t.to(dtype) if t.is_floating_point() else t
+
     inputs, batches = cast(inputs), [cast(b) for b in batches]
     model = model.to(device).eval()
     record = {"dtype": dtype_name, "weights": weights_.describe(model_spec.get("weights"))}

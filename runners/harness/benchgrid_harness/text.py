@@ -36,7 +36,9 @@ def load_tokenizer(tokenizer_spec, model_spec):
     if kind == "model":
         weights = model_spec.get("weights")
         if weights is None or weights["kind"] == "state_dict":
-            raise HarnessError("inputs.tokenizer is the model's, but the model has no save_pretrained directory or hub id to read one from")
+            raise HarnessError(
+                "inputs.tokenizer is the model's, but the model has no save_pretrained directory or hub id to read one from"
+            )
         tokenizer_spec = weights
         kind = weights["kind"]
     where = tokenizer_spec["path"] if kind == "pretrained" else weights_.hub_snapshot(tokenizer_spec["id"])
@@ -66,13 +68,17 @@ def tokenize(input_spec, model_spec, vocab_rows):
         if not ids:
             raise HarnessError(f"prompt {i + 1} tokenizes to no tokens")
         if pad in ids:
-            raise HarnessError(f"prompt {i + 1} holds the pad id {pad} itself; the mask is input_ids != pad id, so "
-                               "it would be masked out (remove the end-of-sequence text from the prompt)")
+            raise HarnessError(
+                f"prompt {i + 1} holds the pad id {pad} itself; the mask is input_ids != pad id, so "
+                "it would be masked out (remove the end-of-sequence text from the prompt)"
+            )
         rows.append(ids)
     largest = max(max(r) for r in rows + [[pad]])
     if vocab_rows is not None and largest >= vocab_rows:
-        raise HarnessError(f"the tokenizer's ids reach {largest} but the model's embedding has {vocab_rows} rows; "
-                           "use the model's own tokenizer (or a model with a larger vocabulary)")
+        raise HarnessError(
+            f"the tokenizer's ids reach {largest} but the model's embedding has {vocab_rows} rows; "
+            "use the model's own tokenizer (or a model with a larger vocabulary)"
+        )
     length = max(len(r) for r in rows)
     left = input_spec.get("padding_side", "left") == "left"
     padded = [([pad] * (length - len(r)) + r) if left else (r + [pad] * (length - len(r))) for r in rows]

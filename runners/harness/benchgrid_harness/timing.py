@@ -107,8 +107,13 @@ def limits_of(settings, samples=None, budget_s=None):
     samples = settings["samples"] if samples is None else samples
     budget_s = settings["sampling_budget_s"] if budget_s is None else budget_s
     wall_s = settings.get("max_seconds_per_process")
-    return Limits(samples, min(settings["min_samples"], samples), int(budget_s * 1e9), settings.get("precision"),
-                  None if wall_s is None else int(wall_s * 1e9))
+    return Limits(
+        samples,
+        min(settings["min_samples"], samples),
+        int(budget_s * 1e9),
+        settings.get("precision"),
+        None if wall_s is None else int(wall_s * 1e9),
+    )
 
 
 def _since_start(limits, clock):
@@ -145,8 +150,12 @@ def _sample_loop(run, limits, durations, gc_ns, timed, clock, read=lambda: None,
 
 def timing_facts(device, warmups):
     """The fields every timing record starts with: how the clock was read and the collector handled."""
-    return {"timer": "perf_counter_ns", "sync": "cuda.synchronize" if is_cuda(device) else "none",
-            "warmups": warmups, "gc": "collect-between-samples"}
+    return {
+        "timer": "perf_counter_ns",
+        "sync": "cuda.synchronize" if is_cuda(device) else "none",
+        "warmups": warmups,
+        "gc": "collect-between-samples",
+    }
 
 
 def sample(run, settings, device, limits=None, clock=time.perf_counter_ns):
@@ -241,7 +250,12 @@ def timed_pairs(request, run, baseline, device, rng, spent_s):
     limits = limits_of(settings, budget_s=max(0.0, settings["sampling_budget_s"] - spent_s))
     order = orders(rng, limits.samples)
     count, stopped_by, ms, gc_ms, last, growth = sample_pairs((run, baseline), order, limits, device)
-    timing = {**timing_facts(device, settings["warmups"]), "samples_ms": ms[0], "gc_ms": gc_ms[0], "stopped_by": stopped_by,
-              "memory_growth": growth}
+    timing = {
+        **timing_facts(device, settings["warmups"]),
+        "samples_ms": ms[0],
+        "gc_ms": gc_ms[0],
+        "stopped_by": stopped_by,
+        "memory_growth": growth,
+    }
     paired = {"baseline_ms": ms[1], "baseline_gc_ms": gc_ms[1], "tool_first": [o == (0, 1) for o in order[:count]]}
     return timing, paired, last

@@ -19,7 +19,9 @@ def with_state_dict(model, model_spec):
     if weights is None:
         return model
     if weights["kind"] != "state_dict":
-        raise HarnessError(f"a {model_spec['builder']} model takes a state_dict file as weights, not {weights['kind']} weights")
+        raise HarnessError(
+            f"a {model_spec['builder']} model takes a state_dict file as weights, not {weights['kind']} weights"
+        )
     return weights_.load_state_dict(model, weights["path"])
 
 
@@ -65,7 +67,9 @@ def python_model(model_spec, _device):
     inputs = None
     if isinstance(built, tuple):
         if len(built) != 2:
-            raise HarnessError(f"{model_spec['name']} returned a tuple of {len(built)}; return a module, or (module, inputs)")
+            raise HarnessError(
+                f"{model_spec['name']} returned a tuple of {len(built)}; return a module, or (module, inputs)"
+            )
         built, inputs = built
     if not isinstance(built, torch.nn.Module):
         raise HarnessError(f"{model_spec['name']} returned {type(built).__name__}, not a torch.nn.Module")
@@ -79,7 +83,13 @@ def builder_inputs(returned, name):
         return returned, [returned]
     if isinstance(returned, dict) and isinstance(returned.get("batch"), torch.Tensor):
         dataset = returned.get("dataset", [returned["batch"]])
-        if not isinstance(dataset, (list, tuple)) or not dataset or not all(isinstance(b, torch.Tensor) for b in dataset):
+        if (
+            not isinstance(dataset, (list, tuple))
+            or not dataset
+            or not all(isinstance(b, torch.Tensor) for b in dataset)
+        ):
             raise HarnessError(f"{name}: inputs['dataset'] must be a non-empty list of tensors")
         return returned["batch"], list(dataset)
-    raise HarnessError(f"{name} returned inputs of type {type(returned).__name__}; return a tensor or {{'batch': tensor, 'dataset': [tensors]}}")
+    raise HarnessError(
+        f"{name} returned inputs of type {type(returned).__name__}; return a tensor or {{'batch': tensor, 'dataset': [tensors]}}"
+    )

@@ -56,7 +56,11 @@ def read_state_dict(path):
         raise HarnessError(f"weights file {path} is not a state_dict torch.load can read safely: {exc}") from exc
     # A whole checkpoint often keeps the weights under "state_dict" or "model".
     for key in ("state_dict", "model"):
-        if isinstance(state, dict) and isinstance(state.get(key), dict) and not any(isinstance(v, torch.Tensor) for v in state.values()):
+        if (
+            isinstance(state, dict)
+            and isinstance(state.get(key), dict)
+            and not any(isinstance(v, torch.Tensor) for v in state.values())
+        ):
             state = state[key]
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise HarnessError(f"weights file {path} holds no state_dict (a mapping of names to tensors)")
@@ -69,9 +73,13 @@ def load_state_dict(model, path):
     result = model.load_state_dict(state, strict=False)
     missing, unexpected = list(result.missing_keys), list(result.unexpected_keys)
     if missing or unexpected:
+
         def few(keys):
             return ", ".join(keys[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
-        parts = ([f"missing {few(missing)}"] if missing else []) + ([f"unexpected {few(unexpected)}"] if unexpected else [])
+
+        parts = ([f"missing {few(missing)}"] if missing else []) + (
+            [f"unexpected {few(unexpected)}"] if unexpected else []
+        )
         raise HarnessError(f"weights file {path} does not fit the model: {'; '.join(parts)}")
     return model
 
@@ -85,8 +93,10 @@ def hub_snapshot(hub_id):
     try:
         return snapshot_download(hub_id, local_files_only=True)
     except Exception as exc:  # not cached, or a broken cache: the same advice
-        raise HarnessError(f"weights hf:{hub_id} are not in the local Hugging Face cache ({type(exc).__name__}); "
-                           f"download them first: benchgrid run SPEC --allow-downloads") from exc
+        raise HarnessError(
+            f"weights hf:{hub_id} are not in the local Hugging Face cache ({type(exc).__name__}); "
+            f"download them first: benchgrid run SPEC --allow-downloads"
+        ) from exc
 
 
 def describe(weights):

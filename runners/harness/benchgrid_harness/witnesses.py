@@ -23,8 +23,11 @@ def _signature(module):
 def find_final_module(model, inputs):
     """The leaf module whose forward finishes last in a plain forward: the one that produces the model's output."""
     order = []
-    handles = [m.register_forward_hook(lambda module, _args, _output: order.append(module))
-               for m in model.modules() if next(m.children(), None) is None]
+    handles = [
+        m.register_forward_hook(lambda module, _args, _output: order.append(module))
+        for m in model.modules()
+        if next(m.children(), None) is None
+    ]
     with torch.no_grad():
         with_hooks(handles, model, inputs)
     return order[-1] if order else None
@@ -47,7 +50,7 @@ def _holds(ids, tokens):
     rows = tokens.shape[0]
     if ids.dim() != tokens.dim() or ids.shape[1:] != tokens.shape[1:] or ids.shape[0] < rows:
         return False
-    return any(torch.equal(ids[at:at + rows], tokens) for at in range(ids.shape[0] - rows + 1))
+    return any(torch.equal(ids[at : at + rows], tokens) for at in range(ids.shape[0] - rows + 1))
 
 
 class _Counter:

@@ -81,8 +81,17 @@ class CollectorTest(unittest.TestCase):
 
 def settings(**changes):
     """A request's `settings` with sampling limits that a test then narrows."""
-    base = {"warmups": 2, "samples": 20, "min_samples": 3, "sampling_budget_s": 100.0, "threads": 1,
-            "rtol": 1e-5, "atol": 1e-6, "memory_calls": 1, "precision": None}
+    base = {
+        "warmups": 2,
+        "samples": 20,
+        "min_samples": 3,
+        "sampling_budget_s": 100.0,
+        "threads": 1,
+        "rtol": 1e-5,
+        "atol": 1e-6,
+        "memory_calls": 1,
+        "precision": None,
+    }
     base.update(changes)
     return base
 
@@ -90,14 +99,32 @@ def settings(**changes):
 _REQUEST = {
     "protocol": WIRE_VERSION,
     "spec": {"name": "tiny", "digest": "0" * 64},
-    "cell": {"id": "A/single_module_output/hooks/tiny", "group": "A", "contract": "single_module_output",
-             "tool": "hooks", "subject": "tiny"},
-    "contract": {"kind": "single_module_output", "params": {"site": "block"}, "grad": False,
-                 "work": {"forwards": 1, "parameter_grads": False}},
-    "subject": {"id": "tiny", "model": {"builder": "torchvision", "name": "resnet18", "seed": 0, "config": {}},
-                "inputs": {"kind": "image", "shape": [1, 3, 32, 32], "dtype": "float32", "seed": 0,
-                           "stimuli": 1, "batch_size": 1},
-                "sites": {"block": "layer1"}},
+    "cell": {
+        "id": "A/single_module_output/hooks/tiny",
+        "group": "A",
+        "contract": "single_module_output",
+        "tool": "hooks",
+        "subject": "tiny",
+    },
+    "contract": {
+        "kind": "single_module_output",
+        "params": {"site": "block"},
+        "grad": False,
+        "work": {"forwards": 1, "parameter_grads": False},
+    },
+    "subject": {
+        "id": "tiny",
+        "model": {"builder": "torchvision", "name": "resnet18", "seed": 0, "config": {}},
+        "inputs": {
+            "kind": "image",
+            "shape": [1, 3, 32, 32],
+            "dtype": "float32",
+            "seed": 0,
+            "stimuli": 1,
+            "batch_size": 1,
+        },
+        "sites": {"block": "layer1"},
+    },
     "tool": {"id": "hooks", "runner": "torch", "adapter": "hooks", "module": "benchgrid_torch.hooks", "library": None},
     "reference": {"tool": "raw", "module": "benchgrid_torch.raw"},
     "pairing": None,

@@ -36,7 +36,9 @@ def _test_id(test):
 
 def counts(outcome):
     """{"passed", "failed", "skipped", "failures"} of a finished CountingResult."""
-    failing = [_test_id(t) for t, _ in outcome.failures + outcome.errors] + [_test_id(t) for t in outcome.unexpectedSuccesses]
+    failing = [_test_id(t) for t, _ in outcome.failures + outcome.errors] + [
+        _test_id(t) for t in outcome.unexpectedSuccesses
+    ]
     failed = sorted(set(failing))
     skipped = {_test_id(t) for t, _ in outcome.skipped} - set(failed)
     passed = [t for t in dict.fromkeys(outcome.ran) if t not in failed and t not in skipped]

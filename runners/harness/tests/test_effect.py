@@ -105,11 +105,15 @@ class GuardTest(unittest.TestCase):
         moved = torch.tensor([[1, 2, 30001, 4]])
         # rtol * 30000 would call a neighbouring token id close: tokens are compared exactly.
         figures = effect.guard(moved, plain, "tokens", 1e-4, 1e-5, None, 2)
-        self.assertEqual(figures, {"max_abs_diff": None, "vacuous": False, "top1_agreement": 0.5, "first_divergence": 0})
+        self.assertEqual(
+            figures, {"max_abs_diff": None, "vacuous": False, "top1_agreement": 0.5, "first_divergence": 0}
+        )
         self.assertTrue(effect.guard(plain.clone(), plain, "tokens", 1e-4, 1e-5, None, 2)["vacuous"])
 
     def test_a_numbers_output_has_no_task_level_figures(self):
-        self.assertEqual(set(effect.guard(torch.ones(3), torch.zeros(3), None, RTOL, ATOL)), {"max_abs_diff", "vacuous"})
+        self.assertEqual(
+            set(effect.guard(torch.ones(3), torch.zeros(3), None, RTOL, ATOL)), {"max_abs_diff", "vacuous"}
+        )
 
 
 class JudgedTest(unittest.TestCase):
@@ -123,8 +127,12 @@ class JudgedTest(unittest.TestCase):
             self.assertEqual((out["verdict"], out["effect"]), ("vacuous", guard))
 
     def test_a_mismatch_stays_a_mismatch_and_a_moving_write_keeps_the_verdict(self):
-        self.assertEqual(effect.judged(self.exact("mismatch"), {"max_abs_diff": 0.0, "vacuous": True}, None)["verdict"], "mismatch")
-        self.assertEqual(effect.judged(self.exact("bit"), {"max_abs_diff": 2.0, "vacuous": False}, None)["verdict"], "bit")
+        self.assertEqual(
+            effect.judged(self.exact("mismatch"), {"max_abs_diff": 0.0, "vacuous": True}, None)["verdict"], "mismatch"
+        )
+        self.assertEqual(
+            effect.judged(self.exact("bit"), {"max_abs_diff": 2.0, "vacuous": False}, None)["verdict"], "bit"
+        )
 
     def test_a_contract_that_does_not_write_records_no_effect(self):
         out = effect.judged(self.exact("close"), None, {"top1_agreement": 1.0, "tv_distance": 0.0})
@@ -134,8 +142,16 @@ class JudgedTest(unittest.TestCase):
 class UnwrittenTest(unittest.TestCase):
     def context(self, **fields):
         model = torch.nn.Linear(3, 4)
-        base = dict(model=model, inputs=torch.randn(2, 3), batches=[], site=None, site_module=None, params={},
-                    device=torch.device("cpu"), direction=None)
+        base = dict(
+            model=model,
+            inputs=torch.randn(2, 3),
+            batches=[],
+            site=None,
+            site_module=None,
+            params={},
+            device=torch.device("cpu"),
+            direction=None,
+        )
         return Context(**{**base, **fields})
 
     def test_the_plain_forward_and_one_per_strength(self):

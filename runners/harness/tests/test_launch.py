@@ -12,18 +12,36 @@ from unittest import mock
 from benchgrid_harness import WIRE, launch
 
 PARENT = {
-    "PATH": "/usr/bin", "HOME": "/home/u", "LANG": "C.UTF-8", "TMPDIR": "/tmp/parent",
+    "PATH": "/usr/bin",
+    "HOME": "/home/u",
+    "LANG": "C.UTF-8",
+    "TMPDIR": "/tmp/parent",
     # what a user's shell may hold and a cell process must not see
-    "LD_PRELOAD": "/evil.so", "PYTHONPATH": "/somewhere/else", "PYTHONSTARTUP": "/evil.py",
-    "PYTHONHASHSEED": "random", "OMP_NUM_THREADS": "64", "BENCHGRID_LAUNCHER_CONTAINED": "1",
+    "LD_PRELOAD": "/evil.so",
+    "PYTHONPATH": "/somewhere/else",
+    "PYTHONSTARTUP": "/evil.py",
+    "PYTHONHASHSEED": "random",
+    "OMP_NUM_THREADS": "64",
+    "BENCHGRID_LAUNCHER_CONTAINED": "1",
 }
 
 
 def command(**fields):
     """A complete command (the line format of docs/protocol.md), with `fields` changed."""
-    base = {"id": 7, "start": "cold", "python": "/nonexistent/python", "argv": ["-c", "pass"], "cwd": "/",
-            "pythonpath": ["/h"], "threads": 1, "tmpdir": None, "stdout": "/nonexistent/out.log",
-            "stderr": "/nonexistent/err.log", "cpus": None, "timeout_s": 5}
+    base = {
+        "id": 7,
+        "start": "cold",
+        "python": "/nonexistent/python",
+        "argv": ["-c", "pass"],
+        "cwd": "/",
+        "pythonpath": ["/h"],
+        "threads": 1,
+        "tmpdir": None,
+        "stdout": "/nonexistent/out.log",
+        "stderr": "/nonexistent/err.log",
+        "cpus": None,
+        "timeout_s": 5,
+    }
     base.update(fields)
     return base
 

@@ -16,7 +16,9 @@ L = timing.Limits
 class WallClockStopTest(unittest.TestCase):
     def test_past_the_limit_sampling_stops_as_a_spent_budget_but_never_below_min_samples(self):
         self.assertEqual(timing.stop_reason(3, 0, [1] * 3, L(20, 3, 10**9, None, 25), since=26), "budget")
-        self.assertIsNone(timing.stop_reason(3, 0, [1] * 3, L(20, 3, 10**9, None, 25), since=25), "exactly the limit is not over it")
+        self.assertIsNone(
+            timing.stop_reason(3, 0, [1] * 3, L(20, 3, 10**9, None, 25), since=25), "exactly the limit is not over it"
+        )
         self.assertIsNone(timing.stop_reason(2, 0, [1] * 2, L(20, 3, 10**9, None, 25), since=10**12))
         self.assertEqual(timing.stop_reason(20, 0, [1] * 20, L(20, 3, 10**9, None, 25), since=26), "samples")
 
@@ -34,7 +36,9 @@ class SampleWithALimitTest(unittest.TestCase):
     def sample(self, ms, tick=0, **changes):
         """The timing record of a call of `ms` ms under settings with `changes` (a fake clock moving `tick` per read)."""
         clock = FakeClock(tick=tick)
-        return timing.sample(clock.call(ms), settings(**{"samples": 20, "min_samples": 1, **changes}), CPU, clock=clock)[0]
+        return timing.sample(
+            clock.call(ms), settings(**{"samples": 20, "min_samples": 1, **changes}), CPU, clock=clock
+        )[0]
 
     def test_samples_stop_once_the_wall_clock_since_the_first_passes_the_limit(self):
         record = self.sample(10, max_seconds_per_process=0.025)
@@ -59,7 +63,9 @@ class SampleWithALimitTest(unittest.TestCase):
     def test_pairs_stop_by_the_limit_too(self):
         clock = FakeClock()
         limits = L(20, 1, 10**12, None, 25 * MS)
-        count, stopped_by, *_ = timing.sample_pairs((clock.call(5), clock.call(5)), [(0, 1)] * 20, limits, CPU, clock=clock)
+        count, stopped_by, *_ = timing.sample_pairs(
+            (clock.call(5), clock.call(5)), [(0, 1)] * 20, limits, CPU, clock=clock
+        )
         # 10 ms a pair: 20 ms is within 25, 30 ms is past it.
         self.assertEqual((count, stopped_by), (3, "budget"))
 

@@ -97,11 +97,16 @@ class GrowthTest(unittest.TestCase):
 
     def test_memory_given_back_is_negative_growth(self):
         series = [(8 * MIB - i * MIB, None) for i in range(1, 4)]
-        self.assertEqual(memory.growth((8 * MIB, None), series[-1], {"cpu": 0, "cuda": 0}, 3, series)["per_call_bytes"]["rss"], -MIB)
+        self.assertEqual(
+            memory.growth((8 * MIB, None), series[-1], {"cpu": 0, "cuda": 0}, 3, series)["per_call_bytes"]["rss"], -MIB
+        )
 
     def test_under_three_calls_a_step_cannot_be_told_from_a_leak_and_there_is_no_figure(self):
         series = [(445 * MIB, None), (445 * MIB, None)]
-        self.assertEqual(memory.growth((400 * MIB, None), series[-1], {"cpu": 0, "cuda": 0}, 2, series)["per_call_bytes"], {"rss": None, "cuda": None})
+        self.assertEqual(
+            memory.growth((400 * MIB, None), series[-1], {"cpu": 0, "cuda": 0}, 2, series)["per_call_bytes"],
+            {"rss": None, "cuda": None},
+        )
 
     def test_with_a_reading_after_each_call_a_steady_leak_is_its_slope(self):
         series = [(50 * MIB + i * MIB, None) for i in range(1, 9)]
@@ -154,7 +159,9 @@ class ReadingPlaceTest(unittest.TestCase):
 
     def test_the_paired_loop_is_framed_by_the_readings(self):
         calls = (self.clock.call(1, name="tool"), self.clock.call(1, name="baseline"))
-        out = timing.sample_pairs(calls, [(0, 1), (1, 0)], timing.limits_of(settings(samples=2, min_samples=2)), CPU, clock=self.clock)
+        out = timing.sample_pairs(
+            calls, [(0, 1), (1, 0)], timing.limits_of(settings(samples=2, min_samples=2)), CPU, clock=self.clock
+        )
         events = self.clock.events
         self.assertEqual(events[:2], ["gc", "read"])
         self.assertEqual(events[-4:], ["gc", "clock", "read", "read"])
@@ -164,10 +171,12 @@ class ReadingPlaceTest(unittest.TestCase):
 
 def keep(kept):
     """A call that keeps one more mebibyte of resident memory each time."""
+
     def run():
         pages = mmap.mmap(-1, MIB)
         pages.write(b"\x01" * MIB)
         kept.append(pages)
+
     return run
 
 
@@ -192,14 +201,14 @@ class SampledGrowthTest(unittest.TestCase):
 
     def test_a_call_that_keeps_a_mebibyte_grows_a_mebibyte_per_sample(self):
         kept = []
-        run, = self.warmed(keep(kept))
+        (run,) = self.warmed(keep(kept))
         record, _ = timing.sample(run, settings(samples=8, min_samples=8), CPU, clock=FakeClock())
         growth = record["memory_growth"]
         self.assertEqual(growth["calls"], 8)
         self.assertLess(abs(growth["per_call_bytes"]["rss"] - MIB), 0.2 * MIB)
 
     def test_the_last_result_held_for_the_exactness_check_is_not_growth(self):
-        run, = self.warmed(mapped_tensor)
+        (run,) = self.warmed(mapped_tensor)
         record, last = timing.sample(run, settings(samples=4, min_samples=4), CPU, clock=FakeClock())
         growth = record["memory_growth"]
         self.assertEqual(growth["held_bytes"]["rss"], 4 * MIB)
@@ -210,7 +219,9 @@ class SampledGrowthTest(unittest.TestCase):
     def test_paired_calls_count_the_tools_calls_and_only_its_result_is_held(self):
         kept = []
         calls = self.warmed(lambda: keep(kept)() or torch.ones(1024), lambda: torch.ones(2048))
-        out = timing.sample_pairs(calls, [(0, 1), (1, 0)] * 3, timing.limits_of(settings(samples=6, min_samples=6)), CPU, clock=FakeClock())
+        out = timing.sample_pairs(
+            calls, [(0, 1), (1, 0)] * 3, timing.limits_of(settings(samples=6, min_samples=6)), CPU, clock=FakeClock()
+        )
         growth = out[5]
         self.assertEqual((growth["calls"], growth["held_bytes"]["rss"]), (6, 4096))
         self.assertLess(abs(growth["per_call_bytes"]["rss"] - MIB), 0.2 * MIB)

@@ -29,7 +29,7 @@ class OrdersTest(unittest.TestCase):
             drawn = timing.orders(random.Random(seed), 40)
             self.assertEqual(len(drawn), 40)
             for j in range(0, 40, 2):
-                self.assertEqual(sorted(drawn[j:j + 2]), [(0, 1), (1, 0)], f"seed {seed}, pairs {j} and {j + 1}")
+                self.assertEqual(sorted(drawn[j : j + 2]), [(0, 1), (1, 0)], f"seed {seed}, pairs {j} and {j + 1}")
 
     def test_an_odd_count_is_the_balanced_sequence_cut_short(self):
         self.assertEqual(timing.orders(random.Random(5), 7), timing.orders(random.Random(5), 8)[:7])
@@ -41,7 +41,9 @@ class OrdersTest(unittest.TestCase):
         self.assertIn((1, 0), firsts)
 
     def test_the_same_seed_draws_the_same_orders_and_another_seed_other_orders(self):
-        req = request(pairing={"baseline": {"tool": "raw", "module": "benchgrid_torch.raw"}, "seed": 3894069229, "before": 3})
+        req = request(
+            pairing={"baseline": {"tool": "raw", "module": "benchgrid_torch.raw"}, "seed": 3894069229, "before": 3}
+        )
         first = timing.orders(pairing.new_rng(req), 30)
         self.assertEqual(timing.orders(pairing.new_rng(req), 30), first)
         self.assertEqual(first, timing.orders(random.Random(3894069229), 30))
@@ -70,8 +72,9 @@ class PairLoopTest(unittest.TestCase):
     def test_precision_judges_the_ratios_so_a_drift_shared_by_both_sides_does_not_hold_it_back(self):
         # Both sides slow down together: their samples spread, their ratio stays 2.
         drift = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-        (count, stopped_by, ms, _, _, _), _ = self.pairs([2 * d for d in drift], drift, [(0, 1)] * 10,
-                                                      limits(samples=10, min_samples=3, precision=0.01))
+        (count, stopped_by, ms, _, _, _), _ = self.pairs(
+            [2 * d for d in drift], drift, [(0, 1)] * 10, limits(samples=10, min_samples=3, precision=0.01)
+        )
         self.assertEqual((count, stopped_by), (6, "precision"))
         self.assertEqual([t / b for t, b in zip(ms[TOOL], ms[BASELINE])], [2.0] * 6)
 
@@ -100,9 +103,12 @@ class PairLoopTest(unittest.TestCase):
             def result():
                 made[name] += 1
                 return f"{name} {made[name]}"
+
             return clock.call(1, result=result, name=name)
 
-        out = timing.sample_pairs((side("tool"), side("baseline")), [(1, 0), (0, 1)], limits(samples=2), CPU, clock=clock)
+        out = timing.sample_pairs(
+            (side("tool"), side("baseline")), [(1, 0), (0, 1)], limits(samples=2), CPU, clock=clock
+        )
         self.assertEqual(out[4], "tool 2")
 
     def test_a_pairs_results_are_freed_before_the_next_pairs_first_clock(self):
@@ -118,6 +124,7 @@ class PairLoopTest(unittest.TestCase):
                 made.append(weakref.ref(box))
                 clock.advance(MS)
                 return box
+
             return run
 
         timing.sample_pairs((call(True), call(False)), [(0, 1)] * 4, limits(samples=4, min_samples=4), CPU, clock=clock)
@@ -155,8 +162,10 @@ class BudgetShareTest(unittest.TestCase):
         without_full_collections(self)
 
     def before(self, baseline_ms, before, **changes):
-        req = request(settings=settings(**changes),
-                      pairing={"baseline": {"tool": "raw", "module": "benchgrid_torch.raw"}, "seed": 1, "before": before})
+        req = request(
+            settings=settings(**changes),
+            pairing={"baseline": {"tool": "raw", "module": "benchgrid_torch.raw"}, "seed": 1, "before": before},
+        )
         baseline = self.clock.call(baseline_ms, name="baseline")
         with mock.patch.object(pairing, "baseline_function", return_value=lambda twin: baseline):
             block, returned = pairing.before_block(req, types.SimpleNamespace(device=CPU))
@@ -182,7 +191,9 @@ class BudgetShareTest(unittest.TestCase):
     def test_the_block_before_takes_two_samples_whatever_min_samples_says(self):
         for min_samples in (1, 10):
             block = self.before(50, 5, samples=20, min_samples=min_samples, sampling_budget_s=0.001)
-            self.assertEqual((len(block["baseline_ms"]), block["stopped_by"]), (2, "budget"), f"min_samples {min_samples}")
+            self.assertEqual(
+                (len(block["baseline_ms"]), block["stopped_by"]), (2, "budget"), f"min_samples {min_samples}"
+            )
 
     def test_the_pairs_get_what_the_block_before_left_and_record_who_ran_first(self):
         req = request(settings=settings(samples=20, min_samples=1, sampling_budget_s=1.0))
@@ -197,8 +208,12 @@ class BudgetShareTest(unittest.TestCase):
 
     def test_pairs_after_a_block_that_spent_the_whole_budget_still_take_min_samples(self):
         req = request(settings=settings(samples=20, min_samples=4, sampling_budget_s=1.0))
-        timing_record, paired, _ = timing.timed_pairs(req, self.clock.call(1), self.clock.call(1), CPU, random.Random(1), spent_s=5.0)
-        self.assertEqual((len(timing_record["samples_ms"]), len(paired["tool_first"]), timing_record["stopped_by"]), (4, 4, "budget"))
+        timing_record, paired, _ = timing.timed_pairs(
+            req, self.clock.call(1), self.clock.call(1), CPU, random.Random(1), spent_s=5.0
+        )
+        self.assertEqual(
+            (len(timing_record["samples_ms"]), len(paired["tool_first"]), timing_record["stopped_by"]), (4, 4, "budget")
+        )
 
 
 if __name__ == "__main__":

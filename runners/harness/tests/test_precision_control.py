@@ -16,8 +16,16 @@ def exact(verdict, diff):
 
 
 def control(verdict, diff=0.0):
-    return {"dtype": "float32", "from": "bfloat16", "verdict": verdict, "max_abs_diff": diff, "rtol": 1e-5,
-            "atol": 1e-6, "bound": 4e-5, "error": None}
+    return {
+        "dtype": "float32",
+        "from": "bfloat16",
+        "verdict": verdict,
+        "max_abs_diff": diff,
+        "rtol": 1e-5,
+        "atol": 1e-6,
+        "bound": 4e-5,
+        "error": None,
+    }
 
 
 REFERENCE = torch.tensor([[-4.0, 1.0], [0.5, float("nan")]])  # scale 4: the bound is 4e-5
@@ -83,15 +91,24 @@ class JudgedTest(unittest.TestCase):
     def test_a_control_that_failed_leaves_the_verdict_as_it_was(self):
         failed = dict(control(None, None), error="RuntimeError: out of memory")
         out = pc.judged(exact("mismatch", 0.03), failed)
-        self.assertEqual([out["verdict"], out["precision_control"]["error"]], ["mismatch", "RuntimeError: out of memory"])
+        self.assertEqual(
+            [out["verdict"], out["precision_control"]["error"]], ["mismatch", "RuntimeError: out of memory"]
+        )
 
 
 class Float32RequestTest(unittest.TestCase):
     def test_builds_the_same_subject_at_float32_and_leaves_the_request_itself_alone(self):
-        request = {"subject": {"id": "m@bf16", "model": {"builder": "torchvision", "name": "resnet18", "seed": 3,
-                                                         "dtype": "bfloat16"}, "inputs": {"kind": "image"}}}
+        request = {
+            "subject": {
+                "id": "m@bf16",
+                "model": {"builder": "torchvision", "name": "resnet18", "seed": 3, "dtype": "bfloat16"},
+                "inputs": {"kind": "image"},
+            }
+        }
         out = pc.float32_request(request)
-        self.assertEqual(out["subject"]["model"], {"builder": "torchvision", "name": "resnet18", "seed": 3, "dtype": "float32"})
+        self.assertEqual(
+            out["subject"]["model"], {"builder": "torchvision", "name": "resnet18", "seed": 3, "dtype": "float32"}
+        )
         self.assertEqual(request["subject"]["model"]["dtype"], "bfloat16")
 
 

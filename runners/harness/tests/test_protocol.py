@@ -12,7 +12,9 @@ from benchgrid_harness.errors import RequestError
 from fakes import request
 
 # Every row the harness checks by its bounds: the keys it receives and the settings derived from them.
-ROWS = [r for r in protocol.TABLE["keys"] if r["harness"]] + [r for r in protocol.TABLE["request"] if r["type"] != "object"]
+ROWS = [r for r in protocol.TABLE["keys"] if r["harness"]] + [
+    r for r in protocol.TABLE["request"] if r["type"] != "object"
+]
 
 
 def past(row):
@@ -42,8 +44,10 @@ class TableRulesTest(unittest.TestCase):
                 req = request()
                 req["settings"][row["key"]] = value
                 lines = self.load(req)
-                self.assertTrue(any(line.startswith(f"settings.{row['key']}: expected") for line in lines),
-                                f"{row['key']} = {value!r}: {lines}")
+                self.assertTrue(
+                    any(line.startswith(f"settings.{row['key']}: expected") for line in lines),
+                    f"{row['key']} = {value!r}: {lines}",
+                )
 
     def test_a_setting_whose_default_is_null_may_be_absent_or_null_and_the_others_are_required(self):
         for row in ROWS:
@@ -62,6 +66,7 @@ class TableRulesTest(unittest.TestCase):
         self.assertEqual(protocol.expected("rtol"), "a non-negative finite number")
         row = {"key": "limit_s", "type": "number", "exclusiveMinimum": 0, "maximum": 60}
         self.assertEqual(protocol._expected(row, True), "null or a number of seconds above 0, at most 60")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -51,8 +51,10 @@ class LoadRequestTest(unittest.TestCase):
         req = request()
         put(req, path, value)
         lines = self.problems(req)
-        self.assertTrue(any(line.strip().startswith(f"{path}:") and expected in line for line in lines),
-                        f"{path} = {value!r}: {lines}")
+        self.assertTrue(
+            any(line.strip().startswith(f"{path}:") and expected in line for line in lines),
+            f"{path} = {value!r}: {lines}",
+        )
 
     def test_a_well_formed_request_loads_as_written(self):
         for pairing in (None, PAIRING):
@@ -88,18 +90,35 @@ class LoadRequestTest(unittest.TestCase):
 
     def test_a_model_of_ones_own_with_weights_and_a_dtype_loads_and_its_fields_are_checked(self):
         req = request()
-        req["subject"]["model"].update(builder="python", name="models/net.py:build", dtype="bfloat16", config_from=None,
-                                       source={"file": "/specs/models/net.py", "module": None, "function": "build"},
-                                       weights={"kind": "state_dict", "path": "/specs/net.pt"})
+        req["subject"]["model"].update(
+            builder="python",
+            name="models/net.py:build",
+            dtype="bfloat16",
+            config_from=None,
+            source={"file": "/specs/models/net.py", "module": None, "function": "build"},
+            weights={"kind": "state_dict", "path": "/specs/net.pt"},
+        )
         self.assertEqual(request_module.load_request(self.write(req)), req)
         req["subject"]["inputs"] = {"kind": "builder", "seed": 0}
         self.assertEqual(request_module.load_request(self.write(req)), req, "builder inputs need no shape")
         cases = [
             ("subject.model.dtype", "int8", "expected one of float32"),
             ("subject.model.source", None, "the python builder needs {file, module, function}"),
-            ("subject.model.source", {"file": "a.py", "module": "a", "function": "build"}, "a file (a path) or a module"),
-            ("subject.model.source", {"file": None, "module": "a;b", "function": "build"}, "a file (a path) or a module"),
-            ("subject.model.source", {"file": "a.py", "module": None, "function": "os.system"}, "expected a Python name"),
+            (
+                "subject.model.source",
+                {"file": "a.py", "module": "a", "function": "build"},
+                "a file (a path) or a module",
+            ),
+            (
+                "subject.model.source",
+                {"file": None, "module": "a;b", "function": "build"},
+                "a file (a path) or a module",
+            ),
+            (
+                "subject.model.source",
+                {"file": "a.py", "module": None, "function": "os.system"},
+                "expected a Python name",
+            ),
             ("subject.model.weights", {"kind": "url", "path": "http://x"}, "kind state_dict, pretrained or hub"),
             ("subject.model.weights", {"kind": "hub", "id": "../../etc"}, "expected a hub id"),
             ("subject.model.weights", {"kind": "pretrained", "path": ""}, "expected a path"),
@@ -109,7 +128,9 @@ class LoadRequestTest(unittest.TestCase):
         for path, value, expected in cases:
             with self.subTest(path=path, value=value):
                 req = request()
-                req["subject"]["model"].update(builder="python", source={"file": "net.py", "module": None, "function": "build"})
+                req["subject"]["model"].update(
+                    builder="python", source={"file": "net.py", "module": None, "function": "build"}
+                )
                 put(req, path, value)
                 lines = self.problems(req)
                 self.assertTrue(any(expected in line for line in lines), f"{path} = {value!r}: {lines}")
@@ -126,36 +147,70 @@ class LoadRequestTest(unittest.TestCase):
             with self.subTest(key=key):
                 req = request()
                 drop(req, f"subject.inputs.{key}")
-                self.assertTrue(any(line.strip().startswith(f"subject.inputs.{key}: missing") for line in self.problems(req)))
+                self.assertTrue(
+                    any(line.strip().startswith(f"subject.inputs.{key}: missing") for line in self.problems(req))
+                )
 
     def test_another_wire_version_is_refused(self):
-        self.assertRegex(self.problems(request(protocol=WIRE_VERSION + 1))[0], f"is not a wire-version-{WIRE_VERSION} request")
-        for version in (WIRE_VERSION + 1, WIRE_VERSION - 1, str(WIRE_VERSION), float(WIRE_VERSION) + 0.5, True, None, [WIRE_VERSION]):
+        self.assertRegex(
+            self.problems(request(protocol=WIRE_VERSION + 1))[0], f"is not a wire-version-{WIRE_VERSION} request"
+        )
+        for version in (
+            WIRE_VERSION + 1,
+            WIRE_VERSION - 1,
+            str(WIRE_VERSION),
+            float(WIRE_VERSION) + 0.5,
+            True,
+            None,
+            [WIRE_VERSION],
+        ):
             with self.subTest(version=version):
                 self.refuses("protocol", version, f"expected {WIRE_VERSION}")
 
     def test_wrong_types_are_refused(self):
         cases = [
-            ("cell.id", "", "a non-empty string"), ("cell.id", 7, "a non-empty string"),
-            ("contract.kind", "Single-Module", "lower_snake_case"), ("contract.kind", None, "lower_snake_case"),
-            ("contract.params", [], "an object"), ("contract.grad", "yes", "true or false"), ("contract.grad", 1, "true or false"),
+            ("cell.id", "", "a non-empty string"),
+            ("cell.id", 7, "a non-empty string"),
+            ("contract.kind", "Single-Module", "lower_snake_case"),
+            ("contract.kind", None, "lower_snake_case"),
+            ("contract.params", [], "an object"),
+            ("contract.grad", "yes", "true or false"),
+            ("contract.grad", 1, "true or false"),
             ("contract.work", {"forwards": 1}, "null or {forwards, parameter_grads}"),
-            ("subject.model.builder", "timm", '"torchvision"'), ("subject.model.seed", "0", "an integer"),
-            ("subject.model.seed", True, "an integer"), ("subject.model.seed", 1.5, "an integer"),
-            ("subject.model.seed", -1, "an integer from 0"), ("subject.inputs.kind", "audio", '"image", "tokens", "builder" or "text"'),
-            ("subject.inputs.shape", [], "a list of 1 to 8 positive integers"), ("subject.inputs.shape", [1, 0, 3], "a list of 1 to 8"),
-            ("subject.inputs.shape", [1, "3"], "a list of 1 to 8"), ("subject.inputs.shape", "1x3", "a list of 1 to 8"),
-            ("subject.inputs.stimuli", 0, "an integer from 1"), ("subject.inputs.batch_size", False, "an integer from 1"),
-            ("subject.sites", ["layer1"], "an object"), ("tool.module", "", "a module path"), ("tool.library", "", "a distribution name or null"),
-            ("reference", {"tool": "raw"}, "null or {tool, module}"), ("reference", "raw", "null or {tool, module}"),
-            ("device", "tpu", '"cpu", "cuda" or "cuda:N"'), ("device", "cuda:x", '"cpu", "cuda" or "cuda:N"'), ("device", "cpu ", '"cpu"'),
-            ("mode", "wall", '"time" or "memory"'), ("process_index", -1, "a non-negative integer"),
-            ("process_index", 0.0, "a non-negative integer"), ("settings.warmups", -1, "an integer from 0"),
-            ("settings.samples", 0, "an integer from 1"), ("settings.samples", 20.0, "an integer from 1"),
-            ("settings.samples", "20", "an integer from 1"), ("settings.min_samples", True, "an integer from 1"),
-            ("settings.sampling_budget_s", -0.5, "a number of seconds"), ("settings.sampling_budget_s", "10", "a number of seconds"),
-            ("settings.threads", 0, "an integer from 1"), ("settings.rtol", -1e-5, "a non-negative finite number"),
-            ("settings.atol", None, "a non-negative finite number"), ("settings.memory_calls", 0, "an integer from 1"),
+            ("subject.model.builder", "timm", '"torchvision"'),
+            ("subject.model.seed", "0", "an integer"),
+            ("subject.model.seed", True, "an integer"),
+            ("subject.model.seed", 1.5, "an integer"),
+            ("subject.model.seed", -1, "an integer from 0"),
+            ("subject.inputs.kind", "audio", '"image", "tokens", "builder" or "text"'),
+            ("subject.inputs.shape", [], "a list of 1 to 8 positive integers"),
+            ("subject.inputs.shape", [1, 0, 3], "a list of 1 to 8"),
+            ("subject.inputs.shape", [1, "3"], "a list of 1 to 8"),
+            ("subject.inputs.shape", "1x3", "a list of 1 to 8"),
+            ("subject.inputs.stimuli", 0, "an integer from 1"),
+            ("subject.inputs.batch_size", False, "an integer from 1"),
+            ("subject.sites", ["layer1"], "an object"),
+            ("tool.module", "", "a module path"),
+            ("tool.library", "", "a distribution name or null"),
+            ("reference", {"tool": "raw"}, "null or {tool, module}"),
+            ("reference", "raw", "null or {tool, module}"),
+            ("device", "tpu", '"cpu", "cuda" or "cuda:N"'),
+            ("device", "cuda:x", '"cpu", "cuda" or "cuda:N"'),
+            ("device", "cpu ", '"cpu"'),
+            ("mode", "wall", '"time" or "memory"'),
+            ("process_index", -1, "a non-negative integer"),
+            ("process_index", 0.0, "a non-negative integer"),
+            ("settings.warmups", -1, "an integer from 0"),
+            ("settings.samples", 0, "an integer from 1"),
+            ("settings.samples", 20.0, "an integer from 1"),
+            ("settings.samples", "20", "an integer from 1"),
+            ("settings.min_samples", True, "an integer from 1"),
+            ("settings.sampling_budget_s", -0.5, "a number of seconds"),
+            ("settings.sampling_budget_s", "10", "a number of seconds"),
+            ("settings.threads", 0, "an integer from 1"),
+            ("settings.rtol", -1e-5, "a non-negative finite number"),
+            ("settings.atol", None, "a non-negative finite number"),
+            ("settings.memory_calls", 0, "an integer from 1"),
         ]
         for path, value, expected in cases:
             with self.subTest(path=path, value=value):
@@ -163,10 +218,14 @@ class LoadRequestTest(unittest.TestCase):
 
     def test_huge_and_non_finite_numbers_are_refused_before_anything_is_allocated(self):
         cases = [
-            ("settings.samples", 10**12, "an integer from 1 to 100000"), ("settings.samples", 100_001, "to 100000"),
-            ("settings.min_samples", 10**9, "to 100000"), ("settings.warmups", 10**9, "an integer from 0 to 10000"),
-            ("settings.memory_calls", 10**15, "to 100000"), ("settings.threads", 10**6, "an integer from 1 to 1024"),
-            ("settings.sampling_budget_s", 1e300, "from 0 to 86400"), ("subject.model.seed", 2**64, "to 2**64 - 1"),
+            ("settings.samples", 10**12, "an integer from 1 to 100000"),
+            ("settings.samples", 100_001, "to 100000"),
+            ("settings.min_samples", 10**9, "to 100000"),
+            ("settings.warmups", 10**9, "an integer from 0 to 10000"),
+            ("settings.memory_calls", 10**15, "to 100000"),
+            ("settings.threads", 10**6, "an integer from 1 to 1024"),
+            ("settings.sampling_budget_s", 1e300, "from 0 to 86400"),
+            ("subject.model.seed", 2**64, "to 2**64 - 1"),
             ("subject.inputs.shape", [1] * 9, "a list of 1 to 8 positive integers"),
             ("subject.inputs.shape", [1, 2**31 + 1], "a list of 1 to 8 positive integers"),
             ("subject.inputs.stimuli", 10**7, "an integer from 1 to 1000000"),
@@ -183,35 +242,58 @@ class LoadRequestTest(unittest.TestCase):
                     lines = self.problems(text=text)
                     self.assertTrue(any(line.strip().startswith(f"settings.{field}:") for line in lines), lines)
         # An integer too long for Python to read is a request that cannot be read, not a crash.
-        self.assertRegex(self.problems(text=json.dumps(request()).replace('"samples": 20', '"samples": ' + "9" * 5000))[0],
-                         "cannot read request")
+        self.assertRegex(
+            self.problems(text=json.dumps(request()).replace('"samples": 20', '"samples": ' + "9" * 5000))[0],
+            "cannot read request",
+        )
 
     def test_inputs_too_large_to_generate_are_refused_before_torch_allocates_them(self):
         # Each dimension is in range, but the batch is 2**34 elements (64 GiB of float32).
         req = request()
         put(req, "subject.inputs.shape", [1024, 1024, 16384])
         put(req, "subject.inputs.stimuli", 1)
-        self.assertTrue(any(line.strip().startswith("subject.inputs.shape: [1024, 1024, 16384] is 17,179,869,184 elements")
-                            for line in self.problems(req)), self.problems(req))
+        self.assertTrue(
+            any(
+                line.strip().startswith("subject.inputs.shape: [1024, 1024, 16384] is 17,179,869,184 elements")
+                for line in self.problems(req)
+            ),
+            self.problems(req),
+        )
         # A small batch, but a million stimuli of it: the dataset is what would not fit.
         put(req, "subject.inputs.shape", [1, 3, 224, 224])
         put(req, "subject.inputs.stimuli", 1_000_000)
         lines = self.problems(req)
-        self.assertTrue(any(line.strip().startswith("subject.inputs.stimuli: 1,000,000 stimuli of shape [3, 224, 224]") for line in lines), lines)
+        self.assertTrue(
+            any(
+                line.strip().startswith("subject.inputs.stimuli: 1,000,000 stimuli of shape [3, 224, 224]")
+                for line in lines
+            ),
+            lines,
+        )
         # 2**31 elements exactly is the largest accepted batch and dataset.
         put(req, "subject.inputs.shape", [2, 2**30])
         put(req, "subject.inputs.stimuli", 2)
         self.assertEqual(request_module.load_request(self.write(req))["subject"]["inputs"]["shape"], [2, 2**30])
 
     def test_the_largest_accepted_values_load(self):
-        req = request(settings=settings(samples=100_000, min_samples=100_000, warmups=10_000, threads=1024,
-                                        memory_calls=100_000, sampling_budget_s=86_400))
+        req = request(
+            settings=settings(
+                samples=100_000,
+                min_samples=100_000,
+                warmups=10_000,
+                threads=1024,
+                memory_calls=100_000,
+                sampling_budget_s=86_400,
+            )
+        )
         put(req, "subject.model.seed", 2**64 - 1)
         self.assertEqual(request_module.load_request(self.write(req)), req)
 
     def test_settings_that_contradict_each_other_are_refused(self):
         lines = self.problems(request(settings=settings(samples=5, min_samples=6)))
-        self.assertIn("settings.min_samples: must not exceed settings.samples (got 6 > 5)", [line.strip() for line in lines])
+        self.assertIn(
+            "settings.min_samples: must not exceed settings.samples (got 6 > 5)", [line.strip() for line in lines]
+        )
         for precision in (0, 1, -0.1, 1.5, "0.05", True):
             with self.subTest(precision=precision):
                 self.refuses("settings.precision", precision, "null or a number between 0 and 1")
@@ -228,7 +310,10 @@ class LoadRequestTest(unittest.TestCase):
         self.refuses("subject.inputs.dtype", "int8", "expected one of float32")
         req = request()
         put(req, "subject.inputs", {"kind": "tokens", "shape": [1, 8], "seed": 0, "stimuli": 1, "batch_size": 1})
-        self.assertIn("subject.inputs.vocab: expected a positive integer for tokens (got None)", [line.strip() for line in self.problems(req)])
+        self.assertIn(
+            "subject.inputs.vocab: expected a positive integer for tokens (got None)",
+            [line.strip() for line in self.problems(req)],
+        )
         put(req, "subject.inputs.vocab", 50257)
         self.assertEqual(request_module.load_request(self.write(req)), req)
 
@@ -236,9 +321,19 @@ class LoadRequestTest(unittest.TestCase):
         self.refuses("cell.id", "A/other/hooks/tiny", "must be group/contract/tool/subject")
 
     def test_a_broken_pairing_is_refused(self):
-        broken = [{}, [], "raw", {**PAIRING, "seed": -1}, {**PAIRING, "seed": "11"}, {**PAIRING, "before": 0},
-                  {**PAIRING, "before": 10**9}, {**PAIRING, "before": True}, {**PAIRING, "baseline": {"tool": "raw"}},
-                  {**PAIRING, "baseline": {"tool": "", "module": "m"}}, {"baseline": PAIRING["baseline"], "seed": 1}]
+        broken = [
+            {},
+            [],
+            "raw",
+            {**PAIRING, "seed": -1},
+            {**PAIRING, "seed": "11"},
+            {**PAIRING, "before": 0},
+            {**PAIRING, "before": 10**9},
+            {**PAIRING, "before": True},
+            {**PAIRING, "baseline": {"tool": "raw"}},
+            {**PAIRING, "baseline": {"tool": "", "module": "m"}},
+            {"baseline": PAIRING["baseline"], "seed": 1},
+        ]
         for pairing in broken:
             with self.subTest(pairing=pairing):
                 lines = self.problems(request(pairing=pairing))
@@ -265,8 +360,12 @@ class PeekTest(unittest.TestCase):
     def test_what_peek_cannot_trust_is_left_null(self):
         self.assertEqual(self.peek("{not json"), (None, None, None))
         self.assertEqual(self.peek("[]"), (None, None, None))
-        self.assertEqual(self.peek(json.dumps({"cell": {"id": 7}, "process_index": -3, "mode": "wall"})), (None, None, None))
-        self.assertEqual(self.peek(json.dumps({"cell": {"id": "x"}, "process_index": True, "mode": "memory"})), ("x", None, "memory"))
+        self.assertEqual(
+            self.peek(json.dumps({"cell": {"id": 7}, "process_index": -3, "mode": "wall"})), (None, None, None)
+        )
+        self.assertEqual(
+            self.peek(json.dumps({"cell": {"id": "x"}, "process_index": True, "mode": "memory"})), ("x", None, "memory")
+        )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ def built(outcome):
 
 def raised(exc):
     """`exc` with the traceback it gets when raised two calls deep."""
+
     def inner():
         raise exc
 
@@ -51,11 +52,20 @@ class BuildTest(unittest.TestCase):
         for field in ("error", "timing", "exact", "memory", "work", "paired"):
             self.assertIsNone(out[field], field)
         self.assertEqual(out["notes"], [])
-        self.assertEqual((out["versions"], out["environment"], out["phases_s"]), (VERSIONS, ENVIRONMENT, {"build": 0.5}))
+        self.assertEqual(
+            (out["versions"], out["environment"], out["phases_s"]), (VERSIONS, ENVIRONMENT, {"build": 0.5})
+        )
 
     def test_the_outcomes_measurements_are_carried_as_they_are(self):
-        outcome = {"status": "ok", "timing": {"samples_ms": [1.0]}, "exact": {"verdict": "exact"}, "memory": None,
-                   "work": {"witnesses": {}}, "notes": ["a note"], "paired": {"seed": 1}}
+        outcome = {
+            "status": "ok",
+            "timing": {"samples_ms": [1.0]},
+            "exact": {"verdict": "exact"},
+            "memory": None,
+            "work": {"witnesses": {}},
+            "notes": ["a note"],
+            "paired": {"seed": 1},
+        }
         out = built(outcome)
         for field in ("timing", "exact", "work", "notes", "paired"):
             self.assertEqual(out[field], outcome[field], field)
@@ -89,12 +99,18 @@ class WriteTest(unittest.TestCase):
 
     def test_the_data_reaches_the_disk_before_the_file_takes_the_results_name(self):
         order = []
-        with mock.patch.object(result.os, "fsync", side_effect=lambda fd: order.append("fsync")), \
-                mock.patch.object(result.os, "replace", side_effect=lambda a, b: order.append(("replace", a, b))):
+        with (
+            mock.patch.object(result.os, "fsync", side_effect=lambda fd: order.append("fsync")),
+            mock.patch.object(result.os, "replace", side_effect=lambda a, b: order.append(("replace", a, b))),
+        ):
             result.write_atomically(self.path, built({"status": "ok"}))
         self.assertEqual(order[0], "fsync")
         self.assertEqual(order[1][0], "replace")
-        self.assertEqual((os.path.dirname(order[1][1]), order[1][2]), (self.folder, self.path), "the temporary file is beside the result")
+        self.assertEqual(
+            (os.path.dirname(order[1][1]), order[1][2]),
+            (self.folder, self.path),
+            "the temporary file is beside the result",
+        )
 
     def test_a_result_json_cannot_say_is_refused_and_the_previous_file_is_kept(self):
         result.write_atomically(self.path, built({"status": "ok"}))

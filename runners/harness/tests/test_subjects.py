@@ -12,7 +12,7 @@ from benchgrid_harness import subjects, weights
 from benchgrid_harness.errors import HarnessError
 from fakes import scratch_folder
 
-MODEL_FILE = '''
+MODEL_FILE = """
 import torch
 from torch import nn
 
@@ -24,7 +24,7 @@ def with_inputs(width=4):
 
 def not_a_module():
     return "a string"
-'''
+"""
 
 
 class Unpicklable:
@@ -39,10 +39,21 @@ class UserModelTest(unittest.TestCase):
             f.write(MODEL_FILE)
 
     def subject(self, function="build", config=None, inputs=None, **model):
-        spec = {"builder": "python", "name": f"net.py:{function}", "seed": 0, "config": config or {},
-                "source": {"file": self.file, "module": None, "function": function}, **model}
-        return {"id": "s", "model": spec, "sites": {},
-                "inputs": inputs or {"kind": "image", "shape": [2, 3], "dtype": "float32", "seed": 0, "stimuli": 4, "batch_size": 2}}
+        spec = {
+            "builder": "python",
+            "name": f"net.py:{function}",
+            "seed": 0,
+            "config": config or {},
+            "source": {"file": self.file, "module": None, "function": function},
+            **model,
+        }
+        return {
+            "id": "s",
+            "model": spec,
+            "sites": {},
+            "inputs": inputs
+            or {"kind": "image", "shape": [2, 3], "dtype": "float32", "seed": 0, "stimuli": 4, "batch_size": 2},
+        }
 
     def test_calls_the_function_with_its_config_and_seeds_it(self):
         a = subjects.build_subject(self.subject(config={"width": 7}), torch.device("cpu"))
@@ -52,7 +63,9 @@ class UserModelTest(unittest.TestCase):
         self.assertEqual(a.record, {"dtype": "float32", "weights": None})
 
     def test_uses_the_inputs_it_returns_only_when_asked(self):
-        built = subjects.build_subject(self.subject("with_inputs", inputs={"kind": "builder", "seed": 0}), torch.device("cpu"))
+        built = subjects.build_subject(
+            self.subject("with_inputs", inputs={"kind": "builder", "seed": 0}), torch.device("cpu")
+        )
         self.assertEqual(list(built.inputs.shape), [2, 3])
         self.assertEqual(len(built.batches), 1)
         with self.assertRaisesRegex(HarnessError, "set inputs.kind: builder"):
@@ -82,7 +95,9 @@ class UserModelTest(unittest.TestCase):
         self.assertEqual(built.record["weights"], {"kind": "state_dict", "source": path, "sha256": "sha256:" + digest})
         wrong = os.path.join(self.folder, "wrong.pt")
         torch.save({"0.weight": state["0.weight"], "extra": torch.zeros(1)}, wrong)
-        with self.assertRaisesRegex(HarnessError, "does not fit the model: missing 0.bias, 2.weight, 2.bias; unexpected extra"):
+        with self.assertRaisesRegex(
+            HarnessError, "does not fit the model: missing 0.bias, 2.weight, 2.bias; unexpected extra"
+        ):
             subjects.build_subject(self.subject(weights={"kind": "state_dict", "path": wrong}), torch.device("cpu"))
 
     def test_refuses_a_pickle_that_is_not_a_state_dict(self):
@@ -96,9 +111,18 @@ class ReinitTest(unittest.TestCase):
     """model.reinit: torchvision zeroes ViT's head, so its logits are 0 whatever the input until it is re-initialised."""
 
     def subject(self, reinit):
-        return {"id": "vit", "sites": {},
-                "model": {"builder": "torchvision", "name": "vit_b_16", "seed": 0, "config": {"image_size": 32}, "reinit": reinit},
-                "inputs": {"kind": "image", "shape": [2, 3, 32, 32], "seed": 0, "stimuli": 2, "batch_size": 2}}
+        return {
+            "id": "vit",
+            "sites": {},
+            "model": {
+                "builder": "torchvision",
+                "name": "vit_b_16",
+                "seed": 0,
+                "config": {"image_size": 32},
+                "reinit": reinit,
+            },
+            "inputs": {"kind": "image", "shape": [2, 3, 32, 32], "seed": 0, "stimuli": 2, "batch_size": 2},
+        }
 
     def logits(self, reinit):
         s = subjects.build_subject(self.subject(reinit), torch.device("cpu"))

@@ -15,10 +15,19 @@ GPT2 = {"n_layer": 2, "n_embd": 32, "n_head": 2, "vocab_size": 300, "n_positions
 
 
 def subject(tokenizer=None, prompts=PROMPTS, padding_side="left", batch_size=2):
-    return {"id": "s", "sites": {"block": "transformer.h.0"},
-            "model": {"builder": "transformers", "name": "gpt2", "seed": 0, "config": dict(GPT2)},
-            "inputs": {"kind": "text", "seed": 0, "prompts": list(prompts), "tokenizer": tokenizer or {"kind": "bytes"},
-                       "padding_side": padding_side, "batch_size": batch_size}}
+    return {
+        "id": "s",
+        "sites": {"block": "transformer.h.0"},
+        "model": {"builder": "transformers", "name": "gpt2", "seed": 0, "config": dict(GPT2)},
+        "inputs": {
+            "kind": "text",
+            "seed": 0,
+            "prompts": list(prompts),
+            "tokenizer": tokenizer or {"kind": "bytes"},
+            "padding_side": padding_side,
+            "batch_size": batch_size,
+        },
+    }
 
 
 def word_tokenizer_dir(folder):
@@ -41,11 +50,15 @@ class TextInputsTest(unittest.TestCase):
         built = subjects.build_subject(subject(), torch.device("cpu"))
         lengths = [len(p.encode("utf-8")) for p in PROMPTS]
         self.assertEqual(list(built.inputs.shape), [3, max(lengths)])
-        self.assertEqual(built.inputs[1, : max(lengths) - 2].unique().tolist(), [256], "the short prompt is left-padded")
+        self.assertEqual(
+            built.inputs[1, : max(lengths) - 2].unique().tolist(), [256], "the short prompt is left-padded"
+        )
         self.assertEqual(built.inputs[1, -2:].tolist(), list(b"Hi"))
         self.assertEqual([list(b.shape) for b in built.batches], [[2, max(lengths)], [1, max(lengths)]])
         tokens = built.record["tokens"]
-        self.assertEqual((tokens["prompts"], tokens["lengths"], tokens["pad_id"], tokens["padding_side"]), (3, lengths, 256, "left"))
+        self.assertEqual(
+            (tokens["prompts"], tokens["lengths"], tokens["pad_id"], tokens["padding_side"]), (3, lengths, 256, "left")
+        )
         self.assertEqual(len(tokens["sha256"]), 64)
 
     def test_the_subjects_forward_masks_the_padding(self):
@@ -53,7 +66,9 @@ class TextInputsTest(unittest.TestCase):
         with torch.no_grad():
             padded = built.model(built.inputs)
             alone = built.model(torch.tensor([list(b"Hi")]))
-        self.assertTrue(torch.allclose(padded[1, -2:], alone[0], atol=1e-5), "the padded prompt's logits are the prompt's own")
+        self.assertTrue(
+            torch.allclose(padded[1, -2:], alone[0], atol=1e-5), "the padded prompt's logits are the prompt's own"
+        )
         unmasked = subjects.native_model(built.model)(input_ids=built.inputs, use_cache=False).logits
         self.assertFalse(torch.allclose(unmasked[1, -2:], alone[0], atol=1e-3), "without the mask they are not")
 
@@ -70,22 +85,33 @@ class TextInputsTest(unittest.TestCase):
 
     def test_a_saved_tokenizer_directory_is_loaded(self):
         with tempfile.TemporaryDirectory() as folder:
-            built = subjects.build_subject(subject({"kind": "pretrained", "path": word_tokenizer_dir(folder)}), torch.device("cpu"))
+            built = subjects.build_subject(
+                subject({"kind": "pretrained", "path": word_tokenizer_dir(folder)}), torch.device("cpu")
+            )
         self.assertEqual(built.record["tokens"]["pad_id"], 0)
         self.assertEqual(int((built.inputs[1] != 0).sum()), 1, "'Hi' is one word")
 
     def test_the_witness_tells_the_subjects_tokens_from_others(self):
         built = subjects.build_subject(subject(), torch.device("cpu"))
         model, final = built.model, witnesses.find_final_module(built.model, built.inputs)
-        seen, _ = witnesses.observe(lambda: model(built.inputs), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs])
+        seen, _ = witnesses.observe(
+            lambda: model(built.inputs), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs]
+        )
         self.assertEqual(seen["tokens"], "same")
         other = built.inputs.clone()
         other[:, -1] = 7
-        seen, _ = witnesses.observe(lambda: model(other), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs])
+        seen, _ = witnesses.observe(
+            lambda: model(other), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs]
+        )
         self.assertEqual(seen["tokens"], "other")
-        self.assertIn("embeds other token ids than the subject's", witnesses.differences(seen, {"forwards": 1, "parameter_grads": False}, None))
+        self.assertIn(
+            "embeds other token ids than the subject's",
+            witnesses.differences(seen, {"forwards": 1, "parameter_grads": False}, None),
+        )
         both = torch.cat([other, built.inputs])  # the clean run batched after another one, as nnsight's patching does
-        seen, _ = witnesses.observe(lambda: model(both), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs])
+        seen, _ = witnesses.observe(
+            lambda: model(both), model, final, torch.no_grad(), torch.device("cpu"), [built.inputs]
+        )
         self.assertEqual(seen["tokens"], "same")
 
     def test_exactness_leaves_out_the_padded_positions_only(self):

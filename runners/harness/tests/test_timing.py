@@ -48,11 +48,15 @@ class StopReasonTest(unittest.TestCase):
 
 class LimitsTest(unittest.TestCase):
     def test_limits_come_from_the_settings_with_the_budget_in_nanoseconds(self):
-        self.assertEqual(timing.limits_of(settings(samples=20, min_samples=3, sampling_budget_s=1.5, precision=0.02)),
-                         L(20, 3, 1_500_000_000, 0.02))
+        self.assertEqual(
+            timing.limits_of(settings(samples=20, min_samples=3, sampling_budget_s=1.5, precision=0.02)),
+            L(20, 3, 1_500_000_000, 0.02),
+        )
 
     def test_overrides_replace_samples_and_budget_and_min_samples_never_exceeds_samples(self):
-        self.assertEqual(timing.limits_of(settings(min_samples=10), samples=4, budget_s=0.25), L(4, 4, 250_000_000, None))
+        self.assertEqual(
+            timing.limits_of(settings(min_samples=10), samples=4, budget_s=0.25), L(4, 4, 250_000_000, None)
+        )
 
     def test_a_request_without_precision_has_no_precision_stop(self):
         s = settings()
@@ -81,8 +85,9 @@ class SampleTest(unittest.TestCase):
 
     def test_collections_are_timed_apart_and_count_against_the_budget(self):
         clock = FakeClock(tick=2 * MS)  # every read moves 2 ms: a collection takes 2 ms, a call its own + 2 ms
-        timing_record, _ = timing.sample(clock.call(10), settings(samples=20, min_samples=1, sampling_budget_s=0.035),
-                                         CPU, clock=clock)
+        timing_record, _ = timing.sample(
+            clock.call(10), settings(samples=20, min_samples=1, sampling_budget_s=0.035), CPU, clock=clock
+        )
         self.assertEqual(timing_record["samples_ms"], [12.0, 12.0, 12.0])
         self.assertEqual(timing_record["gc_ms"], [2.0, 2.0, 2.0])
         # 14 ms per sample with its collection: 28 ms is within 35, 42 is past it.
@@ -90,28 +95,35 @@ class SampleTest(unittest.TestCase):
 
     def test_a_spent_budget_still_takes_min_samples(self):
         clock = FakeClock()
-        timing_record, _ = timing.sample(clock.call(50), settings(samples=20, min_samples=4, sampling_budget_s=0.001),
-                                         CPU, clock=clock)
+        timing_record, _ = timing.sample(
+            clock.call(50), settings(samples=20, min_samples=4, sampling_budget_s=0.001), CPU, clock=clock
+        )
         self.assertEqual(len(timing_record["samples_ms"]), 4)
         self.assertEqual(timing_record["stopped_by"], "budget")
 
     def test_a_steady_call_stops_by_precision_after_six_samples(self):
         clock = FakeClock()
-        timing_record, _ = timing.sample(clock.call(7), settings(samples=50, min_samples=3, precision=0.01), CPU, clock=clock)
+        timing_record, _ = timing.sample(
+            clock.call(7), settings(samples=50, min_samples=3, precision=0.01), CPU, clock=clock
+        )
         self.assertEqual(timing_record["samples_ms"], [7.0] * 6)
         self.assertEqual(timing_record["stopped_by"], "precision")
 
     def test_a_noisy_call_never_reaches_the_precision_and_takes_every_sample(self):
         clock = FakeClock()
-        timing_record, _ = timing.sample(clock.call([1, 3] * 10), settings(samples=20, precision=0.01), CPU, clock=clock)
+        timing_record, _ = timing.sample(
+            clock.call([1, 3] * 10), settings(samples=20, precision=0.01), CPU, clock=clock
+        )
         self.assertEqual(len(timing_record["samples_ms"]), 20)
         self.assertEqual(timing_record["stopped_by"], "samples")
 
     def test_the_record_says_how_its_numbers_were_obtained(self):
         clock = FakeClock()
         timing_record, _ = timing.sample(clock.call(1), settings(samples=3, warmups=5), CPU, clock=clock)
-        self.assertEqual({k: timing_record[k] for k in ("timer", "sync", "warmups", "gc")},
-                         {"timer": "perf_counter_ns", "sync": "none", "warmups": 5, "gc": "collect-between-samples"})
+        self.assertEqual(
+            {k: timing_record[k] for k in ("timer", "sync", "warmups", "gc")},
+            {"timer": "perf_counter_ns", "sync": "none", "warmups": 5, "gc": "collect-between-samples"},
+        )
         self.assertEqual(len(timing_record["gc_ms"]), len(timing_record["samples_ms"]))
 
     def test_the_last_calls_result_is_returned_and_each_earlier_one_is_freed_before_the_next_clock(self):

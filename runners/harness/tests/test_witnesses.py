@@ -56,8 +56,10 @@ class ObserveTest(unittest.TestCase):
         self.assertTrue(self.observe(backward, grad=True)[0]["parameter_grads"])
         for p in self.model.parameters():
             p.grad = torch.ones_like(p)
-        self.assertFalse(self.observe(lambda: self.model(self.inputs))[0]["parameter_grads"],
-                         "gradients left by an earlier call are cleared before the witness call")
+        self.assertFalse(
+            self.observe(lambda: self.model(self.inputs))[0]["parameter_grads"],
+            "gradients left by an earlier call are cleared before the witness call",
+        )
 
     def test_a_tools_deep_copy_of_the_model_is_counted_like_the_model(self):
         twin = copy.deepcopy(self.model)
@@ -91,7 +93,9 @@ class DifferencesTest(unittest.TestCase):
     CTX = types.SimpleNamespace(strengths=[0.5, 1.0, 2.0], batches=[0, 1])
 
     def differ(self, forwards, grads, work):
-        return witnesses.differences({"forwards": forwards, "parameter_grads": grads, "result_bytes": 0}, work, self.CTX)
+        return witnesses.differences(
+            {"forwards": forwards, "parameter_grads": grads, "result_bytes": 0}, work, self.CTX
+        )
 
     def test_agreeing_work_and_a_contract_without_work_have_no_difference(self):
         self.assertEqual(self.differ(1, False, {"forwards": 1, "parameter_grads": False}), [])
@@ -101,7 +105,9 @@ class DifferencesTest(unittest.TestCase):
         work = {"forwards": 1, "parameter_grads": False}
         self.assertEqual(self.differ(0, False, work), ["stops at the site"])
         self.assertEqual(self.differ(2, False, work), ["runs the forward twice"])
-        self.assertEqual(self.differ(3, False, work), ["runs the model's last module 3 times where the contract needs 1"])
+        self.assertEqual(
+            self.differ(3, False, work), ["runs the model's last module 3 times where the contract needs 1"]
+        )
         self.assertEqual(self.differ(1, False, {"forwards": 0, "parameter_grads": False}), ["runs the whole model"])
 
     def test_gradients_missing_or_extra_are_differences(self):
@@ -110,10 +116,14 @@ class DifferencesTest(unittest.TestCase):
 
     def test_forwards_per_strength_or_batch_are_resolved_for_the_cell(self):
         self.assertEqual(self.differ(3, False, {"forwards": "strengths", "parameter_grads": False}), [])
-        self.assertEqual(self.differ(3, False, {"forwards": "batches", "parameter_grads": False}),
-                         ["runs the model's last module 3 times where the contract needs 2"])
-        self.assertEqual(witnesses.required({"forwards": "strengths", "parameter_grads": 1}, self.CTX),
-                         {"forwards": 3, "parameter_grads": True})
+        self.assertEqual(
+            self.differ(3, False, {"forwards": "batches", "parameter_grads": False}),
+            ["runs the model's last module 3 times where the contract needs 2"],
+        )
+        self.assertEqual(
+            witnesses.required({"forwards": "strengths", "parameter_grads": 1}, self.CTX),
+            {"forwards": 3, "parameter_grads": True},
+        )
         self.assertIsNone(witnesses.required(None, self.CTX))
 
 

@@ -78,8 +78,10 @@ def attention_heads(ctx):
     site = ctx.site_module
     name = next((n for n in _PROJECTIONS if isinstance(getattr(site, n, None), torch.nn.Module)), None)
     if name is None:
-        ctx.unsupported(f"head_ablation zeroes a head at an attention module's output projection; {ctx.site!r} "
-                        f"(a {type(site).__name__}) has none of {list(_PROJECTIONS)}")
+        ctx.unsupported(
+            f"head_ablation zeroes a head at an attention module's output projection; {ctx.site!r} "
+            f"(a {type(site).__name__}) has none of {list(_PROJECTIONS)}"
+        )
     config = getattr(ctx.model, "config", None)
     heads = getattr(config, "num_attention_heads", None) or getattr(site, "num_heads", None)
     if not heads:
@@ -103,5 +105,5 @@ def zero_head(value, head, width):
     """head_ablation's edit: the projection's input ([..., heads * width]) with one head's slice set to zero (a new
     tensor; the heads' outputs sit side by side in head order, as every attention module here concatenates them)."""
     out = value.clone()
-    out[..., head * width:(head + 1) * width] = 0
+    out[..., head * width : (head + 1) * width] = 0
     return out

@@ -13,8 +13,13 @@ import torch.nn.functional as F
 # The layers that carry the epsilon rule in `lrp_epsilon`: Captum's default rule set (captum/attr/_core/lrp.py,
 # SUPPORTED_LAYERS_WITH_RULES), the "epsilon everywhere" of LRP on a CNN. Everything else passes the backward
 # as the gradient does (ReLU, the residual additions, flatten).
-EPSILON_LAYERS = (torch.nn.Conv2d, torch.nn.Linear, torch.nn.BatchNorm2d, torch.nn.MaxPool2d,
-                  torch.nn.AdaptiveAvgPool2d)
+EPSILON_LAYERS = (
+    torch.nn.Conv2d,
+    torch.nn.Linear,
+    torch.nn.BatchNorm2d,
+    torch.nn.MaxPool2d,
+    torch.nn.AdaptiveAvgPool2d,
+)
 
 # Added to the map's range before dividing, as pytorch-grad-cam's scale_cam_image does.
 NORMALISE_EPSILON = 1e-7
@@ -36,8 +41,9 @@ def channel_grid(tensor):
         return tensor
     side = token_side(tensor.shape[1]) if tensor.dim() == 3 else None
     if side is None:
-        raise ValueError(f"a layer output of shape {list(tensor.shape)} is neither [B, C, h, w] nor a ViT's "
-                         "[B, 1 + h*w, C] tokens")
+        raise ValueError(
+            f"a layer output of shape {list(tensor.shape)} is neither [B, C, h, w] nor a ViT's [B, 1 + h*w, C] tokens"
+        )
     return tensor[:, 1:, :].reshape(tensor.shape[0], side, side, tensor.shape[2]).permute(0, 3, 1, 2)
 
 

@@ -105,8 +105,12 @@ def generate_kwargs(model, inputs=None):
     # transformers infers the attention mask as `input_ids != pad_token_id` when none is given, so a pad id that
     # is a real token (0, say) would mask that token out of the prompt.
     pad = pad_id(model)
-    kwargs = {"max_new_tokens": NEW_TOKENS, "do_sample": False, "eos_token_id": None,
-              "pad_token_id": model.config.vocab_size if pad is None else pad}
+    kwargs = {
+        "max_new_tokens": NEW_TOKENS,
+        "do_sample": False,
+        "eos_token_id": None,
+        "pad_token_id": model.config.vocab_size if pad is None else pad,
+    }
     if pad is not None and inputs is not None:
         kwargs["attention_mask"] = padding_mask(inputs, pad)[0]
     return kwargs

@@ -33,6 +33,7 @@ class Envoy:
 
 def output(model, site, x):
     """The site's tensor saved from one trace on `x`."""
+
     def run():
         with model.trace(x):
             kept = site.get().save()
@@ -43,6 +44,7 @@ def output(model, site, x):
 
 def output_and_logits(model, site, logits, x):
     """(site tensor, logits) saved from one trace on `x`."""
+
     def run():
         with model.trace(x):
             kept = site.get().save()
@@ -54,6 +56,7 @@ def output_and_logits(model, site, logits, x):
 
 def outputs(model, site, batches):
     """The site's tensor saved from one trace per batch, in batch order."""
+
     def run():
         kept = []
         for batch in batches:
@@ -66,6 +69,7 @@ def outputs(model, site, batches):
 
 def edited(model, site, logits, x, edit):
     """The logits of one trace on `x` with edit(site tensor) assigned to the site."""
+
     def run():
         with model.trace(x):
             site.set(edit(site.get()))
@@ -77,6 +81,7 @@ def edited(model, site, logits, x, edit):
 
 def steered(model, logits, x, strengths, steer):
     """Stacked logits, one trace on `x` per strength s, with steer(s) applied inside it."""
+
     def run():
         kept = []
         for s in strengths:
@@ -91,6 +96,7 @@ def steered(model, logits, x, strengths, steer):
 def site_gradient(model, site, logits, x, target):
     """d(logits[:, target].sum()) / d(site tensor), read inside `with loss.backward():`; nnsight serves `.grad` only
     there (nnsight/intervention/backward.py), and `.backward()` also accumulates into the parameters' .grad."""
+
     def run():
         with model.trace(x):
             activation = site.get()
@@ -104,6 +110,7 @@ def site_gradient(model, site, logits, x, target):
 
 def block_outputs(model, sites, x):
     """Every site's tensor saved from one trace on `x`, stacked in site order."""
+
     def run():
         with model.trace(x):
             kept = list().save()
@@ -118,6 +125,7 @@ def patched(model, site, logits, clean, corrupted, position):
     """docs/patterns/activation-patching.md: two invokes in one trace, the clean one handing its site tensor at
     `position` to the corrupted one through `tracer.barrier(2)`; the logits read in the corrupted invoke. nnsight
     batches both invokes into one forward."""
+
     def run():
         with model.trace() as tracer:
             barrier = tracer.barrier(2)
@@ -136,6 +144,7 @@ def patched(model, site, logits, clean, corrupted, position):
 def generated(model, generate_kwargs, x, step):
     """docs/usage/iter-all-next.md: `model.generate(...)` with step() under `tracer.all()` in one invoke, and
     `tracer.result` read in a second, empty invoke (docs/gotchas/iteration.md's recommended pattern)."""
+
     def run():
         with model.generate(**generate_kwargs) as tracer:
             with tracer.invoke(x):
@@ -152,6 +161,7 @@ def attribution_patching(model, sites, logits, clean, corrupted, params):
     """nnsight's attribution-patching tutorial: every site's clean tensor saved from one trace, then a trace on the
     corrupted input saving its site tensors and, inside `with metric.backward():`, their `.grad`, read from the
     last site to the first (the order the backward produces them)."""
+
     def run():
         with torch.no_grad(), model.trace(clean):
             clean_outputs = list().save()

@@ -29,9 +29,15 @@ export function nameOf(b: ReadBundle): string {
 export function specVersions(bundles: ReadBundle[]): string[] {
   const problems: string[] = [];
   for (const b of bundles) {
-    if (b.specDigest !== b.manifest.spec.digest) problems.push(`${nameOf(b)}: spec.json was edited (its digest ${b.specDigest.slice(0, 12)} is not the manifest's ${b.manifest.spec.digest.slice(0, 12)}).`);
+    if (b.specDigest !== b.manifest.spec.digest)
+      problems.push(
+        `${nameOf(b)}: spec.json was edited (its digest ${b.specDigest.slice(0, 12)} is not the manifest's ${b.manifest.spec.digest.slice(0, 12)}).`,
+      );
     const other = b.drivers.find((d) => d.spec_digest !== b.manifest.spec.digest);
-    if (other) problems.push(`${nameOf(b)}: its journal was written by a driver of spec version ${other.spec_digest.slice(0, 12)}, not ${b.manifest.spec.digest.slice(0, 12)}.`);
+    if (other)
+      problems.push(
+        `${nameOf(b)}: its journal was written by a driver of spec version ${other.spec_digest.slice(0, 12)}, not ${b.manifest.spec.digest.slice(0, 12)}.`,
+      );
   }
   const byDigest = groupBy(bundles, (b) => `${b.manifest.spec.name} ${b.manifest.spec.digest.slice(0, 12)}`);
   if (byDigest.size > 1) {
@@ -43,10 +49,19 @@ export function specVersions(bundles: ReadBundle[]): string[] {
 
 /** Every bundle was cut by the same export: device, --only, overrides and shard count. */
 export function exportParameters(bundles: ReadBundle[]): string[] {
-  const key = (b: ReadBundle) => JSON.stringify({ device: b.manifest.device, only: b.manifest.only, overrides: b.manifest.overrides, shards: b.manifest.shard.count, schedule: b.manifest.schedule ?? null });
+  const key = (b: ReadBundle) =>
+    JSON.stringify({
+      device: b.manifest.device,
+      only: b.manifest.only,
+      overrides: b.manifest.overrides,
+      shards: b.manifest.shard.count,
+      schedule: b.manifest.schedule ?? null,
+    });
   const groups = groupBy(bundles, key);
   if (groups.size <= 1) return [];
-  const lines = ['the bundles come from different exports (device, --only, overrides, shard count or schedule differ):'];
+  const lines = [
+    'the bundles come from different exports (device, --only, overrides, shard count or schedule differ):',
+  ];
   for (const [k, bs] of groups) lines.push(`  ${k}: ${listSome(bs.map(nameOf))}`);
   return lines;
 }
@@ -60,7 +75,13 @@ export function duplicates(bundles: ReadBundle[]): string[] {
   const owners = new Map<string, string[]>();
   for (const b of bundles) for (const j of b.manifest.jobs) owners.set(j.key, [...(owners.get(j.key) ?? []), b.dir]);
   const dup = [...owners].filter(([, dirs]) => dirs.length > 1);
-  if (dup.length > 0) problems.push(`${dup.length} cell process(es) appear in more than one bundle: ${listSome(dup.map(([k, dirs]) => `${k} (${dirs.join(', ')})`), 5)}`);
+  if (dup.length > 0)
+    problems.push(
+      `${dup.length} cell process(es) appear in more than one bundle: ${listSome(
+        dup.map(([k, dirs]) => `${k} (${dirs.join(', ')})`),
+        5,
+      )}`,
+    );
   return problems;
 }
 
@@ -68,7 +89,10 @@ export function duplicates(bundles: ReadBundle[]): string[] {
  * Journal lines no manifest asked for (`problems`), and processes the spec needs that no bundle has a
  * journal line for (`gaps`, which --partial accepts; `missing` lists their keys).
  */
-export function coverage(bundles: ReadBundle[], expected: string[]): { problems: string[]; gaps: string[]; missing: string[] } {
+export function coverage(
+  bundles: ReadBundle[],
+  expected: string[],
+): { problems: string[]; gaps: string[]; missing: string[] } {
   const problems: string[] = [];
   const gaps: string[] = [];
   const planned = new Set(bundles.flatMap((b) => b.manifest.jobs.map((j) => j.key)));
@@ -76,7 +100,10 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
   for (const b of bundles) {
     const mine = new Set(b.manifest.jobs.map((j) => j.key));
     const stray = b.processes.filter((p) => !mine.has(p.key)).map((p) => p.key);
-    if (stray.length > 0) problems.push(`${nameOf(b)}: its journal has ${stray.length} process(es) its manifest does not list: ${listSome(stray, 5)}`);
+    if (stray.length > 0)
+      problems.push(
+        `${nameOf(b)}: its journal has ${stray.length} process(es) its manifest does not list: ${listSome(stray, 5)}`,
+      );
     problems.push(...journalDisagrees(b));
   }
   const missing = expected.filter((k) => !ran.has(k));
@@ -86,9 +113,14 @@ export function coverage(bundles: ReadBundle[], expected: string[]): { problems:
     const shards = bundles[0]?.manifest.shard.count ?? 0;
     const have = [...new Set(bundles.map((b) => b.manifest.shard.index + 1))].sort((a, b) => a - b);
     const absent = Array.from({ length: shards }, (_, i) => i + 1).filter((i) => !have.includes(i));
-    gaps.push(`${notExported.length} process(es) are in no given bundle${absent.length ? ` (shard(s) ${absent.join(', ')} of ${shards} not given)` : ''}: ${listSome(notExported, 5)}`);
+    gaps.push(
+      `${notExported.length} process(es) are in no given bundle${absent.length ? ` (shard(s) ${absent.join(', ')} of ${shards} not given)` : ''}: ${listSome(notExported, 5)}`,
+    );
   }
-  if (notRun.length > 0) gaps.push(`${notRun.length} process(es) have not run yet (run driver.py again to finish them): ${listSome(notRun, 5)}`);
+  if (notRun.length > 0)
+    gaps.push(
+      `${notRun.length} process(es) have not run yet (run driver.py again to finish them): ${listSome(notRun, 5)}`,
+    );
   return { problems, gaps, missing };
 }
 
@@ -104,7 +136,9 @@ function journalDisagrees(b: ReadBundle): string[] {
   });
   if (bad.length === 0) return [];
   const show = bad.map((p) => `${p.key} (journal: ${p.cell} ${p.kind}#${p.index})`);
-  return [`${nameOf(b)}: ${bad.length} journal line(s) disagree with the manifest about their cell, kind or index: ${listSome(show, 5)}`];
+  return [
+    `${nameOf(b)}: ${bad.length} journal line(s) disagree with the manifest about their cell, kind or index: ${listSome(show, 5)}`,
+  ];
 }
 
 /** A measured process with the bundle it came from and the driver's machine. */
@@ -121,7 +155,9 @@ export interface Sourced {
  * run some tools in environments of their own). Hostnames may differ (nodes of one cluster).
  */
 export function environments(items: Sourced[]): string[] {
-  const measured = items.flatMap((s) => (s.record.outcome.kind === 'result' ? [{ ...s, result: s.record.outcome.result }] : []));
+  const measured = items.flatMap((s) =>
+    s.record.outcome.kind === 'result' ? [{ ...s, result: s.record.outcome.result }] : [],
+  );
   const machine = (s: (typeof measured)[number]) => {
     const e = s.result.environment;
     return `device ${e.device ?? '?'}, gpu ${e.gpu_name ?? 'none'}, cpu ${s.bundle.drivers.at(-1)?.cpu_model ?? 'unknown'}`;
@@ -132,7 +168,14 @@ export function environments(items: Sourced[]): string[] {
   };
   const problems = [
     ...mixed(measured, machine, 'machines', 'timings from different machines cannot be merged'),
-    ...[...groupBy(measured, (s) => s.environment).values()].flatMap((group) => mixed(group, stack, `software stacks in environment '${group[0].environment}'`, 'timings from different stacks cannot be merged')),
+    ...[...groupBy(measured, (s) => s.environment).values()].flatMap((group) =>
+      mixed(
+        group,
+        stack,
+        `software stacks in environment '${group[0].environment}'`,
+        'timings from different stacks cannot be merged',
+      ),
+    ),
   ];
   const libraries = new Map<string, Map<string, string[]>>();
   for (const s of measured) {
@@ -144,13 +187,21 @@ export function environments(items: Sourced[]): string[] {
     libraries.set(name, per);
   }
   for (const [name, per] of libraries) {
-    if (per.size > 1) problems.push(`${name} has ${per.size} versions across the results: ${[...per].map(([v, bs]) => `${v} in ${listSome(bs, 3)}`).join('; ')}`);
+    if (per.size > 1)
+      problems.push(
+        `${name} has ${per.size} versions across the results: ${[...per].map(([v, bs]) => `${v} in ${listSome(bs, 3)}`).join('; ')}`,
+      );
   }
   return problems;
 }
 
 /** When items fall into more than one signature: a headline and one line per signature with its bundles. */
-function mixed<T extends { bundle: ReadBundle }>(items: T[], signature: (t: T) => string, what: string, why: string): string[] {
+function mixed<T extends { bundle: ReadBundle }>(
+  items: T[],
+  signature: (t: T) => string,
+  what: string,
+  why: string,
+): string[] {
   const groups = groupBy(items, signature);
   if (groups.size <= 1) return [];
   const lines = [`the results come from ${groups.size} different ${what}; ${why}:`];

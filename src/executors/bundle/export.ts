@@ -46,15 +46,26 @@ export function shardJobs(jobs: Job[], count: number, cellOrder?: string[]): Job
 
 /** Pure: the manifest and requests of one shard. */
 export function planBundle(x: ExportInput): PlannedBundle {
-  const mine = shardJobs(x.jobs, x.shard.count, x.plan.cells.map((c) => c.id))[x.shard.index];
+  const mine = shardJobs(
+    x.jobs,
+    x.shard.count,
+    x.plan.cells.map((c) => c.id),
+  )[x.shard.index];
   // A request names a model file or weights by their path on this machine; a bundle does not carry them yet,
   // so its requests would fail on the machine it is sent to. Refused here, before anything is written.
   for (const id of new Set(mine.map((j) => j.cell.subject))) {
     const m = x.spec.subjects[id]?.model;
     const t = x.spec.subjects[id]?.inputs.text?.tokenizer;
     const tokenizer = t?.kind === 'pretrained' ? t.path : null;
-    const local = m?.source?.file ?? (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ?? m?.config_from ?? tokenizer;
-    if (local) throw new UserError(`subject '${id}' needs ${local}, a file on this machine, and bundles do not carry a subject's model files or weights yet. Run this spec with \`benchgrid run\` where the files are, or export a spec whose subjects a builder makes alone.`);
+    const local =
+      m?.source?.file ??
+      (m?.weights && m.weights.kind !== 'hub' ? m.weights.path : null) ??
+      m?.config_from ??
+      tokenizer;
+    if (local)
+      throw new UserError(
+        `subject '${id}' needs ${local}, a file on this machine, and bundles do not carry a subject's model files or weights yet. Run this spec with \`benchgrid run\` where the files are, or export a spec whose subjects a builder makes alone.`,
+      );
   }
   refuseLocalIndexes(x);
   const requests = new Map<string, CellRequest>();
@@ -62,15 +73,26 @@ export function planBundle(x: ExportInput): PlannedBundle {
     const files = bundleFiles(job);
     requests.set(files.request, buildRequest(x, job));
     return {
-      key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, environment: job.cell.environment,
-      runner: job.cell.runner, ...files, timeout_s: x.protocol.timeout_s, threads: x.protocol.threads,
+      key: job.key,
+      cell: job.cell.id,
+      kind: job.kind,
+      index: job.index,
+      environment: job.cell.environment,
+      runner: job.cell.runner,
+      ...files,
+      timeout_s: x.protocol.timeout_s,
+      threads: x.protocol.threads,
       pythonpath: bundlePythonPath(x.spec, job.cell),
     };
   });
   const environments: BundleManifest['environments'] = dict();
   for (const name of new Set(x.jobs.map((j) => j.cell.environment))) {
     const env = x.spec.environments[name];
-    environments[name] = { python: env?.python ?? 'python3', requirements: env?.requirements ?? [], file: `requirements-${name}.txt` };
+    environments[name] = {
+      python: env?.python ?? 'python3',
+      requirements: env?.requirements ?? [],
+      file: `requirements-${name}.txt`,
+    };
   }
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
@@ -96,8 +118,13 @@ export function planBundle(x: ExportInput): PlannedBundle {
  */
 function refuseLocalIndexes(x: ExportInput): void {
   for (const name of new Set(x.jobs.map((j) => j.cell.environment))) {
-    const local = indexLocations(x.spec.environments[name]?.index ?? NO_INDEX).find((l) => localDirectory(l.location) !== null);
-    if (local) throw new UserError(`environment '${name}' takes packages from ${local.location} (its ${local.key}), a directory on this machine, and a bundle does not carry one. Export a spec whose environment names its indexes by https:// URL (docs/spec.md, environments), or run this spec with \`benchgrid run\` where the directory is.`);
+    const local = indexLocations(x.spec.environments[name]?.index ?? NO_INDEX).find(
+      (l) => localDirectory(l.location) !== null,
+    );
+    if (local)
+      throw new UserError(
+        `environment '${name}' takes packages from ${local.location} (its ${local.key}), a directory on this machine, and a bundle does not carry one. Export a spec whose environment names its indexes by https:// URL (docs/spec.md, environments), or run this spec with \`benchgrid run\` where the directory is.`,
+      );
   }
 }
 
@@ -108,7 +135,9 @@ function refuseLocalIndexes(x: ExportInput): void {
  */
 export function writeBundle(dir: string, planned: PlannedBundle, spec: Spec): void {
   if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
-    throw new UserError(`${dir} is not empty; export into a new directory (a bundle's results must not mix with another's).`);
+    throw new UserError(
+      `${dir} is not empty; export into a new directory (a bundle's results must not mix with another's).`,
+    );
   }
   fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
   const tmp = `${path.resolve(dir)}.partial-${process.pid}`;
@@ -121,7 +150,12 @@ export function writeBundle(dir: string, planned: PlannedBundle, spec: Spec): vo
     fs.rmSync(tmp, { recursive: true, force: true });
     // A copy's error names its source as `path` and the file it was writing as `dest`.
     const e = error as NodeJS.ErrnoException & { dest?: string };
-    if (isNoSpace(error)) throw noSpaceError(String(e.dest ?? e.path ?? dir).replace(tmp, dir), error, 'Nothing was left behind; make room and export again.');
+    if (isNoSpace(error))
+      throw noSpaceError(
+        String(e.dest ?? e.path ?? dir).replace(tmp, dir),
+        error,
+        'Nothing was left behind; make room and export again.',
+      );
     throw error;
   }
 }
@@ -133,7 +167,10 @@ function writeBundleFiles(dir: string, planned: PlannedBundle, spec: Spec): void
   copyTree(path.join(HARNESS_DIR, 'benchgrid_harness'), path.join(dir, 'harness', 'benchgrid_harness'));
   for (const runner of manifest.runners) {
     const from = spec.runners[runner];
-    if (!from || !fs.existsSync(from)) throw new UserError(`runner '${runner}' has no directory (${from ?? 'not declared'}); cannot put it in the bundle.`);
+    if (!from || !fs.existsSync(from))
+      throw new UserError(
+        `runner '${runner}' has no directory (${from ?? 'not declared'}); cannot put it in the bundle.`,
+      );
     copyTree(from, path.join(dir, 'runners', runner));
   }
   fs.copyFileSync(path.join(HARNESS_DIR, 'driver.py'), path.join(dir, 'driver.py'));

@@ -23,13 +23,31 @@ function ingestRun(dirs: string[], opts: ExecutorIngestOptions): void {
   const { results, file, missing } = ingestBundles(dirs, { out, allowMissing: opts.partial });
   const count = (s: string) => results.cells.filter((c) => c.status === s).length;
   const rel = path.relative(process.cwd(), file) || file;
-  process.stderr.write(`benchgrid: ${dirs.length} bundle(s), ${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${missing.length ? ` (partial: ${missing.length} process(es) missing)` : ''}. Results: ${rel}\n`);
-  if (opts.json) process.stdout.write(JSON.stringify({ results: file, partial: results.partial, ok: count('ok'), error: count('error'), unsupported: count('unsupported'), missing }) + '\n');
+  process.stderr.write(
+    `benchgrid: ${dirs.length} bundle(s), ${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${missing.length ? ` (partial: ${missing.length} process(es) missing)` : ''}. Results: ${rel}\n`,
+  );
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify({
+        results: file,
+        partial: results.partial,
+        ok: count('ok'),
+        error: count('error'),
+        unsupported: count('unsupported'),
+        missing,
+      }) + '\n',
+    );
 }
 
 function readSpecName(dir: string): string {
   try {
-    return String((readJsonFile(path.join(dir, 'bundle.json'), MAX_MANIFEST_BYTES, 'bundle manifest') as { spec: { name: unknown } }).spec.name);
+    return String(
+      (
+        readJsonFile(path.join(dir, 'bundle.json'), MAX_MANIFEST_BYTES, 'bundle manifest') as {
+          spec: { name: unknown };
+        }
+      ).spec.name,
+    );
   } catch {
     return 'ingested';
   }

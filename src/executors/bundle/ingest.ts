@@ -12,7 +12,15 @@ import { outcomeOf } from '../../records/outcome.ts';
 import { runPlan } from '../../run/run-plan.ts';
 import { recordedFlags } from '../../settings/settings.ts';
 import { writeRunReports } from '../../report/run-reports.ts';
-import { coverage, duplicates, environments, exportParameters, specVersions, type ReadBundle, type Sourced } from './checks.ts';
+import {
+  coverage,
+  duplicates,
+  environments,
+  exportParameters,
+  specVersions,
+  type ReadBundle,
+  type Sourced,
+} from './checks.ts';
 import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';
 import { loadBundleSpec } from './spec.ts';
 
@@ -47,7 +55,14 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   const { spec, plan, manifests } = loadBundleSpec(first.dir, first.manifest);
   // The settings the export recorded (bundles written before the interleaved schedule ran sequentially).
   const flags = recordedFlags(first.manifest.overrides, first.manifest.schedule);
-  const rp = runPlan({ spec, plan, manifests, flags, seed: () => 0, selection: { only: first.manifest.only, cells: null } });
+  const rp = runPlan({
+    spec,
+    plan,
+    manifests,
+    flags,
+    seed: () => 0,
+    selection: { only: first.manifest.only, cells: null },
+  });
   const schedule = rp.schedule;
   const { protocol, selected } = rp;
   const expected = rp.jobs.map((j) => j.key);
@@ -60,8 +75,27 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
     for (const p of b.processes) {
       const job = jobs.get(p.key);
       if (!job) continue;
-      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), { cell: job.cell, index: job.index, mode: job.kind === 'memory' ? 'memory' : 'time' });
-      sourced.push({ bundle: b, environment: job.environment, record: { type: 'process', key: p.key, cell: p.cell, kind: p.kind, index: p.index, started: p.started, wall_s: p.wall_s, cpus: p.cpus, start: 'cold', outcome } });
+      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), {
+        cell: job.cell,
+        index: job.index,
+        mode: job.kind === 'memory' ? 'memory' : 'time',
+      });
+      sourced.push({
+        bundle: b,
+        environment: job.environment,
+        record: {
+          type: 'process',
+          key: p.key,
+          cell: p.cell,
+          kind: p.kind,
+          index: p.index,
+          started: p.started,
+          wall_s: p.wall_s,
+          cpus: p.cpus,
+          start: 'cold',
+          outcome,
+        },
+      });
     }
   }
   const all = [...hard, ...environments(sourced)];
@@ -73,13 +107,29 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   const setups = drivers.map((d) => d.environment_setup).filter((x) => x !== undefined);
   const results = aggregate(
     {
-      spec, plan, selected, protocol, device: first.manifest.device, partial: covered.missing.length > 0,
+      spec,
+      plan,
+      selected,
+      protocol,
+      device: first.manifest.device,
+      partial: covered.missing.length > 0,
       measuredOn: (starts[0] ?? new Date().toISOString()).slice(0, 10),
       host: localHost(),
       run: {
-        executor: opts.executor ?? 'bundle', start: 'cold', jobs: 1, overrides: first.manifest.overrides, only: first.manifest.only, schedule,
-        started: starts[0] ?? null, finished: lastEnd(records), dir: path.resolve(opts.out),
-        bundles: bundles.map((b) => ({ dir: b.dir, shard: `${b.manifest.shard.index + 1}/${b.manifest.shard.count}`, hosts: [...new Set(b.drivers.map((d) => d.hostname))] })),
+        executor: opts.executor ?? 'bundle',
+        start: 'cold',
+        jobs: 1,
+        overrides: first.manifest.overrides,
+        only: first.manifest.only,
+        schedule,
+        started: starts[0] ?? null,
+        finished: lastEnd(records),
+        dir: path.resolve(opts.out),
+        bundles: bundles.map((b) => ({
+          dir: b.dir,
+          shard: `${b.manifest.shard.index + 1}/${b.manifest.shard.count}`,
+          hosts: [...new Set(b.drivers.map((d) => d.hostname))],
+        })),
         missing_processes: covered.missing,
         // How each driver session built its environment from a wheelhouse, when one did (driver.py --setup-env).
         ...(setups.length > 0 ? { environment_setup: setups } : {}),
@@ -96,7 +146,9 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
 }
 
 function refusal(problems: string[]): UserError {
-  return new UserError(`cannot ingest these bundles:\n${problems.map((p) => (p.startsWith('  ') ? `  ${p}` : `  - ${p}`)).join('\n')}`);
+  return new UserError(
+    `cannot ingest these bundles:\n${problems.map((p) => (p.startsWith('  ') ? `  ${p}` : `  - ${p}`)).join('\n')}`,
+  );
 }
 
 function lastEnd(records: ProcessRecord[]): string | null {

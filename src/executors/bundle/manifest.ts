@@ -83,10 +83,16 @@ export interface DriverProcess extends ProcessLine {
 /** Reads and checks bundle.json; throws UserError naming the directory. */
 export function readManifestFile(dir: string): BundleManifest {
   const file = containedFile(dir, path.join(dir, MANIFEST_FILE));
-  if (!fs.existsSync(file)) throw new UserError(`${dir}: not a bundle (no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote).`);
+  if (!fs.existsSync(file))
+    throw new UserError(
+      `${dir}: not a bundle (no ${MANIFEST_FILE} there; give a directory \`benchgrid export\` wrote).`,
+    );
   const raw = readJsonFile(file, MAX_MANIFEST_BYTES, 'bundle manifest');
   const format = raw !== null && typeof raw === 'object' ? (raw as { format?: unknown }).format : undefined;
-  if (format !== BUNDLE_FORMAT) throw new UserError(`${file}: bundle format ${JSON.stringify(format) ?? 'missing'}, but this benchgrid reads format ${BUNDLE_FORMAT}.`);
+  if (format !== BUNDLE_FORMAT)
+    throw new UserError(
+      `${file}: bundle format ${JSON.stringify(format) ?? 'missing'}, but this benchgrid reads format ${BUNDLE_FORMAT}.`,
+    );
   return parseManifest(raw, dir, file);
 }
 
@@ -94,7 +100,10 @@ export function readManifestFile(dir: string): BundleManifest {
 export function readDriverJournal(dir: string): { drivers: DriverRecord[]; processes: DriverProcess[] } {
   const file = containedFile(dir, path.join(dir, 'journal.jsonl'));
   const lines = journalLines(file, (line, n) => parseJournalLine(line, file, n));
-  return { drivers: lines.filter((r): r is DriverRecord => r.type === 'driver'), processes: lastPerKey<DriverProcess>(lines) };
+  return {
+    drivers: lines.filter((r): r is DriverRecord => r.type === 'driver'),
+    processes: lastPerKey<DriverProcess>(lines),
+  };
 }
 
 /** The driver's exit info as the `Exit` that outcomeOf classifies (null -> undefined). */
@@ -116,6 +125,7 @@ export function parseShard(value: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value.trim());
   const i = m ? Number(m[1]) : NaN;
   const n = m ? Number(m[2]) : NaN;
-  if (!m || n < 1 || i < 1 || i > n) throw new UserError(`--shard expects I/N with 1 <= I <= N, e.g. --shard 1/2 (got '${value}').`);
+  if (!m || n < 1 || i < 1 || i > n)
+    throw new UserError(`--shard expects I/N with 1 <= I <= N, e.g. --shard 1/2 (got '${value}').`);
   return { index: i - 1, count: n };
 }

@@ -21,10 +21,14 @@ const SCHEMA = 'bundle.schema.json';
 /** Checks parsed bundle.json against schemas/bundle.schema.json and holds its paths inside `dir`. */
 export function parseManifest(raw: unknown, dir: string, file: string): BundleManifest {
   const validate = validatorFor(SCHEMA);
-  if (!validate(raw)) throw new UserError(`${file}: not a bundle manifest benchgrid wrote: ${describe(validate.errors ?? [])}. Export the bundle again.`);
+  if (!validate(raw))
+    throw new UserError(
+      `${file}: not a bundle manifest benchgrid wrote: ${describe(validate.errors ?? [])}. Export the bundle again.`,
+    );
   const m = raw as BundleManifest; // the schema just accepted it; BundleManifest is that schema's type
   const problems: string[] = [];
-  if (m.shard.index >= m.shard.count) problems.push(`shard.index ${m.shard.index} is not below shard.count ${m.shard.count}`);
+  if (m.shard.index >= m.shard.count)
+    problems.push(`shard.index ${m.shard.index} is not below shard.count ${m.shard.count}`);
   const seenKeys = new Set<string>();
   const seenFiles = new Set<string>();
   m.jobs.forEach((job, i) => {
@@ -34,20 +38,25 @@ export function parseManifest(raw: unknown, dir: string, file: string): BundleMa
       const why = outsideBundle(dir, job[field]);
       if (why) problems.push(`jobs[${i}].${field} ${JSON.stringify(job[field])} ${why}`);
       const norm = path.normalize(job[field]);
-      if (seenFiles.has(norm)) problems.push(`jobs[${i}].${field} ${JSON.stringify(job[field])} is also another job's file`);
+      if (seenFiles.has(norm))
+        problems.push(`jobs[${i}].${field} ${JSON.stringify(job[field])} is also another job's file`);
       seenFiles.add(norm);
     }
     job.pythonpath.forEach((p, k) => {
       const why = outsideBundle(dir, p);
       if (why) problems.push(`jobs[${i}].pythonpath[${k}] ${JSON.stringify(p)} ${why}`);
     });
-    if (!m.runners.includes(job.runner)) problems.push(`jobs[${i}].runner '${job.runner}' is not one of the bundle's runners`);
+    if (!m.runners.includes(job.runner))
+      problems.push(`jobs[${i}].runner '${job.runner}' is not one of the bundle's runners`);
   });
   for (const [id, e] of Object.entries(m.environments)) {
     const why = outsideBundle(dir, e.file);
     if (why) problems.push(`environments.${id}.file ${JSON.stringify(e.file)} ${why}`);
   }
-  if (problems.length > 0) throw new UserError(`${file}: refused: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. A bundle's paths stay inside it; export the bundle again.`);
+  if (problems.length > 0)
+    throw new UserError(
+      `${file}: refused: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. A bundle's paths stay inside it; export the bundle again.`,
+    );
   return m;
 }
 
@@ -80,7 +89,10 @@ export function parseJournalLine(line: string, file: string, lineNo: number): Dr
   const type = (rec as { type?: unknown }).type;
   if (type !== 'driver' && type !== 'process') return undefined;
   const validate = validatorForDef(SCHEMA, type === 'driver' ? 'driverRecord' : 'processRecord');
-  if (!validate(rec)) throw new UserError(`${file}:${lineNo}: not a journal record the driver wrote: ${describe(validate.errors ?? [])}. Run driver.py again on a fresh copy of the bundle.`);
+  if (!validate(rec))
+    throw new UserError(
+      `${file}:${lineNo}: not a journal record the driver wrote: ${describe(validate.errors ?? [])}. Run driver.py again on a fresh copy of the bundle.`,
+    );
   return rec as DriverRecord | DriverProcess; // accepted by the schema of its type just above
 }
 
@@ -93,8 +105,13 @@ export function readBundleSpecData(file: string): SpecData {
 export function specDataOf(raw: unknown, file: string): SpecData {
   const diagnostics = checkSchema(raw, new Map(), file);
   if (diagnostics.length === 0 && isSpecData(raw)) return raw;
-  const first = diagnostics.slice(0, 3).map((d) => formatDiagnostic(d)).join('; ');
-  throw new UserError(`${file}: the bundle's spec is not a valid spec (${first || 'rejected by the schema'}). Export the bundle again.`);
+  const first = diagnostics
+    .slice(0, 3)
+    .map((d) => formatDiagnostic(d))
+    .join('; ');
+  throw new UserError(
+    `${file}: the bundle's spec is not a valid spec (${first || 'rejected by the schema'}). Export the bundle again.`,
+  );
 }
 
 function describe(errors: ErrorObject[]): string {

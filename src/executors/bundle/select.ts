@@ -9,9 +9,19 @@ export interface SelectOptions extends SettingFlags {
 }
 
 /** Loads the spec (a UserError when invalid) and resolves its run plan; the shard is filled in per bundle. */
-export async function exportSelection(specFile: string, o: SelectOptions): Promise<RunPlan & { created: string; processes: number }> {
+export async function exportSelection(
+  specFile: string,
+  o: SelectOptions,
+): Promise<RunPlan & { created: string; processes: number }> {
   const { spec, plan, manifests } = await loadValidSpec(specFile, { quietWarnings: true });
-  const rp = runPlan({ spec, plan, manifests, flags: o, seed: () => exportSeed(spec.digest), selection: { only: o.only ?? null, cells: null } });
+  const rp = runPlan({
+    spec,
+    plan,
+    manifests,
+    flags: o,
+    seed: () => exportSeed(spec.digest),
+    selection: { only: o.only ?? null, cells: null },
+  });
   return { ...rp, created: new Date().toISOString(), processes: rp.jobs.length };
 }
 

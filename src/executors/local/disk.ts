@@ -49,7 +49,12 @@ const FULL_BYTES = 1024 * 1024;
  */
 export function failedForSpace(exit: Exit, dir: string): boolean {
   if (exit.signal === 'SIGXFSZ') return true;
-  if (/\[Errno (28|27|122)\]|No space left on device|File too large|Disk quota exceeded/.test(exit.stderrTail + exit.stdoutTail)) return true;
+  if (
+    /\[Errno (28|27|122)\]|No space left on device|File too large|Disk quota exceeded/.test(
+      exit.stderrTail + exit.stdoutTail,
+    )
+  )
+    return true;
   try {
     const s = fs.statfsSync(dir);
     return s.bavail * s.bsize < FULL_BYTES;

@@ -96,8 +96,27 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         const wall = (Date.now() - started.getTime()) / 1000;
         if (!stopped()) {
           try {
-            const outcome = outcomeOf(exit, launch.process.result, { cell: job.cell.id, index: job.index, mode: launch.process.mode });
-            o.onDone({ type: 'process', key: job.key, cell: job.cell.id, kind: job.kind, index: job.index, started: started.toISOString(), wall_s: wall, cpus, start: proc.start ?? launch.launcher.mode, outcome }, job, exit);
+            const outcome = outcomeOf(exit, launch.process.result, {
+              cell: job.cell.id,
+              index: job.index,
+              mode: launch.process.mode,
+            });
+            o.onDone(
+              {
+                type: 'process',
+                key: job.key,
+                cell: job.cell.id,
+                kind: job.kind,
+                index: job.index,
+                started: started.toISOString(),
+                wall_s: wall,
+                cpus,
+                start: proc.start ?? launch.launcher.mode,
+                outcome,
+              },
+              job,
+              exit,
+            );
           } catch (error) {
             fail(error);
           }

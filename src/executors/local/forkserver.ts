@@ -31,20 +31,32 @@ export interface ForkOptions {
 
 /** The exit of a process the run stopped before its parent was ready: it never started. */
 function notStarted(job: ProcessJob, why: string): Exit {
-  return { exitCode: undefined, signal: undefined, timedOut: false, timeoutS: job.timeoutS, spawnError: why, stderrTail: '', stdoutTail: '' };
+  return {
+    exitCode: undefined,
+    signal: undefined,
+    timedOut: false,
+    timeoutS: job.timeoutS,
+    spawnError: why,
+    stderrTail: '',
+    stdoutTail: '',
+  };
 }
 
 /** A launcher that forks cell processes from clean parents started with `python`, one per round. */
 export async function forkLauncher(python: string, threads: number, options: ForkOptions = {}): Promise<Launcher> {
   const memoryCold = options.memoryCold ?? true;
   const perRound = options.parentPerRound ?? true;
-  const open = options.open ?? (async (): Promise<LauncherProcess> => {
-    try {
-      return await startLauncher(python, 'benchgrid_harness.forkserver', threads, true);
-    } catch (error) {
-      throw new UserError(`--start fork: cannot start the fork server with ${python}: ${(error as Error).message}. Use --start cold.`);
-    }
-  });
+  const open =
+    options.open ??
+    (async (): Promise<LauncherProcess> => {
+      try {
+        return await startLauncher(python, 'benchgrid_harness.forkserver', threads, true);
+      } catch (error) {
+        throw new UserError(
+          `--start fork: cannot start the fork server with ${python}: ${(error as Error).message}. Use --start cold.`,
+        );
+      }
+    });
   // The first parent is started now, so that a broken interpreter is refused before any process runs.
   const first = await open();
   const parents = new Map<number, Promise<LauncherProcess>>([[0, Promise.resolve(first)]]);
@@ -67,18 +79,21 @@ export async function forkLauncher(python: string, threads: number, options: For
     return parent;
   };
   const start = (job: ProcessJob): Running => {
-    const round = perRound ? job.round ?? 0 : 0;
+    const round = perRound ? (job.round ?? 0) : 0;
     latest = Math.max(latest, round);
     running.set(round, (running.get(round) ?? 0) + 1);
     let killed = false;
     let inner: Running | null = null;
     const command = commandOf(job, memoryCold && job.mode === 'memory' ? 'cold' : 'fork');
     const done = parentFor(round)
-      .then((parent) => {
-        if (killed) return notStarted(job, 'the run stopped before this process started');
-        inner = parent.run(command);
-        return inner.done;
-      }, (error: Error) => notStarted(job, error.message))
+      .then(
+        (parent) => {
+          if (killed) return notStarted(job, 'the run stopped before this process started');
+          inner = parent.run(command);
+          return inner.done;
+        },
+        (error: Error) => notStarted(job, error.message),
+      )
       .finally(() => {
         running.set(round, (running.get(round) ?? 1) - 1);
         void retire();

@@ -10,6 +10,8 @@ export const local: Executor = {
   // A local run writes its results itself; nothing of it is left for ingest.
   recognises: () => false,
   ingest: async (dirs) => {
-    throw new UserError(`${dirs[0]}: a local run writes its own results; resume it with \`benchgrid run --resume\` instead.`);
+    throw new UserError(
+      `${dirs[0]}: a local run writes its own results; resume it with \`benchgrid run --resume\` instead.`,
+    );
   },
 };

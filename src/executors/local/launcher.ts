@@ -37,9 +37,17 @@ export interface Launcher {
 /** A job as the launcher's command: `python -m benchgrid_harness --request R --result S`, started `start`. */
 export function commandOf(job: ProcessJob, start: 'cold' | 'fork'): LaunchCommand {
   return {
-    start, python: job.python, argv: ['-m', 'benchgrid_harness', '--request', job.request, '--result', job.result], cwd: job.cwd,
-    pythonpath: job.pythonPath, threads: job.threads, tmpdir: job.tmpdir, stdout: job.stdout, stderr: job.stderr,
-    cpus: job.cpus ?? null, timeout_s: job.timeoutS,
+    start,
+    python: job.python,
+    argv: ['-m', 'benchgrid_harness', '--request', job.request, '--result', job.result],
+    cwd: job.cwd,
+    pythonpath: job.pythonPath,
+    threads: job.threads,
+    tmpdir: job.tmpdir,
+    stdout: job.stdout,
+    stderr: job.stderr,
+    cpus: job.cpus ?? null,
+    timeout_s: job.timeoutS,
   };
 }
 
@@ -60,6 +68,9 @@ export function cpuSets(workers: number, threads: number, cpus = os.cpus().lengt
   if (workers <= 1) return [];
   const per = Math.floor(cpus / workers);
   if (per < 1) throw new Error(`--jobs ${workers} needs at least ${workers} CPU cores; this machine has ${cpus}.`);
-  if (per < threads) throw new Error(`--jobs ${workers} leaves ${per} core(s) per worker, fewer than the protocol's ${threads} torch threads.`);
+  if (per < threads)
+    throw new Error(
+      `--jobs ${workers} leaves ${per} core(s) per worker, fewer than the protocol's ${threads} torch threads.`,
+    );
   return Array.from({ length: workers }, (_, i) => Array.from({ length: per }, (_, k) => i * per + k));
 }

@@ -31,9 +31,19 @@ export interface LocalOptions {
 }
 
 /** Starts one launcher per environment the jobs use (a fork server each in fork mode), into `launchers` as each is ready. */
-async function startLaunchers(jobs: Job[], o: LocalOptions, threads: number, launchers: Map<string, Launcher>): Promise<void> {
+async function startLaunchers(
+  jobs: Job[],
+  o: LocalOptions,
+  threads: number,
+  launchers: Map<string, Launcher>,
+): Promise<void> {
   for (const name of new Set(jobs.map((j) => j.cell.environment))) {
-    launchers.set(name, o.start === 'fork' ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], threads) : await coldLauncher(o.pythons[name], threads));
+    launchers.set(
+      name,
+      o.start === 'fork'
+        ? await (await import('./forkserver.ts')).forkLauncher(o.pythons[name], threads)
+        : await coldLauncher(o.pythons[name], threads),
+    );
   }
 }
 
@@ -53,10 +63,18 @@ function prepare(rp: RunPlan, job: Job, o: LocalOptions, round: number): Process
   fs.rmSync(files.scratch, { recursive: true, force: true });
   fs.mkdirSync(files.scratch, { recursive: true });
   return {
-    mode: job.kind === 'memory' ? 'memory' : 'time', python: o.pythons[job.cell.environment],
-    request: files.request, result: files.result, stdout: files.stdout, stderr: files.stderr,
-    pythonPath: pythonPathOf(rp.spec, job.cell), threads: rp.protocol.threads, tmpdir: files.scratch,
-    cwd: REPO_ROOT, timeoutS: rp.protocol.timeout_s, round,
+    mode: job.kind === 'memory' ? 'memory' : 'time',
+    python: o.pythons[job.cell.environment],
+    request: files.request,
+    result: files.result,
+    stdout: files.stdout,
+    stderr: files.stderr,
+    pythonPath: pythonPathOf(rp.spec, job.cell),
+    threads: rp.protocol.threads,
+    tmpdir: files.scratch,
+    cwd: REPO_ROOT,
+    timeoutS: rp.protocol.timeout_s,
+    round,
   };
 }
 
@@ -69,9 +87,15 @@ function slotsFor(rp: RunPlan, o: LocalOptions): number[][] {
     throw new UserError((error as Error).message);
   }
   if (o.concurrency > 1) {
-    o.log(`--jobs ${o.concurrency}: workers pinned to cores ${slots.map((c) => c.join(',')).join(' | ')}; two processes of one cell never run at once.`);
-    if (rp.device === 'cuda') o.log(`warning: --jobs ${o.concurrency} on cuda: parallel processes share the GPU, so their timings disturb each other; measure GPU numbers with --jobs 1.`);
-    if (rp.protocol.threads * o.concurrency > slots.flat().length) o.log('warning: more torch threads than pinned cores.');
+    o.log(
+      `--jobs ${o.concurrency}: workers pinned to cores ${slots.map((c) => c.join(',')).join(' | ')}; two processes of one cell never run at once.`,
+    );
+    if (rp.device === 'cuda')
+      o.log(
+        `warning: --jobs ${o.concurrency} on cuda: parallel processes share the GPU, so their timings disturb each other; measure GPU numbers with --jobs 1.`,
+      );
+    if (rp.protocol.threads * o.concurrency > slots.flat().length)
+      o.log('warning: more torch threads than pinned cores.');
   }
   return slots;
 }
@@ -111,9 +135,13 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
     // Started after the signal handlers: a Ctrl-C while fork servers import torch stops the run cleanly.
     await startLaunchers(jobs, o, rp.protocol.threads, launchers);
     await execute({
-      jobs, concurrency: o.concurrency, cpuSets: slots,
+      jobs,
+      concurrency: o.concurrency,
+      cpuSets: slots,
       stopped: () => stopped,
-      onKillable: (k) => { killAll = k; },
+      onKillable: (k) => {
+        killAll = k;
+      },
       skip: (job) => repeat.skip(job) || gate.skip(job),
       onSkip: (job) => {
         if (!dropped.has(job.key)) bar.skip(job.cell.id);
@@ -125,7 +153,12 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
       onDone: (record, job, exit) => {
         fs.rmSync(runFiles(o.dir, job).scratch, { recursive: true, force: true });
         // A process that failed for want of space is not a result of its cell: the run stops, --resume reruns it.
-        if (record.outcome.kind === 'failed' && failedForSpace(exit, o.dir)) throw noSpaceError(runFiles(o.dir, job).result, { code: 'ENOSPC' }, `The process of ${job.cell.id} could not write its files.`);
+        if (record.outcome.kind === 'failed' && failedForSpace(exit, o.dir))
+          throw noSpaceError(
+            runFiles(o.dir, job).result,
+            { code: 'ENOSPC' },
+            `The process of ${job.cell.id} could not write its files.`,
+          );
         appendRecord(o.dir, record);
         gate.observe(record);
         // A stopped cell's unstarted processes leave the progress total now, not when the schedule reaches them.
@@ -138,7 +171,10 @@ export async function runLocally(rp: RunPlan, jobs: Job[], o: LocalOptions): Pro
         const st = record.outcome.kind === 'failed' ? 'error' : record.outcome.result.status;
         bar.finish(job.cell.id, `${job.cell.id} ${job.kind}#${job.index}`, st, record.wall_s);
       },
-      launch: (job) => ({ launcher: launchers.get(job.cell.environment)!, process: prepare(rp, job, o, rounds.get(job.key) ?? 0) }),
+      launch: (job) => ({
+        launcher: launchers.get(job.cell.environment)!,
+        process: prepare(rp, job, o, rounds.get(job.key) ?? 0),
+      }),
     });
   } finally {
     bar.close();

@@ -23,7 +23,14 @@ export interface LockHolder {
 
 /** This process as a lock holder. */
 export function thisHolder(command: string): LockHolder {
-  return { pid: process.pid, host: os.hostname(), boot: bootId(), pid_start: processStart(process.pid), started: new Date().toISOString(), command };
+  return {
+    pid: process.pid,
+    host: os.hostname(),
+    boot: bootId(),
+    pid_start: processStart(process.pid),
+    started: new Date().toISOString(),
+    command,
+  };
 }
 
 /**
@@ -40,13 +47,19 @@ export function lockRunDir(dir: string, holder: LockHolder, log: (line: string) 
     if (other === undefined) continue; // released between our attempt and the read: try again
     const stale = staleness(other);
     if (stale === null) {
-      const who = other ? `benchgrid process ${other.pid} on ${other.host}, running since ${other.started} (${other.command})` : 'a lock file benchgrid cannot read';
-      throw new UserError(`${dir} is in use by ${who}. Wait for it to finish or stop it${other ? ` (kill ${other.pid})` : ''}; then resume with: benchgrid run --resume ${shown(dir)}. If that process is gone, delete ${shown(file)}.`);
+      const who = other
+        ? `benchgrid process ${other.pid} on ${other.host}, running since ${other.started} (${other.command})`
+        : 'a lock file benchgrid cannot read';
+      throw new UserError(
+        `${dir} is in use by ${who}. Wait for it to finish or stop it${other ? ` (kill ${other.pid})` : ''}; then resume with: benchgrid run --resume ${shown(dir)}. If that process is gone, delete ${shown(file)}.`,
+      );
     }
     log(`${shown(dir)}: taking over a stale lock: ${stale}.`);
     fs.rmSync(file, { force: true });
   }
-  throw new UserError(`${dir}: could not take the run lock (${LOCK_FILE} keeps changing); is another benchgrid starting there?`);
+  throw new UserError(
+    `${dir}: could not take the run lock (${LOCK_FILE} keeps changing); is another benchgrid starting there?`,
+  );
 }
 
 /** Writes the lock file complete or not at all: a reader never sees half a holder. */
@@ -76,7 +89,8 @@ function create(file: string, holder: LockHolder): boolean {
 /** Removes the lock if it is still ours (a lock taken over as stale by another process is not touched). */
 function release(file: string, holder: LockHolder): void {
   const now = readHolder(file);
-  if (now && now.pid === holder.pid && now.host === holder.host && now.started === holder.started) fs.rmSync(file, { force: true });
+  if (now && now.pid === holder.pid && now.host === holder.host && now.started === holder.started)
+    fs.rmSync(file, { force: true });
 }
 
 /** The holder in a lock file; undefined when there is no file, null when it cannot be read as one. */
@@ -90,7 +104,14 @@ export function readHolder(file: string): LockHolder | null | undefined {
   try {
     const h = JSON.parse(text) as Partial<LockHolder>;
     if (!Number.isInteger(h.pid) || typeof h.host !== 'string' || typeof h.started !== 'string') return null;
-    return { pid: h.pid!, host: h.host, boot: typeof h.boot === 'string' ? h.boot : null, pid_start: typeof h.pid_start === 'string' ? h.pid_start : null, started: h.started, command: typeof h.command === 'string' ? h.command : '' };
+    return {
+      pid: h.pid!,
+      host: h.host,
+      boot: typeof h.boot === 'string' ? h.boot : null,
+      pid_start: typeof h.pid_start === 'string' ? h.pid_start : null,
+      started: h.started,
+      command: typeof h.command === 'string' ? h.command : '',
+    };
   } catch {
     return null;
   }
@@ -108,7 +129,8 @@ export function staleness(h: LockHolder | null): string | null {
   if (h.boot && boot && h.boot !== boot) return `${who}, from before this machine's last boot`;
   if (!alive(h.pid)) return `${who}, is gone`;
   const start = processStart(h.pid);
-  if (h.pid_start && start && h.pid_start !== start) return `${who}, is gone (pid ${h.pid} now belongs to another process)`;
+  if (h.pid_start && start && h.pid_start !== start)
+    return `${who}, is gone (pid ${h.pid} now belongs to another process)`;
   return null;
 }
 

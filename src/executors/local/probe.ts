@@ -57,12 +57,18 @@ const PROBE_CODE = ['probe.py', 'subjects.py'].map((f) => path.join(HARNESS_DIR,
  * planned cells runs there, else the environment of its first planned cell. Environments in `skip`
  * (they could not be built) probe nothing.
  */
-export function probeTargets(spec: Spec, plan: Plan, selected: (id: string) => boolean, skip: ReadonlySet<string> = new Set()): Map<string, string[]> {
+export function probeTargets(
+  spec: Spec,
+  plan: Plan,
+  selected: (id: string) => boolean,
+  skip: ReadonlySet<string> = new Set(),
+): Map<string, string[]> {
   const envOf = new Map<string, string>();
   for (const c of plan.cells) {
     if (c.status !== 'planned' || !selected(c.id) || skip.has(c.environment)) continue;
     const now = envOf.get(c.subject);
-    if (now === undefined || (now !== spec.defaultEnvironment && c.environment === spec.defaultEnvironment)) envOf.set(c.subject, c.environment);
+    if (now === undefined || (now !== spec.defaultEnvironment && c.environment === spec.defaultEnvironment))
+      envOf.set(c.subject, c.environment);
   }
   const out = new Map<string, string[]>();
   for (const [subject, env] of envOf) out.set(env, [...(out.get(env) ?? []), subject]);
@@ -70,27 +76,49 @@ export function probeTargets(spec: Spec, plan: Plan, selected: (id: string) => b
 }
 
 /** Probes `subjects` of `spec` with `python`; answers are cached per interpreter, subject data and probe code. */
-export async function runProbe(spec: Spec, subjects: string[], python: string, env: string, log: (line: string) => void = () => {}): Promise<ProbeResult> {
+export async function runProbe(
+  spec: Spec,
+  subjects: string[],
+  python: string,
+  env: string,
+  log: (line: string) => void = () => {},
+): Promise<ProbeResult> {
   const request = { probe: 1, subjects: subjects.map((id) => requestSubject(spec.subjects[id])) };
   const key = cacheKey(python, request);
   const cached = key ? readCached(key) : null;
   if (cached) return cached;
-  log(`probing ${subjects.length === 1 ? `subject ${subjects[0]}` : `${subjects.length} subjects`} in environment ${env}: building each model once to check its sites`);
+  log(
+    `probing ${subjects.length === 1 ? `subject ${subjects[0]}` : `${subjects.length} subjects`} in environment ${env}: building each model once to check its sites`,
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchgrid-probe-'));
   try {
     const req = path.join(dir, 'probe.request.json');
     const res = path.join(dir, 'probe.result.json');
     fs.writeFileSync(req, JSON.stringify(request));
     const r = await runOnce(python, {
-      argv: ['-m', 'benchgrid_harness.probe', '--request', req, '--result', res], cwd: REPO_ROOT, pythonpath: [HARNESS_DIR], threads: 1,
-      tmpdir: dir, stdout: path.join(dir, 'probe.stdout.log'), stderr: path.join(dir, 'probe.stderr.log'), cpus: null, timeout_s: 600,
+      argv: ['-m', 'benchgrid_harness.probe', '--request', req, '--result', res],
+      cwd: REPO_ROOT,
+      pythonpath: [HARNESS_DIR],
+      threads: 1,
+      tmpdir: dir,
+      stdout: path.join(dir, 'probe.stdout.log'),
+      stderr: path.join(dir, 'probe.stderr.log'),
+      cpus: null,
+      timeout_s: 600,
     });
     const result = readResult(res);
     if (!result) {
       const tail = (r.spawnError ?? r.stderrTail).trim().split('\n').slice(-3).join(' / ');
-      throw new UserError(`the subject probe could not run in environment ${env} (${python}): ${r.timedOut ? 'it timed out' : r.spawnError ? 'it could not start' : r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`}${tail ? `: ${tail}` : ''}.`, EXIT.runFailed);
+      throw new UserError(
+        `the subject probe could not run in environment ${env} (${python}): ${r.timedOut ? 'it timed out' : r.spawnError ? 'it could not start' : r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`}${tail ? `: ${tail}` : ''}.`,
+        EXIT.runFailed,
+      );
     }
-    if (result.error) throw new UserError(`the subject probe could not run in environment ${env} (${python}): ${result.error}`, EXIT.runFailed);
+    if (result.error)
+      throw new UserError(
+        `the subject probe could not run in environment ${env} (${python}): ${result.error}`,
+        EXIT.runFailed,
+      );
     if (key) writeCached(key, result);
     return result;
   } finally {
@@ -106,22 +134,60 @@ export function probeDiagnostics(spec: Spec, result: ProbeResult, env: string): 
     if (!subject) continue;
     if (s.error && !s.built) {
       const p = ptr('subjects', s.id, 'model');
-      out.push(diag('error', 'subject-build-failed', positionOf(spec.positions, p, spec.file), p, `subject '${s.id}' could not be built in environment ${env}: ${s.error}`, 'Check the model name and config against the builder (docs/spec.md).'));
+      out.push(
+        diag(
+          'error',
+          'subject-build-failed',
+          positionOf(spec.positions, p, spec.file),
+          p,
+          `subject '${s.id}' could not be built in environment ${env}: ${s.error}`,
+          'Check the model name and config against the builder (docs/spec.md).',
+        ),
+      );
       continue;
     }
     for (const site of s.sites) {
       const p = ptr('subjects', s.id, 'sites', site.name);
       const at = positionOf(spec.positions, p, spec.file);
       if (!site.found) {
-        const near = site.nearest.length ? `Nearest module paths: ${site.nearest.join(', ')}.` : 'The model has no module paths to suggest.';
-        out.push(diag('error', 'site-not-found', at, p, `site '${site.name}' of subject '${s.id}' is module path '${site.path}', which the model does not have (${s.modules} modules).`, `${near} A site is a name from model.named_modules().`));
+        const near = site.nearest.length
+          ? `Nearest module paths: ${site.nearest.join(', ')}.`
+          : 'The model has no module paths to suggest.';
+        out.push(
+          diag(
+            'error',
+            'site-not-found',
+            at,
+            p,
+            `site '${site.name}' of subject '${s.id}' is module path '${site.path}', which the model does not have (${s.modules} modules).`,
+            `${near} A site is a name from model.named_modules().`,
+          ),
+        );
       } else if (site.called === false) {
-        out.push(diag('error', 'site-not-called', at, p, `site '${site.name}' of subject '${s.id}' (module path '${site.path}') is not called by the model's forward pass, so no tool can read its output.`, 'Choose a module the forward calls.'));
+        out.push(
+          diag(
+            'error',
+            'site-not-called',
+            at,
+            p,
+            `site '${site.name}' of subject '${s.id}' (module path '${site.path}') is not called by the model's forward pass, so no tool can read its output.`,
+            'Choose a module the forward calls.',
+          ),
+        );
       }
     }
     if (s.error && s.built) {
       const p = ptr('subjects', s.id);
-      out.push(diag('error', 'subject-forward-failed', positionOf(spec.positions, p, spec.file, true), p, `subject '${s.id}': ${s.error}`, 'Check the inputs (shape, kind, vocab) against the model.'));
+      out.push(
+        diag(
+          'error',
+          'subject-forward-failed',
+          positionOf(spec.positions, p, spec.file, true),
+          p,
+          `subject '${s.id}': ${s.error}`,
+          'Check the inputs (shape, kind, vocab) against the model.',
+        ),
+      );
     }
   }
   return out;
@@ -147,7 +213,11 @@ function cacheKey(python: string, request: unknown): string | null {
   try {
     const stat = fs.lstatSync(python);
     const code = PROBE_CODE.map((f) => fs.readFileSync(f, 'utf8'));
-    return crypto.createHash('sha256').update(JSON.stringify({ python, made: stat.mtimeMs, request, code })).digest('hex').slice(0, 24);
+    return crypto
+      .createHash('sha256')
+      .update(JSON.stringify({ python, made: stat.mtimeMs, request, code }))
+      .digest('hex')
+      .slice(0, 24);
   } catch {
     return null;
   }
@@ -181,7 +251,13 @@ export interface ProbeReport {
  * spec's diagnostics (empty when every site is there) and what was found. Throws (exit 3) when a
  * probe cannot run at all.
  */
-export async function probeSpec(spec: Spec, plan: Plan, selected: (id: string) => boolean, pythons: Record<string, string>, log: (line: string) => void): Promise<ProbeReport> {
+export async function probeSpec(
+  spec: Spec,
+  plan: Plan,
+  selected: (id: string) => boolean,
+  pythons: Record<string, string>,
+  log: (line: string) => void,
+): Promise<ProbeReport> {
   const out: ProbeReport = { diagnostics: [], subjects: [] };
   const skip = new Set(Object.keys(spec.environments).filter((e) => pythons[e] === undefined));
   for (const [env, subjects] of probeTargets(spec, plan, selected, skip)) {

@@ -34,7 +34,7 @@ export function progress(processCells: string[], stream: NodeJS.WriteStream = pr
   };
   const status = (label: string) => {
     const elapsed = (Date.now() - t0) / 1000;
-    const eta = done > 0 ? ((walls / done) * (total - done)) : NaN;
+    const eta = done > 0 ? (walls / done) * (total - done) : NaN;
     // Counts and times first, the process last: a line cut to the terminal's width loses the end of a
     // long cell id, never the ETA (a 55-character cell id at 80 columns used to push it off).
     return `[${done}/${total} processes, ${doneCells}/${cells} cells | elapsed ${clock(elapsed)}${Number.isFinite(eta) ? `, eta ${clock(eta)}` : ''}] ${label}`;

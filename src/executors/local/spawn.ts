@@ -44,7 +44,11 @@ export interface LauncherProcess {
 export type LauncherModule = 'benchgrid_harness.launch' | 'benchgrid_harness.forkserver';
 
 type WireExit = { [K in keyof Exit]: Exit[K] | null };
-type Message = { ready: true } | { id: number; pid: number; exit?: undefined } | { id: number; exit: WireExit } | { id: number; error: string };
+type Message =
+  | { ready: true }
+  | { id: number; pid: number; exit?: undefined }
+  | { id: number; exit: WireExit }
+  | { id: number; error: string };
 
 interface Waiting {
   onPid: (pid: number) => void;
@@ -61,8 +65,13 @@ const STDERR_KEEP = 4000;
 /** The launcher's exit info as `Exit` (null -> undefined). */
 function exitOf(e: WireExit): Exit {
   return {
-    exitCode: e.exitCode ?? undefined, signal: e.signal ?? undefined, timedOut: e.timedOut === true, timeoutS: e.timeoutS ?? 0,
-    spawnError: e.spawnError ?? undefined, stderrTail: e.stderrTail ?? '', stdoutTail: e.stdoutTail ?? '',
+    exitCode: e.exitCode ?? undefined,
+    signal: e.signal ?? undefined,
+    timedOut: e.timedOut === true,
+    timeoutS: e.timeoutS ?? 0,
+    spawnError: e.spawnError ?? undefined,
+    stderrTail: e.stderrTail ?? '',
+    stdoutTail: e.stdoutTail ?? '',
   };
 }
 
@@ -98,10 +107,21 @@ function route(line: string, waiting: Map<number, Waiting>, onReady: () => void)
  * shapes it, and `-B`, so it writes no bytecode into the harness (a write cut short by a full disk would
  * leave a truncated .pyc every later process loads); the cell processes' environment is launch.py's to build.
  */
-export async function startLauncher(python: string, module: LauncherModule, threads: number, mustStart: boolean): Promise<LauncherProcess> {
+export async function startLauncher(
+  python: string,
+  module: LauncherModule,
+  threads: number,
+  mustStart: boolean,
+): Promise<LauncherProcess> {
   const what = module === 'benchgrid_harness.forkserver' ? 'fork server' : 'launcher';
   const proc = execa(python, ['-E', '-B', '-m', module, '--threads', String(threads)], {
-    cwd: HARNESS_DIR, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, cleanup: true,
+    cwd: HARNESS_DIR,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    cleanup: true,
   });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => {
@@ -114,13 +134,18 @@ export async function startLauncher(python: string, module: LauncherModule, thre
   let id = 1;
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready after ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-    readline.createInterface({ input: proc.stdout! }).on('line', (line) => route(line, waiting, () => {
-      clearTimeout(timer);
-      resolve();
-    }));
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) =>
+      route(line, waiting, () => {
+        clearTimeout(timer);
+        resolve();
+      }),
+    );
     void proc.then((r) => {
       clearTimeout(timer);
-      const how = r.exitCode === undefined && !r.signal ? (r.originalMessage || r.shortMessage) : r.signal ?? `code ${r.exitCode}`;
+      const how =
+        r.exitCode === undefined && !r.signal
+          ? r.originalMessage || r.shortMessage
+          : (r.signal ?? `code ${r.exitCode}`);
       dead = `the ${what} (${python}) exited (${how})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`;
       reject(new Error(dead));
       for (const w of waiting.values()) w.onLost(dead);
@@ -143,10 +168,24 @@ export async function startLauncher(python: string, module: LauncherModule, thre
       const lost = (why: string) => {
         // The launcher died under its process: nothing else will kill that process's group now.
         if (pid !== undefined) killGroup(pid);
-        resolve({ exitCode: undefined, signal: undefined, timedOut: false, timeoutS: command.timeout_s, spawnError: why, stderrTail: '', stdoutTail: '' });
+        resolve({
+          exitCode: undefined,
+          signal: undefined,
+          timedOut: false,
+          timeoutS: command.timeout_s,
+          spawnError: why,
+          stderrTail: '',
+          stdoutTail: '',
+        });
       };
       if (dead) return lost(dead);
-      waiting.set(n, { onPid: (p) => { pid = p; }, onExit: resolve, onLost: lost });
+      waiting.set(n, {
+        onPid: (p) => {
+          pid = p;
+        },
+        onExit: resolve,
+        onLost: lost,
+      });
       send({ id: n, ...command });
     });
     return { done, kill: () => send({ id: n, kill: true }), start: command.start };

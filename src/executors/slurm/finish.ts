@@ -20,17 +20,26 @@ export interface FinishOptions {
 export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<void> {
   const dir = path.resolve(dirArg);
   const sub = readSubmission(dir);
-  if (!sub) throw new UserError(`${dir}: no ${LAYOUT.record} there; give the shared directory \`benchgrid run --executor slurm\` printed.`);
+  if (!sub)
+    throw new UserError(
+      `${dir}: no ${LAYOUT.record} there; give the shared directory \`benchgrid run --executor slurm\` printed.`,
+    );
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
   let stopped = false;
   const onSignal = () => {
     stopped = true;
-    log(`stopped following; the job goes on. Finish later with: benchgrid ingest ${path.relative(process.cwd(), dir) || dir}`);
+    log(
+      `stopped following; the job goes on. Finish later with: benchgrid ingest ${path.relative(process.cwd(), dir) || dir}`,
+    );
   };
   process.on('SIGINT', onSignal);
   let states: TaskState[];
   try {
-    states = await follow(dir, sub.job_id, sub.shards, { pollS: o.pollS ?? Number(process.env.BENCHGRID_SLURM_POLL_S ?? 5), log, stopped: () => stopped });
+    states = await follow(dir, sub.job_id, sub.shards, {
+      pollS: o.pollS ?? Number(process.env.BENCHGRID_SLURM_POLL_S ?? 5),
+      log,
+      stopped: () => stopped,
+    });
   } finally {
     process.off('SIGINT', onSignal);
   }
@@ -40,7 +49,9 @@ export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<voi
   for (const s of failed) {
     const exit = s.exitCode ? `, exit ${s.exitCode}` : '';
     const reason = s.reason ? ` (${s.reason})` : '';
-    log(`task ${s.task} (shard ${s.task + 1}/${sub.shards}) ended ${s.state}${exit}${reason}; the end of ${LAYOUT.log(s.task)}:\n${indent(logTail(dir, s.task))}`);
+    log(
+      `task ${s.task} (shard ${s.task + 1}/${sub.shards}) ended ${s.state}${exit}${reason}; the end of ${LAYOUT.log(s.task)}:\n${indent(logTail(dir, s.task))}`,
+    );
   }
   // Every shard whose manifest still reads takes part: a cancelled task's finished processes are real measurements.
   const shards = Array.from({ length: sub.shards }, (_, t) => path.join(dir, LAYOUT.shard(t))).filter((d) => {
@@ -52,22 +63,48 @@ export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<voi
       return false;
     }
   });
-  if (shards.length === 0) throw new UserError(`none of the ${sub.shards} shards of job ${sub.job_id} can be ingested.`, EXIT.runFailed);
+  if (shards.length === 0)
+    throw new UserError(`none of the ${sub.shards} shards of job ${sub.job_id} can be ingested.`, EXIT.runFailed);
   const out = path.resolve(o.out ?? sub.out ?? dir);
   const { results, file, missing } = ingestBundles(shards, { out, allowMissing: failed.length > 0, executor: 'slurm' });
   const count = (st: string) => results.cells.filter((c) => c.status === st).length;
   const rel = path.relative(process.cwd(), file) || file;
-  log(`${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${missing.length ? `; ${missing.length} process(es) missing (partial)` : ''}. Results: ${rel}`);
-  fs.writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify(states.map((s) => ({ ...s, log: LAYOUT.log(s.task) })), null, 1) + '\n');
+  log(
+    `${results.cells.length} cells: ${count('ok')} ok, ${count('error')} error, ${count('unsupported')} unsupported${missing.length ? `; ${missing.length} process(es) missing (partial)` : ''}. Results: ${rel}`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'tasks.json'),
+    JSON.stringify(
+      states.map((s) => ({ ...s, log: LAYOUT.log(s.task) })),
+      null,
+      1,
+    ) + '\n',
+  );
   if (o.json) {
-    process.stdout.write(JSON.stringify({ dir, job_id: sub.job_id, results: file, partial: results.partial, tasks: states.map(({ task, state, exitCode, reason }) => ({ task, state, exit_code: exitCode, reason })), ok: count('ok'), error: count('error'), unsupported: count('unsupported') }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        dir,
+        job_id: sub.job_id,
+        results: file,
+        partial: results.partial,
+        tasks: states.map(({ task, state, exitCode, reason }) => ({ task, state, exit_code: exitCode, reason })),
+        ok: count('ok'),
+        error: count('error'),
+        unsupported: count('unsupported'),
+      }) + '\n',
+    );
   }
   if (failed.length > 0) {
-    log(`${failed.length} of ${sub.shards} Slurm task(s) did not complete: ${failed.map((s) => `task ${s.task} ${s.state}`).join(', ')}; the results are partial.`);
+    log(
+      `${failed.length} of ${sub.shards} Slurm task(s) did not complete: ${failed.map((s) => `task ${s.task} ${s.state}`).join(', ')}; the results are partial.`,
+    );
     throw new ExitCode(EXIT.runFailed);
   }
 }
 
 function indent(s: string): string {
-  return s.split('\n').map((l) => `    ${l}`).join('\n');
+  return s
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 }

@@ -30,14 +30,30 @@ export function settle(tasks: number, o: Observation): TaskState[] {
     const rc = o.exitFiles.get(t);
     const exitCode = rc === undefined ? null : `${rc}:0`;
     const q = o.squeue.get(t);
-    if (q) return { task: t, state: q.state, reason: q.reason, exitCode, source: 'squeue', final: TERMINAL.has(q.state) };
+    if (q)
+      return { task: t, state: q.state, reason: q.reason, exitCode, source: 'squeue', final: TERMINAL.has(q.state) };
     const a = o.sacct?.get(t);
-    if (a && TERMINAL.has(a.state)) return { task: t, state: a.state, reason: null, exitCode: a.exitCode ?? exitCode, source: 'sacct', final: true };
-    if (rc !== undefined) return { task: t, state: rc === 0 ? 'COMPLETED' : 'FAILED', reason: null, exitCode, source: 'exit file', final: true };
+    if (a && TERMINAL.has(a.state))
+      return { task: t, state: a.state, reason: null, exitCode: a.exitCode ?? exitCode, source: 'sacct', final: true };
+    if (rc !== undefined)
+      return {
+        task: t,
+        state: rc === 0 ? 'COMPLETED' : 'FAILED',
+        reason: null,
+        exitCode,
+        source: 'exit file',
+        final: true,
+      };
     const gone = (o.absent.get(t) ?? 0) >= 2;
     return {
-      task: t, state: gone ? 'UNKNOWN' : 'PENDING', exitCode: null, source: 'none', final: gone,
-      reason: gone ? 'it left the queue without an exit status (cancelled while pending, or killed); this cluster keeps no accounting to ask' : null,
+      task: t,
+      state: gone ? 'UNKNOWN' : 'PENDING',
+      exitCode: null,
+      source: 'none',
+      final: gone,
+      reason: gone
+        ? 'it left the queue without an exit status (cancelled while pending, or killed); this cluster keeps no accounting to ask'
+        : null,
     };
   });
 }
@@ -112,7 +128,12 @@ export async function follow(dir: string, jobId: string, tasks: number, o: Follo
     }
     for (let t = 0; t < tasks; t++) absent.set(t, squeue.has(t) ? 0 : (absent.get(t) ?? 0) + 1);
     const missing = [...absent.values()].some((n) => n > 0);
-    const states = settle(tasks, { squeue, sacct: missing ? await sacctTasks(jobId) : null, exitFiles: exitFiles(dir, tasks), absent });
+    const states = settle(tasks, {
+      squeue,
+      sacct: missing ? await sacctTasks(jobId) : null,
+      exitFiles: exitFiles(dir, tasks),
+      absent,
+    });
     const counts = new Map<string, number>();
     for (const s of states) counts.set(s.state, (counts.get(s.state) ?? 0) + 1);
     const p = processesDone(dir, tasks);

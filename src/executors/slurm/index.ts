@@ -11,14 +11,23 @@ export const slurm: Executor = {
   name: 'slurm',
   execute: null,
   submit: async (spec, opts) => {
-    if (opts.toolSource?.length) throw new UserError('--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.');
-    if (opts.compareLast) throw new UserError('--compare-last is not supported with --executor slurm (the run finishes in `benchgrid ingest`); compare afterwards with `benchgrid compare --last SPEC`.');
+    if (opts.toolSource?.length)
+      throw new UserError(
+        '--tool-source builds a tool on this machine; it is not supported with --executor slurm. Run it here, or install the build in the environment the Slurm job uses.',
+      );
+    if (opts.compareLast)
+      throw new UserError(
+        '--compare-last is not supported with --executor slurm (the run finishes in `benchgrid ingest`); compare afterwards with `benchgrid compare --last SPEC`.',
+      );
     return runOnSlurm(spec, opts);
   },
   recognises: (dirs) => dirs.some((d) => fs.existsSync(path.join(d, LAYOUT.record))),
   ingest: async (dirs, opts) => {
     const submission = dirs.find((d) => fs.existsSync(path.join(d, LAYOUT.record)))!;
-    if (dirs.length > 1) throw new UserError(`${submission} is a Slurm submission; ingest it on its own (its shards are found inside it).`);
+    if (dirs.length > 1)
+      throw new UserError(
+        `${submission} is a Slurm submission; ingest it on its own (its shards are found inside it).`,
+      );
     return finishSlurm(submission, { out: opts.out, json: opts.json });
   },
 };

@@ -63,12 +63,25 @@ export function sbatchScript(s: SlurmSettings, spec: { name: string; digest: str
  */
 export function checkScriptValues(s: SlurmSettings): void {
   const control = /[\u0000-\u001f\u007f-\u009f]/;
-  const words: [string, string | null][] = [['--python', s.python], ...s.sbatchArgs.map((a): [string, string] => ['--sbatch-arg', a])];
-  const directives: [string, string | null][] = [['job name (the spec name)', s.jobName], ['--partition', s.partition], ['--time-limit', s.timeLimit]];
+  const words: [string, string | null][] = [
+    ['--python', s.python],
+    ...s.sbatchArgs.map((a): [string, string] => ['--sbatch-arg', a]),
+  ];
+  const directives: [string, string | null][] = [
+    ['job name (the spec name)', s.jobName],
+    ['--partition', s.partition],
+    ['--time-limit', s.timeLimit],
+  ];
   for (const [name, value] of [...words, ...directives, ['--shared-dir', s.sharedDir] as [string, string]]) {
-    if (value !== null && control.test(value)) throw new UserError(`${name} must not contain line breaks or control characters (got ${JSON.stringify(value)}). Write it on one line.`);
+    if (value !== null && control.test(value))
+      throw new UserError(
+        `${name} must not contain line breaks or control characters (got ${JSON.stringify(value)}). Write it on one line.`,
+      );
   }
   for (const [name, value] of directives) {
-    if (value !== null && /\s/.test(value)) throw new UserError(`${name} must not contain spaces: it goes on an #SBATCH line (got ${JSON.stringify(value)}).`);
+    if (value !== null && /\s/.test(value))
+      throw new UserError(
+        `${name} must not contain spaces: it goes on an #SBATCH line (got ${JSON.stringify(value)}).`,
+      );
   }
 }

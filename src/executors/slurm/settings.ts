@@ -34,13 +34,18 @@ export interface SlurmSettings {
 }
 
 // Slurm's --time formats: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or no limit.
-const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d{1,2}|\d+-\d{1,2}:\d{1,2}|\d+-\d{1,2}:\d{1,2}:\d{1,2}|UNLIMITED|INFINITE)$/;
+const TIME =
+  /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d{1,2}|\d+-\d{1,2}:\d{1,2}|\d+-\d{1,2}:\d{1,2}:\d{1,2}|UNLIMITED|INFINITE)$/;
 
 /**
  * Command line over spec over defaults: one task per shard, at most one shard per cell; a GPU per task
  * for a cuda spec; as many CPUs per task as the protocol's torch threads.
  */
-export function resolveSlurm(spec: Spec, o: SlurmCliOptions, x: { cells: number; device: 'cpu' | 'cuda'; threads: number; stamp: string; cwd: string }): { settings: SlurmSettings; warnings: string[] } {
+export function resolveSlurm(
+  spec: Spec,
+  o: SlurmCliOptions,
+  x: { cells: number; device: 'cpu' | 'cuda'; threads: number; stamp: string; cwd: string },
+): { settings: SlurmSettings; warnings: string[] } {
   const s = spec.slurm;
   const warnings: string[] = [];
   const timeLimit = o.timeLimit ?? s.time_limit;
@@ -49,14 +54,22 @@ export function resolveSlurm(spec: Spec, o: SlurmCliOptions, x: { cells: number;
   }
   const sbatchArgs = [...s.sbatch_args, ...(o.sbatchArg ?? [])];
   const bad = sbatchArgs.find((a) => /[\n\r]/.test(a) || !a.startsWith('-'));
-  if (bad !== undefined) throw new UserError(`--sbatch-arg takes one sbatch option per use, such as --sbatch-arg=--qos=short (got ${JSON.stringify(bad)}).`);
+  if (bad !== undefined)
+    throw new UserError(
+      `--sbatch-arg takes one sbatch option per use, such as --sbatch-arg=--qos=short (got ${JSON.stringify(bad)}).`,
+    );
   let shards = o.shards ?? s.shards ?? 1;
   if (shards > x.cells) {
-    warnings.push(`${shards} shards asked for but only ${x.cells} cell(s) to run; using ${Math.max(1, x.cells)} (a cell's processes stay in one shard).`);
+    warnings.push(
+      `${shards} shards asked for but only ${x.cells} cell(s) to run; using ${Math.max(1, x.cells)} (a cell's processes stay in one shard).`,
+    );
     shards = Math.max(1, x.cells);
   }
   const gpusPerTask = o.gpusPerTask ?? s.gpus_per_task ?? (x.device === 'cuda' ? 1 : null);
-  if (x.device === 'cuda' && gpusPerTask === 0) warnings.push('gpus-per-task is 0 on a cuda spec: the tasks will find no GPU unless the partition gives one anyway.');
+  if (x.device === 'cuda' && gpusPerTask === 0)
+    warnings.push(
+      'gpus-per-task is 0 on a cuda spec: the tasks will find no GPU unless the partition gives one anyway.',
+    );
   const shared = o.sharedDir ?? s.shared_dir ?? path.join('results', spec.name, `slurm-${x.stamp}`);
   return {
     settings: {

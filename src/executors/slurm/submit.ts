@@ -22,16 +22,26 @@ export interface Submission {
 }
 
 /** Runs `sbatch --parsable [extra args] job.sbatch`; returns the job id (and cluster, when federated). */
-export async function sbatch(dir: string, extraArgs: string[]): Promise<{ jobId: string; cluster: string | null; argv: string[] }> {
+export async function sbatch(
+  dir: string,
+  extraArgs: string[],
+): Promise<{ jobId: string; cluster: string | null; argv: string[] }> {
   const argv = ['--parsable', ...extraArgs, path.join(dir, LAYOUT.script)];
   const r = await execa('sbatch', argv, { reject: false, timeout: 120_000, cwd: dir });
   if (r.exitCode === undefined) {
     const notFound = /ENOENT/.test(r.message ?? '');
-    throw new UserError(notFound
-      ? 'sbatch is not on PATH: `--executor slurm` runs on a Slurm login node. Elsewhere, `benchgrid export` a bundle and run its driver.py by hand (docs/run-anywhere.md).'
-      : `cannot run sbatch: ${r.shortMessage}`, EXIT.runFailed);
+    throw new UserError(
+      notFound
+        ? 'sbatch is not on PATH: `--executor slurm` runs on a Slurm login node. Elsewhere, `benchgrid export` a bundle and run its driver.py by hand (docs/run-anywhere.md).'
+        : `cannot run sbatch: ${r.shortMessage}`,
+      EXIT.runFailed,
+    );
   }
-  if (r.exitCode !== 0) throw new UserError(`sbatch refused the job (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim()}\nThe script is ${path.join(dir, LAYOUT.script)}.`, EXIT.runFailed);
+  if (r.exitCode !== 0)
+    throw new UserError(
+      `sbatch refused the job (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim()}\nThe script is ${path.join(dir, LAYOUT.script)}.`,
+      EXIT.runFailed,
+    );
   const [jobId, cluster] = r.stdout.trim().split('\n').pop()!.split(';');
   if (!/^\d+$/.test(jobId)) throw new UserError(`sbatch answered '${r.stdout.trim()}', not a job id.`, EXIT.runFailed);
   return { jobId, cluster: cluster ?? null, argv: ['sbatch', ...argv] };

@@ -31,11 +31,22 @@ function pathWithoutNode(): string {
 }
 
 function driver(dir: string) {
-  return execa('python3', [path.join(dir, 'driver.py'), '--python', python], { env: { PATH: noNodePath, HOME: work }, extendEnv: false, reject: false, timeout: 400_000 });
+  return execa('python3', [path.join(dir, 'driver.py'), '--python', python], {
+    env: { PATH: noNodePath, HOME: work },
+    extendEnv: false,
+    reject: false,
+    timeout: 400_000,
+  });
 }
 
 function journalKeys(dir: string): string[] {
-  return fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.type === 'process').map((r) => r.key);
+  return fs
+    .readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.type === 'process')
+    .map((r) => r.key);
 }
 
 async function ingest(dirs: string[], extra: string[] = []) {
@@ -55,27 +66,62 @@ function copy(dir: string): string {
  * default on the CPU forks, the driver starts cold; checked on its own): nothing else may depend on where
  * a cell ran.
  */
-const TIMINGS = new Set(['median_ms', 'min_ms', 'max_ms', 'iqr_ms', 'n', 'stopped_by', 'gc_median_ms', 'phases_s', 'wall_s', 'samples_ms', 'gc_ms',
-  'samples_per_process', 'precision_half_width', 'memory', 'memory_growth', 'paired', 'import_tax', 'control', 'start']);
+const TIMINGS = new Set([
+  'median_ms',
+  'min_ms',
+  'max_ms',
+  'iqr_ms',
+  'n',
+  'stopped_by',
+  'gc_median_ms',
+  'phases_s',
+  'wall_s',
+  'samples_ms',
+  'gc_ms',
+  'samples_per_process',
+  'precision_half_width',
+  'memory',
+  'memory_growth',
+  'paired',
+  'import_tax',
+  'control',
+  'start',
+]);
 
 /** A cell with its timings left out, at every depth (per process too). */
 function withoutTimings(value: unknown): Record<string, unknown> {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !TIMINGS.has(k)).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !TIMINGS.has(k))
+        .map(([k, x]) => [k, strip(x)]),
+    );
   };
   return strip(value) as Record<string, unknown>;
 }
 
-const summary = (r: Results) => r.cells.map((c) => ({ id: c.id, status: c.status, statuses: c.statuses, exact: c.exact, reason: c.reason, processes: c.processes })).sort((a, b) => a.id.localeCompare(b.id));
+const summary = (r: Results) =>
+  r.cells
+    .map((c) => ({
+      id: c.id,
+      status: c.status,
+      statuses: c.statuses,
+      exact: c.exact,
+      reason: c.reason,
+      processes: c.processes,
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 
 beforeAll(async () => {
   work = tmpdir('benchgrid-bundle-');
   python = await testPython();
   noNodePath = pathWithoutNode();
   const runOut = path.join(work, 'run');
-  const run = cli(['run', TINY, '--only', ONLY, '--processes', '1', '--out', runOut, '--python', python], { timeout: 500_000 });
+  const run = cli(['run', TINY, '--only', ONLY, '--processes', '1', '--out', runOut, '--python', python], {
+    timeout: 500_000,
+  });
   for (const i of [1, 2]) {
     const r = await cli(['export', TINY, '--only', ONLY, '--processes', '1', '--shard', `${i}/2`, '--out', shard(i)]);
     expect(r.code, r.stderr).toBe(0);
@@ -87,7 +133,10 @@ beforeAll(async () => {
 
 describe('a bundle run by its driver without Node', () => {
   it('has no node on the PATH the driver runs with', async () => {
-    const r = await execa('/bin/sh', ['-c', 'command -v node || echo none; command -v python3'], { env: { PATH: noNodePath }, extendEnv: false });
+    const r = await execa('/bin/sh', ['-c', 'command -v node || echo none; command -v python3'], {
+      env: { PATH: noNodePath },
+      extendEnv: false,
+    });
     expect(r.stdout.split('\n')[0]).toBe('none');
     expect(r.stdout.split('\n')[1]).toBe(path.join(work, 'bin', 'python3'));
   });
@@ -95,7 +144,11 @@ describe('a bundle run by its driver without Node', () => {
   it('stops on SIGINT keeping what finished, and resumes with only the missing processes', async () => {
     const child = driver(shard(1));
     const deadline = Date.now() + 300_000;
-    while (Date.now() < deadline && (!fs.existsSync(path.join(shard(1), 'journal.jsonl')) || journalKeys(shard(1)).length < 1)) await new Promise((r) => setTimeout(r, 200));
+    while (
+      Date.now() < deadline &&
+      (!fs.existsSync(path.join(shard(1), 'journal.jsonl')) || journalKeys(shard(1)).length < 1)
+    )
+      await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode, first.stderr).toBe(130);
@@ -125,11 +178,21 @@ describe('a bundle run by its driver without Node', () => {
     expect(viaBundle.partial).toBe(false);
     expect(viaBundle.spec).toEqual(viaRun.spec);
     expect(summary(viaBundle)).toEqual(summary(viaRun));
-    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/tv_fx/resnet18')).toMatchObject({ status: 'ok', exact: 'bit' });
-    expect(viaBundle.cells.find((c) => c.id === 'A/replacement_edit/tv_fx/resnet18')).toMatchObject({ status: 'unsupported' });
+    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/tv_fx/resnet18')).toMatchObject({
+      status: 'ok',
+      exact: 'bit',
+    });
+    expect(viaBundle.cells.find((c) => c.id === 'A/replacement_edit/tv_fx/resnet18')).toMatchObject({
+      status: 'unsupported',
+    });
     // Paired in the bundle as in the run, the raw cell timed by the two shards' blocks before the imports.
-    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')?.paired).toMatchObject({ baseline: 'raw' });
-    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/raw/resnet18')?.baseline_from).toEqual(['A/single_module_output/hooks/resnet18', 'A/single_module_output/tv_fx/resnet18']);
+    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')?.paired).toMatchObject({
+      baseline: 'raw',
+    });
+    expect(viaBundle.cells.find((c) => c.id === 'A/single_module_output/raw/resnet18')?.baseline_from).toEqual([
+      'A/single_module_output/hooks/resnet18',
+      'A/single_module_output/tv_fx/resnet18',
+    ]);
     expect(viaBundle.run).toMatchObject({ executor: 'bundle', overrides: { processes: 1 }, only: ONLY });
     expect(viaBundle.host.cpu_model).toBeTruthy();
     expect(fs.existsSync(path.join(r.out, 'report.md'))).toBe(true);
@@ -145,7 +208,9 @@ describe('one engine: a local run and a bundle run of the same cells', () => {
     const bundled = byId(viaBundle).map(withoutTimings);
     expect(bundled).toEqual(local);
     // What is compared is there: every measured cell kept its processes, witnesses, verdict and versions.
-    const measured = local.filter((c) => c.status === 'ok') as Array<Record<string, unknown> & { per_process: unknown[]; work: { witnesses: unknown[] } | null }>;
+    const measured = local.filter((c) => c.status === 'ok') as Array<
+      Record<string, unknown> & { per_process: unknown[]; work: { witnesses: unknown[] } | null }
+    >;
     expect(measured.length).toBeGreaterThanOrEqual(3);
     for (const c of measured) {
       expect(c.per_process.length, String(c.id)).toBeGreaterThan(0);
@@ -159,7 +224,12 @@ describe('one engine: a local run and a bundle run of the same cells', () => {
     const baselines = (r: Results) => byId(r).map((c) => [c.id, c.paired?.baseline ?? null, c.unpaired ?? null]);
     expect(baselines(viaBundle)).toEqual(baselines(viaRun));
     // So are the row's control (its figures are timings; where and how often it ran is not) and what each tax was judged against.
-    const controls = (r: Results) => byId(r).map((c) => [c.id, (c.control ?? []).map((f) => [f.environment, f.processes.length, f.failed]), c.import_tax?.control ?? null]);
+    const controls = (r: Results) =>
+      byId(r).map((c) => [
+        c.id,
+        (c.control ?? []).map((f) => [f.environment, f.processes.length, f.failed]),
+        c.import_tax?.control ?? null,
+      ]);
     expect(controls(viaBundle)).toEqual(controls(viaRun));
     expect(viaRun.cells.find((c) => c.id === 'A/single_module_output/raw/resnet18')?.control).toHaveLength(1);
   });
@@ -190,7 +260,9 @@ describe('ingest refuses what must not merge, and lists it', () => {
     const r = await ingest([shard(1), copy(shard(1)), shard(2)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/shard 1 is given 2 times/);
-    expect(r.stderr).toMatch(/2 cell process\(es\) appear in more than one bundle: .*A\/single_module_output\/tv_fx\/resnet18#time#0 .*A\/single_module_output\/raw\/resnet18#control#0/);
+    expect(r.stderr).toMatch(
+      /2 cell process\(es\) appear in more than one bundle: .*A\/single_module_output\/tv_fx\/resnet18#time#0 .*A\/single_module_output\/raw\/resnet18#control#0/,
+    );
   });
 
   it('refuses results from a different spec version', async () => {
@@ -213,14 +285,19 @@ describe('ingest refuses what must not merge, and lists it', () => {
 
   it('refuses mixed environments, listing each with its bundles', async () => {
     const dir = copy(shard(2));
-    const results = fs.readdirSync(path.join(dir, 'results'), { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+    const results = fs
+      .readdirSync(path.join(dir, 'results'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json'));
     const file = path.join(dir, 'results', results[0]);
     const res = JSON.parse(fs.readFileSync(file, 'utf8'));
     res.versions.torch = '9.9.9';
     fs.writeFileSync(file, JSON.stringify(res));
     const r = await ingest([shard(1), dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/the results come from 2 different software stacks in environment 'default'; timings from different stacks cannot be merged:/);
+    expect(r.stderr).toMatch(
+      /the results come from 2 different software stacks in environment 'default'; timings from different stacks cannot be merged:/,
+    );
     expect(r.stderr).toMatch(/torch 9\.9\.9, .*: .*\(shard 2\/2\) 1 process\(es\)/);
   });
 });

@@ -15,10 +15,15 @@ const cell = (tool: string) => results.cells.find((c) => c.id === `F/single_modu
 beforeAll(async () => {
   const work = tmpdir('benchgrid-driver-faults-');
   bundle = path.join(work, 'bundle');
-  const only = ['crash', 'signal', 'spawns', 'garbage', 'raises', 'unsupported', 'close'].map((t) => `F/single_module_output/${t}/*`).join(',');
+  const only = ['crash', 'signal', 'spawns', 'garbage', 'raises', 'unsupported', 'close']
+    .map((t) => `F/single_module_output/${t}/*`)
+    .join(',');
   const ex = await cli(['export', path.join(FIXTURES, 'specs/faults.yaml'), '--only', only, '--out', bundle]);
   expect(ex.code, ex.stderr).toBe(0);
-  const run = await execa('python3', [path.join(bundle, 'driver.py'), '--python', await testPython()], { reject: false, timeout: 400_000 });
+  const run = await execa('python3', [path.join(bundle, 'driver.py'), '--python', await testPython()], {
+    reject: false,
+    timeout: 400_000,
+  });
   expect(run.exitCode, run.stderr).toBe(0);
   const out = path.join(work, 'results');
   const r = await cli(['ingest', bundle, '--out', out]);
@@ -28,12 +33,21 @@ beforeAll(async () => {
 
 describe('faulty cell processes run by the driver', () => {
   it('records a process that exits non-zero without a result, and one killed by a signal', () => {
-    expect(cell('crash')).toMatchObject({ status: 'error', reason: 'the process exited with code 3 without writing a result' });
-    expect(cell('signal')).toMatchObject({ status: 'error', reason: 'the process was killed by SIGKILL before writing a result' });
+    expect(cell('crash')).toMatchObject({
+      status: 'error',
+      reason: 'the process exited with code 3 without writing a result',
+    });
+    expect(cell('signal')).toMatchObject({
+      status: 'error',
+      reason: 'the process was killed by SIGKILL before writing a result',
+    });
   });
 
   it('kills a hanging process and its children at the time limit', () => {
-    expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
+    expect(cell('spawns')).toMatchObject({
+      status: 'error',
+      reason: 'timed out after 20 s (the process tree was killed)',
+    });
     expect(sleepersLeftUnder(bundle)).toEqual([]);
   });
 
@@ -48,7 +62,7 @@ describe('faulty cell processes run by the driver', () => {
     expect(cell('close')).toMatchObject({ status: 'ok', exact: 'close' });
   });
 
-  it('keeps each process\'s stdout and stderr in the bundle\'s logs', () => {
+  it("keeps each process's stdout and stderr in the bundle's logs", () => {
     const logs = fs.readdirSync(path.join(bundle, 'logs'), { recursive: true }).map(String);
     expect(logs.filter((f) => f.endsWith('.stderr.log'))).toHaveLength(7);
     expect(fs.existsSync(path.join(bundle, 'work'))).toBe(true);

@@ -7,7 +7,15 @@ import type { ProcessJob } from '../../../src/executors/local/launcher.ts';
 import type { Exit } from '../../../src/records/outcome.ts';
 import type { LauncherProcess } from '../../../src/executors/local/spawn.ts';
 
-const EXIT_OK: Exit = { exitCode: 0, signal: undefined, timedOut: false, timeoutS: 60, spawnError: undefined, stderrTail: '', stdoutTail: '' };
+const EXIT_OK: Exit = {
+  exitCode: 0,
+  signal: undefined,
+  timedOut: false,
+  timeoutS: 60,
+  spawnError: undefined,
+  stderrTail: '',
+  stdoutTail: '',
+};
 
 /** Parents that run nothing: each process ends when the test says so. */
 function fakeParents() {
@@ -19,16 +27,33 @@ function fakeParents() {
     return {
       run: (command) => {
         p.ran.push(command.argv[3]);
-        return { done: new Promise<Exit>((resolve) => finish.set(command.argv[3], () => resolve(EXIT_OK))), kill: () => finish.get(command.argv[3])?.(), start: command.start };
+        return {
+          done: new Promise<Exit>((resolve) => finish.set(command.argv[3], () => resolve(EXIT_OK))),
+          kill: () => finish.get(command.argv[3])?.(),
+          start: command.start,
+        };
       },
-      close: async () => { p.closed = true; },
+      close: async () => {
+        p.closed = true;
+      },
     };
   };
   return { parents, finish, open };
 }
 
 const job = (name: string, round: number, mode: 'time' | 'memory' = 'time'): ProcessJob => ({
-  mode, python: 'python3', request: name, result: `${name}.result`, stdout: 'o', stderr: 'e', pythonPath: [], threads: 1, tmpdir: '/tmp', cwd: '/', timeoutS: 60, round,
+  mode,
+  python: 'python3',
+  request: name,
+  result: `${name}.result`,
+  stdout: 'o',
+  stderr: 'e',
+  pythonPath: [],
+  threads: 1,
+  tmpdir: '/tmp',
+  cwd: '/',
+  timeoutS: 60,
+  round,
 });
 
 const tick = () => new Promise((r) => setTimeout(r, 0));

@@ -19,10 +19,17 @@ beforeAll(async () => {
 });
 
 /** Runs a spec with the given start mode; returns the loaded results and the CLI's exit code. */
-async function runWith(spec: string, start: 'cold' | 'fork', extra: string[] = []): Promise<{ code: number; stderr: string; results: Results; out: string }> {
+async function runWith(
+  spec: string,
+  start: 'cold' | 'fork',
+  extra: string[] = [],
+): Promise<{ code: number; stderr: string; results: Results; out: string }> {
   const out = path.join(tmpdir(), `run-${start}`);
-  const r = await cli(['run', spec, '--out', out, '--python', python, '--start', start, ...extra], { timeout: 500_000 });
-  if (!fs.existsSync(path.join(out, 'results.json'))) throw new Error(`benchgrid run ${spec} --start ${start} wrote no results (exit ${r.code}):\n${r.stderr}`);
+  const r = await cli(['run', spec, '--out', out, '--python', python, '--start', start, ...extra], {
+    timeout: 500_000,
+  });
+  if (!fs.existsSync(path.join(out, 'results.json')))
+    throw new Error(`benchgrid run ${spec} --start ${start} wrote no results (exit ${r.code}):\n${r.stderr}`);
   return { code: r.code, stderr: r.stderr, results: loadResults(path.join(out, 'results.json')), out };
 }
 
@@ -57,7 +64,8 @@ describe('forked cell processes on the tiny spec', () => {
 
   it('reports the startup, imports and build phases of a forked child like those of a cold one', () => {
     // A tool's process (raw's own figures come from the blocks its row's paired processes time before the import).
-    const hooks = (r: Results) => r.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!.per_process![0].phases_s;
+    const hooks = (r: Results) =>
+      r.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!.per_process![0].phases_s;
     for (const phase of ['startup', 'imports', 'build', 'before', 'warmup', 'timed']) {
       expect(typeof hooks(fork)[phase], phase).toBe('number');
       expect(typeof hooks(cold)[phase], phase).toBe('number');
@@ -68,31 +76,35 @@ describe('forked cell processes on the tiny spec', () => {
 describe('isolation between forked cells', () => {
   it('a tool that patches torch globally (and torchlens, where installed) does not leak into the next cell', async () => {
     const dir = tmpdir();
-    const spec = write(dir, 'leak.yaml', [
-      'benchgrid: 1',
-      'name: leak',
-      'title: Leak',
-      'device: cpu',
-      `runners: { leak: ${JSON.stringify(path.join(FIXTURES, 'runners/leak'))} }`,
-      'protocol: { warmups: 1, samples: 2, processes: 2, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }',
-      'subjects:',
-      '  resnet18:',
-      '    label: ResNet-18',
-      '    model: { builder: torchvision, name: resnet18, seed: 0 }',
-      '    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }',
-      '    sites: { layer2: layer2 }',
-      'contracts:',
-      '  single_module_output: { site: layer2 }',
-      'tools:',
-      '  patcher: { label: patches torch globally, runner: leak }',
-      '  checker: { label: fails when a patch is visible, runner: leak }',
-      'groups:',
-      '  L:',
-      '    subjects: [resnet18]',
-      '    cells:',
-      '      single_module_output: [patcher, checker]',
-      '',
-    ].join('\n'));
+    const spec = write(
+      dir,
+      'leak.yaml',
+      [
+        'benchgrid: 1',
+        'name: leak',
+        'title: Leak',
+        'device: cpu',
+        `runners: { leak: ${JSON.stringify(path.join(FIXTURES, 'runners/leak'))} }`,
+        'protocol: { warmups: 1, samples: 2, processes: 2, min_samples: 1, budget_s_per_cell: 5, memory_runs: 0, aa_pairs: 0, timeout_s: 120 }',
+        'subjects:',
+        '  resnet18:',
+        '    label: ResNet-18',
+        '    model: { builder: torchvision, name: resnet18, seed: 0 }',
+        '    inputs: { kind: image, shape: [1, 3, 32, 32], seed: 0, stimuli: 2, batch_size: 2 }',
+        '    sites: { layer2: layer2 }',
+        'contracts:',
+        '  single_module_output: { site: layer2 }',
+        'tools:',
+        '  patcher: { label: patches torch globally, runner: leak }',
+        '  checker: { label: fails when a patch is visible, runner: leak }',
+        'groups:',
+        '  L:',
+        '    subjects: [resnet18]',
+        '    cells:',
+        '      single_module_output: [patcher, checker]',
+        '',
+      ].join('\n'),
+    );
     const r = await runWith(spec, 'fork');
     expect(r.code, r.stderr).toBe(0);
     const cell = (tool: string) => r.results.cells.find((c) => c.id === `L/single_module_output/${tool}/resnet18`)!;
@@ -104,13 +116,26 @@ describe('isolation between forked cells', () => {
 
   it('the checker does see the patches when both run in one process (the test can fail)', async () => {
     const out = path.join(tmpdir(), 'leak.out');
-    const r = await runOnce(python, { argv: ['-c', [
-      'import torch, torchvision',
-      'from leak_adapters import patcher, checker',
-      'assert checker.leaks() == [], checker.leaks()',
-      'patcher.patch(torchvision.models.resnet18().eval(), torch.randn(1, 3, 32, 32))',
-      'print(len(checker.leaks()))',
-    ].join('\n')], cwd: REPO_ROOT, pythonpath: [path.join(FIXTURES, 'runners/leak')], threads: 1, tmpdir: null, stdout: out, stderr: `${out}.err`, cpus: null, timeout_s: 120 });
+    const r = await runOnce(python, {
+      argv: [
+        '-c',
+        [
+          'import torch, torchvision',
+          'from leak_adapters import patcher, checker',
+          'assert checker.leaks() == [], checker.leaks()',
+          'patcher.patch(torchvision.models.resnet18().eval(), torch.randn(1, 3, 32, 32))',
+          'print(len(checker.leaks()))',
+        ].join('\n'),
+      ],
+      cwd: REPO_ROOT,
+      pythonpath: [path.join(FIXTURES, 'runners/leak')],
+      threads: 1,
+      tmpdir: null,
+      stdout: out,
+      stderr: `${out}.err`,
+      cpus: null,
+      timeout_s: 120,
+    });
     expect(r.exitCode, r.stderrTail).toBe(0);
     expect(Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop())).toBeGreaterThanOrEqual(2);
   }, 120_000);
@@ -118,32 +143,59 @@ describe('isolation between forked cells', () => {
 
 describe('faults under fork', () => {
   it('kills a hanging forked process at the time limit, and the children it started', async () => {
-    const r = await runWith(path.join(FIXTURES, 'specs/faults.yaml'), 'fork', ['--only', 'F/*/hang/*,F/*/spawns/*,F/*/hooks/*']);
+    const r = await runWith(path.join(FIXTURES, 'specs/faults.yaml'), 'fork', [
+      '--only',
+      'F/*/hang/*,F/*/spawns/*,F/*/hooks/*',
+    ]);
     // The hanging cells end in error and the run says so in its exit; hooks is measured and kept.
     expect(r.code, r.stderr).toBe(EXIT.cellErrors);
     const cell = (tool: string) => r.results.cells.find((c) => c.id === `F/single_module_output/${tool}/resnet18`)!;
     expect(cell('hooks')).toMatchObject({ status: 'ok' });
-    expect(cell('hang')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
-    expect(cell('spawns')).toMatchObject({ status: 'error', reason: 'timed out after 20 s (the process tree was killed)' });
+    expect(cell('hang')).toMatchObject({
+      status: 'error',
+      reason: 'timed out after 20 s (the process tree was killed)',
+    });
+    expect(cell('spawns')).toMatchObject({
+      status: 'error',
+      reason: 'timed out after 20 s (the process tree was killed)',
+    });
     expect(sleepersLeftUnder(r.out)).toEqual([]);
   }, 600_000);
-
 });
 
 describe('the fork launcher', () => {
-  it('starts memory processes cold: a forked child\'s peak RSS would not count the parent\'s untouched pages', async () => {
+  it("starts memory processes cold: a forked child's peak RSS would not count the parent's untouched pages", async () => {
     const loaded = await loadSpec(path.join(FIXTURES, 'specs/tiny.yaml'));
     const cell = loaded.plan!.cells.find((c) => c.id === 'A/single_module_output/hooks/resnet18')!;
     const dir = tmpdir();
     const request = path.join(dir, 'm.request.json');
     const protocol = { ...loaded.spec!.protocol, memory_runs: 1 };
-    fs.writeFileSync(request, JSON.stringify(buildRequest({ spec: loaded.spec!, manifests: loaded.manifests!, protocol, device: 'cpu', schedule: { kind: 'sequential', seed: 0 } }, { key: 'k', cell, kind: 'memory', index: 0 })));
+    fs.writeFileSync(
+      request,
+      JSON.stringify(
+        buildRequest(
+          {
+            spec: loaded.spec!,
+            manifests: loaded.manifests!,
+            protocol,
+            device: 'cpu',
+            schedule: { kind: 'sequential', seed: 0 },
+          },
+          { key: 'k', cell, kind: 'memory', index: 0 },
+        ),
+      ),
+    );
     const launcher = await forkLauncher(python, 1);
     try {
       // the job says it is a memory process: the launcher does not read the request file to learn it
       const proc = launcher.start({
-        mode: 'memory', python, request, result: path.join(dir, 'm.result.json'),
-        pythonPath: [HARNESS_DIR, path.join(ROOT, 'runners/torch')], threads: 1, tmpdir: dir,
+        mode: 'memory',
+        python,
+        request,
+        result: path.join(dir, 'm.result.json'),
+        pythonPath: [HARNESS_DIR, path.join(ROOT, 'runners/torch')],
+        threads: 1,
+        tmpdir: dir,
         cwd: REPO_ROOT,
         timeoutS: 300,
         stdout: path.join(dir, 'm.stdout.log'),
@@ -169,7 +221,9 @@ describe('the fork launcher', () => {
       python,
       request: path.join(dir, `${name}.request.json`),
       result: path.join(dir, `${name}.result.json`),
-      pythonPath: [HARNESS_DIR], threads: 1, tmpdir: dir,
+      pythonPath: [HARNESS_DIR],
+      threads: 1,
+      tmpdir: dir,
       cwd: REPO_ROOT,
       timeoutS: 300,
       stdout: path.join(dir, `${name}.stdout.log`),
@@ -194,13 +248,20 @@ describe('the fork launcher', () => {
 
 /** Fork servers started by this test process (children of it running benchgrid_harness.forkserver). */
 function serverPids(): number[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return ppid === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('benchgrid_harness.forkserver');
-    } catch {
-      return false;
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return (
+          ppid === process.pid &&
+          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('benchgrid_harness.forkserver')
+        );
+      } catch {
+        return false;
+      }
+    });
 }

@@ -20,18 +20,37 @@ let n = 0;
 /** A command running `python -c code`, logs in the test's directory. */
 function command(code: string, timeoutS = 60): Omit<LaunchCommand, 'start' | 'python'> {
   const base = path.join(dir, `p${n++}`);
-  return { argv: ['-c', code], cwd: dir, pythonpath: [], threads: 1, tmpdir: dir, stdout: `${base}.out`, stderr: `${base}.err`, cpus: null, timeout_s: timeoutS };
+  return {
+    argv: ['-c', code],
+    cwd: dir,
+    pythonpath: [],
+    threads: 1,
+    tmpdir: dir,
+    stdout: `${base}.out`,
+    stderr: `${base}.err`,
+    cpus: null,
+    timeout_s: timeoutS,
+  };
 }
 
 describe('the launcher', () => {
   it('reports an exit code with the tails of the logs', async () => {
-    const exit = await runOnce(python, command('import sys; print("to stdout"); print("to stderr", file=sys.stderr); sys.exit(3)'));
-    expect(exit).toMatchObject({ exitCode: 3, signal: undefined, timedOut: false, spawnError: undefined, timeoutS: 60 });
+    const exit = await runOnce(
+      python,
+      command('import sys; print("to stdout"); print("to stderr", file=sys.stderr); sys.exit(3)'),
+    );
+    expect(exit).toMatchObject({
+      exitCode: 3,
+      signal: undefined,
+      timedOut: false,
+      spawnError: undefined,
+      timeoutS: 60,
+    });
     expect(exit.stdoutTail).toBe('to stdout\n');
     expect(exit.stderrTail).toBe('to stderr\n');
   });
 
-  it('reports a process killed by a signal by the signal\'s name', async () => {
+  it("reports a process killed by a signal by the signal's name", async () => {
     const exit = await runOnce(python, command('import os, signal; os.kill(os.getpid(), signal.SIGKILL)'));
     expect(exit).toMatchObject({ exitCode: undefined, signal: 'SIGKILL', timedOut: false });
   });
@@ -61,7 +80,11 @@ describe('the launcher', () => {
       await new Promise((r) => setTimeout(r, 500));
       running.kill();
       expect(await running.done).toMatchObject({ signal: 'SIGKILL', timedOut: false });
-      const missing = await launcher.run({ ...command('pass'), start: 'cold', python: path.join(dir, 'no-such-python') }).done;
+      const missing = await launcher.run({
+        ...command('pass'),
+        start: 'cold',
+        python: path.join(dir, 'no-such-python'),
+      }).done;
       expect(missing.spawnError).toMatch(/no-such-python: No such file or directory/);
       const forked = await launcher.run({ ...command('pass'), start: 'fork', python }).done;
       expect(forked.spawnError).toMatch(/does not fork/);
@@ -70,7 +93,7 @@ describe('the launcher', () => {
     }
   });
 
-  it('gives the bundle driver\'s launch.run() the same answers', async () => {
+  it("gives the bundle driver's launch.run() the same answers", async () => {
     const code = `
 import json, sys
 from benchgrid_harness import launch

@@ -24,7 +24,23 @@ describe('a live run directory', () => {
     const out = path.join(tmpdir(), 'run');
     const python = await testPython();
     // 40 processes of one cell: still measuring (signal handlers on) when it is interrupted below, however slow the machine
-    const first = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), 'run', TINY, '--only', 'A/single_module_output/raw/*', '--processes', '40', '--out', out, '--python', python], { reject: false, env: { NO_COLOR: '1' } });
+    const first = execa(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin/benchgrid.js'),
+        'run',
+        TINY,
+        '--only',
+        'A/single_module_output/raw/*',
+        '--processes',
+        '40',
+        '--out',
+        out,
+        '--python',
+        python,
+      ],
+      { reject: false, env: { NO_COLOR: '1' } },
+    );
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline && readJournal(out).records.length < 1) await new Promise((r) => setTimeout(r, 200));
     expect(readJournal(out).records.length).toBeGreaterThanOrEqual(1);
@@ -34,7 +50,11 @@ describe('a live run directory', () => {
     const again = await cli(['run', TINY, '--out', out, '--python', python]);
     for (const r of [resume, again]) {
       expect(r.code).toBe(EXIT.usage);
-      expect(r.stderr).toMatch(new RegExp(`is in use by benchgrid process ${first.pid} on ${os.hostname()}, running since .*\\(kill ${first.pid}\\)`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `is in use by benchgrid process ${first.pid} on ${os.hostname()}, running since .*\\(kill ${first.pid}\\)`,
+        ),
+      );
     }
     first.kill('SIGINT');
     const done = await first;
@@ -50,9 +70,25 @@ describe('a live run directory', () => {
     const out = tmpdir();
     const gone = { ...thisHolder('benchgrid run (killed)'), pid: await deadPid(), pid_start: null };
     fs.writeFileSync(path.join(out, LOCK_FILE), JSON.stringify(gone));
-    const r = await cli(['run', TINY, '--only', 'A/single_module_output/raw/*', '--processes', '1', '--out', out, '--python', await testPython()], { timeout: 300_000 });
+    const r = await cli(
+      [
+        'run',
+        TINY,
+        '--only',
+        'A/single_module_output/raw/*',
+        '--processes',
+        '1',
+        '--out',
+        out,
+        '--python',
+        await testPython(),
+      ],
+      { timeout: 300_000 },
+    );
     expect(r.code, r.stderr).toBe(EXIT.ok);
-    expect(r.stderr).toMatch(new RegExp(`taking over a stale lock: process ${gone.pid} on ${os.hostname()}, started .*, is gone`));
+    expect(r.stderr).toMatch(
+      new RegExp(`taking over a stale lock: process ${gone.pid} on ${os.hostname()}, started .*, is gone`),
+    );
     expect(readJournal(out).records.map((x) => x.key)).toEqual(['A/single_module_output/raw/resnet18#time#0']);
     expect(fs.existsSync(path.join(out, LOCK_FILE))).toBe(false);
   }, 300_000);
@@ -61,15 +97,22 @@ describe('a live run directory', () => {
 describe('the lock file', () => {
   it('takes a lock from another host as live (it cannot be checked from here), naming the host', () => {
     const dir = tmpdir();
-    fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ ...thisHolder('benchgrid run x'), host: 'gpu-node-7', pid: 4242 }));
-    expect(() => lockRunDir(dir, thisHolder('benchgrid run y'), () => {})).toThrow(/in use by benchgrid process 4242 on gpu-node-7/);
+    fs.writeFileSync(
+      path.join(dir, LOCK_FILE),
+      JSON.stringify({ ...thisHolder('benchgrid run x'), host: 'gpu-node-7', pid: 4242 }),
+    );
+    expect(() => lockRunDir(dir, thisHolder('benchgrid run y'), () => {})).toThrow(
+      /in use by benchgrid process 4242 on gpu-node-7/,
+    );
   });
 
   it('refuses a lock file it cannot read rather than guess, saying how to clear it', () => {
     const dir = tmpdir();
     fs.writeFileSync(path.join(dir, LOCK_FILE), '{"pid": "not a number"');
     expect(readHolder(path.join(dir, LOCK_FILE))).toBeNull();
-    expect(() => lockRunDir(dir, thisHolder('benchgrid run y'), () => {})).toThrow(/in use by a lock file benchgrid cannot read.*delete .*run\.lock/);
+    expect(() => lockRunDir(dir, thisHolder('benchgrid run y'), () => {})).toThrow(
+      /in use by a lock file benchgrid cannot read.*delete .*run\.lock/,
+    );
   });
 
   it('tells a reused pid from its holder by the start time, and releases only its own lock', () => {

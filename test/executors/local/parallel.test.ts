@@ -15,13 +15,22 @@ describe('CPU sets for parallel workers', () => {
   });
 
   it('splits the cores into equal disjoint slices, one per worker', () => {
-    expect(cpuSets(2, 1, 8)).toEqual([[0, 1, 2, 3], [4, 5, 6, 7]]);
-    expect(cpuSets(3, 2, 8)).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect(cpuSets(2, 1, 8)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
+    expect(cpuSets(3, 2, 8)).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
   });
 
   it('refuses more workers than cores, and slices thinner than the torch threads', () => {
     expect(() => cpuSets(3, 1, 2)).toThrow('--jobs 3 needs at least 3 CPU cores; this machine has 2.');
-    expect(() => cpuSets(2, 2, 2)).toThrow("--jobs 2 leaves 1 core(s) per worker, fewer than the protocol's 2 torch threads.");
+    expect(() => cpuSets(2, 2, 2)).toThrow(
+      "--jobs 2 leaves 1 core(s) per worker, fewer than the protocol's 2 torch threads.",
+    );
   });
 });
 
@@ -33,7 +42,21 @@ describe.skipIf(os.cpus().length < 2)('run --jobs 2', () => {
   beforeAll(async () => {
     const out = path.join(tmpdir(), 'run');
     const only = 'A/single_module_output/tv_fx/*,A/single_module_output/hooks/*';
-    const r = await cli(['run', path.join(FIXTURES, 'specs/tiny.yaml'), '--only', only, '--jobs', '2', '--out', out, '--python', await testPython()], { timeout: 500_000 });
+    const r = await cli(
+      [
+        'run',
+        path.join(FIXTURES, 'specs/tiny.yaml'),
+        '--only',
+        only,
+        '--jobs',
+        '2',
+        '--out',
+        out,
+        '--python',
+        await testPython(),
+      ],
+      { timeout: 500_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     stderr = r.stderr;
     records = readJournal(out).records;
@@ -64,7 +87,8 @@ describe.skipIf(os.cpus().length < 2)('run --jobs 2', () => {
     let sideBySide = 0;
     for (let i = 0; i < records.length; i++) {
       for (let j = i + 1; j < records.length; j++) {
-        if (records[i].cell === records[j].cell) expect(overlap(records[i], records[j]), `${records[i].key} / ${records[j].key}`).toBe(false);
+        if (records[i].cell === records[j].cell)
+          expect(overlap(records[i], records[j]), `${records[i].key} / ${records[j].key}`).toBe(false);
         else if (overlap(records[i], records[j])) {
           sideBySide++;
           expect(records[i].cpus).not.toEqual(records[j].cpus);

@@ -12,11 +12,18 @@ describe('progress on a terminal', () => {
   it.each([40, 80, 100])('keeps every redrawn line under %i columns', (columns) => {
     const { stream, writes } = fakeTty(columns);
     const cell = 'A/ordered_dataset_features/tl_extract_dataset/resnet18';
-    const bar = progress([...Array(300)].map((_, i) => `${cell}${i % 83}`), stream);
+    const bar = progress(
+      [...Array(300)].map((_, i) => `${cell}${i % 83}`),
+      stream,
+    );
     bar.start(`${cell}0`, `${cell} time#2`);
     bar.finish(`${cell}0`, `${cell} time#2`, 'ok', 12.3);
     bar.close();
-    const redrawn = writes.join('').split('\r\x1b[2K').flatMap((s) => s.split('\n')).filter(Boolean);
+    const redrawn = writes
+      .join('')
+      .split('\r\x1b[2K')
+      .flatMap((s) => s.split('\n'))
+      .filter(Boolean);
     expect(redrawn.length).toBeGreaterThanOrEqual(2);
     for (const line of redrawn.filter((l) => l.startsWith('['))) expect([...line].length).toBeLessThan(columns);
     expect(redrawn.some((l) => l.endsWith('…'))).toBe(true);

@@ -26,7 +26,9 @@ async function waitFor(what: string, test: () => boolean | Promise<boolean>, sec
 }
 
 async function taskState(job: string, task: number): Promise<string> {
-  const r = await execa('squeue', ['--noheader', '--array', '--states=all', `--jobs=${job}_${task}`, '--format=%T'], { reject: false });
+  const r = await execa('squeue', ['--noheader', '--array', '--states=all', `--jobs=${job}_${task}`, '--format=%T'], {
+    reject: false,
+  });
   return r.stdout.trim();
 }
 
@@ -39,7 +41,27 @@ describe.skipIf(!root)('Slurm, on a local one-node cluster', () => {
 
   it('submits with --no-wait, and `benchgrid ingest` follows the tasks to the end and merges them', async () => {
     const shared = path.join(tmpdir('benchgrid-slurm-'), 'shared');
-    const r = await cli(['run', '--executor', 'slurm', TINY, '--only', ONLY, '--processes', '1', '--shards', '2', '--shared-dir', shared, '--python', python, '--no-wait', '--json'], { env });
+    const r = await cli(
+      [
+        'run',
+        '--executor',
+        'slurm',
+        TINY,
+        '--only',
+        ONLY,
+        '--processes',
+        '1',
+        '--shards',
+        '2',
+        '--shared-dir',
+        shared,
+        '--python',
+        python,
+        '--no-wait',
+        '--json',
+      ],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
     const submitted = JSON.parse(r.stdout);
     expect(submitted).toMatchObject({ dir: shared, shards: 2, submitted: true });
@@ -68,7 +90,29 @@ describe.skipIf(!root)('Slurm, on a local one-node cluster', () => {
   it('reports a failed task and a cancelled one with their Slurm state and log tail, and ingests the rest', async () => {
     const shared = path.join(tmpdir('benchgrid-slurm-'), 'shared');
     // Held at submission, so shard 2 can be broken (its driver then exits 2) before anything runs.
-    const run = execa(process.execPath, [path.join(ROOT, 'bin/benchgrid.js'), 'run', '--executor', 'slurm', TINY, '--only', ONLY3, '--processes', '1', '--shards', '3', '--shared-dir', shared, '--python', python, '--sbatch-arg=--hold', '--json'], { reject: false, env: { ...env, NO_COLOR: '1' }, timeout: 500_000 });
+    const run = execa(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin/benchgrid.js'),
+        'run',
+        '--executor',
+        'slurm',
+        TINY,
+        '--only',
+        ONLY3,
+        '--processes',
+        '1',
+        '--shards',
+        '3',
+        '--shared-dir',
+        shared,
+        '--python',
+        python,
+        '--sbatch-arg=--hold',
+        '--json',
+      ],
+      { reject: false, env: { ...env, NO_COLOR: '1' }, timeout: 500_000 },
+    );
     await waitFor('the submission record', () => fs.existsSync(path.join(shared, 'slurm.json')), 120);
     const job = JSON.parse(fs.readFileSync(path.join(shared, 'slurm.json'), 'utf8')).job_id as string;
     expect(await taskState(job, 0)).toBe('PENDING');
@@ -76,14 +120,26 @@ describe.skipIf(!root)('Slurm, on a local one-node cluster', () => {
     await execa('scontrol', ['release', job]);
     // The task can be RUNNING a moment before Slurm has created its log file: wait for both.
     const log2 = path.join(shared, 'logs/task-2.log');
-    await waitFor('task 2 to run its driver', async () => (await taskState(job, 2)) === 'RUNNING' && fs.existsSync(log2) && /driver: tiny shard 3\/3/.test(fs.readFileSync(log2, 'utf8')));
+    await waitFor(
+      'task 2 to run its driver',
+      async () =>
+        (await taskState(job, 2)) === 'RUNNING' &&
+        fs.existsSync(log2) &&
+        /driver: tiny shard 3\/3/.test(fs.readFileSync(log2, 'utf8')),
+    );
     await execa('scancel', [`${job}_2`]);
     const r = await run;
 
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/task 1 \(shard 2\/3\) ended FAILED, exit 2:0 .*; the end of logs\/task-1\.log:\n.*\n\s+driver: .*shard-1\/bundle\.json is not valid JSON/);
-    expect(r.stderr).toMatch(/task 2 \(shard 3\/3\) ended CANCELLED; the end of logs\/task-2\.log:\n(.*\n)*.*CANCELLED AT/);
-    expect(r.stderr).toMatch(/2 of 3 Slurm task\(s\) did not complete: task 1 FAILED, task 2 CANCELLED; the results are partial\./);
+    expect(r.stderr).toMatch(
+      /task 1 \(shard 2\/3\) ended FAILED, exit 2:0 .*; the end of logs\/task-1\.log:\n.*\n\s+driver: .*shard-1\/bundle\.json is not valid JSON/,
+    );
+    expect(r.stderr).toMatch(
+      /task 2 \(shard 3\/3\) ended CANCELLED; the end of logs\/task-2\.log:\n(.*\n)*.*CANCELLED AT/,
+    );
+    expect(r.stderr).toMatch(
+      /2 of 3 Slurm task\(s\) did not complete: task 1 FAILED, task 2 CANCELLED; the results are partial\./,
+    );
     const summary = JSON.parse(r.stdout);
     expect(summary.tasks.map((t: { state: string }) => t.state)).toEqual(['COMPLETED', 'FAILED', 'CANCELLED']);
     expect(summary.partial).toBe(true);
@@ -93,6 +149,10 @@ describe.skipIf(!root)('Slurm, on a local one-node cluster', () => {
     // cells round-robin, and the control runs on raw's cell). raw's timing comes from hooks's and tv_fx's
     // blocks before the import, in the shards that did not complete, so it is missing with them.
     expect(results.cells.map((c) => [c.id, c.status])).toEqual([['A/matched_retained/hooks/resnet18', 'ok']]);
-    expect(results.run?.missing).toEqual(['A/single_module_output/raw/resnet18', 'A/single_module_output/hooks/resnet18', 'A/single_module_output/tv_fx/resnet18']);
+    expect(results.run?.missing).toEqual([
+      'A/single_module_output/raw/resnet18',
+      'A/single_module_output/hooks/resnet18',
+      'A/single_module_output/tv_fx/resnet18',
+    ]);
   }, 600_000);
 });

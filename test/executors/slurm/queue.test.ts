@@ -46,19 +46,46 @@ describe('sacct --parsable2', () => {
 });
 
 describe('settling task states', () => {
-  const observe = (o: Partial<Observation>): Observation => ({ squeue: new Map(), sacct: null, exitFiles: new Map(), absent: new Map(), ...o });
+  const observe = (o: Partial<Observation>): Observation => ({
+    squeue: new Map(),
+    sacct: null,
+    exitFiles: new Map(),
+    absent: new Map(),
+    ...o,
+  });
 
   it('trusts the queue while a task is in it; a terminal state there is final', () => {
-    const states = settle(2, observe({ squeue: new Map([[0, { state: 'RUNNING', reason: null, exitCode: null }], [1, { state: 'CANCELLED', reason: null, exitCode: null }]]) }));
-    expect(states.map((s) => [s.state, s.final, s.source])).toEqual([['RUNNING', false, 'squeue'], ['CANCELLED', true, 'squeue']]);
+    const states = settle(
+      2,
+      observe({
+        squeue: new Map([
+          [0, { state: 'RUNNING', reason: null, exitCode: null }],
+          [1, { state: 'CANCELLED', reason: null, exitCode: null }],
+        ]),
+      }),
+    );
+    expect(states.map((s) => [s.state, s.final, s.source])).toEqual([
+      ['RUNNING', false, 'squeue'],
+      ['CANCELLED', true, 'squeue'],
+    ]);
   });
 
   it('asks accounting, then the exit file, for a task that left the queue', () => {
-    const states = settle(3, observe({
-      sacct: new Map([[0, { state: 'TIMEOUT', reason: null, exitCode: '0:15' }]]),
-      exitFiles: new Map([[1, 0], [2, 2]]),
-      absent: new Map([[0, 1], [1, 1], [2, 1]]),
-    }));
+    const states = settle(
+      3,
+      observe({
+        sacct: new Map([[0, { state: 'TIMEOUT', reason: null, exitCode: '0:15' }]]),
+        exitFiles: new Map([
+          [1, 0],
+          [2, 2],
+        ]),
+        absent: new Map([
+          [0, 1],
+          [1, 1],
+          [2, 1],
+        ]),
+      }),
+    );
     expect(states.map((s) => [s.state, s.exitCode, s.source, s.final])).toEqual([
       ['TIMEOUT', '0:15', 'sacct', true],
       ['COMPLETED', '0:0', 'exit file', true],
@@ -68,6 +95,10 @@ describe('settling task states', () => {
 
   it('calls a task that left the queue with no trace UNKNOWN only after two polls', () => {
     expect(settle(1, observe({ absent: new Map([[0, 1]]) }))[0]).toMatchObject({ final: false });
-    expect(settle(1, observe({ absent: new Map([[0, 2]]) }))[0]).toMatchObject({ state: 'UNKNOWN', final: true, reason: expect.stringMatching(/left the queue without an exit status/) });
+    expect(settle(1, observe({ absent: new Map([[0, 2]]) }))[0]).toMatchObject({
+      state: 'UNKNOWN',
+      final: true,
+      reason: expect.stringMatching(/left the queue without an exit status/),
+    });
   });
 });

@@ -111,7 +111,8 @@ describe('fuzz: hostile files through the CLI boundary', () => {
       expect([0, 2, 3, 4], `${argv.join(' ')}\n${r.out}`).toContain(r.code);
       expect(r.out).not.toMatch(/internal error|\n\s+at .+:\d+:\d+/);
       // In a GitHub Actions job nothing a file holds becomes a workflow command.
-      for (const line of r.out.split('\n')) if (/^\s*::/.test(line)) expect(line, argv.join(' ')).toMatch(OWN_ANNOTATION);
+      for (const line of r.out.split('\n'))
+        if (/^\s*::/.test(line)) expect(line, argv.join(' ')).toMatch(OWN_ANNOTATION);
       expect(r.out, argv.join(' ')).not.toContain('##[');
       const key = `${argv[0]} ${r.code}`;
       codes.set(key, (codes.get(key) ?? 0) + 1);
@@ -121,13 +122,19 @@ describe('fuzz: hostile files through the CLI boundary', () => {
       expect(codes.get(`${command} 0`), command).toBeGreaterThan(0);
       expect(codes.get(`${command} 2`), command).toBeGreaterThan(0);
     }
-    const outside = fs.readdirSync(dir).filter((f) => !/^((spec|results|report)-\d+\.(yaml|json|html)|(run|site)-\d+)$/.test(f));
+    const outside = fs
+      .readdirSync(dir)
+      .filter((f) => !/^((spec|results|report)-\d+\.(yaml|json|html)|(run|site)-\d+)$/.test(f));
     expect(outside).toEqual([]);
   }, 120_000);
 
   it('as subprocesses: a handful of the same commands behave the same', async () => {
     for (const argv of cases(6)) {
-      const r = await cli(argv, { cwd: dir, env: { BENCHGRID_CACHE: path.join(dir, 'cache'), HOME: dir }, timeout: BOUND_MS * 3 });
+      const r = await cli(argv, {
+        cwd: dir,
+        env: { BENCHGRID_CACHE: path.join(dir, 'cache'), HOME: dir },
+        timeout: BOUND_MS * 3,
+      });
       expect([0, 2, 3, 4], `${argv.join(' ')}\n${r.stderr}`).toContain(r.code);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at .+:\d+:\d+/);
     }

@@ -9,7 +9,9 @@ export function places(doc: unknown, type: 'string' | 'number'): Place[] {
   const out: Place[] = [];
   const visit = (v: unknown) => {
     if (Array.isArray(v)) v.forEach((x, i) => (typeof x === type ? out.push([v, i]) : visit(x)));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (typeof x === type ? out.push([v as Record<string, unknown>, k]) : visit(x));
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v))
+        typeof x === type ? out.push([v as Record<string, unknown>, k]) : visit(x);
   };
   visit(doc);
   return out;
@@ -25,10 +27,11 @@ export const setAt = (p: Record<string, unknown> | unknown[], k: string | number
 export function pathTo(doc: unknown, parent: unknown, key: string | number): (string | number)[] {
   const walk = (v: unknown, trail: (string | number)[]): (string | number)[] | null => {
     if (v === parent) return [...trail, key];
-    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
-      const found = walk(x, [...trail, Array.isArray(v) ? Number(k) : k]);
-      if (found) return found;
-    }
+    if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        const found = walk(x, [...trail, Array.isArray(v) ? Number(k) : k]);
+        if (found) return found;
+      }
     return null;
   };
   return walk(doc, []) ?? [];

@@ -52,11 +52,60 @@ async function bounded<T>(what: string, f: () => T | Promise<T>): Promise<T | un
   return value;
 }
 
-const PROTO = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+const PROTO = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
 /** Characters a hostile text is made of: line breaks, escapes, markup, markdown, bidi, NUL, BOM. */
-const HOSTILE_CHARS = ['\n', '\r', '\r\n', '\u001b[2J', '\u009b', '\u0000', '\ufeff', '\u202e', '\u2028', '<!--', '<img src=https://evil.example/i.png>', '<script>', '![i](https://evil.example/i.png)', '[l](https://evil.example)', '@octocat', '`', '|', '#', '::warning file=a.yaml::FORGED', '##[error]', '%0A', '$&', 'a', ' '];
-const hostileText = fc.array(fc.constantFrom(...HOSTILE_CHARS), { minLength: 1, maxLength: 8 }).map((xs) => xs.join(''));
-const EXTREME = [0, -0, -1, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e-7, 86_400_001, 1e10, 0.5, 3];
+const HOSTILE_CHARS = [
+  '\n',
+  '\r',
+  '\r\n',
+  '\u001b[2J',
+  '\u009b',
+  '\u0000',
+  '\ufeff',
+  '\u202e',
+  '\u2028',
+  '<!--',
+  '<img src=https://evil.example/i.png>',
+  '<script>',
+  '![i](https://evil.example/i.png)',
+  '[l](https://evil.example)',
+  '@octocat',
+  '`',
+  '|',
+  '#',
+  '::warning file=a.yaml::FORGED',
+  '##[error]',
+  '%0A',
+  '$&',
+  'a',
+  ' ',
+];
+const hostileText = fc
+  .array(fc.constantFrom(...HOSTILE_CHARS), { minLength: 1, maxLength: 8 })
+  .map((xs) => xs.join(''));
+const EXTREME = [
+  0,
+  -0,
+  -1,
+  1e308,
+  -1e308,
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  1e-7,
+  86_400_001,
+  1e10,
+  0.5,
+  3,
+];
 
 let dir: string;
 let sentinel: string;
@@ -89,8 +138,15 @@ function renderAll(results: ReturnType<typeof fromJson>, what: string): void {
   checkTerminal(compareTable(c, false), `compare: ${what}`);
   checkMarkdown(compareMarkdown(c), `compare markdown: ${what}`);
   // Arithmetic never meets a value it cannot handle: every number of the comparison is finite.
-  for (const [p, k] of places(c, 'number')) expect(Number.isFinite((p as Record<string, number>)[k as string]), `${what}: ${String(k)}`).toBe(true);
-  checkHtml(renderHistory(buildHistory([{ found: { dir: '/x', results, date: '2026-12-01', spec: null }, revision: 'r', report: null }]), '/* chart */'), `history: ${what}`);
+  for (const [p, k] of places(c, 'number'))
+    expect(Number.isFinite((p as Record<string, number>)[k as string]), `${what}: ${String(k)}`).toBe(true);
+  checkHtml(
+    renderHistory(
+      buildHistory([{ found: { dir: '/x', results, date: '2026-12-01', spec: null }, revision: 'r', report: null }]),
+      '/* chart */',
+    ),
+    `history: ${what}`,
+  );
 }
 
 describe('fuzz: hostile results files', () => {
@@ -106,12 +162,20 @@ describe('fuzz: hostile results files', () => {
           for (const [id, cell] of Object.entries(raw.resnet18.groups)) {
             const parts = id.split('/');
             parts[['group', 'contract', 'tool'].indexOf(kind)] = name;
-            Object.defineProperty(groups, parts.join('/'), { value: cell, enumerable: true, configurable: true, writable: true });
+            Object.defineProperty(groups, parts.join('/'), {
+              value: cell,
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
           }
           raw.resnet18.groups = groups;
         }
         // A subject key: renamed in the JSON text, which is what a file holds (JSON.parse keeps `__proto__` a key).
-        const text = kind === 'subject' ? JSON.stringify(raw).replace('"resnet18":{"meta"', `"${name}":{"meta"`) : JSON.stringify(raw);
+        const text =
+          kind === 'subject'
+            ? JSON.stringify(raw).replace('"resnet18":{"meta"', `"${name}":{"meta"`)
+            : JSON.stringify(raw);
         const what = `${kind} ${name}`;
         const results = await bounded(what, () => fromJson(JSON.parse(text), 'proto.json'));
         if (results) await bounded(what, () => renderAll(results, what));
@@ -128,7 +192,10 @@ describe('fuzz: hostile results files', () => {
   }
 
   it('500 results files with hostile text in random string fields, at every sink', async () => {
-    const samples = fc.sample(fc.array(fc.tuple(fc.nat(), hostileText), { minLength: 1, maxLength: 4 }), { seed: FUZZ_SEED, numRuns: 500 });
+    const samples = fc.sample(fc.array(fc.tuple(fc.nat(), hostileText), { minLength: 1, maxLength: 4 }), {
+      seed: FUZZ_SEED,
+      numRuns: 500,
+    });
     for (const [i, edits] of samples.entries()) {
       const raw = edited('string', edits);
       const what = `hostile text #${i}: ${JSON.stringify(edits)}`;
@@ -139,7 +206,10 @@ describe('fuzz: hostile results files', () => {
   }, 240_000);
 
   it('500 results files with extreme numbers in random number fields: refused, or finite arithmetic', async () => {
-    const samples = fc.sample(fc.array(fc.tuple(fc.nat(), fc.constantFrom(...EXTREME)), { minLength: 1, maxLength: 3 }), { seed: FUZZ_SEED, numRuns: 500 });
+    const samples = fc.sample(
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom(...EXTREME)), { minLength: 1, maxLength: 3 }),
+      { seed: FUZZ_SEED, numRuns: 500 },
+    );
     let accepted = 0;
     for (const [i, edits] of samples.entries()) {
       const raw = edited('number', edits);
@@ -147,8 +217,11 @@ describe('fuzz: hostile results files', () => {
       const results = await bounded(what, () => fromJson(raw, 'fuzz.json'));
       if (!results) continue;
       accepted++;
-      const c = await bounded(what, () => compareResults(fromJson(base), results, { before: 'a', after: 'b', }, { fail_on_slower: 0.05 }));
-      for (const [p, k] of places(c, 'number')) expect(Number.isFinite((p as Record<string, number>)[k as string]), what).toBe(true);
+      const c = await bounded(what, () =>
+        compareResults(fromJson(base), results, { before: 'a', after: 'b' }, { fail_on_slower: 0.05 }),
+      );
+      for (const [p, k] of places(c, 'number'))
+        expect(Number.isFinite((p as Record<string, number>)[k as string]), what).toBe(true);
       expect(compareTable(c!, false), what).not.toMatch(/Infinity|NaN/);
     }
     expect(accepted).toBeGreaterThan(50);
@@ -165,7 +238,11 @@ describe('fuzz: hostile results files', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 60; i++) deep = { d: deep };
     const deepHost = { ...structuredClone(base), host: { deep } };
-    for (const [what, raw] of [['3,000 cells and 200 subjects', wide], ['a 9,000-character id', longIds], ['a host nested 60 deep', deepHost]] as const) {
+    for (const [what, raw] of [
+      ['3,000 cells and 200 subjects', wide],
+      ['a 9,000-character id', longIds],
+      ['a host nested 60 deep', deepHost],
+    ] as const) {
       const results = await bounded(what, () => fromJson(raw, 'fuzz.json'));
       expect(results, what).toBeDefined();
       await bounded(what, () => renderAll(results!, what));
@@ -179,34 +256,104 @@ describe('fuzz: hostile specs', () => {
   const files = new Map<string, string>();
   const read: Reader = async (file) => {
     const t = files.get(file);
-    return t === undefined ? { ok: false, diagnostic: { severity: 'error', code: 'missing-file', file, line: 1, col: 1, path: '', message: 'no such file.' } } : { ok: true, text: t };
+    return t === undefined
+      ? {
+          ok: false,
+          diagnostic: {
+            severity: 'error',
+            code: 'missing-file',
+            file,
+            line: 1,
+            col: 1,
+            path: '',
+            message: 'no such file.',
+          },
+        }
+      : { ok: true, text: t };
   };
   const load = async (what: string, doc: unknown) => {
     files.set('/fuzz/spec.yaml', JSON.stringify(doc));
     const loaded = await bounded(what, () => loadSpec('/fuzz/spec.yaml', read));
     for (const d of loaded?.diagnostics ?? []) checkTerminal(formatDiagnostic(d), `${what}: ${d.code}`);
-    if (loaded?.spec) checkTerminal(renderPlan(loaded.spec, loaded.plan!, () => true, false), `plan: ${what}`);
+    if (loaded?.spec)
+      checkTerminal(
+        renderPlan(loaded.spec, loaded.plan!, () => true, false),
+        `plan: ${what}`,
+      );
     return loaded;
   };
 
   it('names from Object.prototype as every kind of name: a name like any other, or refused in words', async () => {
-    const renames: [string, (s: any, n: string) => void][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any -- a spec edited by path
-      ['tool', (s, n) => { s.tools[n] = { label: n, adapter: 'raw' }; s.groups.A.tools.push(n); }],
-      ['tool without adapter', (s, n) => { s.tools[n] = { label: n }; s.groups.A.tools.push(n); }],
-      ['subject', (s, n) => { s.subjects[n] = s.subjects.resnet18; s.groups.A.subjects = [n]; delete s.subjects.resnet18; }],
-      ['contract', (s, n) => { s.contracts[n] = { kind: 'single_module_output', site: 'layer2' }; s.groups.A.contracts.push(n); }],
-      ['group', (s, n) => { s.groups[n] = s.groups.A; }],
-      ['site', (s, n) => { s.subjects.resnet18.sites[n] = 'layer2'; s.contracts.single_module_output.site = n; }],
-      ['undeclared site', (s, n) => { s.contracts.single_module_output.site = n; }],
-      ['environment', (s, n) => { s.environments = { [n]: { requirements: [] } }; }],
-      ['runner', (s, n) => { s.tools.raw.runner = n; }],
+    const renames: [string, (s: any, n: string) => void][] = [
+      // eslint-disable-line @typescript-eslint/no-explicit-any -- a spec edited by path
+      [
+        'tool',
+        (s, n) => {
+          s.tools[n] = { label: n, adapter: 'raw' };
+          s.groups.A.tools.push(n);
+        },
+      ],
+      [
+        'tool without adapter',
+        (s, n) => {
+          s.tools[n] = { label: n };
+          s.groups.A.tools.push(n);
+        },
+      ],
+      [
+        'subject',
+        (s, n) => {
+          s.subjects[n] = s.subjects.resnet18;
+          s.groups.A.subjects = [n];
+          delete s.subjects.resnet18;
+        },
+      ],
+      [
+        'contract',
+        (s, n) => {
+          s.contracts[n] = { kind: 'single_module_output', site: 'layer2' };
+          s.groups.A.contracts.push(n);
+        },
+      ],
+      [
+        'group',
+        (s, n) => {
+          s.groups[n] = s.groups.A;
+        },
+      ],
+      [
+        'site',
+        (s, n) => {
+          s.subjects.resnet18.sites[n] = 'layer2';
+          s.contracts.single_module_output.site = n;
+        },
+      ],
+      [
+        'undeclared site',
+        (s, n) => {
+          s.contracts.single_module_output.site = n;
+        },
+      ],
+      [
+        'environment',
+        (s, n) => {
+          s.environments = { [n]: { requirements: [] } };
+        },
+      ],
+      [
+        'runner',
+        (s, n) => {
+          s.tools.raw.runner = n;
+        },
+      ],
     ];
     let valid = 0;
-    for (const name of PROTO) for (const [kind, edit] of renames) {
-      const doc = structuredClone(base);
-      edit(doc, name);
-      if ((await load(`${kind} ${name}`, doc))?.spec) valid++;
-    }
+    for (const name of PROTO)
+      for (const [kind, edit] of renames) {
+        const doc = structuredClone(base);
+        edit(doc, name);
+        if ((await load(`${kind} ${name}`, doc))?.spec) valid++;
+      }
     expect(valid).toBeGreaterThan(20);
   });
 
@@ -226,15 +373,32 @@ describe('fuzz: hostile specs', () => {
 
   it('100 specs with extreme numbers, long names, and deep or wide parts', async () => {
     const nums = places(base, 'number');
-    const samples = fc.sample(fc.tuple(fc.nat(), fc.constantFrom(...EXTREME), fc.nat(4), fc.integer({ min: 50, max: 400 })), { seed: FUZZ_SEED, numRuns: 100 });
+    const samples = fc.sample(
+      fc.tuple(fc.nat(), fc.constantFrom(...EXTREME), fc.nat(4), fc.integer({ min: 50, max: 400 })),
+      { seed: FUZZ_SEED, numRuns: 100 },
+    );
     for (const [i, [at, value, shape, size]] of samples.entries()) {
       const doc = structuredClone(base);
       const [p, k] = nums[at % nums.length];
       setAt(...locate(doc, pathTo(base, p, k)), value);
-      if (shape === 0) { doc.contracts[`c${'x'.repeat(size)}`] = { kind: 'single_module_output', site: 'layer2' }; doc.groups.A.contracts.push(`c${'x'.repeat(size)}`); }
-      if (shape === 1) { let deep: unknown = 1; for (let d = 0; d < size % 80; d++) deep = [deep]; doc.contracts.single_module_output.params = { deep }; }
-      if (shape === 2) doc.contracts.single_module_output.params = Object.fromEntries(Array.from({ length: size * 20 }, (_, j) => [`k${j}`, j]));
-      if (shape === 3) for (let t = 0; t < size; t++) { doc.tools[`t${t}`] = { label: `t${t}`, adapter: 'raw' }; doc.groups.A.tools.push(`t${t}`); }
+      if (shape === 0) {
+        doc.contracts[`c${'x'.repeat(size)}`] = { kind: 'single_module_output', site: 'layer2' };
+        doc.groups.A.contracts.push(`c${'x'.repeat(size)}`);
+      }
+      if (shape === 1) {
+        let deep: unknown = 1;
+        for (let d = 0; d < size % 80; d++) deep = [deep];
+        doc.contracts.single_module_output.params = { deep };
+      }
+      if (shape === 2)
+        doc.contracts.single_module_output.params = Object.fromEntries(
+          Array.from({ length: size * 20 }, (_, j) => [`k${j}`, j]),
+        );
+      if (shape === 3)
+        for (let t = 0; t < size; t++) {
+          doc.tools[`t${t}`] = { label: `t${t}`, adapter: 'raw' };
+          doc.groups.A.tools.push(`t${t}`);
+        }
       await load(`shape ${shape} size ${size}, ${String(k)} = ${value} (#${i})`, doc);
     }
   }, 120_000);
@@ -242,7 +406,13 @@ describe('fuzz: hostile specs', () => {
 
 describe('fuzz: results trees with symbolic links', () => {
   it('40 trees of runs, dangling links, loops and links out: history reads only inside, writes only its site', async () => {
-    const samples = fc.sample(fc.array(fc.constantFrom('run', 'dangling', 'loop', 'out-dir', 'out-file', 'results-out', 'inside'), { minLength: 1, maxLength: 6 }), { seed: FUZZ_SEED, numRuns: 40 });
+    const samples = fc.sample(
+      fc.array(fc.constantFrom('run', 'dangling', 'loop', 'out-dir', 'out-file', 'results-out', 'inside'), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      { seed: FUZZ_SEED, numRuns: 40 },
+    );
     const outsideDir = path.dirname(sentinel);
     for (const [i, kinds] of samples.entries()) {
       const root = path.join(dir, `tree-${i}`, 'results', 'spec');

@@ -61,7 +61,18 @@ describe('fuzz: malformed specs', () => {
   const read: Reader = async (file) => {
     const text = files.get(file);
     return text === undefined
-      ? { ok: false, diagnostic: { severity: 'error', code: 'missing-file', file, line: 1, col: 1, path: '', message: 'no such file.' } }
+      ? {
+          ok: false,
+          diagnostic: {
+            severity: 'error',
+            code: 'missing-file',
+            file,
+            line: 1,
+            col: 1,
+            path: '',
+            message: 'no such file.',
+          },
+        }
       : { ok: true, text };
   };
   const base = parse(SMALL) as Record<string, unknown>;
@@ -74,20 +85,26 @@ describe('fuzz: malformed specs', () => {
   it(`loads ${RUNS} mutated specs with diagnostics, never an exception`, async () => {
     files.set('/fuzz/base.yaml', SMALL);
     await fc.assert(
-      fc.asyncProperty(edits, fc.option(fc.tuple(fc.nat(), fc.string({ maxLength: 8 }))), fc.nat(3), async (list, noise, form) => {
-        // Half the specs extend a base; the text is mostly JSON (valid YAML, and fast to write), else block YAML.
-        const data = applyEdits(form % 2 ? { benchgrid: 1, extends: 'base.yaml', name: 'child' } : base, list);
-        let text = form < 3 ? JSON.stringify(data) : stringify(data, { aliasDuplicateObjects: false });
-        if (noise) text = text.slice(0, noise[0] % (text.length + 1)) + noise[1] + text.slice(noise[0] % (text.length + 1));
-        files.set('/fuzz/spec.yaml', text);
-        const loaded = await loadSpec('/fuzz/spec.yaml', read);
-        for (const d of loaded.diagnostics) {
-          expect(d.line).toBeGreaterThanOrEqual(1);
-          expect(d.col).toBeGreaterThanOrEqual(1);
-          expect(d.message).not.toMatch(/\n|call stack|undefined is not|Cannot read prop/);
-        }
-        if (!loaded.spec) expect(loaded.diagnostics.some((d) => d.severity === 'error')).toBe(true);
-      }),
+      fc.asyncProperty(
+        edits,
+        fc.option(fc.tuple(fc.nat(), fc.string({ maxLength: 8 }))),
+        fc.nat(3),
+        async (list, noise, form) => {
+          // Half the specs extend a base; the text is mostly JSON (valid YAML, and fast to write), else block YAML.
+          const data = applyEdits(form % 2 ? { benchgrid: 1, extends: 'base.yaml', name: 'child' } : base, list);
+          let text = form < 3 ? JSON.stringify(data) : stringify(data, { aliasDuplicateObjects: false });
+          if (noise)
+            text = text.slice(0, noise[0] % (text.length + 1)) + noise[1] + text.slice(noise[0] % (text.length + 1));
+          files.set('/fuzz/spec.yaml', text);
+          const loaded = await loadSpec('/fuzz/spec.yaml', read);
+          for (const d of loaded.diagnostics) {
+            expect(d.line).toBeGreaterThanOrEqual(1);
+            expect(d.col).toBeGreaterThanOrEqual(1);
+            expect(d.message).not.toMatch(/\n|call stack|undefined is not|Cannot read prop/);
+          }
+          if (!loaded.spec) expect(loaded.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+        },
+      ),
       { seed: FUZZ_SEED, numRuns: RUNS },
     );
   }, 240_000); // about 70 s alone on two cores; twice that beside the suite's other worker
@@ -126,7 +143,16 @@ describe('fuzz: malformed bundle manifests, journal lines and spec.json', () => 
 
   beforeAll(async () => {
     dir = path.join(tmpdir('benchgrid-fuzz-bundle-'), 'bundle');
-    const r = await cli(['export', path.join(FIXTURES, 'specs/tiny.yaml'), '--out', dir, '--only', 'A/single_module_output/*/*', '--processes', '1']);
+    const r = await cli([
+      'export',
+      path.join(FIXTURES, 'specs/tiny.yaml'),
+      '--out',
+      dir,
+      '--only',
+      'A/single_module_output/*/*',
+      '--processes',
+      '1',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     manifest = JSON.parse(fs.readFileSync(path.join(dir, 'bundle.json'), 'utf8'));
     specJson = JSON.parse(fs.readFileSync(path.join(dir, 'spec.json'), 'utf8'));
@@ -137,9 +163,10 @@ describe('fuzz: malformed bundle manifests, journal lines and spec.json', () => 
       fc.property(edits, (list) => {
         onlyUserErrors(() => {
           const m = parseManifest(applyEdits(manifest, list), dir, path.join(dir, 'bundle.json'));
-          for (const j of m.jobs) for (const p of [j.request, j.result, j.stdout, j.stderr, ...j.pythonpath]) {
-            expect(path.resolve(dir, p).startsWith(dir + path.sep)).toBe(true);
-          }
+          for (const j of m.jobs)
+            for (const p of [j.request, j.result, j.stdout, j.stderr, ...j.pythonpath]) {
+              expect(path.resolve(dir, p).startsWith(dir + path.sep)).toBe(true);
+            }
         });
       }),
       { seed: FUZZ_SEED, numRuns: RUNS },
@@ -148,7 +175,17 @@ describe('fuzz: malformed bundle manifests, journal lines and spec.json', () => 
 
   it('parses mutated journal lines and spec.json or refuses them', () => {
     const job = (manifest.jobs as Record<string, unknown>[])[0];
-    const record = { type: 'process', key: job.key, cell: job.cell, kind: job.kind, index: job.index, started: '2026-01-01T00:00:00Z', wall_s: 1, cpus: null, exit: { exitCode: 0 } };
+    const record = {
+      type: 'process',
+      key: job.key,
+      cell: job.cell,
+      kind: job.kind,
+      index: job.index,
+      started: '2026-01-01T00:00:00Z',
+      wall_s: 1,
+      cpus: null,
+      exit: { exitCode: 0 },
+    };
     fc.assert(
       fc.property(edits, fc.string({ unit: 'binary', maxLength: 40 }), (list, junk) => {
         onlyUserErrors(() => parseJournalLine(JSON.stringify(applyEdits(record, list)), 'journal.jsonl', 1));

@@ -2,8 +2,14 @@
 its attribution methods (`LayerGradCam`, `LRP`, `IntegratedGradients`) serve the attribution contracts."""
 
 import torch
-from captum.attr import (LRP, IntegratedGradients, LayerActivation, LayerAttribution, LayerGradCam,
-                         LayerGradientXActivation)
+from captum.attr import (
+    LRP,
+    IntegratedGradients,
+    LayerActivation,
+    LayerAttribution,
+    LayerGradCam,
+    LayerGradientXActivation,
+)
 from captum.attr._utils.lrp_rules import EpsilonRule
 
 from benchgrid_harness.context import probe_site
@@ -27,9 +33,11 @@ def _refuse_tuples_with_none(ctx):
         handle.remove()
     if seen and isinstance(seen[0], tuple) and not all(isinstance(v, torch.Tensor) for v in seen[0]):
         kinds = ", ".join(type(v).__name__ for v in seen[0])
-        ctx.unsupported(f"{ctx.site!r} returns a tuple ({kinds}); Captum's layer methods clone every element of a "
-                        "layer's output and fail on the None ('NoneType' object has no attribute 'clone'), with no "
-                        "option to read the first element")
+        ctx.unsupported(
+            f"{ctx.site!r} returns a tuple ({kinds}); Captum's layer methods clone every element of a "
+            "layer's output and fail on the None ('NoneType' object has no attribute 'clone'), with no "
+            "option to read the first element"
+        )
 
 
 def single_module_output(ctx):
@@ -61,6 +69,7 @@ def matched_retained(ctx):
 
 def _target_scores(model, target):
     """Captum's forward function: logits[:, target] per example, summed over any axes after the batch axis."""
+
     # Captum's own `target=` picks one scalar per example; a decoder's logits[:, target] is a row of
     # vocabulary logits per example (Captum asserts "cannot take gradient with respect to multiple
     # outputs"), so the contract's selection and sum are written into the forward function instead.
@@ -77,8 +86,9 @@ def _layer_gradient(ctx):
     # torch.autograd.grad(torch.unbind(scores), layer output) (captum/_utils/gradient.py,
     # compute_layer_gradients_and_eval), which sums over the batch like the reference's .sum().
     _refuse_tuples_with_none(ctx)
-    gradient = LayerGradientXActivation(_target_scores(ctx.model, ctx.target), ctx.site_module,
-                                        multiply_by_inputs=False)
+    gradient = LayerGradientXActivation(
+        _target_scores(ctx.model, ctx.target), ctx.site_module, multiply_by_inputs=False
+    )
     x = ctx.inputs
 
     def run():
@@ -126,10 +136,12 @@ def grad_cam(ctx):
     """
     shape, _dtype = probe_site(ctx.model, ctx.inputs, ctx.site_module, ctx.site)
     if len(shape) != 4:
-        ctx.unsupported(f"Captum's LayerGradCam takes the channel weights as the gradient's mean over every axis after "
-                        f"the second; {ctx.site!r} outputs {list(shape)} (a ViT's tokens x channels), which it would "
-                        "weight per token instead of per channel, and it has no reshape hook like pytorch-grad-cam's "
-                        "reshape_transform")
+        ctx.unsupported(
+            f"Captum's LayerGradCam takes the channel weights as the gradient's mean over every axis after "
+            f"the second; {ctx.site!r} outputs {list(shape)} (a ViT's tokens x channels), which it would "
+            "weight per token instead of per channel, and it has no reshape hook like pytorch-grad-cam's "
+            "reshape_transform"
+        )
     gradcam = LayerGradCam(ctx.model, ctx.site_module)
     x, target = ctx.inputs, ctx.target
 
@@ -161,9 +173,11 @@ def lrp_epsilon(ctx):
     # attribute() on the same tensor skips the first layer's input hook; and with the same EpsilonRule objects a
     # second attribute() on a fresh copy of the input returns another relevance (found by running it on VGG-11:
     # max abs difference 3.7e-3 on a map whose largest value is 4.4e-8; fresh rules give the first call's map).
-    ctx.note("Captum's LRP is given a copy of the input and new EpsilonRule objects per call: with the same input "
-             "tensor (hook_registered is never cleared) or the same rule objects, every call after the first "
-             "returns another relevance")
+    ctx.note(
+        "Captum's LRP is given a copy of the input and new EpsilonRule objects per call: with the same input "
+        "tensor (hook_registered is never cleared) or the same rule objects, every call after the first "
+        "returns another relevance"
+    )
 
     def run():
         for layer in layers:

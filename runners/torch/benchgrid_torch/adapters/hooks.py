@@ -64,8 +64,9 @@ def repeated_steering(ctx):
     direction, strengths = ctx.direction, ctx.strengths
 
     def run():
-        return torch.stack([_forward_editing_site(model, site, x, lambda out, s=s: out + s * direction)
-                            for s in strengths])
+        return torch.stack(
+            [_forward_editing_site(model, site, x, lambda out, s=s: out + s * direction) for s in strengths]
+        )
 
     return run
 
@@ -155,6 +156,7 @@ def _epsilon_rule_hooks(module, epsilon):
     pass (a residual branch passes its relevance unchanged). The forward hook divides the relevance arriving
     at z by the stabilised z, computed at once because an in-place ReLU may overwrite z afterwards.
     """
+
     def pre(_module, args):
         own = args[0].view_as(args[0])
         value = own.detach()
@@ -179,7 +181,9 @@ def lrp_epsilon(ctx):
         try:
             inputs = x.detach().requires_grad_()
             logits = model(inputs)
-            (relevance,) = torch.autograd.grad(logits, inputs, grad_outputs=attribution.output_relevance(logits, target))
+            (relevance,) = torch.autograd.grad(
+                logits, inputs, grad_outputs=attribution.output_relevance(logits, target)
+            )
         finally:
             for handle in handles:
                 handle.remove()
@@ -205,6 +209,12 @@ def integrated_gradients(ctx):
 
 
 from .hooks_decoders import (  # noqa: E402,F401
-    residual_cache, attention_pattern, activation_patching, steered_generation, sae_encode, generated_token_attribution)
+    residual_cache,
+    attention_pattern,
+    activation_patching,
+    steered_generation,
+    sae_encode,
+    generated_token_attribution,
+)
 from .hooks_attribution_patching import attribution_patching  # noqa: E402,F401
 from .hooks_ablation import logit_lens, zero_ablation, mean_ablation, head_ablation  # noqa: E402,F401

@@ -15,8 +15,10 @@ from .hooks import _forward_editing_site, _forward_keeping_site
 def forward_keeping_blocks(model, blocks, x, keep=decoders.first):
     """([keep(block output) for every block, in block order], logits) from one forward with a hook on each block."""
     kept = [None] * len(blocks)
-    handles = [block.register_forward_hook(lambda _m, _a, output, i=i: kept.__setitem__(i, keep(output)))
-               for i, block in enumerate(blocks)]
+    handles = [
+        block.register_forward_hook(lambda _m, _a, output, i=i: kept.__setitem__(i, keep(output)))
+        for i, block in enumerate(blocks)
+    ]
     return kept, with_hooks(handles, model, x)
 
 

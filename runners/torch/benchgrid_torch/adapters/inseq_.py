@@ -33,8 +33,12 @@ def generated_token_attribution(ctx):
     length = ctx.inputs.shape[1]
 
     def run():
-        out = attributor.attribute(texts, generation_args={"max_new_tokens": 1, "do_sample": False},
-                                   attributed_fn="probability", show_progress=False)
+        out = attributor.attribute(
+            texts,
+            generation_args={"max_new_tokens": 1, "do_sample": False},
+            attributed_fn="probability",
+            show_progress=False,
+        )
         return torch.stack([sequence.target_attributions[:length, 0] for sequence in out.sequence_attributions])
 
     return run

@@ -98,8 +98,9 @@ def _language_model(ctx):
     """The subject as nnsight wraps a causal LM, with an in-memory tokenizer (nnsight wants one; token ids are used)."""
     from nnsight.modeling.transformers import TransformersModel
 
-    model = TransformersModel(native_model(ctx.model), task="text-generation",
-                              tokenizer=decoders.tokenizer(ctx.model.config.vocab_size))
+    model = TransformersModel(
+        native_model(ctx.model), task="text-generation", tokenizer=decoders.tokenizer(ctx.model.config.vocab_size)
+    )
     return model, traces.Envoy(model.get(ctx.site))
 
 

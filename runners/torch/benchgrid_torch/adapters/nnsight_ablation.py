@@ -54,7 +54,7 @@ def head_ablation(ctx):
 
     def run():
         with model.trace(x):
-            projection.input[..., head * width:(head + 1) * width] = 0
+            projection.input[..., head * width : (head + 1) * width] = 0
             logits = model.output.save()
         return logits
 

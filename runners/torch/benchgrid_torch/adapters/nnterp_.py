@@ -21,8 +21,9 @@ from benchgrid_torch import decoders, traces
 def _load(ctx, **kwargs):
     """The subject standardised (nnterp checks its renaming with a test forward here, in prepare)."""
     decoders.unpadded(ctx, "nnterp's StandardizedTransformer as this adapter calls it")
-    return StandardizedTransformer(native_model(ctx.model), tokenizer=decoders.tokenizer(ctx.model.config.vocab_size),
-                                   **kwargs)
+    return StandardizedTransformer(
+        native_model(ctx.model), tokenizer=decoders.tokenizer(ctx.model.config.vocab_size), **kwargs
+    )
 
 
 class _Site:
@@ -45,8 +46,11 @@ class _Site:
     @staticmethod
     def _accessor(model, module):
         for i in range(model.num_layers):
-            for name, envoy in (("layers_output", model.layers[i]), ("attentions_output", model.attentions[i]),
-                                ("mlps_output", model.mlps[i])):
+            for name, envoy in (
+                ("layers_output", model.layers[i]),
+                ("attentions_output", model.attentions[i]),
+                ("mlps_output", model.mlps[i]),
+            ):
                 if envoy._module is module:
                     return name, i
         if model.embed_tokens._module is module:
@@ -141,8 +145,10 @@ def attention_pattern(ctx):
     try:
         model = _load(ctx, enable_attention_probs=True)
     except Exception as exc:  # noqa: BLE001 - what nnterp raises here is the reason, found by running it
-        ctx.unsupported("nnterp 1.3.0 cannot load this model with enable_attention_probs=True under transformers "
-                        f"{_transformers_version()}: {type(exc).__name__}: {_last_line(exc)}")
+        ctx.unsupported(
+            "nnterp 1.3.0 cannot load this model with enable_attention_probs=True under transformers "
+            f"{_transformers_version()}: {type(exc).__name__}: {_last_line(exc)}"
+        )
     site = _Site(model, ctx)
     if site.name != "attentions_output":
         ctx.unsupported(f"attention_probabilities are per layer; {ctx.site!r} is not an attention module")
@@ -168,8 +174,10 @@ def activation_patching(ctx):
     model, site = _prepared(ctx)
     clean, corrupted, position = _tokenized(ctx.inputs), _tokenized(ctx.corrupted), int(ctx.params["position"])
     ctx.note("nnterp (nnsight) runs the clean and the corrupted invoke as one forward of twice the batch")
-    ctx.note("under nnsight 0.7, model.logits read inside the corrupted invoke holds both invokes' rows; the "
-             "corrupted rows (the second half) are the result")
+    ctx.note(
+        "under nnsight 0.7, model.logits read inside the corrupted invoke holds both invokes' rows; the "
+        "corrupted rows (the second half) are the result"
+    )
     batch = ctx.inputs.shape[0]
     rows = slice(batch, batch + ctx.corrupted.shape[0])
 

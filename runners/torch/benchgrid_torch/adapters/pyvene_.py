@@ -36,8 +36,9 @@ def _component(path):
 
 def _collector(ctx, path=None):
     """An IntervenableModel collecting the output of the module at `path` (default: the site)."""
-    return pv.IntervenableModel({"component": _component(path or ctx.site), "intervention": pv.CollectIntervention()},
-                                model=_native(ctx))
+    return pv.IntervenableModel(
+        {"component": _component(path or ctx.site), "intervention": pv.CollectIntervention()}, model=_native(ctx)
+    )
 
 
 def _collect(model, x):
@@ -48,8 +49,9 @@ def _collect(model, x):
 
 def _editor(ctx, edit):
     """An IntervenableModel applying `edit(base)` to the site's output (the tutorials' lambda intervention)."""
-    return pv.IntervenableModel({"component": _component(ctx.site), "intervention": lambda b, s: edit(b)},
-                                model=_native(ctx))
+    return pv.IntervenableModel(
+        {"component": _component(ctx.site), "intervention": lambda b, s: edit(b)}, model=_native(ctx)
+    )
 
 
 def single_module_output(ctx):
@@ -100,9 +102,11 @@ def same_site_gradient(ctx):
     model, x, target = _collector(ctx), ctx.inputs, ctx.target
     probe, _ = _collect(model, x)
     if not probe[0].requires_grad:
-        ctx.unsupported("pyvene's CollectIntervention hands the site's activation back outside the autograd graph "
-                        "(the collected tensor does not require grad, with autograd on), so no gradient at the site "
-                        "can be read through it")
+        ctx.unsupported(
+            "pyvene's CollectIntervention hands the site's activation back outside the autograd graph "
+            "(the collected tensor does not require grad, with autograd on), so no gradient at the site "
+            "can be read through it"
+        )
 
     def run():
         collected, output = _collect(model, x)
@@ -128,8 +132,10 @@ def residual_cache(ctx):
     """Every block's output from one call: a config with one CollectIntervention per block."""
     if ctx.blocks is None:
         ctx.unsupported(f"residual_cache reads a ModuleList of blocks; {ctx.site!r} is not one")
-    config = [{"component": _component(f"{ctx.site}.{i}"), "intervention": pv.CollectIntervention()}
-              for i in range(len(ctx.blocks))]
+    config = [
+        {"component": _component(f"{ctx.site}.{i}"), "intervention": pv.CollectIntervention()}
+        for i in range(len(ctx.blocks))
+    ]
     model, x = pv.IntervenableModel(config, model=_native(ctx)), ctx.inputs
 
     def run():
@@ -151,14 +157,22 @@ def attention_pattern(ctx):
     if hooked is None:
         ctx.unsupported(f"pyvene 0.1.8 has no attention_weight component for {name} (its model card maps none)")
     decoders.eager(ctx.model)
-    model = pv.IntervenableModel({"layer": layers.index(ctx.site_module), "component": "attention_weight",
-                                  "intervention_type": pv.CollectIntervention}, model=native)
+    model = pv.IntervenableModel(
+        {
+            "layer": layers.index(ctx.site_module),
+            "component": "attention_weight",
+            "intervention_type": pv.CollectIntervention,
+        },
+        model=native,
+    )
     x = ctx.inputs
     try:
         _collect(model, x)
     except KeyError as exc:
-        ctx.unsupported(f"pyvene 0.1.8's attention_weight component for {name} collects nothing (KeyError: {exc}): it "
-                        f"hooks the input of {hooked[0]!r}, which this transformers' eager attention does not call")
+        ctx.unsupported(
+            f"pyvene 0.1.8's attention_weight component for {name} collects nothing (KeyError: {exc}): it "
+            f"hooks the input of {hooked[0]!r}, which this transformers' eager attention does not call"
+        )
 
     def run():
         return _collect(model, x)[0][0]
@@ -169,13 +183,15 @@ def attention_pattern(ctx):
 def activation_patching(ctx):
     """The interchange intervention: `pv.VanillaIntervention` at the site, `sources=` the clean tokens, base the
     corrupted ones, `unit_locations={"sources->base": position}`."""
-    model = pv.IntervenableModel({"component": _component(ctx.site), "intervention_type": pv.VanillaIntervention},
-                                 model=_native(ctx))
+    model = pv.IntervenableModel(
+        {"component": _component(ctx.site), "intervention_type": pv.VanillaIntervention}, model=_native(ctx)
+    )
     clean, corrupted, position = ctx.inputs, ctx.corrupted, int(ctx.params["position"])
 
     def run():
-        _, output = model({"input_ids": corrupted}, sources=[{"input_ids": clean}],
-                          unit_locations={"sources->base": position})
+        _, output = model(
+            {"input_ids": corrupted}, sources=[{"input_ids": clean}], unit_locations={"sources->base": position}
+        )
         return decoders.logit_difference(output.logits, ctx.params)
 
     return run
@@ -188,8 +204,9 @@ def steered_generation(ctx):
     model, x = _editor(ctx, lambda b: b + add), ctx.inputs
 
     def run():
-        _, tokens = model.generate({"input_ids": x}, unit_locations=None, intervene_on_prompt=True,
-                                   **decoders.generate_kwargs(ctx.model))
+        _, tokens = model.generate(
+            {"input_ids": x}, unit_locations=None, intervene_on_prompt=True, **decoders.generate_kwargs(ctx.model)
+        )
         return tokens
 
     return run
@@ -209,8 +226,9 @@ class _SAECollect(pv.CollectIntervention):
 def sae_encode(ctx):
     """The site's activation encoded by a collecting SAE intervention (tutorials/basic_tutorials/Sparse_Autoencoder)."""
     width = ctx.sae["W_enc"].shape[0]
-    model = pv.IntervenableModel({"component": _component(ctx.site), "intervention": _SAECollect(ctx.sae, embed_dim=width)},
-                                 model=_native(ctx))
+    model = pv.IntervenableModel(
+        {"component": _component(ctx.site), "intervention": _SAECollect(ctx.sae, embed_dim=width)}, model=_native(ctx)
+    )
     x = ctx.inputs
 
     def run():

@@ -18,8 +18,10 @@ from .pyvene_ import _collect, _collector, _component, _editor, _native, replace
 def logit_lens(ctx):
     """Every block's output collected in one call, at the last position, through the final norm and unembedding."""
     blocks = ablation.lens_blocks(ctx)
-    config = [{"component": _component(f"{ctx.site}.{i}"), "intervention": pv.CollectIntervention()}
-              for i in range(len(blocks))]
+    config = [
+        {"component": _component(f"{ctx.site}.{i}"), "intervention": pv.CollectIntervention()}
+        for i in range(len(blocks))
+    ]
     model, x = pv.IntervenableModel(config, model=_native(ctx)), ctx.inputs
     (_, norm), (_, unembed) = ablation.final_norm(ctx), ablation.unembedding(ctx)
 
@@ -61,14 +63,22 @@ def head_ablation(ctx):
     # intervention, the head, every position.
     where = {"base": [[[[head]] * batch, [positions] * batch]]}
     try:
-        model = pv.IntervenableModel({"layer": layers.index(ctx.site_module), "component": "head_attention_value_output",
-                                      "unit": "h.pos", "intervention_type": pv.ZeroIntervention}, model=native)
+        model = pv.IntervenableModel(
+            {
+                "layer": layers.index(ctx.site_module),
+                "component": "head_attention_value_output",
+                "unit": "h.pos",
+                "intervention_type": pv.ZeroIntervention,
+            },
+            model=native,
+        )
         model({"input_ids": x}, unit_locations=where)
     except AttributeError as exc:
         # Found by running it: pyvene 0.1.8's Qwen2 model card splits heads by `config.head_dim`, which transformers
         # 5's Qwen2Config does not set.
-        ctx.unsupported(f"pyvene 0.1.8's head_attention_value_output for {type(native).__name__} fails: "
-                        f"AttributeError: {exc}")
+        ctx.unsupported(
+            f"pyvene 0.1.8's head_attention_value_output for {type(native).__name__} fails: AttributeError: {exc}"
+        )
 
     def run():
         return model({"input_ids": x}, unit_locations=where)[1].logits

@@ -13,16 +13,21 @@ from sae_lens import StandardSAE, StandardSAEConfig
 
 from benchgrid_torch import decoders
 
-_DTYPE_NAMES = {"torch.float32": "float32", "torch.float16": "float16", "torch.bfloat16": "bfloat16",
-                "torch.float64": "float64"}
+_DTYPE_NAMES = {
+    "torch.float32": "float32",
+    "torch.float16": "float16",
+    "torch.bfloat16": "bfloat16",
+    "torch.float64": "float64",
+}
 
 
 def _sae(ctx):
     """A StandardSAE with the harness's weights, on the subject's device and in the site's dtype."""
     weights = ctx.sae
     d_in, d_sae = weights["W_enc"].shape
-    config = StandardSAEConfig(d_in=d_in, d_sae=d_sae, dtype=_DTYPE_NAMES[str(weights["W_enc"].dtype)],
-                               device=str(ctx.device))
+    config = StandardSAEConfig(
+        d_in=d_in, d_sae=d_sae, dtype=_DTYPE_NAMES[str(weights["W_enc"].dtype)], device=str(ctx.device)
+    )
     sae = StandardSAE(config)
     sae.load_state_dict(weights)
     return sae.eval()

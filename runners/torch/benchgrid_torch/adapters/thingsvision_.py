@@ -28,7 +28,6 @@ def ordered_dataset_features(ctx):
     def run():
         # Features come back as CPU tensors (thingsvision/core/extraction/torch.py moves each batch's
         # activations to the host); tqdm and print report progress on stdout/stderr.
-        return extractor.extract_features(batches=batches, module_name=site, flatten_acts=False,
-                                          output_type="tensor")
+        return extractor.extract_features(batches=batches, module_name=site, flatten_acts=False, output_type="tensor")
 
     return run

@@ -91,8 +91,10 @@ def draw(ctx):
     # Graphviz is a system program, not a pip package: a machine without it cannot do this cell, which is
     # `unsupported` (with the fix), not an `error` of torchlens: the README's commands must work on a bare machine.
     if shutil.which("dot") is None:
-        ctx.unsupported("torchlens draw renders through Graphviz, and its `dot` executable is not on PATH; "
-                        "install Graphviz (apt-get install graphviz, brew install graphviz, or conda install graphviz)")
+        ctx.unsupported(
+            "torchlens draw renders through Graphviz, and its `dot` executable is not on PATH; "
+            "install Graphviz (apt-get install graphviz, brew install graphviz, or conda install graphviz)"
+        )
     trace = tl.trace(ctx.model, ctx.inputs)
     path = os.path.join(ctx.tmpdir, "graph")
 
@@ -107,8 +109,9 @@ def bundle_compare(ctx):
     if ctx.site is None:
         # Bundle comparisons refuse members captured from different input values (BundleRelationshipError:
         # "requires value-level input identity"), so the second member needs an intervention, hence a site.
-        ctx.unsupported("bundle_compare compares a clean and an ablated trace of the same input; "
-                        "give the contract a site to ablate")
+        ctx.unsupported(
+            "bundle_compare compares a clean and an ablated trace of the same input; give the contract a site to ablate"
+        )
     model, x = ctx.model, ctx.inputs
     ablated = tl.when(tl.module(ctx.site), tl.zero_ablate())
     traces = {"clean": tl.trace(model, x), "ablated": tl.trace(model, x, intervene=ablated)}

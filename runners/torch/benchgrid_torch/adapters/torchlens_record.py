@@ -44,8 +44,7 @@ def repeated_steering(ctx):
     specs = [tl.when(site, tl.steer(ctx.direction, magnitude=s)) for s in ctx.strengths]
 
     def run():
-        return torch.stack([tl.record(model, x, save=site, intervene=spec, return_output=True)[0]
-                            for spec in specs])
+        return torch.stack([tl.record(model, x, save=site, intervene=spec, return_output=True)[0] for spec in specs])
 
     return run
 

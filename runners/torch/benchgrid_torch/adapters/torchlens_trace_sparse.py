@@ -88,8 +88,10 @@ def same_site_gradient(ctx):
     capture = CaptureOptions(save_grads=site)
     if _site_gradient_trace(model, x, site | logits, capture, logits, site, target) is None:
         capture = CaptureOptions(save_grads=True)
-        ctx.note(f"torchlens saves every op's gradient here: a selective save_grads records nothing at "
-                 f"{ctx.site!r}, whose output op is in place (relu_)")
+        ctx.note(
+            f"torchlens saves every op's gradient here: a selective save_grads records nothing at "
+            f"{ctx.site!r}, whose output op is in place (relu_)"
+        )
 
     def run():
         return _site_gradient_trace(model, x, site | logits, capture, logits, site, target)
@@ -106,4 +108,6 @@ def ordered_dataset_features(ctx):
         return torch.cat([_saved(trace, site) for trace in traces])
 
     return run
+
+
 from .torchlens_trace_sparse_ablation import logit_lens, zero_ablation, mean_ablation  # noqa: E402,F401

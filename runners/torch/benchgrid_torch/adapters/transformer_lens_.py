@@ -60,6 +60,7 @@ def repeated_steering(ctx):
     def run():
         steered = []
         for s in strengths:
+
             def steer(activation, hook, s=s):
                 return activation + s * direction
 
@@ -154,8 +155,15 @@ def steered_generation(ctx):
 
     def generate(use_past_kv_cache=True):
         with bridge.hooks(fwd_hooks=[(hook_name, steer)]):
-            return bridge.generate(x, max_new_tokens=decoders.NEW_TOKENS, do_sample=False, stop_at_eos=False,
-                                   verbose=False, use_past_kv_cache=use_past_kv_cache, **prompt_mask)
+            return bridge.generate(
+                x,
+                max_new_tokens=decoders.NEW_TOKENS,
+                do_sample=False,
+                stop_at_eos=False,
+                verbose=False,
+                use_past_kv_cache=use_past_kv_cache,
+                **prompt_mask,
+            )
 
     # Untimed, before the samples: the timed call is the idiom (the KV cache on, generate's default), and where
     # its tokens are not those of the same generation without the cache, the result says from which new token
@@ -165,8 +173,10 @@ def steered_generation(ctx):
     cached, uncached = generate(), generate(use_past_kv_cache=False)
     if not torch.equal(cached, uncached):
         parted = int((cached != uncached).any(dim=0).nonzero()[0]) - x.shape[1] + 1
-        ctx.note(f"bridge.generate's tokens with its KV cache (the default, timed here) part from those with "
-                 f"use_past_kv_cache=False at new token {parted} of {decoders.NEW_TOKENS}")
+        ctx.note(
+            f"bridge.generate's tokens with its KV cache (the default, timed here) part from those with "
+            f"use_past_kv_cache=False at new token {parted} of {decoders.NEW_TOKENS}"
+        )
 
     return generate
 

@@ -15,8 +15,10 @@ from transformer_lens.model_bridge.sources import build_bridge_from_module
 from benchgrid_torch import decoders
 
 # The seed's reason (reference/resnet18_gpu.results.json) for subjects TransformerLens does not cover.
-NOT_A_DECODER = ("TransformerLens reimplements its supported decoder families; generic subjects are not among "
-                 "them (decoders are measured in the mech-interp workloads)")
+NOT_A_DECODER = (
+    "TransformerLens reimplements its supported decoder families; generic subjects are not among "
+    "them (decoders are measured in the mech-interp workloads)"
+)
 
 
 def _architecture(model):
@@ -65,8 +67,10 @@ class _Bridge:
         name = self.components.get(path)
         if name is None:
             module = self.ctx.model.get_submodule(path)
-            self.ctx.unsupported(f"TransformerLens's bridge has no component for {path!r} (a {type(module).__name__}): "
-                                 "it wraps the embeddings, the blocks, and their attention, MLP, norms and linear layers")
+            self.ctx.unsupported(
+                f"TransformerLens's bridge has no component for {path!r} (a {type(module).__name__}): "
+                "it wraps the embeddings, the blocks, and their attention, MLP, norms and linear layers"
+            )
         return name
 
     def hook(self, path=None):

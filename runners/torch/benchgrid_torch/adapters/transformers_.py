@@ -16,8 +16,10 @@ from benchgrid_harness.subjects import native_model
 
 from benchgrid_torch import decoders
 
-FLAGS_ONLY = ("transformers' output flags return block outputs (hidden_states) and attention probabilities; "
-              "{what} is read or edited with a module hook, which is the `hooks` tool's row")
+FLAGS_ONLY = (
+    "transformers' output flags return block outputs (hidden_states) and attention probabilities; "
+    "{what} is read or edited with a module hook, which is the `hooks` tool's row"
+)
 
 
 def _hidden_state_index(ctx):
@@ -37,8 +39,10 @@ def _untie_last(ctx):
     """Make hidden_states[-1] the last block's output: by default transformers replaces it by the final norm's
     output (`tie_last_hidden_states`, documented in utils/output_capturing.py); the config switch turns that off."""
     ctx.model.config.tie_last_hidden_states = False
-    ctx.note("config.tie_last_hidden_states=False: by default transformers' hidden_states[-1] is the final "
-             "norm's output, not the last block's")
+    ctx.note(
+        "config.tie_last_hidden_states=False: by default transformers' hidden_states[-1] is the final "
+        "norm's output, not the last block's"
+    )
 
 
 def single_module_output(ctx):
@@ -85,8 +89,12 @@ def ordered_dataset_features(ctx):
     masks = [decoders.mask_kwargs(ctx.model, batch) for batch in batches]
 
     def run():
-        return torch.cat([model(batch, output_hidden_states=True, **masks[i]).hidden_states[index]
-                          for i, batch in enumerate(batches)])
+        return torch.cat(
+            [
+                model(batch, output_hidden_states=True, **masks[i]).hidden_states[index]
+                for i, batch in enumerate(batches)
+            ]
+        )
 
     return run
 
@@ -94,7 +102,9 @@ def ordered_dataset_features(ctx):
 def residual_cache(ctx):
     """`hidden_states[1:]` of one call: every block's output (the last one untied from the final norm)."""
     if ctx.blocks is None or ctx.blocks != decoders.recorded_blocks(ctx.model):
-        ctx.unsupported(f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list")
+        ctx.unsupported(
+            f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list"
+        )
     _untie_last(ctx)
     model, x = native_model(ctx.model), ctx.inputs
     mask = decoders.mask_kwargs(ctx.model, x)  # padded text: the mask the subject applies

@@ -17,7 +17,9 @@ def logit_lens(ctx):
     """`hidden_states[1:]` of one call at the last position, through the final norm and the output embeddings."""
     blocks = ablation.lens_blocks(ctx)
     if blocks != decoders.recorded_blocks(ctx.model):
-        ctx.unsupported(f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list")
+        ctx.unsupported(
+            f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list"
+        )
     _untie_last(ctx)
     (_, norm), (_, unembed) = ablation.final_norm(ctx), ablation.unembedding(ctx)
     model, x = native_model(ctx.model), ctx.inputs

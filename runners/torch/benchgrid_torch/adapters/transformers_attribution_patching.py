@@ -16,7 +16,9 @@ from benchgrid_torch.adapters.transformers_ import _untie_last
 def attribution_patching(ctx):
     """hidden_states[1:] of a clean call (no_grad) and of a corrupted call, then one autograd.grad."""
     if ctx.blocks is None or ctx.blocks != decoders.recorded_blocks(ctx.model):
-        ctx.unsupported(f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list")
+        ctx.unsupported(
+            f"output_hidden_states returns the outputs of the model's blocks; {ctx.site!r} is not that list"
+        )
     _untie_last(ctx)
     model, clean, corrupted, params = native_model(ctx.model), ctx.inputs, ctx.corrupted, ctx.params
     clean_mask, corrupted_mask = decoders.mask_kwargs(ctx.model, clean), decoders.mask_kwargs(ctx.model, corrupted)

@@ -8,8 +8,7 @@ name of the node that calls it (`_node_of`), as a user reading `get_graph_node_n
 """
 
 import torch
-from torchvision.models.feature_extraction import (NodePathTracer, create_feature_extractor,
-                                                   get_graph_node_names)
+from torchvision.models.feature_extraction import NodePathTracer, create_feature_extractor, get_graph_node_names
 
 from benchgrid_torch.site_output import first
 
@@ -25,13 +24,18 @@ def _node_of(model, path):
     graph (torchvision's tracer, eval mode), else the path itself."""
     tracer = NodePathTracer()
     graph = tracer.trace(model.eval())
-    names = [tracer.node_to_qualname[node] for node in graph.nodes
-             if node.op == "call_module" and node.target == path and node in tracer.node_to_qualname]
+    names = [
+        tracer.node_to_qualname[node]
+        for node in graph.nodes
+        if node.op == "call_module" and node.target == path and node in tracer.node_to_qualname
+    ]
     if not names:  # not a leaf: torchvision traces through it and names its output by its path (`layer2`)
         return path
     if len(names) > 1:
-        raise ValueError(f"module {path!r} is called {len(names)} times in torchvision's traced graph; "
-                         "a feature extractor names one node")
+        raise ValueError(
+            f"module {path!r} is called {len(names)} times in torchvision's traced graph; "
+            "a feature extractor names one node"
+        )
     return names[0]
 
 
@@ -41,8 +45,9 @@ def _site_and_logits(ctx):
     Returning the logits node too is what keeps the whole network in the graph: an extractor asked for the
     site alone is pruned after it (that is `site_output_stopped`).
     """
-    return create_feature_extractor(ctx.model, return_nodes={_node_of(ctx.model, ctx.site): "site",
-                                                             _output_node(ctx.model): "logits"})
+    return create_feature_extractor(
+        ctx.model, return_nodes={_node_of(ctx.model, ctx.site): "site", _output_node(ctx.model): "logits"}
+    )
 
 
 def single_module_output(ctx):
