@@ -5,12 +5,15 @@ import path from 'node:path';
 import jStat from 'jstat';
 import { mean, median } from 'simple-statistics';
 import { compareResults } from '../src/compare/compute.ts';
-import type { CellResult, Results } from '../src/results/model.ts';
+import type { Results } from '../src/results/model.ts';
 import { toolTaxes } from '../src/results/published.ts';
 import { runPool } from '../src/results/cell-stop.ts';
 import { moderatedLogSpread, type Pool } from '../src/stats/spread.ts';
-import { pairedLabelRates } from '../test/compare/across-runs.simulation.ts';
-import { CAMPAIGN, type PairedNoise, type RunModel } from '../test/compare/simulate-runs.ts';
+import { estimators, orderEffect, pairedNoise, simulation } from './pairing-noise.ts';
+import { halfWidth, rawOf, toolCells, unpairedCI, widths } from './pairing-widths.ts';
+
+export { pairedNoise } from './pairing-noise.ts';
+export { unpairedCI } from './pairing-widths.ts';
 
 /** One run of the campaign with its results. */
 export interface Run {
@@ -21,79 +24,6 @@ export interface Run {
   spec?: string;
   dir: string;
   results: Results;
-}
-
-const halfWidth = (ci: readonly [number, number]) => Math.sqrt(ci[1] / ci[0]) - 1;
-const pct = (x: number) => Math.round(x * 10000) / 100;
-const toolCells = (r: Results) => r.cells.filter((c) => c.group === 'A' && c.tool !== 'raw' && c.status === 'ok');
-
-/**
- * The unpaired interval of a tool cell's ratio to raw in the same run, as two cells of 3 processes each
- * give it: Student's t (pooled variance) on the logs of its process medians against 3 of the raw cell's,
- * taken from other cells' processes (the raw cell is timed in its row's blocks before the import).
- */
-export function unpairedCI(
-  c: CellResult,
-  raw: CellResult | undefined,
-): { ratio: number; ci95: [number, number] } | null {
-  if (!raw?.per_process || !c.per_process) return null;
-  const a = c.per_process.map((p) => Math.log(p.median_ms));
-  const b = raw.per_process
-    .filter((p) => p.from !== c.id)
-    .slice(0, 3)
-    .map((p) => Math.log(p.median_ms));
-  if (a.length < 2 || b.length < 2) return null;
-  const ss = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0);
-  const df = a.length + b.length - 2;
-  const se = Math.sqrt(((ss(a) + ss(b)) / df) * (1 / a.length + 1 / b.length));
-  const d = mean(a) - mean(b);
-  const h = jStat.studentt.inv(0.975, df) * se;
-  return { ratio: Math.exp(d), ci95: [Math.exp(d - h), Math.exp(d + h)] };
-}
-
-const rawOf = (r: Results, c: CellResult) => r.cells.find((x) => x.id === `${c.group}/${c.contract}/raw/${c.subject}`);
-
-/** Paired and unpaired widths of one run's group A tool cells (the probe apart), and whether each paired ratio lies inside its unpaired interval. */
-function widths(run: Run) {
-  const cells = toolCells(run.results).filter((c) => c.paired && c.tool !== 'probe');
-  const per = cells.map((c) => {
-    const u = unpairedCI(c, rawOf(run.results, c));
-    // The unpaired ratio divides by raw timed in processes that imported nothing: the published ratio is the one to hold against it.
-    const published = c.paired!.published.ratio;
-    return {
-      id: c.id,
-      paired: c.paired!.ratio,
-      published,
-      paired_hw: halfWidth(c.paired!.ci95),
-      published_hw: halfWidth(c.paired!.published.ci95),
-      tax: c.import_tax?.ratio ?? null,
-      unpaired: u?.ratio ?? null,
-      unpaired_hw: u ? halfWidth(u.ci95) : null,
-      inside_unpaired: u ? published >= u.ci95[0] && published <= u.ci95[1] : null,
-    };
-  });
-  const m = (xs: (number | null)[]) => {
-    const v = xs.filter((x): x is number => x !== null);
-    return v.length ? median(v) : null;
-  };
-  return {
-    run: run.name,
-    cells: per.length,
-    unpaired_cells_of_group_a: toolCells(run.results)
-      .filter((c) => !c.paired)
-      .map((c) => `${c.id}: ${c.unpaired}`),
-    median_paired_hw: m(per.map((p) => p.paired_hw)),
-    median_published_hw: m(per.map((p) => p.published_hw)),
-    median_unpaired_hw: m(per.map((p) => p.unpaired_hw)),
-    inside_unpaired: `${per.filter((p) => p.inside_unpaired).length}/${per.filter((p) => p.inside_unpaired !== null).length}`,
-    outside: per
-      .filter((p) => p.inside_unpaired === false)
-      .map(
-        (p) =>
-          `${p.id}: published ${p.published.toFixed(3)} (paired ${p.paired.toFixed(3)}), unpaired ${p.unpaired?.toFixed(3)} (+-${pct(p.unpaired_hw ?? 0)}%)`,
-      ),
-    per_cell: per,
-  };
 }
 
 /**
@@ -136,31 +66,6 @@ function comparison(a: Run, b: Run) {
     })),
   };
 }
-
-/** Tool-first against baseline-first pairs over the runs' paired processes: mean difference of log ratios and its standard error. */
-function orderEffect(runs: Run[]) {
-  const diffs: number[] = [];
-  for (const r of runs)
-    for (const c of r.results.cells) {
-      for (const p of c.paired?.processes ?? []) {
-        const tool = c.samples_ms?.[p.index] ?? [];
-        const logs = p.baseline_ms.map((b, j) => Math.log(tool[j] / b));
-        const first = logs.filter((_, j) => p.tool_first[j]);
-        const second = logs.filter((_, j) => p.tool_first[j] === false);
-        if (first.length && second.length) diffs.push(mean(first) - mean(second));
-      }
-    }
-  const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - mean(diffs)) ** 2, 0) / (diffs.length - 1));
-  const se = sd / Math.sqrt(diffs.length);
-  const t = mean(diffs) / se;
-  return {
-    processes: diffs.length,
-    tool_first_minus_baseline_first: mean(diffs),
-    se,
-    p: 2 * (1 - jStat.studentt.cdf(Math.abs(t), diffs.length - 1)),
-  };
-}
-
 /** Per paired cell, the processes the precision rule would need for a 1% half-width of its paired ratio, at its own and the run's spread. */
 function processesFor(run: Run, target: number) {
   const pool: Pool | null = runPool(run.results.cells, true);
@@ -206,94 +111,6 @@ function processesFor(run: Run, target: number) {
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
-
-/**
- * The paired noise model of the simulator (test/compare/simulate-runs.ts), from the runs' paired processes
- * of the tools `tools` accepts: tools differ (a Python-heavy tool's own speed varies between processes).
- */
-export function pairedNoise(runs: Run[], tools: (tool: string) => boolean = () => true): PairedNoise {
-  const pairSd: number[] = [];
-  const cellVar: { v: number; df: number }[] = [];
-  const taxVar: { v: number; df: number }[] = [];
-  const n: number[] = [];
-  for (const r of runs)
-    for (const c of r.results.cells.filter((x) => tools(x.tool))) {
-      const ps = c.paired?.processes ?? [];
-      for (const p of ps) {
-        const logs = p.baseline_ms
-          .map((b, j) => Math.log((c.samples_ms?.[p.index]?.[j] ?? NaN) / b))
-          .filter(Number.isFinite);
-        if (logs.length >= 3) {
-          const m = median(logs);
-          pairSd.push(1.4826 * median(logs.map((x) => Math.abs(x - m))));
-          n.push(logs.length);
-        }
-      }
-      if (ps.length >= 2) {
-        const vr = (xs: number[]) => xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
-        cellVar.push({ v: vr(ps.map((p) => Math.log(p.ratio))), df: ps.length - 1 });
-        taxVar.push({ v: vr(ps.map((p) => Math.log(p.tax))), df: ps.length - 1 });
-      }
-    }
-  const pooled = (xs: { v: number; df: number }[]) =>
-    xs.reduce((s, x) => s + x.v * x.df, 0) / xs.reduce((s, x) => s + x.df, 0);
-  const pair = median(pairSd);
-  // Hodges-Lehmann's variance is about pi/3 of the mean's for normal pairs: what the pairs alone explain.
-  const process = Math.sqrt(Math.max(0, pooled(cellVar) - ((Math.PI / 3) * pair ** 2) / median(n)));
-  return { pair, process, tax: Math.sqrt(pooled(taxVar)) };
-}
-
-/** The simulator on the paired noise model: A/A and a 5% slowdown of one cell, at resnet18_cpu's protocol. */
-function simulation(noise: PairedNoise, pairs = 300) {
-  const model: RunModel = { ...CAMPAIGN, samples: 10, paired: noise };
-  const aa = pairedLabelRates(pairs, 1, model, 9100);
-  const slow = pairedLabelRates(pairs, 1.05, model, 9200);
-  return {
-    model: { ...model },
-    pairs,
-    aa_labelled: (aa.faster + aa.slower) / pairs,
-    slowed5_labelled_slower: slow.slower / pairs,
-  };
-}
-
-/** Candidate per-process estimators of a paired ratio, each over the log ratios of a process's pairs. */
-const ESTIMATORS: Record<string, (logs: number[]) => number> = {
-  'median of the pair ratios': (l) => median(l),
-  'mean of the log ratios': (l) => mean(l),
-  'Hodges-Lehmann (chosen)': (l) => {
-    const w: number[] = [];
-    for (let i = 0; i < l.length; i++) for (let j = i; j < l.length; j++) w.push((l[i] + l[j]) / 2);
-    return median(w);
-  },
-  'ratio of the two medians': () => NaN,
-};
-
-/**
- * How much each candidate estimator of a process's paired ratio varies between processes of one cell (the
- * sd of its log over the runs' paired cells, pooled on their degrees of freedom): the estimator whose
- * processes agree best makes the narrowest honest interval (docs/protocol.md, "The estimator").
- */
-function estimators(runs: Run[]) {
-  const out: Record<string, number> = {};
-  for (const [name, f] of Object.entries(ESTIMATORS)) {
-    let ss = 0;
-    let df = 0;
-    for (const r of runs)
-      for (const c of r.results.cells) {
-        const ps = c.paired?.processes ?? [];
-        if (ps.length < 2) continue;
-        const values = ps.map((p) => {
-          const tool = c.samples_ms?.[p.index] ?? [];
-          if (name.startsWith('ratio of')) return Math.log(median(tool) / median(p.baseline_ms));
-          return f(p.baseline_ms.map((b, j) => Math.log(tool[j] / b)));
-        });
-        ss += values.reduce((a, x) => a + (x - mean(values)) ** 2, 0);
-        df += values.length - 1;
-      }
-    out[name] = Math.sqrt(ss / df);
-  }
-  return out;
 }
 
 /** Statuses and exactness verdicts of two runs, cell by cell. */

@@ -8,22 +8,21 @@ bundle's harness/benchgrid_harness/launch.py, the module `benchgrid run` starts 
 allow-listed environment, time limit and process-tree kill), and appends one journal line with what it
 saw of the process (the fields of src/records/outcome.ts `Exit`). `benchgrid ingest` classifies each process
 from that line and its result file.
-Resumable: run it again and only the jobs missing from the journal run. --setup-env is benchgrid_harness/bundle_env.py,
-loaded from the bundle's harness. Standard library only, Python >= 3.8.
+Resumable: run it again and only the jobs missing from the journal run. --setup-env is benchgrid_harness/bundle_env.py
+and the journal's records are benchgrid_harness/bundle_journal.py, both loaded from the bundle's harness.
+Standard library only, Python >= 3.8.
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import shutil
 import signal
-import socket
 import sys
 import time
 
 BUNDLE_FORMAT = 1
+JOURNAL = "journal.jsonl"
 
 
 class BundleError(Exception):
@@ -36,11 +35,6 @@ class Stop(Exception):
     def __init__(self, signum):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-
-
-def now_iso():
-    """UTC time like JavaScript's toISOString()."""
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def load_bundle(bundle):
@@ -100,98 +94,18 @@ def check_inside(bundle, rel, where):
         raise BundleError(f"{where}: {rel!r} leads outside the bundle; refusing to touch it")
 
 
-def done_keys(journal):
-    """Keys of the processes already journaled; a torn last line (a killed driver) is ignored."""
-    keys = set()
-    if not os.path.exists(journal):
-        return keys
-    with open(journal, encoding="utf-8") as f:
-        for line in f:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and record.get("type") == "process":
-                keys.add(record.get("key"))
-    return keys
-
-
-def append(journal, record):
-    """One line per record, written with a single call and flushed to disk."""
-    line = json.dumps(record, sort_keys=True) + "\n"
-    with open(journal, "a", encoding="utf-8") as f:
-        f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
-
-
-def pinned_cpus():
-    """The cores this driver (and so each cell process) may use, when that is fewer than the machine has."""
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except AttributeError:
-        return None
-    return cpus if len(cpus) < (os.cpu_count() or 0) else None
-
-
-def slurm_info():
-    env = os.environ
-    if "SLURM_JOB_ID" not in env:
-        return None
-    return {
-        "job_id": env.get("SLURM_JOB_ID"),
-        "array_job_id": env.get("SLURM_ARRAY_JOB_ID"),
-        "array_task_id": env.get("SLURM_ARRAY_TASK_ID"),
-        "node": env.get("SLURMD_NODENAME"),
-    }
-
-
-def driver_record(manifest, interpreters):
-    """What this driver session ran on: ingest reads the machine from here, and refuses mixed ones."""
-    try:
-        load = round(os.getloadavg()[0], 2)
-    except (OSError, AttributeError):
-        load = None
-    return {
-        "type": "driver",
-        "v": 1,
-        "started": now_iso(),
-        "spec_digest": manifest["spec"]["digest"],
-        "shard": manifest.get("shard"),
-        "hostname": socket.gethostname(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "cpu_model": cpu_model(),
-        "load_average_1m": load,
-        "cpus": pinned_cpus(),
-        "python": platform.python_version(),
-        "interpreters": interpreters,
-        "slurm": slurm_info(),
-    }
-
-
-def load_launch(bundle):
-    """The bundle's harness/benchgrid_harness/launch.py: how every cell process starts, here as in `benchgrid run`."""
+def load_harness(bundle):
+    """The bundle's harness/benchgrid_harness: launch.py, how every cell process starts, here as in `benchgrid run`,
+    and bundle_journal.py, what the journal holds."""
     harness = os.path.join(bundle, "harness")
     if not os.path.isfile(os.path.join(harness, "benchgrid_harness", "launch.py")):
         raise BundleError(f"{harness}: no benchgrid_harness/launch.py; export the bundle again with this benchgrid")
     sys.path.insert(0, harness)
     try:
-        from benchgrid_harness import launch
+        from benchgrid_harness import bundle_journal, launch
     except (ImportError, ValueError, OSError) as exc:
         raise BundleError(f"{harness}: the harness cannot be loaded ({exc}); export the bundle again")
-    return launch
+    return launch, bundle_journal
 
 
 def run_job(launch, bundle, job, python):
@@ -242,7 +156,7 @@ def interpreters_for(manifest, args):
 
 
 def set_up(bundle, args, interpreters):
-    """--setup-env, from the bundle's harness (on sys.path since load_launch); what stops it stops the bundle."""
+    """--setup-env, from the bundle's harness (on sys.path since load_harness); what stops it stops the bundle."""
     try:
         from benchgrid_harness import bundle_env
     except ImportError as exc:
@@ -259,7 +173,7 @@ def on_signal(signum, _frame):
     raise Stop(signum)
 
 
-def main(argv=None):
+def parse_args(argv):
     parser = argparse.ArgumentParser(prog="driver.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "bundle",
@@ -287,20 +201,51 @@ def main(argv=None):
         metavar="S",
         help="start no process after S seconds (a time box); run again to finish the rest",
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def run_jobs(launch, journal, bundle, todo, interpreters, stop_after_s):
+    """Runs the jobs in order, journaling each as it ends; False when the time box stopped it first."""
+    box = time.monotonic()
+    for n, job in enumerate(todo, 1):
+        if stop_after_s is not None and time.monotonic() - box > stop_after_s:
+            print(
+                f"driver: time box of {stop_after_s:g} s reached: {len(todo) - n + 1} process(es) not "
+                "started; run the driver again to finish them",
+                file=sys.stderr,
+                flush=True,
+            )
+            return False
+        started, clock = journal.now_iso(), time.monotonic()
+        exit_info = run_job(launch, bundle, job, interpreters[job["environment"]])
+        wall = round(time.monotonic() - clock, 3)
+        journal.append(os.path.join(bundle, JOURNAL), journal.process_record(job, started, wall, exit_info))
+        wrote = os.path.exists(os.path.join(bundle, job["result"]))
+        how = "timed out" if exit_info["timedOut"] else exit_info["signal"] or f"exit {exit_info['exitCode']}"
+        print(
+            f"[{n}/{len(todo)}] {job['cell']} {job['kind']}#{job['index']} {how}"
+            f"{'' if wrote else ', no result'} ({wall:.1f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return True
+
+
+def main(argv=None):
+    args = parse_args(argv)
     bundle = os.path.abspath(args.bundle)
     setup = None
     try:
         manifest = load_bundle(bundle)
-        launch = load_launch(bundle)
+        launch, journal = load_harness(bundle)
         interpreters = interpreters_for(manifest, args)
         if args.setup_env:
             interpreters, setup = set_up(bundle, args, interpreters)
     except BundleError as exc:
         print(f"driver: {exc}", file=sys.stderr)
         return 2
-    journal = os.path.join(bundle, "journal.jsonl")
-    done = done_keys(journal)
+    journal_path = os.path.join(bundle, JOURNAL)
+    done = journal.done_keys(journal_path)
     todo = [job for job in manifest["jobs"] if job["key"] not in done]
     shard = manifest.get("shard") or {"index": 0, "count": 1}
     print(
@@ -313,50 +258,16 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if todo:
-            record = driver_record(manifest, interpreters)
+            record = journal.driver_record(manifest, interpreters)
             if setup is not None:
                 record["environment_setup"] = setup
-            append(journal, record)
-        box = time.monotonic()
-        for n, job in enumerate(todo, 1):
-            if args.stop_after_s is not None and time.monotonic() - box > args.stop_after_s:
-                print(
-                    f"driver: time box of {args.stop_after_s:g} s reached: {len(todo) - n + 1} process(es) not "
-                    "started; run the driver again to finish them",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                return 0
-            started, clock = now_iso(), time.monotonic()
-            exit_info = run_job(launch, bundle, job, interpreters[job["environment"]])
-            wall = round(time.monotonic() - clock, 3)
-            append(
-                journal,
-                {
-                    "type": "process",
-                    "key": job["key"],
-                    "cell": job["cell"],
-                    "kind": job["kind"],
-                    "index": job["index"],
-                    "started": started,
-                    "wall_s": wall,
-                    "cpus": pinned_cpus(),
-                    "start": "cold",
-                    "exit": exit_info,
-                },
-            )
-            wrote = os.path.exists(os.path.join(bundle, job["result"]))
-            how = "timed out" if exit_info["timedOut"] else exit_info["signal"] or f"exit {exit_info['exitCode']}"
-            print(
-                f"[{n}/{len(todo)}] {job['cell']} {job['kind']}#{job['index']} {how}"
-                f"{'' if wrote else ', no result'} ({wall:.1f} s)",
-                file=sys.stderr,
-                flush=True,
-            )
+            journal.append(journal_path, record)
+        if not run_jobs(launch, journal, bundle, todo, interpreters, args.stop_after_s):
+            return 0
     except Stop as stop:
         print(f"driver: {stop}: stopped; what finished is kept. Run the driver again to resume.", file=sys.stderr)
         return 128 + stop.signum
-    print(f"driver: done; results in {bundle}/results, journal {journal}", file=sys.stderr)
+    print(f"driver: done; results in {bundle}/results, journal {journal_path}", file=sys.stderr)
     return 0
 
 

@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,7 @@ FAULTY_RUNNER = REPO / "test" / "fixtures" / "runners" / "faulty"
 # The wire facts `benchgrid run` uses too (src/wire.ts): the request version and the environment allow-list.
 sys.path.insert(0, str(REPO / "runners" / "harness"))
 from benchgrid_harness import WIRE, launch  # noqa: E402 - the harness package of this checkout, found above
+from selfcheck_results import outcome, print_table, validator  # noqa: E402 - beside this file, as above
 
 # Contract facts come from the one data file TypeScript reads too (runners/harness/contracts.json).
 CONTRACTS = json.loads((REPO / "runners" / "harness" / "contracts.json").read_text(encoding="utf-8"))["kinds"]
@@ -104,8 +104,8 @@ def request(
     }
 
 
-def cases(has_transformers):
-    """(label, request, extra PYTHONPATH dirs, expected outcome, timeout s) for every cell checked."""
+def torch_cases():
+    """The reference and tv_fx adapters of the torch runner, each on the contracts it has."""
     out = []
     for kind in A_CONTRACTS:
         out.append((f"raw {kind}", request(kind, "raw", "benchgrid_torch.adapters.raw"), [], "ok", 180))
@@ -133,16 +133,19 @@ def cases(has_transformers):
         out.append(
             (f"reference {kind}", request(kind, "reference", "benchgrid_torch.adapters.reference"), [], "ok", 180)
         )
-    out.append(
+    return out
+
+
+def edge_cases():
+    """Memory mode, a device the machine lacks, a missing library and a request the harness refuses."""
+    out = [
         (
             "hooks single_module_output memory",
             request("single_module_output", "hooks", HOOKS["module"], mode="memory"),
             [],
             "ok memory",
             180,
-        )
-    )
-    out.append(
+        ),
         (
             "tv_fx ordered_dataset_features memory",
             request(
@@ -151,32 +154,30 @@ def cases(has_transformers):
             [],
             "ok memory",
             180,
-        )
-    )
-    out.append(
+        ),
         (
             "hooks on cuda",
             request("single_module_output", "hooks", HOOKS["module"], device="cuda"),
             [],
             "unsupported",
             180,
-        )
-    )
-    out.append(
+        ),
         (
             "missing library",
             request("single_module_output", "missing", "selfcheck_missing", "benchgrid-missing", HOOKS),
             ["TMP"],
             "unsupported",
             180,
-        )
-    )
+        ),
+    ]
     broken = request("single_module_output", "hooks", HOOKS["module"])
     broken["settings"]["min_samples"] = 99
     out.append(("broken request", broken, [], "error", 180))
-    if has_transformers:
-        for kind in ["single_module_output", "repeated_steering", "same_site_gradient"]:
-            out.append((f"gpt2 hooks {kind}", request(kind, "hooks", HOOKS["module"], subject=GPT2), [], "ok", 180))
+    return out
+
+
+def faulty_cases():
+    """Each faulty adapter (test/fixtures/runners/faulty) and the outcome its fault must become."""
     faulty = {
         "crash": "exit 3",
         "signal": "signal 9",
@@ -190,21 +191,20 @@ def cases(has_transformers):
         "close": "ok close",
         "spawns": "timeout",
     }
+    out = []
     for name, expected in faulty.items():
         req = request("single_module_output", name, f"faulty_adapters.{name}", None, HOOKS, runner="faulty")
         out.append((f"faulty {name}", req, [str(FAULTY_RUNNER)], expected, 25 if expected == "timeout" else 180))
     return out
 
 
-def validator(schema_name):
-    """A function returning a list of schema errors, or None when jsonschema is not importable."""
-    try:
-        import jsonschema
-    except ImportError:
-        return None
-    schema = json.loads((REPO / "schemas" / schema_name).read_text(encoding="utf-8"))
-    checker = jsonschema.Draft202012Validator(schema)
-    return lambda data: [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in checker.iter_errors(data)]
+def cases(has_transformers):
+    """(label, request, extra PYTHONPATH dirs, expected outcome, timeout s) for every cell checked."""
+    out = torch_cases() + edge_cases()
+    if has_transformers:
+        for kind in ["single_module_output", "repeated_steering", "same_site_gradient"]:
+            out.append((f"gpt2 hooks {kind}", request(kind, "hooks", HOOKS["module"], subject=GPT2), [], "ok", 180))
+    return out + faulty_cases()
 
 
 def group_gone(pgid, wait_s=5.0):
@@ -236,7 +236,6 @@ def run_cell(python, workdir, index, case, check_result):
     env = cell_env(paths, scratch)
     cmd = [python, "-m", "benchgrid_harness", "--request", str(req_path), "--result", str(res_path)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    note = ""
     try:
         _out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -254,24 +253,7 @@ def run_cell(python, workdir, index, case, check_result):
     problems = check_result(result) if check_result else [k for k in ("status", "versions") if k not in result]
     if problems:
         return label, expected, "invalid", "", "", "; ".join(problems)[:120]
-    got, median, count = result["status"], "", ""
-    if result["status"] == "ok" and result["mode"] == "memory":
-        got += " memory"
-        note = f"peak RSS {result['memory']['peak_rss_bytes'] / 2**20:.0f} MiB"
-    elif result["status"] == "ok":
-        samples = result["timing"]["samples_ms"]
-        median, count = f"{statistics.median(samples):.2f}", str(len(samples))
-        exact = result["exact"]
-        if exact is not None:
-            got += f" {exact['verdict']}"
-            note = f"max_abs_diff {exact['max_abs_diff']}"
-        else:
-            note = "reference null"
-    elif result["status"] == "unsupported":
-        note = result["reason"]
-    else:
-        note = f"{result['error']['type']}: {result['error']['message']}".replace("\n", " ")
-    return label, expected, got, median, count, note[:110]
+    return label, expected, *outcome(result)
 
 
 def main():
@@ -304,14 +286,7 @@ def main():
         rows = list(
             pool.map(lambda ic: run_cell(args.python, workdir, ic[0], ic[1], check_result), enumerate(all_cases))
         )
-    header = ("cell", "expected", "got", "median ms", "n", "note")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(5)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)) + "  note")
-    failed = 0
-    for row in rows:
-        ok = row[2] == row[1] and not (row[1] == "timeout" and row[5] != "tree killed")
-        failed += not ok
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + f"  {'' if ok else 'FAIL '}{row[5]}")
+    failed = print_table(rows)
     print(
         f"{len(rows) - failed} passed, {failed} failed  (files in {workdir}; "
         f"schema validation {'on' if check_result else 'off: jsonschema not importable'})"

@@ -17,13 +17,11 @@ what was taken as present, sizes). Needs pip and network here; exit 2 on bad inp
 """
 
 import argparse
-import glob
 import json
 import os
 import re
 import subprocess
 import sys
-import zipfile
 
 try:
     from packaging.markers import default_environment
@@ -34,18 +32,8 @@ except ImportError:  # pip always vendors it
     from pip._vendor.packaging.requirements import Requirement
     from pip._vendor.packaging.version import InvalidVersion, Version
 
-# The device machine's platform (x86-64 Linux, glibc new enough for manylinux_2_28) and pure wheels.
-PLATFORMS = [
-    "manylinux_2_28_x86_64",
-    "manylinux_2_27_x86_64",
-    "manylinux_2_17_x86_64",
-    "manylinux2014_x86_64",
-    "manylinux1_x86_64",
-    "manylinux_2_5_x86_64",
-    "linux_x86_64",
-    "any",
-]
-
+# The wheels themselves: fetched for the target, read for their dependencies (wheels.py, beside this file).
+from wheels import PLATFORMS, canonical, download, metadata
 
 # The machine's own PyTorch stack is what the check measures: a requirement on these names is met by
 # whatever version the machine has (the harness records that version in each cell's runtime), never carried.
@@ -56,10 +44,6 @@ SPARE_BYTES = 2 * 2**20
 
 class Refused(Exception):
     """Bad input (exit 2)."""
-
-
-def canonical(name):
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def read_inventory(path):
@@ -140,51 +124,6 @@ def satisfied(req, have):
         return req.specifier.contains(Version(version), prereleases=True)
     except InvalidVersion:
         return True
-
-
-def download(req, dest, python_version):
-    """pip download --no-deps of one requirement for the target; returns the wheel's path."""
-    before = set(glob.glob(os.path.join(dest, "*.whl")))
-    argv = [
-        sys.executable,
-        "-m",
-        "pip",
-        "download",
-        "--no-deps",
-        "--only-binary=:all:",
-        "--python-version",
-        python_version,
-        "--implementation",
-        "cp",
-        "-d",
-        dest,
-        "--disable-pip-version-check",
-        "-q",
-        str(req),
-    ]
-    for p in PLATFORMS:
-        argv[5:5] = ["--platform", p]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
-        raise RuntimeError(f"pip download {req}: {r.stderr.strip()[-800:]}")
-    new = set(glob.glob(os.path.join(dest, "*.whl"))) - before
-    candidates = new or {w for w in before if canonical(os.path.basename(w).split("-")[0]) == canonical(req.name)}
-    if len(candidates) != 1:
-        raise RuntimeError(f"pip download {req}: expected one wheel, found {sorted(candidates)}")
-    return candidates.pop()
-
-
-def metadata(wheel):
-    """(name, version, Requires-Dist lines) from a wheel's METADATA."""
-    with zipfile.ZipFile(wheel) as z:
-        meta = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
-        text = z.read(meta[0]).decode("utf-8", errors="replace")
-    head = text.split("\n\n", 1)[0]
-
-    def field(key):
-        return [line.split(":", 1)[1].strip() for line in head.splitlines() if line.startswith(key + ":")]
-
-    return field("Name")[0], field("Version")[0], field("Requires-Dist")
 
 
 def carry_spares(present, carried, dest, python_version):

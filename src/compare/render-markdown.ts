@@ -37,6 +37,22 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
   if (hidden > 0) out.push(onlyChangedLine(c.cells.length, hidden), '');
   out.push(`**before** ${describeRun(c.before, MARKDOWN)}  `, `**after** ${describeRun(c.after, MARKDOWN)}`, '');
+  out.push(...environmentSection(c));
+  out.push(`Noise threshold: ${c.noise.map((n) => noiseLine(n, MARKDOWN)).join('; ')}.`, '');
+  // The sections joined in an array, not pushed as arguments: one of a big run's may hold thousands of lines.
+  return [
+    ...out,
+    ...toolsSection(c),
+    ...cellsSection(c),
+    ...changesSection(c),
+    ...onlyInSection(c),
+    ...failingSection(c),
+  ].join('\n');
+}
+
+/** The environment's differences: a warning when any blocks, folded notes when none does. */
+function environmentSection(c: Comparison): string[] {
+  const out: string[] = [];
   const diffs = c.environment.differences;
   if (c.environment.blocking > 0) {
     out.push(
@@ -53,10 +69,12 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
   } else {
     out.push('Environment: no differences recorded.', '');
   }
-  out.push(`Noise threshold: ${c.noise.map((n) => noiseLine(n, MARKDOWN)).join('; ')}.`, '');
+  return out;
+}
 
-  out.push(...toolsSection(c));
-
+/** The table of the cells measured on both sides, its reason keys and notes. */
+function cellsSection(c: Comparison): string[] {
+  const out: string[] = [];
   const both = c.cells.filter((x) => x.before && x.after);
   const keys = reasonKeys(both);
   const row = (x: CellComparison) => {
@@ -97,7 +115,12 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
       `<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`,
       '',
     );
+  return out;
+}
 
+/** The cells changed other than in speed: marked ones, status changes, exactness changes. */
+function changesSection(c: Comparison): string[] {
+  const out: string[] = [];
   const marked = annotatedLines(c, MARKDOWN);
   if (marked.length > 0) {
     out.push(
@@ -125,6 +148,12 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
       );
     out.push('');
   }
+  return out;
+}
+
+/** The cells only one side has. */
+function onlyInSection(c: Comparison): string[] {
+  const out: string[] = [];
   for (const [side, cells] of [
     ['before', c.cells.filter((x) => !x.after)],
     ['after', c.cells.filter((x) => !x.before)],
@@ -138,22 +167,27 @@ export function renderMarkdown(c: Comparison, hidden = 0): string {
         '',
       );
   }
-  if (c.summary.failing) {
-    const f = c.summary.failing;
+  return out;
+}
+
+/** What --fail-on-slower found, cells then tools; nothing without it. */
+function failingSection(c: Comparison): string[] {
+  if (!c.summary.failing) return [];
+  const out: string[] = [];
+  const f = c.summary.failing;
+  out.push(
+    f.length === 0
+      ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
+      : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`,
+    '',
+  );
+  const ft = c.summary.failing_tools ?? [];
+  if (ft.length > 0)
     out.push(
-      f.length === 0
-        ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
-        : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`,
+      `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`,
       '',
     );
-    const ft = c.summary.failing_tools ?? [];
-    if (ft.length > 0)
-      out.push(
-        `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`,
-        '',
-      );
-  }
-  return out.join('\n');
+  return out;
 }
 
 /** The tools table and its note, then the heading of the cells; nothing when no tool has a verdict. */

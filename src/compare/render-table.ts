@@ -36,23 +36,17 @@ import { forTerminal, mapStrings } from '../util/escape.ts';
  */
 const FAILING_LISTED = 1000;
 
+/** How a line is coloured: an ANSI colour code around the text, or the text as it is without colour. */
+type Paint = (code: number, s: string) => string;
+
 /** The comparison as `benchgrid compare` prints it on a terminal. */
 export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WIDTH, hidden = 0): string {
   // Every string of the comparison (ids, reasons, versions from the files) through the terminal sink.
   const c = mapStrings(raw, forTerminal);
-  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const paint: Paint = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const lines: string[] = [];
   lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');
-  const diffs = c.environment.differences;
-  if (diffs.length === 0) lines.push('Environment: no differences recorded.');
-  else {
-    const title =
-      c.environment.blocking > 0
-        ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
-        : 'Environment: only notes, nothing that makes the runs incomparable.';
-    lines.push(c.environment.blocking > 0 ? paint(33, title) : title);
-    for (const line of envLines(diffs)) lines.push(`  ${line}`);
-  }
+  for (const l of environmentLines(c, paint)) lines.push(l);
   lines.push('', 'Noise threshold (the larger of --threshold and the A/A noise):');
   for (const n of c.noise) lines.push(`  ${noiseLine(n)}`);
   lines.push('', `Speed: ${headline(c)}`);
@@ -74,21 +68,44 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
       'interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).',
       MODE_NOTE,
     );
+  const rest = [
+    ...toolLines(c, paint, color, width),
+    ...changeLines(c, paint),
+    ...onlyInLines(c),
+    ...failingLines(c, paint),
+  ];
+  for (const l of rest) lines.push(l);
+  return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
+}
 
+/** The environment's differences under a title that says whether any makes the runs incomparable. */
+function environmentLines(c: Comparison, paint: Paint): string[] {
+  const diffs = c.environment.differences;
+  if (diffs.length === 0) return ['Environment: no differences recorded.'];
+  const title =
+    c.environment.blocking > 0
+      ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
+      : 'Environment: only notes, nothing that makes the runs incomparable.';
+  return [c.environment.blocking > 0 ? paint(33, title) : title, ...envLines(diffs).map((line) => `  ${line}`)];
+}
+
+/** The tools table and its note, and the tools without a verdict; nothing when no tool has one. */
+function toolLines(c: Comparison, paint: Paint, color: boolean, width: number): string[] {
   const tools = c.tools ?? [];
-  if (tools.some((t) => t.label !== 'unavailable')) {
-    lines.push('', 'Tools, each over its cells:');
-    const t = toolTable(tools, (l, text) =>
-      l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text,
-    );
-    const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
-    for (const l of grid) lines.push(l);
-    lines.push(TOOLS_NOTE);
-    const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
-    if (few.length > 0)
-      lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
-  }
+  if (!tools.some((t) => t.label !== 'unavailable')) return [];
+  const lines = ['', 'Tools, each over its cells:'];
+  const t = toolTable(tools, (l, text) => (l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text));
+  const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
+  for (const l of grid) lines.push(l);
+  lines.push(TOOLS_NOTE);
+  const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
+  if (few.length > 0) lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
+  return lines;
+}
 
+/** The cells changed other than in speed: marked ones, status changes, exactness changes. */
+function changeLines(c: Comparison, paint: Paint): string[] {
+  const lines: string[] = [];
   const marked = annotatedLines(c);
   if (marked.length > 0) {
     lines.push('', `Marked cells (${marked.length}): work differs from the contract, another torch, or a note:`);
@@ -107,33 +124,43 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
         `  ${x.id}: ${x.exactness!.before ?? 'none'} -> ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? paint(31, ' (worse: speed label withheld)') : ''}`,
       );
   }
+  return lines;
+}
+
+/** The cells only one side has. */
+function onlyInLines(c: Comparison): string[] {
+  const lines: string[] = [];
   for (const [side, cells] of [
     ['before', c.cells.filter((x) => !x.after)],
     ['after', c.cells.filter((x) => !x.before)],
   ] as const) {
     if (cells.length > 0) lines.push('', `Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id))}`);
   }
-  if (c.summary.failing) {
-    const f = c.summary.failing;
-    lines.push(
-      '',
-      f.length === 0
-        ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
-        : paint(
-            31,
-            `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`,
-          ),
-    );
-    const ft = c.summary.failing_tools ?? [];
-    if (ft.length > 0)
-      lines.push(
-        paint(
+  return lines;
+}
+
+/** What --fail-on-slower found, cells then tools; nothing without it. */
+function failingLines(c: Comparison, paint: Paint): string[] {
+  if (!c.summary.failing) return [];
+  const f = c.summary.failing;
+  const lines = [
+    '',
+    f.length === 0
+      ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
+      : paint(
           31,
-          `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`,
+          `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`,
         ),
-      );
-  }
-  return [...lines.slice(0, gridEnd), ...wrapped(lines.slice(gridEnd))].join('\n') + '\n';
+  ];
+  const ft = c.summary.failing_tools ?? [];
+  if (ft.length > 0)
+    lines.push(
+      paint(
+        31,
+        `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`,
+      ),
+    );
+  return lines;
 }
 
 /**
@@ -143,7 +170,7 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
 function cellGrid(
   both: CellComparison[],
   keys: Map<string, string>,
-  paint: (code: number, s: string) => string,
+  paint: Paint,
   color: boolean,
   width: number,
 ): { note: string | null; grid: string[] } {

@@ -80,28 +80,33 @@ export function definitionChanges(input: DefinitionInput): DefinitionChange[] {
     })),
   );
 
-  // A new reference tool changes the exactness check of the cells compared with it; `unpaired` rules change
-  // how the cells they name are timed (docs/protocol.md, Pairing).
-  const groupsOf = (s: Spec) => dictOf(s.groups.map((g) => [g.id, g] as const));
-  const toolNow = (t: string | null) => (t === null ? null : renamed(input.maps.tool, t));
-  const unpaired = (g: Spec['groups'][number]) =>
-    g.unpaired.map((r) => ({ tools: r.tools, contracts: r.contracts, subjects: r.subjects, reason: r.reason }));
-  out.push(
-    ...keyed('group', groupsOf(old), groupsOf(neu), new Map(), measured, (id, o, n) => ({
-      fields: fieldChanges(
-        { reference: toolNow(o.reference), unpaired: unpaired(o) },
-        { reference: n.reference, unpaired: unpaired(n) },
-      ),
-      pick: (m) =>
-        m.new.group === id &&
-        (m.new.reference !== toolNow(m.old.reference) ||
-          (m.new.pairing?.baseline ?? null) !== (m.old.pairing?.baseline ?? null)),
-    })),
-  );
+  out.push(...groupChanges(input));
 
   // Slurm settings say where cells run, not what they measure.
   push('slurm', null, fieldChanges(old.slurm, neu.slurm), () => false);
   return out;
+}
+
+/**
+ * The groups' changes. A new reference tool changes the exactness check of the cells compared with it;
+ * `unpaired` rules change how the cells they name are timed (docs/protocol.md, Pairing).
+ */
+function groupChanges(input: DefinitionInput): DefinitionChange[] {
+  const { old, new: neu, measured } = input;
+  const groupsOf = (s: Spec) => dictOf(s.groups.map((g) => [g.id, g] as const));
+  const toolNow = (t: string | null) => (t === null ? null : renamed(input.maps.tool, t));
+  const unpaired = (g: Spec['groups'][number]) =>
+    g.unpaired.map((r) => ({ tools: r.tools, contracts: r.contracts, subjects: r.subjects, reason: r.reason }));
+  return keyed('group', groupsOf(old), groupsOf(neu), new Map(), measured, (id, o, n) => ({
+    fields: fieldChanges(
+      { reference: toolNow(o.reference), unpaired: unpaired(o) },
+      { reference: n.reference, unpaired: unpaired(n) },
+    ),
+    pick: (m) =>
+      m.new.group === id &&
+      (m.new.reference !== toolNow(m.old.reference) ||
+        (m.new.pairing?.baseline ?? null) !== (m.old.pairing?.baseline ?? null)),
+  }));
 }
 
 /** Compares two id-keyed collections (through renames): added, removed, and changed entries. */

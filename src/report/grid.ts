@@ -5,7 +5,7 @@ import { gcSignificant } from '../results/gc.ts';
 import { degradedText, exactMark, firstLine, formatMs, vacuousText } from './format.ts';
 import type { ReportInput } from './page.ts';
 import { expandToolList } from '../spec/versions.ts';
-import { cellIndex, publishedRatio } from '../results/published.ts';
+import { cellIndex, publishedRatio, type CellIndex } from '../results/published.ts';
 import { subjectTitle } from './subject.ts';
 
 /** One grid cell. */
@@ -76,46 +76,11 @@ export function buildGrids(input: ReportInput): Grid[] {
         declared,
         mine.map((c) => c.tool),
       ).filter((t) => toolsHere.has(t));
-      const keys = new Map<string, string>();
-      const reasons: Grid['reasons'] = [];
+      const { keyOf, reasons } = reasonKeys();
       const unpaired = new Map<string, number>();
-      const keyOf = (reason: string, kind: 'unsupported' | 'error' | 'note') => {
-        const k = `${kind}\u0000${reason}`;
-        if (!keys.has(k)) {
-          const key = keyName(keys.size);
-          keys.set(k, key);
-          reasons.push({ key, reason, kind });
-        }
-        return keys.get(k)!;
-      };
+      const ctx: CellContext = { results, byId, paired, keyOf, unpaired };
       const rows = contracts.map((contract) =>
-        tools.map((tool): GridCell => {
-          const id = `${group}/${contract}/${tool}/${subject}`;
-          const c = byId.get(id) ?? null;
-          if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
-          if (c.status === 'ok') {
-            const mark = exactMark(c.exact);
-            // A cell whose garbage costs a noticeable share of a call shows it beside the median (docs/protocol.md).
-            const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
-            const ratio = paired ? publishedRatio(c, byId) : null;
-            const times = ratio?.paired ? ` x${ratio.ratio.toFixed(2)}` : '';
-            if (ratio && !ratio.paired && ratio.why) unpaired.set(ratio.why, (unpaired.get(ratio.why) ?? 0) + 1);
-            const figure =
-              c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
-            // A work difference, another torch or a note is keyed under the grid, like a reason; so is the
-            // guard's figure of a cell whose write does not move the output (its mark alone would not say how far),
-            // and the precision control's of a degraded one.
-            const notes = [
-              ...(c.exact === 'vacuous' ? [vacuousText(c)] : c.exact === 'degraded' ? [degradedText(c)] : []),
-              ...cellAnnotations(c, results),
-            ];
-            const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
-            return { id, kind: 'ok', text: key ? `${figure} (${key})` : figure, key, result: c };
-          }
-          const reason = firstLine(c.reason ?? c.error?.message) || 'no reason recorded';
-          const key = keyOf(reason, c.status);
-          return { id, kind: c.status, text: c.status === 'error' ? `error (${key})` : `(${key})`, key, result: c };
-        }),
+        tools.map((tool) => gridCell(`${group}/${contract}/${tool}/${subject}`, ctx)),
       );
       grids.push({
         group,
@@ -136,6 +101,64 @@ export function buildGrids(input: ReportInput): Grid[] {
     }
   }
   return grids;
+}
+
+type ReasonKind = Grid['reasons'][number]['kind'];
+
+/** One grid's reason keys: each distinct reason of a kind gets the next key, and is listed once under the grid. */
+function reasonKeys(): { keyOf: (reason: string, kind: ReasonKind) => string; reasons: Grid['reasons'] } {
+  const keys = new Map<string, string>();
+  const reasons: Grid['reasons'] = [];
+  const keyOf = (reason: string, kind: ReasonKind) => {
+    const k = `${kind}\u0000${reason}`;
+    if (!keys.has(k)) {
+      const key = keyName(keys.size);
+      keys.set(k, key);
+      reasons.push({ key, reason, kind });
+    }
+    return keys.get(k)!;
+  };
+  return { keyOf, reasons };
+}
+
+/** What one grid's cells are made from: the file's cells, and the grid's keys and unpaired counts as they accrue. */
+interface CellContext {
+  results: ReportInput['results'];
+  byId: CellIndex;
+  /** Whether the file has paired timing, so that each cell shows its paired ratio to raw. */
+  paired: boolean;
+  keyOf: (reason: string, kind: ReasonKind) => string;
+  unpaired: Map<string, number>;
+}
+
+/** The grid cell of one cell id: absent, its reason's key, or its measured figure. */
+function gridCell(id: string, ctx: CellContext): GridCell {
+  const c = ctx.byId.get(id) ?? null;
+  if (!c) return { id, kind: 'absent', text: '', key: null, result: null };
+  if (c.status === 'ok') return measuredCell(id, c, ctx);
+  const reason = firstLine(c.reason ?? c.error?.message) || 'no reason recorded';
+  const key = ctx.keyOf(reason, c.status);
+  return { id, kind: c.status, text: c.status === 'error' ? `error (${key})` : `(${key})`, key, result: c };
+}
+
+/** A measured cell: its median, garbage, exactness mark and paired ratio, and the key of its notes. */
+function measuredCell(id: string, c: CellResult, { results, byId, paired, keyOf, unpaired }: CellContext): GridCell {
+  const mark = exactMark(c.exact);
+  // A cell whose garbage costs a noticeable share of a call shows it beside the median (docs/protocol.md).
+  const gc = gcSignificant(c.gc_median_ms, c.median_ms) ? ` +gc ${formatMs(c.gc_median_ms!)}` : '';
+  const ratio = paired ? publishedRatio(c, byId) : null;
+  const times = ratio?.paired ? ` x${ratio.ratio.toFixed(2)}` : '';
+  if (ratio && !ratio.paired && ratio.why) unpaired.set(ratio.why, (unpaired.get(ratio.why) ?? 0) + 1);
+  const figure = c.median_ms === null ? 'ok' : `${formatMs(c.median_ms)}${gc}${mark ? ` ${mark}` : ''}${times}`;
+  // A work difference, another torch or a note is keyed under the grid, like a reason; so is the
+  // guard's figure of a cell whose write does not move the output (its mark alone would not say how far),
+  // and the precision control's of a degraded one.
+  const notes = [
+    ...(c.exact === 'vacuous' ? [vacuousText(c)] : c.exact === 'degraded' ? [degradedText(c)] : []),
+    ...cellAnnotations(c, results),
+  ];
+  const key = notes.length ? keyOf(notes.join('; '), 'note') : null;
+  return { id, kind: 'ok', text: key ? `${figure} (${key})` : figure, key, result: c };
 }
 
 /** Keys a, b, ..., z, a1, b1, ... */

@@ -5,7 +5,14 @@
 import { formatPublished } from '../results/published.ts';
 import { escapeHtml, formatBytes, formatMs } from './format.ts';
 import { chartSvg, type ChartPoint, type ChartSeries } from './growth-chart.ts';
-import { growthFamilies, growthMemory, memoryPeaks, type GrowthCell, type GrowthFamily } from './growth.ts';
+import {
+  growthFamilies,
+  growthMemory,
+  memoryPeaks,
+  type GrowthCell,
+  type GrowthFamily,
+  type GrowthMemory,
+} from './growth.ts';
 import { familyTitle, formatFit, GROWTH_SENTENCE, growthTableRows, VERDICT_WORDS } from './growth-text.ts';
 import type { ReportInput } from './page.ts';
 
@@ -44,19 +51,74 @@ export function growthHtml({ results }: ReportInput): string[] {
 /** The family's charts: x raw first, then time, then memory where any was recorded. */
 function familyCharts(f: GrowthFamily): string[] {
   const title = familyTitle(f);
-  const colour = (tool: string) =>
-    COLOURS[
-      Math.max(
-        0,
-        f.tools.findIndex((s) => s.tool === tool),
-      ) % COLOURS.length
-    ];
-  const ok = (c: GrowthCell | null): c is GrowthCell => c !== null && c.status === 'ok';
-  const point = (j: number, y: number | null, low: number | null, high: number | null, title: string): ChartPoint[] =>
-    y !== null && y > 0 ? [{ x: f.values[j], y, low, high, title }] : [];
-  const at = (tool: string, j: number) => `${tool}, ${f.key}=${f.values[j]}`;
+  const plot = familyPlot(f);
+  const charts = [
+    chartSvg({
+      kind: 'growth-ratio-chart',
+      key: f.key,
+      values: f.values,
+      series: ratioSeries(plot),
+      format: (y) => `${y.toFixed(2)}x`,
+      label: `x raw against ${f.key}: ${title}`,
+      rule: 1,
+    }),
+    chartSvg({
+      kind: 'growth-chart',
+      key: f.key,
+      values: f.values,
+      series: timeSeries(plot),
+      format: formatMs,
+      label: `Median time against ${f.key}: ${title}`,
+      rule: null,
+    }),
+  ];
+  const memory = growthMemory(f);
+  if (memory) {
+    charts.push(
+      chartSvg({
+        kind: 'growth-memory-chart',
+        key: f.key,
+        values: f.values,
+        series: memorySeries(plot, memory),
+        format: formatBytes,
+        label: `${memory.label} against ${f.key}: ${title}`,
+        rule: null,
+      }),
+    );
+  }
+  return charts;
+}
 
-  const ratios: ChartSeries[] = f.tools
+/** What the series of one family's charts share: each tool's colour, its points, and their hover titles. */
+interface FamilyPlot {
+  f: GrowthFamily;
+  colour: (tool: string) => string;
+  /** The point at the family's j-th value; none where there is no positive value to draw on a log axis. */
+  point: (j: number, y: number | null, low: number | null, high: number | null, title: string) => ChartPoint[];
+  /** The start of a point's title: the tool and the swept value. */
+  at: (tool: string, j: number) => string;
+}
+
+function familyPlot(f: GrowthFamily): FamilyPlot {
+  return {
+    f,
+    colour: (tool) =>
+      COLOURS[
+        Math.max(
+          0,
+          f.tools.findIndex((s) => s.tool === tool),
+        ) % COLOURS.length
+      ],
+    point: (j, y, low, high, title) => (y !== null && y > 0 ? [{ x: f.values[j], y, low, high, title }] : []),
+    at: (tool, j) => `${tool}, ${f.key}=${f.values[j]}`,
+  };
+}
+
+const ok = (c: GrowthCell | null): c is GrowthCell => c !== null && c.status === 'ok';
+
+/** Each tool's published x raw, for the tools that have one. */
+function ratioSeries({ f, colour, point, at }: FamilyPlot): ChartSeries[] {
+  return f.tools
     .filter((s) => s.cells.some((c) => c?.x_raw))
     .map((s) => ({
       name: s.tool,
@@ -69,7 +131,11 @@ function familyCharts(f: GrowthFamily): string[] {
       // The exponent alone (its interval is in the table below): a legend line must fit the chart's width.
       legend: `${s.tool}: overhead${s.overhead ? ` ~ ${f.key}^${s.overhead.exponent.toFixed(2)}` : ''}, ${s.verdict ? VERDICT_WORDS[s.verdict] : 'not judged'}`,
     }));
-  const times: ChartSeries[] = f.tools.map((s) => ({
+}
+
+/** Each tool's median time, its band from the smallest to the largest per-process median. */
+function timeSeries({ f, colour, point, at }: FamilyPlot): ChartSeries[] {
+  return f.tools.map((s) => ({
     name: s.tool,
     colour: colour(s.tool),
     points: s.cells.flatMap((c, j) =>
@@ -79,57 +145,26 @@ function familyCharts(f: GrowthFamily): string[] {
     ),
     legend: `${s.tool}: t ~ ${formatFit(f.key, s.time) || 'no fit'}`,
   }));
-  const charts = [
-    chartSvg({
-      kind: 'growth-ratio-chart',
-      key: f.key,
-      values: f.values,
-      series: ratios,
-      format: (y) => `${y.toFixed(2)}x`,
-      label: `x raw against ${f.key}: ${title}`,
-      rule: 1,
+}
+
+/** Each tool's peak memory, its band from the smallest to the largest memory process. */
+function memorySeries({ f, colour, point, at }: FamilyPlot, memory: GrowthMemory): ChartSeries[] {
+  return f.tools.map((s) => ({
+    name: s.tool,
+    colour: colour(s.tool),
+    points: s.cells.flatMap((c, j) => {
+      const bytes = ok(c) ? memoryPeaks(c, memory) : [];
+      if (bytes.length === 0) return [];
+      const [low, high] = [Math.min(...bytes), Math.max(...bytes)];
+      // One memory process has no spread to draw: its point stands alone on the line.
+      return point(
+        j,
+        high,
+        bytes.length > 1 ? low : null,
+        bytes.length > 1 ? high : null,
+        `${at(s.tool, j)}: ${memory.label} ${formatBytes(high)}`,
+      );
     }),
-    chartSvg({
-      kind: 'growth-chart',
-      key: f.key,
-      values: f.values,
-      series: times,
-      format: formatMs,
-      label: `Median time against ${f.key}: ${title}`,
-      rule: null,
-    }),
-  ];
-  const memory = growthMemory(f);
-  if (memory) {
-    const peaks: ChartSeries[] = f.tools.map((s) => ({
-      name: s.tool,
-      colour: colour(s.tool),
-      points: s.cells.flatMap((c, j) => {
-        const bytes = ok(c) ? memoryPeaks(c, memory) : [];
-        if (bytes.length === 0) return [];
-        const [low, high] = [Math.min(...bytes), Math.max(...bytes)];
-        // One memory process has no spread to draw: its point stands alone on the line.
-        return point(
-          j,
-          high,
-          bytes.length > 1 ? low : null,
-          bytes.length > 1 ? high : null,
-          `${at(s.tool, j)}: ${memory.label} ${formatBytes(high)}`,
-        );
-      }),
-      legend: `${s.tool}: ${memory.label}`,
-    }));
-    charts.push(
-      chartSvg({
-        kind: 'growth-memory-chart',
-        key: f.key,
-        values: f.values,
-        series: peaks,
-        format: formatBytes,
-        label: `${memory.label} against ${f.key}: ${title}`,
-        rule: null,
-      }),
-    );
-  }
-  return charts;
+    legend: `${s.tool}: ${memory.label}`,
+  }));
 }

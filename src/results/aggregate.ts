@@ -42,45 +42,7 @@ export interface RunInfo {
 
 /** Builds the results model from finished processes; cells without processes yet are left out (partial). */
 export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
-  const byCell = new Map<string, ProcessRecord[]>();
-  for (const r of records) {
-    const list = byCell.get(r.cell) ?? [];
-    list.push(r);
-    byCell.set(r.cell, list);
-  }
-  const measured: CellResult[] = [];
-  const missing: string[] = [];
-  const donors = baselineDonors(info.plan, info.selected);
-  const timeOf = new Map<string, ProcessRecord[]>();
-  for (const cell of info.plan.cells) {
-    if (!info.selected.has(cell.id)) continue;
-    if (cell.status === 'unsupported') {
-      measured.push(blank(cell, 'unsupported', cell.reason));
-      continue;
-    }
-    // A/A and control processes are figures of the run, not of the cell they run for.
-    let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa' && r.kind !== 'control');
-    // An A/A process that failed in a way every process repeats stopped the cell before its own
-    // processes ran (src/sampling/repeat-gate.ts): that failure is the cell's.
-    if (mine.length === 0)
-      mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
-    // A baseline cell timed by its row's paired processes borrows their blocks before the import.
-    const lent = donors.has(cell.id) ? lentRecords(cell, donors.get(cell.id)!, byCell) : null;
-    const time = lent ?? mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
-    if (time.length === 0 && !mine.some(isFailure)) {
-      missing.push(cell.id);
-      continue;
-    }
-    timeOf.set(cell.id, time);
-    const c = cellResult(
-      cell,
-      time,
-      mine.filter((r) => r.kind !== 'time'),
-    );
-    measured.push(
-      lent ? { ...c, baseline_from: donors.get(cell.id)!.filter((d) => lent.some((r) => r.from === d)) } : c,
-    );
-  }
+  const { measured, missing, timeOf } = measuredCells(info, byCellOf(records));
   // Each cell's stop is judged as the run judged it, against the run's spread between processes.
   const planned = new Map(info.plan.cells.map((c) => [c.id, c]));
   const paired = new Map([...timeOf].map(([id, time]) => [id, pairedProcessesOf(time)]));
@@ -144,6 +106,61 @@ export function aggregate(info: RunInfo, records: ProcessRecord[]): Results {
     page_rows: null,
     run: { ...info.run, missing, between_run: model },
   };
+}
+
+/** The records of each cell, in journal order. */
+function byCellOf(records: readonly ProcessRecord[]): Map<string, ProcessRecord[]> {
+  const byCell = new Map<string, ProcessRecord[]>();
+  for (const r of records) {
+    const list = byCell.get(r.cell) ?? [];
+    list.push(r);
+    byCell.set(r.cell, list);
+  }
+  return byCell;
+}
+
+/**
+ * Every selected cell's result from its own processes (a baseline's lent ones), the cells with none yet
+ * (missing), and the time records each measured cell was figured from.
+ */
+function measuredCells(
+  info: RunInfo,
+  byCell: Map<string, ProcessRecord[]>,
+): { measured: CellResult[]; missing: string[]; timeOf: Map<string, ProcessRecord[]> } {
+  const measured: CellResult[] = [];
+  const missing: string[] = [];
+  const donors = baselineDonors(info.plan, info.selected);
+  const timeOf = new Map<string, ProcessRecord[]>();
+  for (const cell of info.plan.cells) {
+    if (!info.selected.has(cell.id)) continue;
+    if (cell.status === 'unsupported') {
+      measured.push(blank(cell, 'unsupported', cell.reason));
+      continue;
+    }
+    // A/A and control processes are figures of the run, not of the cell they run for.
+    let mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind !== 'aa' && r.kind !== 'control');
+    // An A/A process that failed in a way every process repeats stopped the cell before its own
+    // processes ran (src/sampling/repeat-gate.ts): that failure is the cell's.
+    if (mine.length === 0)
+      mine = (byCell.get(cell.id) ?? []).filter((r) => r.kind === 'aa' && isFailure(r)).slice(0, 1);
+    // A baseline cell timed by its row's paired processes borrows their blocks before the import.
+    const lent = donors.has(cell.id) ? lentRecords(cell, donors.get(cell.id)!, byCell) : null;
+    const time = lent ?? mine.filter((r) => r.kind === 'time').sort((a, b) => a.index - b.index);
+    if (time.length === 0 && !mine.some(isFailure)) {
+      missing.push(cell.id);
+      continue;
+    }
+    timeOf.set(cell.id, time);
+    const c = cellResult(
+      cell,
+      time,
+      mine.filter((r) => r.kind !== 'time'),
+    );
+    measured.push(
+      lent ? { ...c, baseline_from: donors.get(cell.id)!.filter((d) => lent.some((r) => r.from === d)) } : c,
+    );
+  }
+  return { measured, missing, timeOf };
 }
 
 /**

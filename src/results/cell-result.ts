@@ -84,20 +84,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
   const results = all.flatMap((r) => (r.outcome.kind === 'result' ? [r.outcome.result] : []));
   const toolVersion = results.find((r) => r.versions.library)?.versions.library?.version ?? null;
   const failure = all.find((r) => r.outcome.kind === 'failed' || r.outcome.result.status === 'error');
-  if (failure) {
-    const c = blank(cell, 'error', null);
-    c.statuses = statuses;
-    c.tool_version = toolVersion;
-    if (failure.outcome.kind === 'failed') {
-      c.reason = failure.outcome.reason;
-      c.error = { type: null, message: failure.outcome.reason, tail: failure.outcome.tail.slice(-2000) || null };
-    } else {
-      const e = failure.outcome.result.error!;
-      c.reason = `${e.type}: ${e.message}`.split('\n')[0];
-      c.error = { type: e.type, message: e.message, tail: e.traceback_tail };
-    }
-    return c;
-  }
+  if (failure) return failedCell(cell, failure, statuses, toolVersion);
   const unsupported = results.find((r) => r.status === 'unsupported');
   if (unsupported) {
     const c = blank(cell, 'unsupported', unsupported.reason);
@@ -106,24 +93,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     return c;
   }
   const timed = time.map((r) => ({ r, res: (r.outcome as { result: ProcessResult }).result }));
-  const perProcess: ProcessStats[] = timed.map(({ r, res }) => {
-    const s = summary(res.timing!.samples_ms);
-    return {
-      index: r.index,
-      median_ms: s.median,
-      min_ms: s.min,
-      max_ms: s.max,
-      iqr_ms: s.iqr,
-      n: s.n,
-      stopped_by: res.timing!.stopped_by,
-      gc_median_ms: gcMedian(gcSamples([res.timing!])),
-      phases_s: res.phases_s,
-      wall_s: r.wall_s,
-      cpus: r.cpus,
-      start: r.start,
-      ...('from' in r && typeof r.from === 'string' ? { from: r.from } : {}),
-    };
-  });
+  const perProcess: ProcessStats[] = timed.map(({ r, res }) => processStats(r, res));
   const medians = perProcess.map((p) => p.median_ms);
   let exact: Verdict = null;
   let maxAbs: number | null = null;
@@ -167,5 +137,46 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     memory_growth: cellGrowth(timed.map(({ res }) => res.timing!)),
     tool_version: toolVersion,
     error: null,
+  };
+}
+
+/** A cell made `error` by its first failed process: that failure's reason and error. */
+function failedCell(
+  cell: Cell,
+  failure: ProcessRecord,
+  statuses: CellResult['statuses'],
+  toolVersion: string | null,
+): CellResult {
+  const c = blank(cell, 'error', null);
+  c.statuses = statuses;
+  c.tool_version = toolVersion;
+  if (failure.outcome.kind === 'failed') {
+    c.reason = failure.outcome.reason;
+    c.error = { type: null, message: failure.outcome.reason, tail: failure.outcome.tail.slice(-2000) || null };
+  } else {
+    const e = failure.outcome.result.error!;
+    c.reason = `${e.type}: ${e.message}`.split('\n')[0];
+    c.error = { type: e.type, message: e.message, tail: e.traceback_tail };
+  }
+  return c;
+}
+
+/** One timed process's figures: its samples' summary, how its sampling stopped, and how it ran. */
+function processStats(r: ProcessRecord, res: ProcessResult): ProcessStats {
+  const s = summary(res.timing!.samples_ms);
+  return {
+    index: r.index,
+    median_ms: s.median,
+    min_ms: s.min,
+    max_ms: s.max,
+    iqr_ms: s.iqr,
+    n: s.n,
+    stopped_by: res.timing!.stopped_by,
+    gc_median_ms: gcMedian(gcSamples([res.timing!])),
+    phases_s: res.phases_s,
+    wall_s: r.wall_s,
+    cpus: r.cpus,
+    start: r.start,
+    ...('from' in r && typeof r.from === 'string' ? { from: r.from } : {}),
   };
 }

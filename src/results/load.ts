@@ -2,7 +2,9 @@
 import { parseNotes, parseWork } from './work.ts';
 import { parseAgreement, parseEffect } from './effect.ts';
 import { parsePrecisionControl } from './precision-control.ts';
-import { aaPairedOf, pairedFields } from './paired-load.ts';
+import { pairedFields } from './paired-load.ts';
+import { metaOf } from './load-subject.ts';
+import { memoryOf, processOf } from './load-process.ts';
 import { UserError } from '../errors.ts';
 import { resultsPath } from './path.ts';
 import { depthOf, MAX_JSON_DEPTH, readJsonFile } from '../util/json-file.ts';
@@ -15,7 +17,6 @@ import {
   list,
   MAX_PROCESSES,
   MAX_SAMPLES,
-  nonNegative,
   oneOf,
   optCount,
   optDuration,
@@ -28,24 +29,10 @@ import {
   text,
   textRecord,
   texts,
-  time,
   type At,
 } from './fields.ts';
-import {
-  RESULTS_FORMAT,
-  SEED_LAYOUT,
-  type CellResult,
-  type CellSource,
-  type MemoryStats,
-  type ProcessStats,
-  type Results,
-  type SubjectMeta,
-  type SubjectModel,
-  type TokensRecord,
-  type Verdict,
-} from './model.ts';
+import { RESULTS_FORMAT, SEED_LAYOUT, type CellResult, type CellSource, type Results, type Verdict } from './model.ts';
 import { dict } from '../util/dict.ts';
-import { MAX_PROMPTS } from '../spec/text-inputs.ts';
 import { cellInconsistency } from './consistency.ts';
 import { parseGrowth } from './memory-growth.ts';
 import { forTerminal } from '../util/escape.ts';
@@ -234,51 +221,6 @@ function sourceOf(v: unknown, at: At): CellSource | null {
   };
 }
 
-function processOf(v: unknown, at: At): ProcessStats {
-  const p = record(v, at);
-  const f = (k: string) => child(at, k);
-  const phases = dict<number>();
-  // A phase the process never reached is null (no exactness check, say): it is left out.
-  for (const [k, x] of Object.entries(optRecord(p.phases_s, f('phases_s')))) {
-    const s = optDuration(x, child(f('phases_s'), k), 'seconds');
-    if (s !== null) phases[k] = s;
-  }
-  return {
-    index: count(p.index, f('index'), MAX_PROCESSES * 10),
-    median_ms: time(p.median_ms, f('median_ms')),
-    min_ms: time(p.min_ms, f('min_ms')),
-    max_ms: time(p.max_ms, f('max_ms')),
-    iqr_ms: duration(p.iqr_ms, f('iqr_ms')),
-    n: count(p.n, f('n'), MAX_SAMPLES),
-    stopped_by: oneOf(p.stopped_by, ['samples', 'budget', 'precision'] as const, f('stopped_by')),
-    gc_median_ms: optDuration(p.gc_median_ms, f('gc_median_ms')),
-    phases_s: phases,
-    wall_s: duration(p.wall_s, f('wall_s'), 'seconds'),
-    cpus:
-      p.cpus === undefined || p.cpus === null
-        ? null
-        : boundedList(p.cpus, f('cpus'), 65_536, 'cores').map((x, i) => count(x, child(f('cpus'), i), 65_535)),
-    start: p.start === undefined ? 'cold' : oneOf(p.start, ['cold', 'fork'] as const, f('start')),
-    ...(p.from === undefined ? {} : { from: text(p.from, f('from')) }),
-  };
-}
-
-function memoryOf(m: Record<string, unknown>, at: At): MemoryStats {
-  return {
-    peak_rss_bytes: boundedList(m.peak_rss_bytes ?? [], child(at, 'peak_rss_bytes'), MAX_PROCESSES, 'processes').map(
-      (x, i) => nonNegative(x, child(child(at, 'peak_rss_bytes'), i), 'a byte count'),
-    ),
-    cuda_peak_allocated_bytes: boundedList(
-      m.cuda_peak_allocated_bytes ?? [],
-      child(at, 'cuda_peak_allocated_bytes'),
-      MAX_PROCESSES,
-      'processes',
-    ).map((x, i) =>
-      x === null ? null : nonNegative(x, child(child(at, 'cuda_peak_allocated_bytes'), i), 'a byte count or null'),
-    ),
-  };
-}
-
 function errorOf(e: Record<string, unknown>, at: At): NonNullable<CellResult['error']> {
   return {
     type: optText(e.type, child(at, 'type')),
@@ -305,78 +247,4 @@ function verdictOf(c: Record<string, unknown>): Verdict | undefined {
   if (e === false) return 'mismatch';
   if (e === 'bit' || e === 'close' || e === 'mismatch' || e === 'vacuous' || e === 'degraded') return e;
   return null;
-}
-
-function metaOf(v: unknown, at: At): SubjectMeta | null {
-  if (v === undefined || v === null) return null;
-  const m = record(v, at);
-  const aa = m.aa_noise === undefined || m.aa_noise === null ? null : record(m.aa_noise, child(at, 'aa_noise'));
-  const aaAt = child(at, 'aa_noise');
-  return {
-    environment: optRecord(m.environment, child(at, 'environment')),
-    versions: textRecord(m.versions, child(at, 'versions')),
-    protocol: optRecord(m.protocol, child(at, 'protocol')),
-    aa_noise: aa
-      ? {
-          pairs: optCount(aa.pairs, child(aaAt, 'pairs'), MAX_PROCESSES) ?? 0,
-          medians_ms: boundedList(aa.medians_ms ?? [], child(aaAt, 'medians_ms'), 2 * MAX_PROCESSES, 'medians').map(
-            (x, i) => time(x, child(child(aaAt, 'medians_ms'), i)),
-          ),
-          max_rel_diff: optNonNegative(aa.max_rel_diff, child(aaAt, 'max_rel_diff')),
-          cell: optText(aa.cell, child(aaAt, 'cell')),
-          ...(aa.paired === undefined ? {} : { paired: aaPairedOf(aa.paired, child(aaAt, 'paired')) }),
-        }
-      : null,
-    ...(m.model === undefined ? {} : { model: modelOf(m.model, child(at, 'model')) }),
-  };
-}
-
-/** A subject's model as recorded: the digest must look like one, so a report never prints markup from it. */
-function modelOf(v: unknown, at: At): SubjectModel | null {
-  if (v === null) return null;
-  const m = record(v, at);
-  const w = m.weights === undefined || m.weights === null ? null : record(m.weights, child(at, 'weights'));
-  const sha = w ? text(w.sha256, child(child(at, 'weights'), 'sha256')) : null;
-  if (sha !== null && !/^sha256:[0-9a-f]{64}$/.test(sha))
-    throw bad(child(child(at, 'weights'), 'sha256'), 'sha256: and 64 hex digits', sha);
-  return {
-    builder: text(m.builder, child(at, 'builder')),
-    name: optText(m.name, child(at, 'name')),
-    dtype: oneOf(m.dtype, ['float32', 'bfloat16', 'float16', 'float64'] as const, child(at, 'dtype')),
-    weights: w
-      ? {
-          kind: oneOf(w.kind, ['state_dict', 'pretrained', 'hub'] as const, child(child(at, 'weights'), 'kind')),
-          source: text(w.source, child(child(at, 'weights'), 'source')),
-          sha256: sha!,
-        }
-      : null,
-    ...(m.tokens === undefined ? {} : { tokens: tokensOf(m.tokens, child(at, 'tokens')) }),
-  };
-}
-
-/** A token count or id in a results file: at most 2**31 (the harness generates no larger tensor). */
-const MAX_TOKEN_COUNT = 2 ** 31;
-
-/** Text inputs as recorded: counts that are counts, a digest that is one (reports print them). */
-function tokensOf(v: unknown, at: At): TokensRecord {
-  const t = record(v, at);
-  // Counts from 1 (a prompt has a token), bounded like every count of a results file.
-  const positive = (x: unknown, where: At): number => {
-    const n = count(x, where, MAX_TOKEN_COUNT);
-    if (n < 1) throw bad(where, 'a whole number from 1', x);
-    return n;
-  };
-  const sha = text(t.sha256, child(at, 'sha256'));
-  if (!/^[0-9a-f]{64}$/.test(sha)) throw bad(child(at, 'sha256'), '64 hex digits', sha);
-  return {
-    prompts: positive(t.prompts, child(at, 'prompts')),
-    lengths: boundedList(t.lengths, child(at, 'lengths'), MAX_PROMPTS, 'prompts').map((x, i) =>
-      positive(x, child(child(at, 'lengths'), i)),
-    ),
-    padded_to: positive(t.padded_to, child(at, 'padded_to')),
-    padding_side: oneOf(t.padding_side, ['left', 'right'] as const, child(at, 'padding_side')),
-    pad_id: count(t.pad_id, child(at, 'pad_id'), MAX_TOKEN_COUNT),
-    tokenizer: text(t.tokenizer, child(at, 'tokenizer')),
-    sha256: sha,
-  };
 }

@@ -1,6 +1,6 @@
 // Stage 3 of spec loading: follow `extends:` and merge the base under the child, keeping every position.
 import path from 'node:path';
-import { diag, ptr, type Diagnostic } from './diagnostics.ts';
+import { diag, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
 import { parseYaml, type ParsedDoc, type PosMap } from './document.ts';
 import { allowedRoots, describeRoots, leavesRoots } from './places.ts';
 import { MAX_SPEC_VALUES } from './limits.ts';
@@ -44,21 +44,7 @@ async function load(
   const source = await read(file);
   if (!source.ok) return { diagnostics: [source.diagnostic] };
   used.bytes += Buffer.byteLength(source.text);
-  if (chain.length > 0 && used.bytes > MAX_SPEC_BYTES) {
-    const mb = (used.bytes / 1048576).toFixed(1);
-    return {
-      diagnostics: [
-        diag(
-          'error',
-          'too-large',
-          { file, line: 1, col: 1 },
-          '',
-          `this spec and the specs that extend it hold ${mb} MB together; a spec with the specs it extends may be at most ${MAX_SPEC_BYTES / 1048576} MB.`,
-          'Is this really a spec? (docs/security.md)',
-        ),
-      ],
-    };
-  }
+  if (chain.length > 0 && used.bytes > MAX_SPEC_BYTES) return { diagnostics: [chainTooLarge(file, used.bytes)] };
   const parsed = parseYaml(file, source.text, MAX_SPEC_VALUES - used.values, chain.length > 0);
   if (!parsed.doc) return { diagnostics: parsed.diagnostics };
   const doc = parsed.doc;
@@ -70,78 +56,21 @@ async function load(
 
   const target = data.extends;
   const at = doc.positions.get('/extends')?.value ?? { file, line: 1, col: 1 };
-  if (typeof target !== 'string' || target.trim() === '') {
-    return {
-      diagnostics: [
-        diag(
-          'error',
-          'bad-extends',
-          at,
-          '/extends',
-          `extends must be a relative path to another spec (got ${JSON.stringify(target)}).`,
-        ),
-      ],
-    };
-  }
-  const baseFile = path.resolve(path.dirname(file), target);
-  const outside = leavesRoots(baseFile, roots);
-  if (outside)
-    return {
-      diagnostics: [
-        diag(
-          'error',
-          'extends-outside',
-          at,
-          '/extends',
-          `extends names ${JSON.stringify(target)}, which is ${outside} ${describeRoots(roots)}.`,
-          'A spec may extend only specs in its own directory tree or an allowed directory (docs/spec.md); copy the base there.',
-        ),
-      ],
-    };
-  if (chain.includes(baseFile) || baseFile === file) {
-    const cycle = [...chain, file, baseFile].map((f) => path.basename(f)).join(' -> ');
-    return { diagnostics: [diag('error', 'extends-cycle', at, '/extends', `extends forms a cycle: ${cycle}.`)] };
-  }
-  if (chain.length + 1 >= MAX_EXTENDS_DEPTH) {
-    return {
-      diagnostics: [
-        diag(
-          'error',
-          'too-large',
-          at,
-          '/extends',
-          `extends more than ${MAX_EXTENDS_DEPTH} specs deep.`,
-          'Merge some of the bases into one (docs/security.md).',
-        ),
-      ],
-    };
-  }
-  const base = await load(baseFile, read, [...chain, file], roots, used);
+  const named = resolveBase(file, target, at, chain, roots);
+  if ('diagnostic' in named) return { diagnostics: [named.diagnostic] };
+  const base = await load(named.baseFile, read, [...chain, file], roots, used);
   if (!base.doc) {
     // Report the base's own problems, and where it was named from.
-    const named = diag(
+    const where = diag(
       'error',
       'bad-extends',
       at,
       '/extends',
       `the spec it extends (${JSON.stringify(target)}) has errors, listed below.`,
     );
-    return { diagnostics: [named, ...base.diagnostics] };
+    return { diagnostics: [where, ...base.diagnostics] };
   }
-  if (!isObject(base.doc.data)) {
-    return {
-      diagnostics: [
-        diag(
-          'error',
-          'bad-extends',
-          at,
-          '/extends',
-          `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(base.doc.data) ? 'a list' : typeof base.doc.data}).`,
-          'Name another spec file.',
-        ),
-      ],
-    };
-  }
+  if (!isObject(base.doc.data)) return { diagnostics: [baseNotMapping(target, base.doc.data, at)] };
   const { extends: _dropped, ...own } = data;
   const positions: PosMap = new Map();
   const merged = merge(base.doc.data, own, '', base.doc.positions, doc.positions, positions);
@@ -150,6 +79,85 @@ async function load(
     doc: { file, data: merged, positions, values: used.values, sources: [...base.doc.sources, file], texts },
     diagnostics: [],
   };
+}
+
+/** The error for a chain whose files together pass the byte limit, reported at the top of the file that passed it. */
+function chainTooLarge(file: string, bytes: number): Diagnostic {
+  const mb = (bytes / 1048576).toFixed(1);
+  return diag(
+    'error',
+    'too-large',
+    { file, line: 1, col: 1 },
+    '',
+    `this spec and the specs that extend it hold ${mb} MB together; a spec with the specs it extends may be at most ${MAX_SPEC_BYTES / 1048576} MB.`,
+    'Is this really a spec? (docs/security.md)',
+  );
+}
+
+/**
+ * The absolute file that `extends: target` names, or why it may not be followed: not a path, outside the
+ * allowed roots, a cycle, or a chain too deep. Checked in that order, before the base is read.
+ */
+function resolveBase(
+  file: string,
+  target: unknown,
+  at: Pos,
+  chain: string[],
+  roots: string[],
+): { baseFile: string } | { diagnostic: Diagnostic } {
+  if (typeof target !== 'string' || target.trim() === '') {
+    return {
+      diagnostic: diag(
+        'error',
+        'bad-extends',
+        at,
+        '/extends',
+        `extends must be a relative path to another spec (got ${JSON.stringify(target)}).`,
+      ),
+    };
+  }
+  const baseFile = path.resolve(path.dirname(file), target);
+  const outside = leavesRoots(baseFile, roots);
+  if (outside)
+    return {
+      diagnostic: diag(
+        'error',
+        'extends-outside',
+        at,
+        '/extends',
+        `extends names ${JSON.stringify(target)}, which is ${outside} ${describeRoots(roots)}.`,
+        'A spec may extend only specs in its own directory tree or an allowed directory (docs/spec.md); copy the base there.',
+      ),
+    };
+  if (chain.includes(baseFile) || baseFile === file) {
+    const cycle = [...chain, file, baseFile].map((f) => path.basename(f)).join(' -> ');
+    return { diagnostic: diag('error', 'extends-cycle', at, '/extends', `extends forms a cycle: ${cycle}.`) };
+  }
+  if (chain.length + 1 >= MAX_EXTENDS_DEPTH) {
+    return {
+      diagnostic: diag(
+        'error',
+        'too-large',
+        at,
+        '/extends',
+        `extends more than ${MAX_EXTENDS_DEPTH} specs deep.`,
+        'Merge some of the bases into one (docs/security.md).',
+      ),
+    };
+  }
+  return { baseFile };
+}
+
+/** The error for a base that parsed but whose top level is a list or a scalar, so there is nothing to merge under. */
+function baseNotMapping(target: unknown, data: unknown, at: Pos): Diagnostic {
+  return diag(
+    'error',
+    'bad-extends',
+    at,
+    '/extends',
+    `the spec it extends (${JSON.stringify(target)}) is not a mapping of keys to values (got ${Array.isArray(data) ? 'a list' : typeof data}).`,
+    'Name another spec file.',
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { diag, didYouMean, ptr, type Diagnostic } from './diagnostics.ts';
+import { diag, didYouMean, ptr, type Diagnostic, type Pos } from './diagnostics.ts';
 import type { SpecData } from './data.ts';
 import { SCHEMA_DIR } from '../repository.ts';
 import { positionOf, type PosMap } from './document.ts';
@@ -98,26 +98,8 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
   const got = `got ${show(value)}`;
   const at = (p: string, key = false) => positionOf(positions, p, file, key);
   switch (e.keyword) {
-    case 'additionalProperties': {
-      const key = String(e.params.additionalProperty);
-      const allowed = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}).filter(
-        (k) => k !== '$schema',
-      );
-      const best = didYouMean(key, allowed);
-      const hint = best
-        ? `Did you mean '${best}'?`
-        : allowed.length
-          ? `Allowed keys: ${allowed.join(', ')}.`
-          : undefined;
-      return diag(
-        'error',
-        'unknown-key',
-        at(pointer + ptr(key), true),
-        pointer + ptr(key),
-        `unknown key '${key}'.`,
-        hint,
-      );
-    }
+    case 'additionalProperties':
+      return unknownKey(e, pointer, at);
     case 'required': {
       const missing = String(e.params.missingProperty);
       return diag('error', 'missing-key', at(pointer), pointer, `missing required key '${missing}'.`);
@@ -142,37 +124,10 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
       );
     case 'const':
       return diag('error', 'bad-value', at(pointer), pointer, `must be ${show(e.params.allowedValue)} (${got}).`);
-    case 'pattern': {
-      const propertyName = e.propertyName;
-      if (propertyName !== undefined)
-        return diag(
-          'error',
-          'bad-name',
-          at(pointer + ptr(propertyName), true),
-          pointer + ptr(propertyName),
-          `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`,
-        );
-      // ajv reports a schema path relative to the referenced definition, so match on either path.
-      const special = PATTERN_MESSAGES.find(
-        ([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer),
-      );
-      if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
-      return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
-    }
-    case 'format': {
-      const problem = typeof value === 'string' ? locationProblem(value) : null;
-      // A password the spec holds is not printed again (into a CI log): the value is shown without it.
-      if (e.params.format === 'package-location' && problem)
-        return diag(
-          'error',
-          'bad-index',
-          at(pointer),
-          pointer,
-          `${problem.message} (got ${show(withoutCredentials(String(value)))}).`,
-          problem.hint,
-        );
-      return diag('error', 'bad-value', at(pointer), pointer, `${e.message ?? 'has the wrong format'} (${got}).`);
-    }
+    case 'pattern':
+      return patternProblem(e, pointer, got, at);
+    case 'format':
+      return formatProblem(e, pointer, value, got, at);
     case 'propertyNames':
       return diag('error', 'bad-name', at(pointer), pointer, `has an invalid key name.`);
     case 'oneOf':
@@ -202,6 +157,55 @@ function describe(e: ErrorObject, data: unknown, positions: PosMap, file: string
     default:
       return diag('error', 'schema', at(pointer), pointer, `${e.message ?? 'is invalid'} (${got}).`);
   }
+}
+
+/** Where a pointer's value (or, with `key`, its key) was written. */
+type At = (pointer: string, key?: boolean) => Pos;
+
+/** A key the schema does not allow: the closest allowed key, or the list of them. */
+function unknownKey(e: ErrorObject, pointer: string, at: At): Diagnostic {
+  const key = String(e.params.additionalProperty);
+  const allowed = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}).filter(
+    (k) => k !== '$schema',
+  );
+  const best = didYouMean(key, allowed);
+  const hint = best ? `Did you mean '${best}'?` : allowed.length ? `Allowed keys: ${allowed.join(', ')}.` : undefined;
+  return diag('error', 'unknown-key', at(pointer + ptr(key), true), pointer + ptr(key), `unknown key '${key}'.`, hint);
+}
+
+/** A pattern failed: a key that is not a name, a rule with its own words (PATTERN_MESSAGES), or the bare pattern. */
+function patternProblem(e: ErrorObject, pointer: string, got: string, at: At): Diagnostic {
+  const propertyName = e.propertyName;
+  if (propertyName !== undefined)
+    return diag(
+      'error',
+      'bad-name',
+      at(pointer + ptr(propertyName), true),
+      pointer + ptr(propertyName),
+      `'${propertyName}' is not a valid name: use letters, digits, '_', '.', '-' (no '/' or spaces).`,
+    );
+  // ajv reports a schema path relative to the referenced definition, so match on either path.
+  const special = PATTERN_MESSAGES.find(
+    ([where]) => e.schemaPath.includes(where) || new RegExp(`^${where}$`).test(pointer),
+  );
+  if (special) return diag('error', special[1], at(pointer), pointer, `${special[2]} (${got}).`, special[3]);
+  return diag('error', 'bad-value', at(pointer), pointer, `does not match ${e.params.pattern} (${got}).`);
+}
+
+/** A format failed: a package location says what is wrong with it, any other format takes ajv's words. */
+function formatProblem(e: ErrorObject, pointer: string, value: unknown, got: string, at: At): Diagnostic {
+  const problem = typeof value === 'string' ? locationProblem(value) : null;
+  // A password the spec holds is not printed again (into a CI log): the value is shown without it.
+  if (e.params.format === 'package-location' && problem)
+    return diag(
+      'error',
+      'bad-index',
+      at(pointer),
+      pointer,
+      `${problem.message} (got ${show(withoutCredentials(String(value)))}).`,
+      problem.hint,
+    );
+  return diag('error', 'bad-value', at(pointer), pointer, `${e.message ?? 'has the wrong format'} (${got}).`);
 }
 
 /** Patterns that stand for a rule that deserves words: [schema path part or instance path regex, code, message, hint]. */

@@ -30,7 +30,10 @@ import time
 
 from . import WIRE
 
-TAIL_BYTES = 4000
+# How a process ended is exits.py's; its names stay reachable here, where the launcher's callers and tests look.
+from .exits import TAIL_BYTES, exit_info, signal_name  # noqa: F401
+from .exits import wait_status as _status
+
 # The directory holding the benchgrid_harness package: on every cell process's PYTHONPATH.
 HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Set in a server that already runs with a cell's environment (contain()); never passed on to a cell.
@@ -68,44 +71,6 @@ def kill_group(pid):
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass  # the group is already gone
-
-
-def tail(path):
-    """The last bytes of a log file ('' when it cannot be read): the tail kept for error reports."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - TAIL_BYTES))
-            return f.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def signal_name(number):
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
-
-
-def exit_info(command, code=None, signum=None, timed_out=False, spawn_error=None):
-    """How a process ended, as src/records/outcome.ts `Exit` (and the driver's journal) has it."""
-    return {
-        "exitCode": code,
-        "signal": None if signum is None else signal_name(signum),
-        "timedOut": timed_out,
-        "timeoutS": command["timeout_s"],
-        "spawnError": None if timed_out else spawn_error,
-        "stderrTail": tail(command["stderr"]),
-        "stdoutTail": tail(command["stdout"]),
-    }
-
-
-def _status(status):
-    """(exit code, signal number) of a waitpid status."""
-    if os.WIFSIGNALED(status):
-        return None, os.WTERMSIG(status)
-    return os.WEXITSTATUS(status), None
 
 
 def start_cold(command, parent=None):

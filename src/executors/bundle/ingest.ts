@@ -43,11 +43,7 @@ export interface Ingested {
 /** Reads bundles, refuses what cannot be merged (listing every problem), writes results.json and reports. */
 export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   if (dirs.length === 0) throw new UserError('ingest needs at least one bundle directory.');
-  const bundles: ReadBundle[] = dirs.map((d) => {
-    const dir = path.resolve(d);
-    const manifest = readManifestFile(dir);
-    return { dir, manifest, ...readDriverJournal(dir), specDigest: loadBundleSpec(dir, manifest).digest };
-  });
+  const bundles = readBundles(dirs);
   const problems = [...specVersions(bundles), ...exportParameters(bundles), ...duplicates(bundles)];
   if (problems.length > 0) throw refusal(problems);
 
@@ -69,35 +65,7 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   const covered = coverage(bundles, expected);
   const hard = opts.allowMissing ? covered.problems : [...covered.problems, ...covered.gaps];
 
-  const sourced: Sourced[] = [];
-  for (const b of bundles) {
-    const jobs = new Map(b.manifest.jobs.map((j) => [j.key, j]));
-    for (const p of b.processes) {
-      const job = jobs.get(p.key);
-      if (!job) continue;
-      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), {
-        cell: job.cell,
-        index: job.index,
-        mode: job.kind === 'memory' ? 'memory' : 'time',
-      });
-      sourced.push({
-        bundle: b,
-        environment: job.environment,
-        record: {
-          type: 'process',
-          key: p.key,
-          cell: p.cell,
-          kind: p.kind,
-          index: p.index,
-          started: p.started,
-          wall_s: p.wall_s,
-          cpus: p.cpus,
-          start: 'cold',
-          outcome,
-        },
-      });
-    }
-  }
+  const sourced = sourcedProcesses(bundles);
   const all = [...hard, ...environments(sourced)];
   if (all.length > 0) throw refusal(all);
 
@@ -143,6 +111,48 @@ export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   writeResults(file, results);
   writeRunReports(path.dirname(file), results, spec);
   return { results, file, missing: covered.missing };
+}
+
+function readBundles(dirs: string[]): ReadBundle[] {
+  return dirs.map((d) => {
+    const dir = path.resolve(d);
+    const manifest = readManifestFile(dir);
+    return { dir, manifest, ...readDriverJournal(dir), specDigest: loadBundleSpec(dir, manifest).digest };
+  });
+}
+
+/** Every journaled process of a job its bundle's manifest lists, classified exactly as `run` classifies it. */
+function sourcedProcesses(bundles: ReadBundle[]): Sourced[] {
+  const sourced: Sourced[] = [];
+  for (const b of bundles) {
+    const jobs = new Map(b.manifest.jobs.map((j) => [j.key, j]));
+    for (const p of b.processes) {
+      const job = jobs.get(p.key);
+      if (!job) continue;
+      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), {
+        cell: job.cell,
+        index: job.index,
+        mode: job.kind === 'memory' ? 'memory' : 'time',
+      });
+      sourced.push({
+        bundle: b,
+        environment: job.environment,
+        record: {
+          type: 'process',
+          key: p.key,
+          cell: p.cell,
+          kind: p.kind,
+          index: p.index,
+          started: p.started,
+          wall_s: p.wall_s,
+          cpus: p.cpus,
+          start: 'cold',
+          outcome,
+        },
+      });
+    }
+  }
+  return sourced;
 }
 
 function refusal(problems: string[]): UserError {

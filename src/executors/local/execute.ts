@@ -96,27 +96,7 @@ export async function execute(o: ExecuteOptions): Promise<void> {
         const wall = (Date.now() - started.getTime()) / 1000;
         if (!stopped()) {
           try {
-            const outcome = outcomeOf(exit, launch.process.result, {
-              cell: job.cell.id,
-              index: job.index,
-              mode: launch.process.mode,
-            });
-            o.onDone(
-              {
-                type: 'process',
-                key: job.key,
-                cell: job.cell.id,
-                kind: job.kind,
-                index: job.index,
-                started: started.toISOString(),
-                wall_s: wall,
-                cpus,
-                start: proc.start ?? launch.launcher.mode,
-                outcome,
-              },
-              job,
-              exit,
-            );
+            o.onDone(recordOf(job, launch, exit, { started, wall, cpus, start: proc.start }), job, exit);
           } catch (error) {
             fail(error);
           }
@@ -127,4 +107,30 @@ export async function execute(o: ExecuteOptions): Promise<void> {
     pump();
   });
   if (failure) throw (failure as { error: unknown }).error;
+}
+
+/** The journal record of one finished process: how it ran and its outcome, classified from its exit and result file. */
+function recordOf(
+  job: Job,
+  launch: Launch,
+  exit: Exit,
+  ran: { started: Date; wall: number; cpus: number[] | null; start: Running['start'] },
+): ProcessRecord {
+  const outcome = outcomeOf(exit, launch.process.result, {
+    cell: job.cell.id,
+    index: job.index,
+    mode: launch.process.mode,
+  });
+  return {
+    type: 'process',
+    key: job.key,
+    cell: job.cell.id,
+    kind: job.kind,
+    index: job.index,
+    started: ran.started.toISOString(),
+    wall_s: ran.wall,
+    cpus: ran.cpus,
+    start: ran.start ?? launch.launcher.mode,
+    outcome,
+  };
 }

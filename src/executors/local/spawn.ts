@@ -114,15 +114,7 @@ export async function startLauncher(
   mustStart: boolean,
 ): Promise<LauncherProcess> {
   const what = module === 'benchgrid_harness.forkserver' ? 'fork server' : 'launcher';
-  const proc = execa(python, ['-E', '-B', '-m', module, '--threads', String(threads)], {
-    cwd: HARNESS_DIR,
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    reject: false,
-    cleanup: true,
-  });
+  const proc = spawnLauncher(python, module, threads);
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString('utf8')).slice(-STDERR_KEEP);
@@ -142,11 +134,7 @@ export async function startLauncher(
     );
     void proc.then((r) => {
       clearTimeout(timer);
-      const how =
-        r.exitCode === undefined && !r.signal
-          ? r.originalMessage || r.shortMessage
-          : (r.signal ?? `code ${r.exitCode}`);
-      dead = `the ${what} (${python}) exited (${how})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`;
+      dead = `the ${what} (${python}) exited (${howEnded(r)})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`;
       reject(new Error(dead));
       for (const w of waiting.values()) w.onLost(dead);
       waiting.clear();
@@ -168,15 +156,7 @@ export async function startLauncher(
       const lost = (why: string) => {
         // The launcher died under its process: nothing else will kill that process's group now.
         if (pid !== undefined) killGroup(pid);
-        resolve({
-          exitCode: undefined,
-          signal: undefined,
-          timedOut: false,
-          timeoutS: command.timeout_s,
-          spawnError: why,
-          stderrTail: '',
-          stdoutTail: '',
-        });
+        resolve(lostExit(command.timeout_s, why));
       };
       if (dead) return lost(dead);
       waiting.set(n, {
@@ -198,6 +178,39 @@ export async function startLauncher(
     clearTimeout(timer);
   };
   return { run, close };
+}
+
+/** The launcher process, with its output piped (stdout carries the protocol) and killed if Node exits. */
+function spawnLauncher(python: string, module: LauncherModule, threads: number) {
+  return execa(python, ['-E', '-B', '-m', module, '--threads', String(threads)], {
+    cwd: HARNESS_DIR,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    cleanup: true,
+  });
+}
+
+/** How an ended launcher ended: why it could not start, else its signal or exit code. */
+function howEnded(r: Awaited<ReturnType<typeof spawnLauncher>>): string | undefined {
+  return r.exitCode === undefined && !r.signal
+    ? r.originalMessage || r.shortMessage
+    : (r.signal ?? `code ${r.exitCode}`);
+}
+
+/** The exit of a process whose launcher was lost (or never started): a spawn error naming why. */
+function lostExit(timeoutS: number, why: string): Exit {
+  return {
+    exitCode: undefined,
+    signal: undefined,
+    timedOut: false,
+    timeoutS,
+    spawnError: why,
+    stderrTail: '',
+    stdoutTail: '',
+  };
 }
 
 /** SIGKILL to a process group, only for a launcher that died under its processes. */

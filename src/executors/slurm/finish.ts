@@ -25,25 +25,7 @@ export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<voi
       `${dir}: no ${LAYOUT.record} there; give the shared directory \`benchgrid run --executor slurm\` printed.`,
     );
   const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
-  let stopped = false;
-  const onSignal = () => {
-    stopped = true;
-    log(
-      `stopped following; the job goes on. Finish later with: benchgrid ingest ${path.relative(process.cwd(), dir) || dir}`,
-    );
-  };
-  process.on('SIGINT', onSignal);
-  let states: TaskState[];
-  try {
-    states = await follow(dir, sub.job_id, sub.shards, {
-      pollS: o.pollS ?? Number(process.env.BENCHGRID_SLURM_POLL_S ?? 5),
-      log,
-      stopped: () => stopped,
-    });
-  } finally {
-    process.off('SIGINT', onSignal);
-  }
-  if (stopped) throw new ExitCode(EXIT.interrupted);
+  const states = await followTasks(dir, sub, o, log);
 
   const failed = states.filter((s) => s.state !== 'COMPLETED');
   for (const s of failed) {
@@ -53,16 +35,7 @@ export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<voi
       `task ${s.task} (shard ${s.task + 1}/${sub.shards}) ended ${s.state}${exit}${reason}; the end of ${LAYOUT.log(s.task)}:\n${indent(logTail(dir, s.task))}`,
     );
   }
-  // Every shard whose manifest still reads takes part: a cancelled task's finished processes are real measurements.
-  const shards = Array.from({ length: sub.shards }, (_, t) => path.join(dir, LAYOUT.shard(t))).filter((d) => {
-    try {
-      readManifestFile(d);
-      return true;
-    } catch {
-      log(`${path.relative(dir, d)}: its bundle cannot be read; its cells are left out`);
-      return false;
-    }
-  });
+  const shards = readableShards(dir, sub.shards, log);
   if (shards.length === 0)
     throw new UserError(`none of the ${sub.shards} shards of job ${sub.job_id} can be ingested.`, EXIT.runFailed);
   const out = path.resolve(o.out ?? sub.out ?? dir);
@@ -100,6 +73,48 @@ export async function finishSlurm(dirArg: string, o: FinishOptions): Promise<voi
     );
     throw new ExitCode(EXIT.runFailed);
   }
+}
+
+/** Follows the submission's tasks to their end; Ctrl-C stops following (not the job) and exits as interrupted. */
+async function followTasks(
+  dir: string,
+  sub: NonNullable<ReturnType<typeof readSubmission>>,
+  o: FinishOptions,
+  log: (s: string) => void,
+): Promise<TaskState[]> {
+  let stopped = false;
+  const onSignal = () => {
+    stopped = true;
+    log(
+      `stopped following; the job goes on. Finish later with: benchgrid ingest ${path.relative(process.cwd(), dir) || dir}`,
+    );
+  };
+  process.on('SIGINT', onSignal);
+  let states: TaskState[];
+  try {
+    states = await follow(dir, sub.job_id, sub.shards, {
+      pollS: o.pollS ?? Number(process.env.BENCHGRID_SLURM_POLL_S ?? 5),
+      log,
+      stopped: () => stopped,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+  if (stopped) throw new ExitCode(EXIT.interrupted);
+  return states;
+}
+
+/** Every shard whose manifest still reads takes part: a cancelled task's finished processes are real measurements. */
+function readableShards(dir: string, count: number, log: (s: string) => void): string[] {
+  return Array.from({ length: count }, (_, t) => path.join(dir, LAYOUT.shard(t))).filter((d) => {
+    try {
+      readManifestFile(d);
+      return true;
+    } catch {
+      log(`${path.relative(dir, d)}: its bundle cannot be read; its cells are left out`);
+      return false;
+    }
+  });
 }
 
 function indent(s: string): string {

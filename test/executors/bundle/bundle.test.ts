@@ -8,6 +8,7 @@ import { loadResults } from '../../../src/results/load.ts';
 import type { Results } from '../../../src/results/model.ts';
 import { digestOf } from '../../../src/spec/normalise.ts';
 import { cli, FIXTURES, testPython, tmpdir } from '../../helpers.ts';
+import { copy, journalKeys, summary, withoutTimings } from './bundle-fixtures.ts';
 
 const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 // Three processes over two shards (the raw cell is timed by the paired processes of hooks and tv_fx), and
@@ -39,80 +40,11 @@ function driver(dir: string) {
   });
 }
 
-function journalKeys(dir: string): string[] {
-  return fs
-    .readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((r) => r.type === 'process')
-    .map((r) => r.key);
-}
-
 async function ingest(dirs: string[], extra: string[] = []) {
   const out = path.join(tmpdir(), 'ingested');
   const r = await cli(['ingest', ...dirs, '--out', out, ...extra]);
   return { ...r, out };
 }
-
-function copy(dir: string): string {
-  const to = path.join(tmpdir(), path.basename(dir));
-  fs.cpSync(dir, to, { recursive: true });
-  return to;
-}
-
-/**
- * Fields of a result that a clock or a memory gauge produced, and how each process started (the run's
- * default on the CPU forks, the driver starts cold; checked on its own): nothing else may depend on where
- * a cell ran.
- */
-const TIMINGS = new Set([
-  'median_ms',
-  'min_ms',
-  'max_ms',
-  'iqr_ms',
-  'n',
-  'stopped_by',
-  'gc_median_ms',
-  'phases_s',
-  'wall_s',
-  'samples_ms',
-  'gc_ms',
-  'samples_per_process',
-  'precision_half_width',
-  'memory',
-  'memory_growth',
-  'paired',
-  'import_tax',
-  'control',
-  'start',
-]);
-
-/** A cell with its timings left out, at every depth (per process too). */
-function withoutTimings(value: unknown): Record<string, unknown> {
-  const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(strip);
-    if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([k]) => !TIMINGS.has(k))
-        .map(([k, x]) => [k, strip(x)]),
-    );
-  };
-  return strip(value) as Record<string, unknown>;
-}
-
-const summary = (r: Results) =>
-  r.cells
-    .map((c) => ({
-      id: c.id,
-      status: c.status,
-      statuses: c.statuses,
-      exact: c.exact,
-      reason: c.reason,
-      processes: c.processes,
-    }))
-    .sort((a, b) => a.id.localeCompare(b.id));
 
 beforeAll(async () => {
   work = tmpdir('benchgrid-bundle-');

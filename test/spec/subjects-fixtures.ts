@@ -1,0 +1,29 @@
+// Shared by the tests of subjects declared in full: a spec of one subject, and the files beside it that a
+// python builder and real weights name.
+import { write } from '../helpers.ts';
+import { oneSubjectSpec } from './one-subject.ts';
+
+/** A spec with one subject `s` (the given model, inputs and extras) and a read of `site` by raw and hooks. */
+export function spec(
+  model: string,
+  opts: { inputs?: string; extra?: string; protocol?: string; site?: string } = {},
+): string {
+  return oneSubjectSpec({
+    name: 'subjects_test',
+    title: 'subjects',
+    label: 'my model',
+    model,
+    protocol: `{ processes: 2, samples: 3, min_samples: 2${opts.protocol ? `, ${opts.protocol}` : ''} }`,
+    inputs: opts.inputs ?? '{ kind: image, shape: [1, 3, 8, 8], seed: 0 }',
+    site: opts.site ?? 'body.0',
+    extra: `${opts.extra ?? ''}\n`,
+  });
+}
+
+/** Writes into `dir` the model file, state_dict and save_pretrained directory the specs name. */
+export function writeSubjectFiles(dir: string): void {
+  // A model file that would fail loudly if anything imported it while validating.
+  write(dir, 'models/net.py', 'raise SystemExit("imported while validating")\ndef build(width=4):\n    pass\n');
+  write(dir, 'weights/net.safetensors', 'not really');
+  write(dir, 'pretrained/config.json', '{"model_type": "gpt2"}');
+}
