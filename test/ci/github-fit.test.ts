@@ -18,6 +18,14 @@ const WHERE = "the whole comparison is in this run's job summary (https://github
 const NOTE =
   /\n\n\*\*This comment was cut here\*\* to fit GitHub's limit of 65,536 characters: the whole comparison is in this run's job summary \(https:\/\/github\.com\/o\/tool\/actions\/runs\/42\)\.\n$/;
 
+/** The comment of the marker and these lines, cut to fit: it checks the cut is within the limit and well formed. */
+function fittedWell(lines: string[]): string {
+  const cut = fitComment([MARKER, ...lines].join('\n'), WHERE);
+  expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+  expect(wellFormed(cut)).toBe(true);
+  return cut;
+}
+
 describe("fitComment: within GitHub's limit, well-formed, saying where the rest is", () => {
   it('leaves a comment within the limit as it is, to the character', () => {
     expect(fitComment('short', WHERE)).toBe('short');
@@ -65,8 +73,7 @@ describe("fitComment: within GitHub's limit, well-formed, saying where the rest 
 
   it('closes a code fence it cuts into, whatever backticks the text holds, and the <details> blocks around it', () => {
     const rows = Array.from({ length: 6000 }, (_, i) => `line ${i} with \`\` two backticks and a \`code span\``);
-    const text = [
-      MARKER,
+    const cut = fittedWell([
       '<details><summary>log</summary>',
       '',
       '````text',
@@ -76,10 +83,7 @@ describe("fitComment: within GitHub's limit, well-formed, saying where the rest 
       '````',
       '',
       '</details>',
-    ].join('\n');
-    const cut = fitComment(text, WHERE);
-    expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(wellFormed(cut)).toBe(true);
+    ]);
     expect(cut).toMatch(
       /\nline \d+ with `` two backticks and a `code span`\n````\n\n<\/details>\n\n\*\*This comment was cut here/,
     );
@@ -87,8 +91,7 @@ describe("fitComment: within GitHub's limit, well-formed, saying where the rest 
 
   it('closes nested <details> blocks it cuts into, and leaves closed ones as they are', () => {
     const table = Array.from({ length: 3000 }, (_, i) => `| cell ${i} | ${'z'.repeat(30)} |`);
-    const text = [
-      MARKER,
+    const cut = fittedWell([
       '<details><summary>done</summary>',
       '',
       'short',
@@ -103,11 +106,8 @@ describe("fitComment: within GitHub's limit, well-formed, saying where the rest 
       '',
       '</details>',
       '</details>',
-    ].join('\n');
-    const cut = fitComment(text, WHERE);
-    expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    ]);
     expect(openBlocks(cut.slice(0, cut.indexOf('\n\n</details>\n\n</details>')))).toEqual({ fence: null, details: 2 });
-    expect(wellFormed(cut)).toBe(true);
   });
 
   it('cuts to any limit it is given, counting the note and what closes the blocks', () => {

@@ -10,6 +10,24 @@ const ids = [
   'A/single_module_input/raw/resnet18',
 ];
 
+/** The contracts and tools of the two-row tables below, which shortening keeps whole. */
+const KEPT = ['single_module_output/raw', 'single_module_input/nnsight'];
+
+/**
+ * shortIds of two rows with KEPT's contracts and tools, at `width`: checks that every id fits and keeps its
+ * contract and tool whole, the contract being its part `at` (0 once the group is left out).
+ */
+function shortenedKeeping(rows: string[], width: number, at: number): ReturnType<typeof shortIds> {
+  const s = shortIds(rows, width);
+  const kept = s.ids.map((id) => {
+    const [contract, tool] = id.split('/').slice(at);
+    return `${contract}/${tool}`;
+  });
+  expect(kept).toEqual(KEPT);
+  expect(Math.max(...s.ids.map(visibleLength))).toBeLessThanOrEqual(width);
+  return s;
+}
+
 describe('shortIds', () => {
   it('leaves ids that fit alone, whatever they share', () => {
     expect(shortIds(ids, 100)).toEqual({ ids, head: 'cell', note: null });
@@ -27,15 +45,10 @@ describe('shortIds', () => {
       'A/single_module_output/raw/vit_base_patch16_224',
       'A/single_module_input/nnsight/vit_large_patch16_224',
     ];
-    const s = shortIds(rows, 40);
-    expect(s.ids.map((id) => id.split('/').slice(0, 2).join('/'))).toEqual([
-      'single_module_output/raw',
-      'single_module_input/nnsight',
-    ]);
+    const s = shortenedKeeping(rows, 40, 0);
     const subjects = s.ids.map((id) => id.split('/')[2]);
     expect(subjects.every((x) => x.includes('…'))).toBe(true);
     expect(new Set(subjects).size).toBe(2);
-    expect(Math.max(...s.ids.map(visibleLength))).toBeLessThanOrEqual(40);
     expect(s.note).toBe(
       'On every row: group A. Names with … are shortened in the middle; --format json has the full ids.',
     );
@@ -46,12 +59,7 @@ describe('shortIds', () => {
       'a_long_group_name/single_module_output/raw/resnet18_wide',
       'other_long_group_x/single_module_input/nnsight/resnet50_deep',
     ];
-    const byGroup = shortIds(rows, 50);
-    expect(byGroup.ids.map((id) => id.split('/').slice(1, 3).join('/'))).toEqual([
-      'single_module_output/raw',
-      'single_module_input/nnsight',
-    ]);
-    expect(Math.max(...byGroup.ids.map(visibleLength))).toBeLessThanOrEqual(50);
+    shortenedKeeping(rows, 50, 1);
     const all = shortIds(rows, 30);
     expect(all.ids[0].split('/')[1]).toContain('…');
     // No part goes below MIN_PART, so the ids may stay over a limit this small.

@@ -2,6 +2,7 @@
 // report (issue 38): every cell measured, with raw samples whose derived figures agree with them.
 import fs from 'node:fs';
 import path from 'node:path';
+import { measuredCellJson } from '../helpers/measured-cell.ts';
 
 /** Options of a large results file. */
 export interface LargeResultsOptions {
@@ -29,27 +30,8 @@ export function writeLargeResults(dir: string, name: string, opts: LargeResultsO
         level * (1 + p / 64 - 1 / 128),
         level * (1 + p / 64 + 1 / 128),
       ]);
-      const medians = samples.map((s) => s[0]);
-      const id = `A/c${c}/t${t}/s`;
-      parts.push(
-        `${JSON.stringify(id)}:${JSON.stringify({
-          status: 'ok',
-          statuses: ['ok'],
-          reason: null,
-          median_ms: medians[1],
-          min_ms: medians[0],
-          max_ms: medians[2],
-          processes: 3,
-          samples_per_process: [3, 3, 3],
-          samples_ms: opts.samples === false ? null : samples,
-          per_process: null,
-          memory: null,
-          tool_version: null,
-          error: null,
-          exact: null,
-          max_abs_diff: null,
-        })}`,
-      );
+      const cell = measuredCellJson(samples, { samples_ms: opts.samples === false ? null : samples });
+      parts.push(`${JSON.stringify(`A/c${c}/t${t}/s`)}:${JSON.stringify(cell)}`);
     }
   }
   const head = {

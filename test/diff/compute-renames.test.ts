@@ -3,18 +3,15 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffSpecs } from '../../src/diff/compute.ts';
-import { CELLS, diffTexts, load, PAIRS, variant } from './fixtures.ts';
+import { CELLS, diffFromSmall, diffTexts, load, PAIRS, variant } from './fixtures.ts';
 
 describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   it('label and page text changes invalidate nothing', async () => {
-    const d = await diffTexts(
-      variant(),
-      variant(
-        ['hooks: { label: forward hooks }', 'hooks: { label: PyTorch forward hooks }'],
-        ['title: Small\n', 'title: Smaller\n'],
-        ['{ tool: hooks, label: forward hook }', '{ tool: hooks, label: a forward hook }'],
-        ["- label: one module's output", '- label: the output of one module'],
-      ),
+    const d = await diffFromSmall(
+      ['hooks: { label: forward hooks }', 'hooks: { label: PyTorch forward hooks }'],
+      ['title: Small\n', 'title: Smaller\n'],
+      ['{ tool: hooks, label: forward hook }', '{ tool: hooks, label: a forward hook }'],
+      ["- label: one module's output", '- label: the output of one module'],
     );
     expect(d.labels).toEqual([
       { kind: 'spec', id: null, field: 'title', from: 'Small', to: 'Smaller' },
@@ -38,7 +35,7 @@ describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   });
 
   it('page rows added and removed', async () => {
-    const d = await diffTexts(variant(), variant(['            - { tool: raw }\n', '            - { tool: tv_fx }\n']));
+    const d = await diffFromSmall(['            - { tool: raw }\n', '            - { tool: tv_fx }\n']);
     expect(d.page.added).toEqual([
       { cell: CELLS.smoFx, section: 'Small', row: "one module's output", entry: 'torchvision fx' },
     ]);
@@ -48,16 +45,13 @@ describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   });
 
   it('a renamed subject renames its cells and page rows; a renamed and relabelled tool is still a rename', async () => {
-    const d = await diffTexts(
-      variant(),
-      variant(
-        ['  resnet18:\n', '  rn18:\n'],
-        ['subjects: [resnet18]', 'subjects: [rn18]'],
-        ['subjects: [resnet18]', 'subjects: [rn18]'],
-        ['  tv_fx: { label: torchvision fx }', '  fx: { label: torch.fx, adapter: tv_fx }'],
-        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
-        ['tools: [tv_fx]', 'tools: [fx]'],
-      ),
+    const d = await diffFromSmall(
+      ['  resnet18:\n', '  rn18:\n'],
+      ['subjects: [resnet18]', 'subjects: [rn18]'],
+      ['subjects: [resnet18]', 'subjects: [rn18]'],
+      ['  tv_fx: { label: torchvision fx }', '  fx: { label: torch.fx, adapter: tv_fx }'],
+      ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
+      ['tools: [tv_fx]', 'tools: [fx]'],
     );
     expect(d.renames).toEqual([
       { kind: 'subject', from: 'resnet18', to: 'rn18' },
@@ -84,13 +78,10 @@ describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   });
 
   it('a rename whose definition also changed is a removal and an addition', async () => {
-    const d = await diffTexts(
-      variant(),
-      variant(
-        ['  tv_fx: { label: torchvision fx }', '  fx: { label: torchvision fx, adapter: hooks }'],
-        ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
-        ['tools: [tv_fx]', 'tools: [fx]'],
-      ),
+    const d = await diffFromSmall(
+      ['  tv_fx: { label: torchvision fx }', '  fx: { label: torchvision fx, adapter: hooks }'],
+      ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
+      ['tools: [tv_fx]', 'tools: [fx]'],
     );
     expect(d.renames).toEqual([]);
     expect(d.definitions.map((x) => [x.kind, x.id, x.change])).toEqual([

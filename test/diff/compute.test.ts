@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellsToMeasure } from '../../src/diff/compute.ts';
-import { CELLS, diffPair, diffTexts, expected, PAIRS, variant } from './fixtures.ts';
+import { CELLS, diffFromSmall, diffPair, diffTexts, expected, PAIRS, variant } from './fixtures.ts';
 
 const same: [number, number] = [7, 7];
 const planned6: [number, number] = [6, 6];
@@ -12,142 +12,136 @@ const everyPlanned = [CELLS.smoRaw, CELLS.smoHooks, CELLS.smoFx, CELLS.editRaw, 
 const planned = (id: string) => ({ id, status: 'planned' as const, reason: null });
 const editFx = { id: CELLS.editFx, status: 'unsupported' as const, reason: 'a feature extractor reads outputs' };
 
+/** Checks that the fixture pair `name` (test/fixtures/diff/NAME/{old,new}.yaml) differs by exactly `parts`. */
+async function expectPairDiff(name: string, ...want: Parameters<typeof expected>): Promise<void> {
+  expect(await diffPair(name)).toEqual(expected(...want));
+}
+
 describe('diffSpecs over the fixture pairs', () => {
   it('an added tool adds its cells, planned or with their reason, and invalidates nothing', async () => {
-    expect(await diffPair('added-tool')).toEqual(
-      expected(
-        {
-          cells: {
-            added: [planned(CELLS.smoFx), editFx],
-          },
-          definitions: [{ kind: 'tool', id: 'tv_fx', change: 'added', fields: [], invalidates: [] }],
-        },
-        { cells: [5, 7], planned: [5, 6] },
-      ),
+    await expectPairDiff(
+      'added-tool',
+      {
+        cells: { added: [planned(CELLS.smoFx), editFx] },
+        definitions: [{ kind: 'tool', id: 'tv_fx', change: 'added', fields: [], invalidates: [] }],
+      },
+      { cells: [5, 7], planned: [5, 6] },
     );
   });
 
   it('a removed contract removes its cells', async () => {
-    expect(await diffPair('removed-contract')).toEqual(
-      expected(
-        {
-          cells: {
-            removed: [planned(CELLS.editRaw), planned(CELLS.editHooks), editFx],
-          },
-          definitions: [{ kind: 'contract', id: 'replacement_edit', change: 'removed', fields: [], invalidates: [] }],
-        },
-        { cells: [7, 4], planned: [6, 4] },
-      ),
+    await expectPairDiff(
+      'removed-contract',
+      {
+        cells: { removed: [planned(CELLS.editRaw), planned(CELLS.editHooks), editFx] },
+        definitions: [{ kind: 'contract', id: 'replacement_edit', change: 'removed', fields: [], invalidates: [] }],
+      },
+      { cells: [7, 4], planned: [6, 4] },
     );
   });
 
   it('a new reason flips a cell with both reasons, and a reworded reason is a reason change', async () => {
-    expect(await diffPair('flipped-reason')).toEqual(
-      expected(
-        {
-          cells: {
-            flipped: [
-              {
-                id: CELLS.editRaw,
-                was: null,
-                from: { status: 'planned', reason: null },
-                to: { status: 'unsupported', reason: 'an unedited forward pass says nothing about edits' },
-              },
-            ],
-            reasonChanged: [
-              {
-                id: CELLS.editFx,
-                was: null,
-                from: 'a feature extractor reads outputs',
-                to: 'a feature extractor reads outputs; it cannot edit',
-              },
-            ],
-          },
+    await expectPairDiff(
+      'flipped-reason',
+      {
+        cells: {
+          flipped: [
+            {
+              id: CELLS.editRaw,
+              was: null,
+              from: { status: 'planned', reason: null },
+              to: { status: 'unsupported', reason: 'an unedited forward pass says nothing about edits' },
+            },
+          ],
+          reasonChanged: [
+            {
+              id: CELLS.editFx,
+              was: null,
+              from: 'a feature extractor reads outputs',
+              to: 'a feature extractor reads outputs; it cannot edit',
+            },
+          ],
         },
-        { cells: same, planned: [6, 5] },
-      ),
+      },
+      { cells: same, planned: [6, 5] },
     );
   });
 
   it('a protocol change invalidates every planned cell', async () => {
-    expect(await diffPair('protocol-change')).toEqual(
-      expected(
-        {
-          definitions: [
-            {
-              kind: 'protocol',
-              id: null,
-              change: 'changed',
-              fields: [{ path: 'samples', from: 3, to: 5 }],
-              invalidates: everyPlanned,
-            },
-          ],
-          invalidated: everyPlanned,
-        },
-        { cells: same, planned: planned6 },
-      ),
+    await expectPairDiff(
+      'protocol-change',
+      {
+        definitions: [
+          {
+            kind: 'protocol',
+            id: null,
+            change: 'changed',
+            fields: [{ path: 'samples', from: 3, to: 5 }],
+            invalidates: everyPlanned,
+          },
+        ],
+        invalidated: everyPlanned,
+      },
+      { cells: same, planned: planned6 },
     );
   });
 
   it("a subject's site change invalidates only the cells of contracts that read that site", async () => {
     const readers = [CELLS.smoRaw, CELLS.smoHooks, CELLS.smoFx, CELLS.editRaw, CELLS.editHooks];
-    expect(await diffPair('subject-site-change')).toEqual(
-      expected(
-        {
-          definitions: [
-            {
-              kind: 'subject',
-              id: 'resnet18',
-              change: 'changed',
-              fields: [{ path: 'sites.layer2', from: 'layer2', to: 'layer3' }],
-              invalidates: readers,
-            },
-          ],
-          invalidated: readers,
-        },
-        { cells: same, planned: planned6 },
-      ),
+    await expectPairDiff(
+      'subject-site-change',
+      {
+        definitions: [
+          {
+            kind: 'subject',
+            id: 'resnet18',
+            change: 'changed',
+            fields: [{ path: 'sites.layer2', from: 'layer2', to: 'layer3' }],
+            invalidates: readers,
+          },
+        ],
+        invalidated: readers,
+      },
+      { cells: same, planned: planned6 },
     );
   });
 
   it('a renamed tool and contract are renames, their cells matched, not removed and added', async () => {
-    expect(await diffPair('rename')).toEqual(
-      expected(
-        {
-          renames: [
-            { kind: 'contract', from: 'raw_forward', to: 'plain_forward' },
-            { kind: 'tool', from: 'hooks', to: 'forward_hooks' },
+    await expectPairDiff(
+      'rename',
+      {
+        renames: [
+          { kind: 'contract', from: 'raw_forward', to: 'plain_forward' },
+          { kind: 'tool', from: 'hooks', to: 'forward_hooks' },
+        ],
+        cells: {
+          renamed: [
+            { from: CELLS.smoHooks, to: 'A/single_module_output/forward_hooks/resnet18' },
+            { from: CELLS.editHooks, to: 'A/replacement_edit/forward_hooks/resnet18' },
+            { from: CELLS.forward, to: 'B/plain_forward/reference/resnet18' },
           ],
-          cells: {
-            renamed: [
-              { from: CELLS.smoHooks, to: 'A/single_module_output/forward_hooks/resnet18' },
-              { from: CELLS.editHooks, to: 'A/replacement_edit/forward_hooks/resnet18' },
-              { from: CELLS.forward, to: 'B/plain_forward/reference/resnet18' },
-            ],
-          },
         },
-        { cells: same, planned: planned6 },
-      ),
+      },
+      { cells: same, planned: planned6 },
     );
   });
 
   it('a change in the file a spec extends is seen through: the resolved specs are compared', async () => {
-    expect(await diffPair('extends-change')).toEqual(
-      expected(
-        {
-          definitions: [
-            {
-              kind: 'subject',
-              id: 'resnet18',
-              change: 'changed',
-              fields: [{ path: 'inputs.shape', from: [1, 3, 32, 32], to: [1, 3, 64, 64] }],
-              invalidates: everyPlanned,
-            },
-          ],
-          invalidated: everyPlanned,
-        },
-        { cells: same, planned: planned6 },
-      ),
+    await expectPairDiff(
+      'extends-change',
+      {
+        definitions: [
+          {
+            kind: 'subject',
+            id: 'resnet18',
+            change: 'changed',
+            fields: [{ path: 'inputs.shape', from: [1, 3, 32, 32], to: [1, 3, 64, 64] }],
+            invalidates: everyPlanned,
+          },
+        ],
+        invalidated: everyPlanned,
+      },
+      { cells: same, planned: planned6 },
     );
   });
 });
@@ -210,11 +204,11 @@ describe('diffSpecs on other changes', () => {
   });
 
   it('an input seed or a device change invalidates; the device invalidates every planned cell', async () => {
-    const seed = await diffTexts(variant(), variant(['seed: 0 }\n    sites', 'seed: 1 }\n    sites']));
+    const seed = await diffFromSmall(['seed: 0 }\n    sites', 'seed: 1 }\n    sites']);
     expect(seed.definitions.map((x) => [x.kind, x.fields, x.invalidates.length])).toEqual([
       ['subject', [{ path: 'inputs.seed', from: 0, to: 1 }], 6],
     ]);
-    const device = await diffTexts(variant(), variant(['device: cpu', 'device: cuda']));
+    const device = await diffFromSmall(['device: cpu', 'device: cuda']);
     expect(device.definitions).toEqual([
       {
         kind: 'device',
@@ -227,7 +221,7 @@ describe('diffSpecs on other changes', () => {
   });
 
   it('a new reference tool invalidates the cells whose exactness it checks', async () => {
-    const d = await diffTexts(variant(), variant(['reference: hooks', 'reference: tv_fx']));
+    const d = await diffFromSmall(['reference: hooks', 'reference: tv_fx']);
     // raw is not comparable (no reference either way); hooks is now checked against tv_fx, tv_fx no longer is.
     expect(d.definitions).toEqual([
       {

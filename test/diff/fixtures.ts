@@ -36,6 +36,11 @@ export async function diffTexts(oldText: string, newText: string): Promise<SpecD
   return diffSpecs({ ...old, file: 'old.yaml' }, { ...neu, file: 'new.yaml' });
 }
 
+/** The diff of SMALL to SMALL with these replacements (see variant). */
+export function diffFromSmall(...reps: [string, string][]): Promise<SpecDiff> {
+  return diffTexts(SMALL, variant(...reps));
+}
+
 /** The small spec every pair starts from (old.yaml of protocol-change is it, unchanged). */
 export const SMALL = fs.readFileSync(path.join(PAIRS, 'protocol-change/old.yaml'), 'utf8');
 

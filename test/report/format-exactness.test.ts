@@ -1,13 +1,11 @@
 // How every report writes a cell whose write does not move the output, and a decoder cell's task-level agreement.
 import { describe, expect, it } from 'vitest';
 import { agreementText, exactMark, exactnessCell, exactText, vacuousText } from '../../src/report/format.ts';
-import type { CellResult } from '../../src/results/model.ts';
-
-const cell = (over: Partial<CellResult>) => ({ status: 'ok', exact: null, max_abs_diff: null, ...over }) as CellResult;
+import { verdictCell } from './verdict-cell.ts';
 
 describe('a vacuous cell', () => {
   it("reads vacuous with the guard's figure, never as agreement", () => {
-    const c = cell({
+    const c = verdictCell({
       exact: 'vacuous',
       max_abs_diff: 0,
       effect: { max_abs_diff: 3.1e-9, vacuous: true, top1_agreement: 1, tv_distance: 0 },
@@ -17,7 +15,7 @@ describe('a vacuous cell', () => {
     );
     expect(
       vacuousText(
-        cell({
+        verdictCell({
           exact: 'vacuous',
           effect: { max_abs_diff: null, vacuous: true, top1_agreement: 1, first_divergence: null },
         }),
@@ -30,14 +28,22 @@ describe('a vacuous cell', () => {
 
 describe('a decoder cell', () => {
   it('shows top-1 agreement and TV distance beside the max abs diff', () => {
-    const c = cell({ exact: 'close', max_abs_diff: 2.2e-7, agreement: { top1_agreement: 1, tv_distance: 3.1e-8 } });
+    const c = verdictCell({
+      exact: 'close',
+      max_abs_diff: 2.2e-7,
+      agreement: { top1_agreement: 1, tv_distance: 3.1e-8 },
+    });
     expect(exactnessCell(c)).toBe('close (max abs diff 2.2e-7; top-1 1.00, TV 3.1e-8)');
   });
 
   it('shows where generated tokens part, or that none does', () => {
     expect(
       exactnessCell(
-        cell({ exact: 'mismatch', max_abs_diff: 812, agreement: { top1_agreement: 0.8125, first_divergence: 3 } }),
+        verdictCell({
+          exact: 'mismatch',
+          max_abs_diff: 812,
+          agreement: { top1_agreement: 0.8125, first_divergence: 3 },
+        }),
       ),
     ).toBe('mismatch (max abs diff 812; tokens part from new token 4, top-1 0.81)');
     expect(agreementText({ top1_agreement: 1, first_divergence: null })).toBe('no token parts, top-1 1.00');
@@ -45,7 +51,7 @@ describe('a decoder cell', () => {
 
   it('is bit-exact alone when bit for bit the same', () => {
     expect(
-      exactnessCell(cell({ exact: 'bit', max_abs_diff: 0, agreement: { top1_agreement: 1, tv_distance: 0 } })),
+      exactnessCell(verdictCell({ exact: 'bit', max_abs_diff: 0, agreement: { top1_agreement: 1, tv_distance: 0 } })),
     ).toBe('bit-exact');
   });
 });

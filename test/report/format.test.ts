@@ -9,8 +9,8 @@ import {
   formatRange,
   mdCell,
 } from '../../src/report/format.ts';
-import type { CellResult } from '../../src/results/model.ts';
 import { inlineJson, inlineScript } from '../../src/report/html-assets.ts';
+import { verdictCell } from './verdict-cell.ts';
 
 describe('formatMs', () => {
   it('writes milliseconds with two decimals below 1000 ms', () => {
@@ -50,23 +50,23 @@ describe('marks and text', () => {
   });
 
   it("writes a page row's exactness with the difference it was judged on, and nothing for a cell without a measured result", () => {
-    const cell = (over: Partial<CellResult>) =>
-      ({ status: 'ok', exact: null, max_abs_diff: null, ...over }) as CellResult;
-    expect(exactnessCell(cell({ exact: 'bit', max_abs_diff: 0 }))).toBe('bit-exact');
-    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2351741790771484e-7 }))).toBe(
+    expect(exactnessCell(verdictCell({ exact: 'bit', max_abs_diff: 0 }))).toBe('bit-exact');
+    expect(exactnessCell(verdictCell({ exact: 'close', max_abs_diff: 2.2351741790771484e-7 }))).toBe(
       'close (max abs diff 2.2e-7)',
     );
-    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 0.17287975549697876 }))).toBe(
+    expect(exactnessCell(verdictCell({ exact: 'mismatch', max_abs_diff: 0.17287975549697876 }))).toBe(
       'mismatch (max abs diff 0.17)',
     );
     // Between 1e-6 and 1e-3 JavaScript would print 0.0000023; one column keeps one form. Token ids stay whole.
-    expect(exactnessCell(cell({ exact: 'close', max_abs_diff: 2.2649765014648438e-6 }))).toBe(
+    expect(exactnessCell(verdictCell({ exact: 'close', max_abs_diff: 2.2649765014648438e-6 }))).toBe(
       'close (max abs diff 2.3e-6)',
     );
-    expect(exactnessCell(cell({ exact: 'mismatch', max_abs_diff: 17292 }))).toBe('mismatch (max abs diff 17292)');
-    expect(exactnessCell(cell({ exact: null }))).toBe('not compared');
-    expect(exactnessCell(cell({ exact: undefined }))).toBe('');
-    expect(exactnessCell(cell({ status: 'unsupported' }))).toBe('');
+    expect(exactnessCell(verdictCell({ exact: 'mismatch', max_abs_diff: 17292 }))).toBe(
+      'mismatch (max abs diff 17292)',
+    );
+    expect(exactnessCell(verdictCell({ exact: null }))).toBe('not compared');
+    expect(exactnessCell(verdictCell({ exact: undefined }))).toBe('');
+    expect(exactnessCell(verdictCell({ status: 'unsupported' }))).toBe('');
     expect(exactnessCell(null)).toBe('');
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fromJson } from '../../src/results/load.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { reportInput } from '../../src/report/run-reports.ts';
+import { pairedRecord } from '../helpers/paired-record.ts';
 import { growthResultsJson, SEQS, sweptId } from './growth-results.ts';
 import { tinyResultsJson } from './tiny-results.ts';
 
@@ -52,26 +53,7 @@ describe('growth on the HTML report', () => {
     const raw = growthResultsJson() as Json;
     for (const seq of SEQS) {
       const hooks = raw[sweptId(seq)].groups[`A/single_module_output/hooks/${sweptId(seq)}`];
-      const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.5);
-      hooks.paired = {
-        ratio: 1.5,
-        ci95: [1.4, 1.6],
-        pairs: 2,
-        baseline: 'raw',
-        published: { ratio: 1.5, ci95: [1.3, 1.8], tax: null },
-        processes: [
-          {
-            index: 0,
-            ratio: 1.5,
-            tax: 1,
-            pairs: 2,
-            seed: 1,
-            baseline_ms: baseline,
-            tool_first: [true, false],
-            before_ms: baseline,
-          },
-        ],
-      };
+      hooks.paired = pairedRecord(hooks.samples_ms[0], { ratio: 1.5, ci95: [1.4, 1.6], published: [1.3, 1.8] });
     }
     const ratio = svg(growthSection(renderHtml(reportInput(fromJson(raw), null), '')), 'growth-ratio-chart');
     expect(ratio).toContain('<title>hooks, seq=64: 1.50x (1.30-1.80)</title>');

@@ -2,6 +2,7 @@
 // subjects `tiny@seq=16`, `tiny@seq=64`, `tiny@seq=256`, each with the plain forward growing like seq, hooks
 // adding a constant 0.5 ms, and nnsight adding half the forward again (an overhead that grows like it). Each
 // cell's one memory process peaks at 300 MiB plus seq/16 MiB (raw and hooks) or 320 MiB plus that (nnsight).
+import { measuredCellJson } from '../helpers/measured-cell.ts';
 import { tinyResultsJson } from './tiny-results.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
@@ -17,17 +18,7 @@ const SCATTER = [0.99, 1, 1.01];
 /** A measured cell whose processes have these medians (each process: three samples around its median). */
 function measured(medians: number[], extra: Record<string, unknown> = {}): Json {
   const samples = medians.map((m) => [m * 0.999, m, m * 1.001]);
-  const sorted = [...medians].sort((a, b) => a - b);
-  return {
-    status: 'ok',
-    statuses: ['ok'],
-    reason: null,
-    median_ms: sorted[Math.floor(sorted.length / 2)],
-    min_ms: sorted[0],
-    max_ms: sorted[sorted.length - 1],
-    processes: medians.length,
-    samples_per_process: samples.map((s) => s.length),
-    samples_ms: samples,
+  return measuredCellJson(samples, {
     per_process: samples.map((s, index) => ({
       index,
       n: 3,
@@ -42,12 +33,8 @@ function measured(medians: number[], extra: Record<string, unknown> = {}): Json 
       start: 'cold',
     })),
     memory: { peak_rss_bytes: [300 * 1024 * 1024], cuda_peak_allocated_bytes: [null] },
-    tool_version: null,
-    error: null,
-    max_abs_diff: null,
-    exact: null,
     ...extra,
-  };
+  });
 }
 
 /** One memory process's record, peaking at `mib` MiB. */

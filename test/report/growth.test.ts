@@ -7,6 +7,7 @@ import { reportInput } from '../../src/report/run-reports.ts';
 import { buildSummary, renderSummary } from '../../src/report/summary.ts';
 import { renderTable } from '../../src/report/table.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
+import { pairedRecord } from '../helpers/paired-record.ts';
 import { growthResultsJson, SEQS, sweptId } from './growth-results.ts';
 import { tinyResultsJson } from './tiny-results.ts';
 
@@ -111,26 +112,7 @@ describe('growth in the reports', () => {
   it("shows a paired cell's published x raw with its interval at its value, and takes its overhead from its own processes", () => {
     const raw = growthResultsJson() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
     const hooks = raw[sweptId(64)].groups[`A/single_module_output/hooks/${sweptId(64)}`];
-    const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.78);
-    hooks.paired = {
-      ratio: 1.78,
-      ci95: [1.7, 1.86],
-      pairs: 2,
-      baseline: 'raw',
-      published: { ratio: 1.78, ci95: [1.65, 1.9], tax: null },
-      processes: [
-        {
-          index: 0,
-          ratio: 1.78,
-          tax: 1,
-          pairs: 2,
-          seed: 1,
-          baseline_ms: baseline,
-          tool_first: [true, false],
-          before_ms: baseline,
-        },
-      ],
-    };
+    hooks.paired = pairedRecord(hooks.samples_ms[0], { ratio: 1.78, ci95: [1.7, 1.86], published: [1.65, 1.9] });
     const results = fromJson(raw);
     // The overhead at seq=64 is the paired process's own: its time less the forward timed beside it.
     const overhead = growthFamilies(results)[0].tools.find((s) => s.tool === 'hooks')!.overhead!;
@@ -146,26 +128,7 @@ describe('growth in the reports', () => {
     const raw = growthResultsJson() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
     for (const seq of SEQS) {
       const hooks = raw[sweptId(seq)].groups[`A/single_module_output/hooks/${sweptId(seq)}`];
-      const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2);
-      hooks.paired = {
-        ratio: 1,
-        ci95: [0.97, 1.03],
-        pairs: 2,
-        baseline: 'raw',
-        published: { ratio: 1, ci95: [0.96, 1.04], tax: null },
-        processes: [
-          {
-            index: 0,
-            ratio: 1,
-            tax: 1,
-            pairs: 2,
-            seed: 1,
-            baseline_ms: baseline,
-            tool_first: [true, false],
-            before_ms: baseline,
-          },
-        ],
-      };
+      hooks.paired = pairedRecord(hooks.samples_ms[0], { ratio: 1, ci95: [0.97, 1.03], published: [0.96, 1.04] });
     }
     const hooks = growthFamilies(fromJson(raw))[0].tools.find((s) => s.tool === 'hooks')!;
     expect([hooks.overhead, hooks.verdict]).toEqual([null, 'none']);

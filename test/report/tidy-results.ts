@@ -1,5 +1,6 @@
 // The tiny results file (tiny-results.ts) with what a tidy row reads beyond it: a paired cell with its import
 // tax, work witnesses, a cell's own runtime, and the subject's model.
+import { pairedRecord } from '../helpers/paired-record.ts';
 import { tinyResultsJson } from './tiny-results.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
@@ -16,27 +17,14 @@ export function tidyResultsJson(): Record<string, unknown> {
   const subject = raw.resnet18 as Json;
   subject.meta.model = { builder: 'torchvision', name: 'resnet18', dtype: 'float32', weights: null };
   const hooks = subject.groups['A/single_module_output/hooks/resnet18'];
-  const baseline = (hooks.samples_ms[0] as number[]).slice(0, 2).map((x) => x / 1.25);
   Object.assign(hooks, {
-    paired: {
+    paired: pairedRecord(hooks.samples_ms[0], {
       ratio: 1.25,
       ci95: [1.2, 1.3],
-      pairs: 2,
-      baseline: 'raw',
-      published: { ratio: 1.25, ci95: [1.15, 1.35], tax: null },
-      processes: [
-        {
-          index: 0,
-          ratio: 1.25,
-          tax: 1.01,
-          pairs: 2,
-          seed: 12345,
-          baseline_ms: baseline,
-          tool_first: [true, false],
-          before_ms: baseline.map((x) => x / 1.01),
-        },
-      ],
-    },
+      published: [1.15, 1.35],
+      tax: 1.01,
+      seed: 12345,
+    }),
     import_tax: { ratio: 1.01, ci95: [0.99, 1.03] },
     work: {
       required: { forwards: 1, parameter_grads: false },

@@ -11,6 +11,8 @@ import { tidyResultsJson } from './tidy-results.ts';
 
 const rowsOf = (raw: Record<string, unknown>) => tidyRows(reportInput(fromJson(raw), null));
 const byCell = (rows: TidyRow[]) => new Map(rows.map((r) => [r.cell, r]));
+/** What the row of a cell without a measured result holds: its status and reason, and no time or ratio. */
+const unmeasured = (status: TidyRow['status'], reason: unknown) => ({ status, reason, median_ms: null, x_raw: null });
 
 describe('the tidy rows of a benchgrid results file', () => {
   const rows = rowsOf(tidyResultsJson());
@@ -105,18 +107,13 @@ describe('the tidy rows of a benchgrid results file', () => {
 
   it('gives a failed and an unsupported cell a row with their status and the first line of their reason', () => {
     expect(cell.get('A/replacement_edit/nnsight/resnet18')).toMatchObject({
-      status: 'error',
-      reason: 'RuntimeError: found two devices, cuda:0 and cpu',
-      median_ms: null,
-      x_raw: null,
+      ...unmeasured('error', 'RuntimeError: found two devices, cuda:0 and cpu'),
       exact: null,
       peak_rss_bytes: null,
     });
-    expect(cell.get('A/replacement_edit/tv_fx/resnet18')).toMatchObject({
-      status: 'unsupported',
-      reason: 'a feature extractor <script>alert(1)</script> reads | outputs',
-      median_ms: null,
-    });
+    expect(cell.get('A/replacement_edit/tv_fx/resnet18')).toMatchObject(
+      unmeasured('unsupported', 'a feature extractor <script>alert(1)</script> reads | outputs'),
+    );
   });
 });
 
@@ -159,16 +156,12 @@ describe("the tidy rows of the seed's results file", () => {
   });
 
   it('keeps the cells that did not run, with their reason', () => {
-    expect(cell.get('A/same_site_gradient/nnsight/resnet18')).toMatchObject({
-      status: 'unsupported',
-      reason: 'the .grad proxy resolved to None in this nnsight version',
-      median_ms: null,
-      x_raw: null,
-    });
-    expect(cell.get('A/ordered_dataset_features/tl_extract_dataset/resnet18')).toMatchObject({
-      status: 'error',
-      reason: expect.stringContaining('found at least two devices'),
-    });
+    expect(cell.get('A/same_site_gradient/nnsight/resnet18')).toMatchObject(
+      unmeasured('unsupported', 'the .grad proxy resolved to None in this nnsight version'),
+    );
+    expect(cell.get('A/ordered_dataset_features/tl_extract_dataset/resnet18')).toMatchObject(
+      unmeasured('error', expect.stringContaining('found at least two devices')),
+    );
   });
 });
 

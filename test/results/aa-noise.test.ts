@@ -2,48 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import { aaNoise } from '../../src/results/aa-noise.ts';
 import type { ProcessRecord } from '../../src/records/journal.ts';
-import type { ProcessResult } from '../../src/records/outcome.ts';
+import { okResult, processRecord, type Started, timed } from './process-records.ts';
 
 const CELL = 'A/single_module_output/hooks/resnet18';
 
+const AT: Started = { started: '2026-01-01T00:00:00Z', wall_s: 1, start: 'cold' };
+
+/** Process `index` of the cell's A/A job: it timed these samples, or (null) it was killed before writing a result. */
 function record(cell: string, index: number, samples: number[] | null): ProcessRecord {
-  const base = {
-    type: 'process' as const,
-    key: `${cell}#aa#${index}`,
-    cell,
-    kind: 'aa' as const,
-    index,
-    started: '2026-01-01T00:00:00Z',
-    wall_s: 1,
-    cpus: null,
-    start: 'cold' as const,
-  };
-  if (samples === null)
-    return {
-      ...base,
-      outcome: {
-        kind: 'failed',
-        status: 'error',
-        reason: 'the process was killed by SIGKILL before writing a result',
-        tail: '',
-      },
-    };
-  const result: ProcessResult = {
-    protocol: 1,
-    cell_id: cell,
-    process_index: index,
-    mode: 'time',
-    status: 'ok',
-    reason: null,
-    error: null,
-    timing: { timer: 'perf_counter_ns', sync: 'none', warmups: 1, samples_ms: samples, stopped_by: 'samples' },
-    exact: null,
-    memory: null,
+  if (samples === null) {
+    const reason = 'the process was killed by SIGKILL before writing a result';
+    return processRecord(cell, 'aa', index, { kind: 'failed', status: 'error', reason, tail: '' }, AT);
+  }
+  const result = okResult(cell, index, {
+    timing: timed(samples),
     versions: { python: '3.12', torch: '2.4', torchvision: '0.19', numpy: null, library: null },
     environment: {},
     phases_s: {},
-  };
-  return { ...base, outcome: { kind: 'result', result } };
+  });
+  return processRecord(cell, 'aa', index, { kind: 'result', result }, AT);
 }
 
 describe('aaNoise', () => {

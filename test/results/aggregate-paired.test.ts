@@ -6,7 +6,7 @@ import { aggregate, type RunInfo } from '../../src/results/aggregate.ts';
 import type { ProcessRecord } from '../../src/records/journal.ts';
 import type { ProcessResult } from '../../src/records/outcome.ts';
 import type { PairedRecord } from '../../src/results/paired.ts';
-import { WIRE_VERSION } from '../../src/wire.ts';
+import { okResult, processRecord, type Started, timed } from './process-records.ts';
 import { loadTiny, tinyRun } from './tiny-run.ts';
 
 const RAW = 'A/single_module_output/raw/resnet18';
@@ -16,6 +16,7 @@ const REF = 'B/raw_forward/reference/resnet18';
 
 const tiny = await loadTiny();
 
+const AT: Started = { started: '2026-12-01T10:00:00.000Z', wall_s: 2, start: 'fork' };
 const HOST = { cpus: 2, cpuModel: 'Test CPU', hostname: 'h', platform: 'linux', release: '6.1', loadAverage1m: 1 };
 const info = (cells: string[]): RunInfo =>
   tinyRun(tiny, cells, 2, { run: { start: 'fork' }, measuredOn: '2026-12-01', host: HOST });
@@ -42,15 +43,7 @@ function paired(
     cell,
     index,
     {
-      timing: {
-        timer: 'perf_counter_ns',
-        sync: 'none',
-        warmups: 1,
-        samples_ms: tool,
-        gc: 'collect-between-samples',
-        gc_ms: tool.map(() => 0.01),
-        stopped_by: 'samples',
-      },
+      timing: { ...timed(tool), gc: 'collect-between-samples', gc_ms: tool.map(() => 0.01) },
       paired: p,
     },
     kind,
@@ -63,34 +56,13 @@ function record(
   extra: Partial<ProcessResult>,
   kind: ProcessRecord['kind'] = 'time',
 ): ProcessRecord {
-  const result: ProcessResult = {
-    protocol: WIRE_VERSION,
-    cell_id: cell,
-    process_index: index,
-    mode: 'time',
-    status: 'ok',
-    reason: null,
-    error: null,
-    timing: null,
-    exact: null,
-    memory: null,
+  const result = okResult(cell, index, {
     versions: { python: '3.11.7', torch: '2.14.1', torchvision: '0.29.1', numpy: null, library: null },
     environment: { executable: '/env/bin/python' },
     phases_s: { before: 0.5 },
     ...extra,
-  };
-  return {
-    type: 'process',
-    key: `${cell}#${kind}#${index}`,
-    cell,
-    kind,
-    index,
-    started: '2026-12-01T10:00:00.000Z',
-    wall_s: 2,
-    cpus: null,
-    start: 'fork',
-    outcome: { kind: 'result', result },
-  };
+  });
+  return processRecord(cell, kind, index, { kind: 'result', result }, AT);
 }
 
 describe('a paired run, aggregated', () => {

@@ -6,6 +6,7 @@ import type { HostFacts } from '../../src/results/host.ts';
 import type { ProcessRecord } from '../../src/records/journal.ts';
 import type { ProcessResult } from '../../src/records/outcome.ts';
 import { WIRE_VERSION } from '../../src/wire.ts';
+import { okResult, processRecord, type Started, timed } from './process-records.ts';
 import { loadTiny, tinyRun } from './tiny-run.ts';
 
 const HOST: HostFacts = {
@@ -27,6 +28,8 @@ const info = (cells: string[], processes: number): RunInfo =>
 
 type Extra = Partial<Pick<ProcessResult, 'status' | 'reason' | 'exact' | 'memory' | 'error'>>;
 
+const AT: Started = { started: '2026-11-30T10:00:00.000Z', wall_s: 2, start: 'cold' };
+
 /** A successful (or, with `extra`, unsupported/error) process that timed these samples. */
 function ran(
   cell: string,
@@ -35,52 +38,21 @@ function ran(
   samples: number[],
   extra: Extra = {},
 ): ProcessRecord {
-  const result: ProcessResult = {
-    protocol: WIRE_VERSION,
-    cell_id: cell,
-    process_index: index,
+  const result = okResult(cell, index, {
     mode: kind === 'memory' ? 'memory' : 'time',
-    status: 'ok',
-    reason: null,
-    error: null,
-    exact: null,
-    memory: null,
-    timing: samples.length
-      ? { timer: 'perf_counter_ns', sync: 'none', warmups: 1, samples_ms: samples, stopped_by: 'samples' }
-      : null,
+    timing: samples.length ? timed(samples) : null,
     versions: { python: '3.11.7', torch: '2.5.1', torchvision: '0.20.1', numpy: '2.1.0', library: null },
     environment: { executable: '/env/bin/python', platform: 'Linux-6.1-x86_64' },
     phases_s: { import: 1 },
     ...extra,
-  };
-  return {
-    type: 'process',
-    key: `${cell}#${kind}#${index}`,
-    cell,
-    kind,
-    index,
-    started: '2026-11-30T10:00:00.000Z',
-    wall_s: 2,
-    cpus: null,
-    start: 'cold',
-    outcome: { kind: 'result', result },
-  };
+  });
+  return processRecord(cell, kind, index, { kind: 'result', result }, AT);
 }
 
 /** A process that failed without a usable result (a crash, a time-out). */
 function crashed(cell: string, kind: ProcessRecord['kind'], index: number, reason: string): ProcessRecord {
-  return {
-    type: 'process',
-    key: `${cell}#${kind}#${index}`,
-    cell,
-    kind,
-    index,
-    started: '2026-11-30T10:00:00.000Z',
-    wall_s: 1,
-    cpus: null,
-    start: 'cold',
-    outcome: { kind: 'failed', status: 'error', reason, tail: 'Segmentation fault' },
-  };
+  const outcome = { kind: 'failed', status: 'error', reason, tail: 'Segmentation fault' } as const;
+  return processRecord(cell, kind, index, outcome, { ...AT, wall_s: 1 });
 }
 
 describe('a cell from its processes', () => {

@@ -9,23 +9,16 @@ import { ingestBundles } from '../../src/executors/bundle/ingest.ts';
 import { readManifestFile } from '../../src/executors/bundle/manifest.ts';
 import { loadBundleSpec } from '../../src/executors/bundle/spec.ts';
 import { UserError } from '../../src/errors.ts';
-import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { cli, tmpdir } from '../helpers.ts';
+import { exportTinyBundle } from '../helpers/tiny-bundle.ts';
 
 let pristine: string;
 
 beforeAll(async () => {
-  pristine = path.join(tmpdir('benchgrid-security-bundle-'), 'bundle');
-  const r = await cli([
-    'export',
-    path.join(FIXTURES, 'specs/tiny.yaml'),
-    '--out',
-    pristine,
-    '--only',
+  pristine = await exportTinyBundle(
+    path.join(tmpdir('benchgrid-security-bundle-'), 'bundle'),
     'A/single_module_output/*/*',
-    '--processes',
-    '1',
-  ]);
-  expect(r.code, r.stderr).toBe(0);
+  );
 }, 120_000);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { exportTinyBundle } from '../helpers/tiny-bundle.ts';
 import { writeTinyResults } from '../report/tiny-results.ts';
 import { sourcedWorkspace } from '../source/tool-repo.ts';
 
@@ -52,18 +53,7 @@ describe('a named pipe where an input file belongs', () => {
   }, 120_000);
 
   it("as a bundle's manifest or journal: ingest refuses it", async () => {
-    const pristine = path.join(dir, 'bundle');
-    const e = await cli([
-      'export',
-      path.join(FIXTURES, 'specs/tiny.yaml'),
-      '--out',
-      pristine,
-      '--only',
-      'A/single_module_output/raw/*',
-      '--processes',
-      '1',
-    ]);
-    expect(e.code, e.stderr).toBe(0);
+    const pristine = await exportTinyBundle(path.join(dir, 'bundle'), 'A/single_module_output/raw/*');
     for (const name of ['bundle.json', 'journal.jsonl']) {
       const b = path.join(tmpdir('benchgrid-fifo-bundle-'), 'bundle');
       fs.cpSync(pristine, b, { recursive: true });

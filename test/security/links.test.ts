@@ -6,6 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeRuns } from '../fixtures/history/runs.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
+import { exportTinyBundle } from '../helpers/tiny-bundle.ts';
 import { writeTinyResults } from '../report/tiny-results.ts';
 
 const SECRET = 'SECRET-OUTSIDE-THE-TREE';
@@ -146,18 +147,10 @@ describe('report, compare and ratios on a run directory', () => {
 
 describe('ingest does not read a bundle file that links out of the bundle', () => {
   it('spec.json, bundle.json or journal.jsonl as a link elsewhere is refused', async () => {
-    const pristine = path.join(tmpdir('benchgrid-links-bundle-'), 'bundle');
-    const e = await cli([
-      'export',
-      path.join(FIXTURES, 'specs/tiny.yaml'),
-      '--out',
-      pristine,
-      '--only',
+    const pristine = await exportTinyBundle(
+      path.join(tmpdir('benchgrid-links-bundle-'), 'bundle'),
       'A/single_module_output/raw/*',
-      '--processes',
-      '1',
-    ]);
-    expect(e.code, e.stderr).toBe(0);
+    );
     for (const name of ['spec.json', 'bundle.json', 'journal.jsonl']) {
       const b = path.join(tmpdir('benchgrid-links-bundle-'), 'bundle');
       fs.cpSync(pristine, b, { recursive: true });

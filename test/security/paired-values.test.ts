@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../../src/results/load.ts';
 import { FIXTURES } from '../helpers.ts';
+import { pairedRecord } from '../helpers/paired-record.ts';
 import { edited, refusal } from './hostile-files.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data edited by path
@@ -21,27 +22,8 @@ const AT = /resnet18\.groups\["A\/single_module_output\/hooks\/resnet18"\]/;
  * the ones the loader recomputes from them (src/results/consistency.ts).
  */
 function pairedFields(tool: number[]): Json {
-  const baseline = tool.slice(0, 2).map((x) => x / 1.25);
   return {
-    paired: {
-      ratio: 1.25,
-      ci95: [1.2, 1.3],
-      pairs: 2,
-      baseline: 'raw',
-      published: { ratio: 1.25, ci95: [1.2, 1.3], tax: null },
-      processes: [
-        {
-          index: 0,
-          ratio: 1.25,
-          tax: 1.01,
-          pairs: 2,
-          seed: 12345,
-          baseline_ms: baseline,
-          tool_first: [true, false],
-          before_ms: baseline.map((x) => x / 1.01),
-        },
-      ],
-    },
+    paired: pairedRecord(tool, { ratio: 1.25, ci95: [1.2, 1.3], published: [1.2, 1.3], tax: 1.01, seed: 12345 }),
     import_tax: { ratio: 1.01, ci95: [0.99, 1.03] },
   };
 }
@@ -51,6 +33,13 @@ const base = () =>
     Object.assign(r.resnet18.groups[CELL], pairedFields(r.resnet18.groups[CELL].samples_ms[0])),
   );
 const withCell = (edit: (c: Json) => void) => edited(base(), (r) => edit(r.resnet18.groups[CELL]));
+/** The base file with its cell's field at a dotted path (`paired.processes.0.tax`) set to `value`. */
+const withField = (field: string, value: unknown) =>
+  withCell((c) => {
+    const keys = field.split('.');
+    const parent = keys.slice(0, -1).reduce((at, k) => at[k], c);
+    parent[keys[keys.length - 1]] = value;
+  });
 const cellOf = (raw: Json) => fromJson(raw, 'paired.json').cells.find((c) => c.id === CELL)!;
 
 describe('paired fields benchgrid writes load as they are', () => {
@@ -64,175 +53,98 @@ describe('paired fields benchgrid writes load as they are', () => {
   });
 
   it("a single process's unbounded interval, written [0, null], reads back as [0, Infinity]", () => {
-    const c = cellOf(
-      withCell((x) => {
-        x.import_tax.ci95 = [0, null];
-      }),
-    );
+    const c = cellOf(withField('import_tax.ci95', [0, null]));
     expect(c.import_tax?.ci95).toEqual([0, Infinity]);
   });
 });
 
 describe('hostile paired values are refused when read, naming the field', () => {
-  it.each<[string, (c: Json) => void, RegExp]>([
-    [
-      'a paired ratio of zero',
-      (c) => {
-        c.paired.ratio = 0;
-      },
-      /\.paired\.ratio: expected a positive finite ratio \(got number 0\)/,
-    ],
-    [
-      'a negative paired ratio',
-      (c) => {
-        c.paired.ratio = -1.25;
-      },
-      /\.paired\.ratio: expected a positive finite ratio/,
-    ],
+  it.each<[string, string, unknown, RegExp]>([
+    ['a paired ratio of zero', 'paired.ratio', 0, /\.paired\.ratio: expected a positive finite ratio \(got number 0\)/],
+    ['a negative paired ratio', 'paired.ratio', -1.25, /\.paired\.ratio: expected a positive finite ratio/],
     [
       'a paired ratio of 1e400 (Infinity once parsed)',
-      (c) => {
-        c.paired.ratio = Infinity;
-      },
+      'paired.ratio',
+      Infinity,
       /\.paired\.ratio: expected a positive finite ratio/,
     ],
     [
       'a paired ratio given as text',
-      (c) => {
-        c.paired.ratio = '1.25';
-      },
+      'paired.ratio',
+      '1.25',
       /\.paired\.ratio: expected a positive finite ratio \(got "1\.25"\)/,
     ],
-    [
-      'an inverted interval',
-      (c) => {
-        c.paired.ci95 = [1.3, 1.2];
-      },
-      /\.paired: expected a ratio inside its ci95/,
-    ],
-    [
-      'an interval that leaves out its ratio',
-      (c) => {
-        c.paired.ci95 = [1.3, 1.4];
-      },
-      /\.paired: expected a ratio inside its ci95/,
-    ],
+    ['an inverted interval', 'paired.ci95', [1.3, 1.2], /\.paired: expected a ratio inside its ci95/],
+    ['an interval that leaves out its ratio', 'paired.ci95', [1.3, 1.4], /\.paired: expected a ratio inside its ci95/],
     [
       'an interval of three numbers',
-      (c) => {
-        c.paired.ci95 = [1.2, 1.25, 1.3];
-      },
+      'paired.ci95',
+      [1.2, 1.25, 1.3],
       /\.paired\.ci95: expected two numbers \[low, high\]/,
     ],
     [
       'an interval with a negative low',
-      (c) => {
-        c.paired.ci95 = [-5, 1.3];
-      },
+      'paired.ci95',
+      [-5, 1.3],
       /\.paired\.ci95\[0\]: expected a positive finite ratio/,
     ],
     [
       'an interval with a null low',
-      (c) => {
-        c.paired.ci95 = [null, 1.3];
-      },
+      'paired.ci95',
+      [null, 1.3],
       /\.paired\.ci95\[0\]: expected a positive finite ratio \(got null\)/,
     ],
     [
       "an interval with an infinite high other than the writer's [0, null]",
-      (c) => {
-        c.paired.ci95 = [1.2, null];
-      },
+      'paired.ci95',
+      [1.2, null],
       /\.paired\.ci95\[1\]: expected a positive finite ratio \(got null\)/,
     ],
-    [
-      'pairs of 1e308',
-      (c) => {
-        c.paired.pairs = 1e308;
-      },
-      /\.paired\.pairs: expected a whole number from 0 to 100,000,000/,
-    ],
-    [
-      'pairs of 2.5',
-      (c) => {
-        c.paired.pairs = 2.5;
-      },
-      /\.paired\.pairs: expected a whole number/,
-    ],
-    [
-      'negative pairs',
-      (c) => {
-        c.paired.pairs = -1;
-      },
-      /\.paired\.pairs: expected a whole number/,
-    ],
-    [
-      'a baseline that is not text',
-      (c) => {
-        c.paired.baseline = { toString: 'raw' };
-      },
-      /\.paired\.baseline: expected text/,
-    ],
+    ['pairs of 1e308', 'paired.pairs', 1e308, /\.paired\.pairs: expected a whole number from 0 to 100,000,000/],
+    ['pairs of 2.5', 'paired.pairs', 2.5, /\.paired\.pairs: expected a whole number/],
+    ['negative pairs', 'paired.pairs', -1, /\.paired\.pairs: expected a whole number/],
+    ['a baseline that is not text', 'paired.baseline', { toString: 'raw' }, /\.paired\.baseline: expected text/],
     [
       'a published ratio of zero',
-      (c) => {
-        c.paired.published.ratio = 0;
-      },
+      'paired.published.ratio',
+      0,
       /\.paired\.published\.ratio: expected a positive finite ratio/,
     ],
-    [
-      'a published tax of -1',
-      (c) => {
-        c.paired.published.tax = -1;
-      },
-      /\.paired\.published\.tax: expected a positive finite ratio/,
-    ],
+    ['a published tax of -1', 'paired.published.tax', -1, /\.paired\.published\.tax: expected a positive finite ratio/],
     [
       'a process whose baseline sample is zero',
-      (c) => {
-        c.paired.processes[0].baseline_ms[1] = 0;
-      },
+      'paired.processes.0.baseline_ms.1',
+      0,
       /\.paired\.processes\[0\]\.baseline_ms\[1\]: expected a time in milliseconds/,
     ],
     [
       'a process of 100,001 pair orders',
-      (c) => {
-        c.paired.processes[0].tool_first = new Array(100_001).fill(true);
-      },
+      'paired.processes.0.tool_first',
+      new Array(100_001).fill(true),
       /tool_first: more than 100,000 samples/,
     ],
-    [
-      '1,001 paired processes',
-      (c) => {
-        c.paired.processes = new Array(1001).fill(c.paired.processes[0]);
-      },
-      /\.paired\.processes: more than 1,000 processes/,
-    ],
-    [
-      'an import tax of zero',
-      (c) => {
-        c.import_tax.ratio = 0;
-      },
-      /\.import_tax\.ratio: expected a positive finite ratio/,
-    ],
+    ['an import tax of zero', 'import_tax.ratio', 0, /\.import_tax\.ratio: expected a positive finite ratio/],
     [
       'an import tax with an inverted interval',
-      (c) => {
-        c.import_tax.ci95 = [1.03, 0.99];
-      },
+      'import_tax.ci95',
+      [1.03, 0.99],
       /\.import_tax: expected a ratio inside its ci95/,
     ],
-    [
-      'an import tax interval of one number',
-      (c) => {
-        c.import_tax.ci95 = [0.99];
-      },
-      /\.import_tax\.ci95: expected two numbers/,
-    ],
-  ])('%s', (_, edit, pattern) => {
-    const message = refusal(withCell(edit));
+    ['an import tax interval of one number', 'import_tax.ci95', [0.99], /\.import_tax\.ci95: expected two numbers/],
+  ])('%s', (_, field, value, pattern) => {
+    const message = refusal(withField(field, value));
     expect(message).toMatch(AT);
     expect(message).toMatch(pattern);
+  });
+
+  it('1,001 paired processes', () => {
+    const message = refusal(
+      withCell((c) => {
+        c.paired.processes = new Array(1001).fill(c.paired.processes[0]);
+      }),
+    );
+    expect(message).toMatch(AT);
+    expect(message).toMatch(/\.paired\.processes: more than 1,000 processes/);
   });
 
   it("the A/A cell's paired ratios are bounded too", () => {

@@ -9,17 +9,7 @@ import { fromJson } from '../../src/results/load.ts';
 import { loadSpec } from '../../src/validate/load.ts';
 import { cli, ROOT, tmpdir, write } from '../helpers.ts';
 import { tinyResultsJson } from '../report/tiny-results.ts';
-
-/** Names of Object.prototype that a spec id may be (ids start with a letter or digit). */
-const PROTO_NAMES = [
-  'constructor',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-];
+import { PROTO } from './fuzz/hostile-fixtures.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -79,13 +69,11 @@ describe('a spec whose names are properties of Object.prototype', () => {
     expect(loaded.plan!.cells.every((c) => c.status === 'planned')).toBe(true);
   });
 
-  it.each(PROTO_NAMES)(
-    'a tool named %s with no such adapter is an unknown adapter, not a pass (exit 2)',
-    async (name) => {
-      const file = write(
-        dir,
-        `tool-${name}.yaml`,
-        `benchgrid: 1
+  it.each(PROTO)('a tool named %s with no such adapter is an unknown adapter, not a pass (exit 2)', async (name) => {
+    const file = write(
+      dir,
+      `tool-${name}.yaml`,
+      `benchgrid: 1
 name: t
 title: T
 device: cpu
@@ -96,13 +84,12 @@ tools: { ${name}: { label: x }, hooks: { label: h } }
 groups:
   A: { reference: hooks, subjects: [s], contracts: [single_module_output], tools: [${name}, hooks] }
 `,
-      );
-      const r = await cli(['validate', file]);
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`tools\\.${name}: runner 'torch' has no adapter '${name}'`));
-      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-    },
-  );
+    );
+    const r = await cli(['validate', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`tools\\.${name}: runner 'torch' has no adapter '${name}'`));
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
 
   it.each([
     ['a subject', 'subjects: [toString, constructor]', /unknown subject 'constructor'/],
@@ -171,7 +158,7 @@ function renamed(names: string[]): Record<string, unknown> {
   return raw;
 }
 
-const NAMES = ['__proto__', ...PROTO_NAMES];
+const NAMES = ['__proto__', ...PROTO];
 
 describe('a results file whose names are properties of Object.prototype', () => {
   it.each(NAMES)('%s as subject, group, contract and tool: loaded as it is', (name) => {

@@ -84,30 +84,41 @@ function renamedKey(doc: unknown, trail: (string | number)[], payload: string): 
 }
 
 describe('the sink functions', () => {
-  it('terminal: one line, every control and bidi character shown', () => {
-    expect(forTerminal('a\nb\r\u001b[2J\u202e\u2028')).toBe('a\\u000ab\\u000d\\u001b[2J\\u202e\\u2028');
-  });
-
-  it('workflow command: one line for the runner', () => {
-    expect(forAnnotation('50% done\n::warning::x')).toBe('50%25 done%0A::warning::x');
-  });
-
-  it('markdown: no comment, HTML, link, image or mention; a backtick pair stays code', () => {
-    expect(forMarkdown('<!-- x --> ![i](u) [l](u) @octocat *b* a|b `c`')).toBe(
+  it.each<[string, (text: string) => string, string, string]>([
+    [
+      'terminal: one line, every control and bidi character shown',
+      forTerminal,
+      'a\nb\r\u001b[2J\u202e\u2028',
+      'a\\u000ab\\u000d\\u001b[2J\\u202e\\u2028',
+    ],
+    ['workflow command: one line for the runner', forAnnotation, '50% done\n::warning::x', '50%25 done%0A::warning::x'],
+    [
+      'markdown: no comment, HTML, link, image or mention; a backtick pair stays code',
+      forMarkdown,
+      '<!-- x --> ![i](u) [l](u) @octocat *b* a|b `c`',
       '&lt;!-- x --&gt; !\\[i\\](u) \\[l\\](u) @&#8203;octocat \\*b\\* a\\|b `c`',
-    );
-    expect(forMarkdown('# title')).toBe('\\# title');
-    expect(forMarkdownCode('a`b|c\nd')).toBe("`a'b\\|c d`");
-  });
-
-  it('HTML: markup escaped, controls shown, line breaks kept', () => {
-    expect(forHtml('<b>"x"</b>\n\u202e')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt;\n\\u202e');
-  });
-
-  it("the guard in a GitHub Actions job leaves no workflow command, benchgrid's own aside", () => {
-    expect(noWorkflowCommands('ok\n ::warning::x\nsee ##[error]y')).toBe(
+    ],
+    ['markdown: no heading', forMarkdown, '# title', '\\# title'],
+    [
+      'markdown code: one span on one line, its backticks and pipes harmless',
+      forMarkdownCode,
+      'a`b|c\nd',
+      "`a'b\\|c d`",
+    ],
+    [
+      'HTML: markup escaped, controls shown, line breaks kept',
+      forHtml,
+      '<b>"x"</b>\n\u202e',
+      '&lt;b&gt;&quot;x&quot;&lt;/b&gt;\n\\u202e',
+    ],
+    [
+      "the guard in a GitHub Actions job leaves no workflow command, benchgrid's own aside",
+      noWorkflowCommands,
+      'ok\n ::warning::x\nsee ##[error]y',
       'ok\n \\u003a:warning::x\nsee ##\\u005berror]y',
-    );
+    ],
+  ])('%s', (_, sink, text, shown) => {
+    expect(sink(text)).toBe(shown);
   });
 });
 
@@ -130,6 +141,19 @@ describe('every string field of a results file, in every output', () => {
     }
   }
 
+  /** The hostile results compared with, and set beside in a ratio table, the clean file (before, label a). */
+  function besideClean(results: Results) {
+    const clean = fromJson(base, 'clean.json');
+    const runs = [
+      { label: 'a', results: clean },
+      { label: 'b', results },
+    ];
+    return {
+      compared: compareResults(clean, results, { before: 'a', after: 'b' }),
+      ratios: ratioTable(runs, { base: 'hooks', tools: null, tolerance: 0.1 }),
+    };
+  }
+
   it(`covers the ${places.length} string places of the tiny results file`, () => {
     expect(places.length).toBeGreaterThan(60);
   });
@@ -140,23 +164,13 @@ describe('every string field of a results file, in every output', () => {
       const results = hostile(set);
       if (!results) continue;
       rendered++;
-      const clean = fromJson(base, 'clean.json');
       for (const input of [reportInput(results, null), reportInput(results, spec)]) {
         checkTerminal(renderTable(input, false), `report table: ${where}`);
         checkTerminal(renderSummary(buildSummary(input, ['report.html']), 100), `run summary: ${where}`);
       }
-      checkTerminal(
-        compareTable(compareResults(clean, results, { before: 'a', after: 'b' }), false),
-        `compare table: ${where}`,
-      );
-      const t = ratioTable(
-        [
-          { label: 'a', results: clean },
-          { label: 'b', results },
-        ],
-        { base: 'hooks', tools: null, tolerance: 0.1 },
-      );
-      checkTerminal(renderRatioTable(t), `ratios table: ${where}`);
+      const { compared, ratios } = besideClean(results);
+      checkTerminal(compareTable(compared, false), `compare table: ${where}`);
+      checkTerminal(renderRatioTable(ratios), `ratios table: ${where}`);
     }
     expect(rendered).toBeGreaterThan(30);
   });
@@ -165,21 +179,11 @@ describe('every string field of a results file, in every output', () => {
     for (const { where, set } of places) {
       const results = hostile(set);
       if (!results) continue;
-      const clean = fromJson(base, 'clean.json');
       checkMarkdown(renderMarkdown(reportInput(results, null)), `report.md: ${where}`);
       checkMarkdown(renderMarkdown(reportInput(results, spec)), `report.md with spec: ${where}`);
-      checkMarkdown(
-        compareMarkdown(compareResults(clean, results, { before: 'a', after: 'b' })),
-        `compare markdown: ${where}`,
-      );
-      const t = ratioTable(
-        [
-          { label: 'a', results: clean },
-          { label: 'b', results },
-        ],
-        { base: 'hooks', tools: null, tolerance: 0.1 },
-      );
-      checkMarkdown(renderRatioMarkdown(t), `ratios markdown: ${where}`);
+      const { compared, ratios } = besideClean(results);
+      checkMarkdown(compareMarkdown(compared), `compare markdown: ${where}`);
+      checkMarkdown(renderRatioMarkdown(ratios), `ratios markdown: ${where}`);
     }
   });
 

@@ -19,6 +19,12 @@ function child(name: string, extra: string): string {
   return write(dir, name, `benchgrid: 1\nextends: tiny.yaml\n${extra}\n`);
 }
 
+/** A spec whose environment `main` requires `reqs`, in a file of its own; returns its path. */
+function requiring(reqs: string[]): string {
+  const name = `requirements-${Math.random().toString(36).slice(2)}.yaml`;
+  return child(name, `environments:\n  main: { requirements: ${JSON.stringify(reqs)} }`);
+}
+
 async function errorsOf(file: string) {
   const loaded = await loadSpec(file);
   expect(loaded.spec).toBeUndefined();
@@ -78,12 +84,7 @@ describe('a hostile spec is refused at load time', () => {
     ['torch==2.0 --hash=sha256:00'],
     ['torch; --index-url=http://evil.example'],
   ])('requirement %j is not a PEP 508 requirement', async (req) => {
-    const [e] = await errorsOf(
-      child(
-        `req-${Math.random().toString(36).slice(2)}.yaml`,
-        `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`,
-      ),
-    );
+    const [e] = await errorsOf(requiring([req]));
     expect(e.code).toBe('bad-requirement');
     expect(e.path).toBe('/environments/main/requirements/0');
     expect(e.hint).toMatch(/pip options .* are not allowed/);
@@ -97,9 +98,7 @@ describe('a hostile spec is refused at load time', () => {
       'a[b,c]>=1; python_version < "3.13"',
       "x; platform_machine == 'x86_64'",
     ];
-    const loaded = await loadSpec(
-      child('reqs-ok.yaml', `environments:\n  main: { requirements: ${JSON.stringify(reqs)} }`),
-    );
+    const loaded = await loadSpec(requiring(reqs));
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
@@ -109,12 +108,7 @@ describe('a hostile spec is refused at load time', () => {
     ['pkg@git+https://example.org/pkg.git', 'git+https'],
     ['pkg[x] @ file://localhost/tmp/build-me ; python_version > "3"', 'file'],
   ])('a requirement naming a source (%s) is refused: only the command line names one', async (req, scheme) => {
-    const [e] = await errorsOf(
-      child(
-        `src-${Math.random().toString(36).slice(2)}.yaml`,
-        `environments:\n  main: { requirements: [${JSON.stringify(req)}] }`,
-      ),
-    );
+    const [e] = await errorsOf(requiring([req]));
     expect(e.code).toBe('requirement-source');
     expect(e.path).toBe('/environments/main/requirements/0');
     expect(e.message).toContain(`names a source (${scheme}:...)`);
@@ -191,24 +185,22 @@ describe('validate over the command line', () => {
     expect(fs.existsSync(path.join(dir, 'PWNED'))).toBe(false);
   });
 
-  it('refuses inputs too large to generate (each dimension in range, 2**34 elements in all) at the line of the shape, and a million stimuli at the line of stimuli', async () => {
-    const huge = child(
+  it.each([
+    [
+      'inputs too large to generate (each dimension in range, 2**34 elements in all) at the line of the shape',
       'huge-inputs.yaml',
-      'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1024, 1024, 16384], seed: 0, stimuli: 8, batch_size: 4 }',
-    );
-    const r = await cli(['validate', huge], { cwd: dir });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
+      '{ kind: image, shape: [1024, 1024, 16384], seed: 0, stimuli: 8, batch_size: 4 }',
       /huge-inputs\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.shape: shape \[1024, 1024, 16384\] is 17,179,869,184 elements; the harness generates at most 2,147,483,648 \(2\*\*31\) per input\./,
-    );
-    const many = child(
+    ],
+    [
+      'a million stimuli at the line of stimuli',
       'many-stimuli.yaml',
-      'subjects:\n  resnet18:\n    inputs: { kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 1000000, batch_size: 4 }',
-    );
-    const m = await cli(['validate', many], { cwd: dir });
-    expect(m.code).toBe(2);
-    expect(m.stderr).toMatch(
+      '{ kind: image, shape: [1, 3, 224, 224], seed: 0, stimuli: 1000000, batch_size: 4 }',
       /many-stimuli\.yaml:\d+:\d+ subjects\.resnet18\.inputs\.stimuli: 1,000,000 stimuli of shape \[3, 224, 224\] are 150,528,000,000 elements/,
-    );
+    ],
+  ])('refuses %s', async (_, name, inputs, pattern) => {
+    const r = await cli(['validate', child(name, `subjects:\n  resnet18:\n    inputs: ${inputs}`)], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(pattern);
   });
 });

@@ -24,7 +24,7 @@ export async function bounded<T>(what: string, f: () => T | Promise<T>): Promise
   return value;
 }
 
-/** Names of Object.prototype, which a name looked up in a plain object could reach. */
+/** Names of Object.prototype, which a name looked up in a plain object could reach; each may be a spec id too. */
 export const PROTO = [
   'constructor',
   'toString',

@@ -12,13 +12,13 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPlan } from '../../../src/plan/render.ts';
 import { formatDiagnostic } from '../../../src/spec/diagnostics.ts';
-import type { Reader } from '../../../src/spec/extends.ts';
 import { loadSpec } from '../../../src/validate/load.ts';
 import { TINY_SPEC } from '../../report/tiny-results.ts';
 import { checkTerminal } from '../sink-checks.ts';
 import { locate, pathTo, places, setAt } from './doc-paths.ts';
 import { bounded, EXTREME, hostileText, PROTO, repoState } from './hostile-fixtures.ts';
 import { FUZZ_SEED } from './mutate.ts';
+import { memoryReader } from './memory-reader.ts';
 
 let repoBefore: string;
 
@@ -34,23 +34,7 @@ describe('fuzz: hostile specs', () => {
   const text = fs.readFileSync(TINY_SPEC, 'utf8');
   const base = parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a spec edited by path
   const files = new Map<string, string>();
-  const read: Reader = async (file) => {
-    const t = files.get(file);
-    return t === undefined
-      ? {
-          ok: false,
-          diagnostic: {
-            severity: 'error',
-            code: 'missing-file',
-            file,
-            line: 1,
-            col: 1,
-            path: '',
-            message: 'no such file.',
-          },
-        }
-      : { ok: true, text: t };
-  };
+  const read = memoryReader(files);
   const load = async (what: string, doc: unknown) => {
     files.set('/fuzz/spec.yaml', JSON.stringify(doc));
     const loaded = await bounded(what, () => loadSpec('/fuzz/spec.yaml', read));

@@ -15,11 +15,12 @@ import { renderMarkdown } from '../../../src/report/markdown.ts';
 import { renderTable } from '../../../src/report/table.ts';
 import { fromJson } from '../../../src/results/load.ts';
 import { toJson } from '../../../src/results/write.ts';
-import type { Reader } from '../../../src/spec/extends.ts';
 import { loadSpec } from '../../../src/validate/load.ts';
-import { cli, FIXTURES, tmpdir } from '../../helpers.ts';
+import { tmpdir } from '../../helpers.ts';
+import { exportTinyBundle } from '../../helpers/tiny-bundle.ts';
 import { tinyResultsJson } from '../../report/tiny-results.ts';
 import { applyEdits, edits, FUZZ_SEED } from './mutate.ts';
+import { memoryReader } from './memory-reader.ts';
 
 // 4,000 each of specs, results files and bundle manifests, and 1,000 rounds of journal lines and
 // spec.json: 15,000 hostile documents per run, within the suite's time budget on a two-core machine.
@@ -58,23 +59,7 @@ function onlyUserErrors(f: () => unknown): void {
 describe('fuzz: malformed specs', () => {
   // A spec and the base it may extend live in memory: nothing is read from or written to disk.
   const files = new Map<string, string>();
-  const read: Reader = async (file) => {
-    const text = files.get(file);
-    return text === undefined
-      ? {
-          ok: false,
-          diagnostic: {
-            severity: 'error',
-            code: 'missing-file',
-            file,
-            line: 1,
-            col: 1,
-            path: '',
-            message: 'no such file.',
-          },
-        }
-      : { ok: true, text };
-  };
+  const read = memoryReader(files);
   const base = parse(SMALL) as Record<string, unknown>;
 
   it('starts from a valid spec', async () => {
@@ -142,18 +127,7 @@ describe('fuzz: malformed bundle manifests, journal lines and spec.json', () => 
   let specJson: Record<string, unknown>;
 
   beforeAll(async () => {
-    dir = path.join(tmpdir('benchgrid-fuzz-bundle-'), 'bundle');
-    const r = await cli([
-      'export',
-      path.join(FIXTURES, 'specs/tiny.yaml'),
-      '--out',
-      dir,
-      '--only',
-      'A/single_module_output/*/*',
-      '--processes',
-      '1',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    dir = await exportTinyBundle(path.join(tmpdir('benchgrid-fuzz-bundle-'), 'bundle'), 'A/single_module_output/*/*');
     manifest = JSON.parse(fs.readFileSync(path.join(dir, 'bundle.json'), 'utf8'));
     specJson = JSON.parse(fs.readFileSync(path.join(dir, 'spec.json'), 'utf8'));
   }, 120_000);
