@@ -1,5 +1,6 @@
 // Shared by the tests of subjects declared in full: a spec of one subject, the files beside it that a
-// python builder and real weights name, and `validate` of a spec written there.
+// python builder and real weights name, and `validate` refusing a spec written there.
+import { expect } from 'vitest';
 import { cli, tmpdir, write } from '../helpers.ts';
 import { oneSubjectSpec } from './one-subject.ts';
 
@@ -35,8 +36,12 @@ export function subjectDir(): string {
   return dir;
 }
 
-/** `benchgrid validate` of `text` written to `name` in `dir`, as a user would run it. */
-export const validateIn = (dir: string, name: string, text: string) => cli(['validate', write(dir, name, text)]);
+/** `benchgrid validate` of `text` written to `name` in `dir`, which must refuse it (exit 2): what it said. */
+export async function refusedIn(dir: string, name: string, text: string, label?: string): Promise<string> {
+  const r = await cli(['validate', write(dir, name, text)]);
+  expect(r.code, label).toBe(2);
+  return r.stderr;
+}
 
 /** What the dtype axis makes of subject `of` at bfloat16: its model in that dtype, and the axis it came from. */
 export const inBfloat16 = (of: string) => ({ model: { dtype: 'bfloat16' }, axis: { of, dtype: 'bfloat16' } });
