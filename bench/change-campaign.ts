@@ -16,8 +16,10 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { ChangeReport } from '../src/change/render.ts';
 import { REPO_ROOT } from '../src/repository.ts';
+import { hookkitChange } from '../test/helpers/hookkit-change.ts';
 import { commitSlowdown, makeToolRepo, writeSourcedSpec } from '../test/source/tool-repo.ts';
 import { spliceSection } from './splice.ts';
+import { publishFigures } from './publish.ts';
 
 // A tool author's small spec: three contracts of hookkit beside hooks (no raw: bench-change adds it), three
 // processes per side, ten samples each.
@@ -45,6 +47,11 @@ interface Outcome {
   cells: { id: string; label: string; ratio: number | null; paired: string | null; half_width: number | null }[];
 }
 
+/** How many of a run's cells bench-change labelled changed, either way. */
+function cellsLabelled(o: Outcome): number {
+  return o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length;
+}
+
 async function workspace(): Promise<{ spec: string; repo: string }> {
   const spec = path.join(dir, 'sourced.yaml');
   const repo = path.join(dir, 'hookkit');
@@ -66,20 +73,7 @@ async function one(name: string, kind: Outcome['kind'], spec: string, repo: stri
   const head = kind === 'slow' ? 'git:slow10' : 'git:main';
   const r = await execa(
     process.execPath,
-    [
-      path.join(REPO_ROOT, 'bin/benchgrid.js'),
-      'bench-change',
-      spec,
-      '--tool',
-      'hookkit',
-      '--base',
-      'git:main',
-      '--head',
-      head,
-      '--out',
-      path.join(dir, name),
-      '--json',
-    ],
+    [path.join(REPO_ROOT, 'bin/benchgrid.js'), ...hookkitChange(spec, head, path.join(dir, name)), '--json'],
     { cwd: repo, reject: false, env: { NO_COLOR: '1' }, stdin: 'ignore' },
   );
   busy?.kill('SIGKILL');
@@ -126,34 +120,25 @@ for (const p of plan) {
   fs.appendFileSync(log, JSON.stringify(o) + '\n');
   done.push(o);
   process.stderr.write(
-    `bench change: ${o.name}: exit ${o.code}, hookkit ${o.tool?.label ?? 'n/a'} x${o.tool?.ratio?.toFixed(3) ?? 'n/a'}, ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} cells labelled, ${o.wall_s.toFixed(0)} s, load ${o.loadavg_start.toFixed(2)}-${o.loadavg_end.toFixed(2)}\n`,
+    `bench change: ${o.name}: exit ${o.code}, hookkit ${o.tool?.label ?? 'n/a'} x${o.tool?.ratio?.toFixed(3) ?? 'n/a'}, ${cellsLabelled(o)} of ${o.cells.length} cells labelled, ${o.wall_s.toFixed(0)} s, load ${o.loadavg_start.toFixed(2)}-${o.loadavg_end.toFixed(2)}\n`,
   );
 }
 
 const of = (kind: Outcome['kind']) => done.filter((d) => d.kind === kind);
 const labelled = (o: Outcome) => o.tool !== null && (o.tool.label === 'slower' || o.tool.label === 'faster');
+/** What runs of base against base found: each was noise, so every label is a false alarm. */
+const baseAgainstBase = (runs: Outcome[]) => ({
+  runs: runs.length,
+  tool_labelled: runs.filter(labelled).length,
+  cells_labelled: runs.reduce((s, o) => s + cellsLabelled(o), 0),
+  cells: runs.reduce((s, o) => s + o.cells.length, 0),
+});
 const figures = {
   date: new Date().toISOString().slice(0, 10),
   protocol: PROTOCOL,
   machine: { cores: os.cpus().length },
-  aa_quiet: {
-    runs: of('quiet').length,
-    tool_labelled: of('quiet').filter(labelled).length,
-    cells_labelled: of('quiet').reduce(
-      (s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length,
-      0,
-    ),
-    cells: of('quiet').reduce((s, o) => s + o.cells.length, 0),
-  },
-  aa_busy: {
-    runs: of('busy').length,
-    tool_labelled: of('busy').filter(labelled).length,
-    cells_labelled: of('busy').reduce(
-      (s, o) => s + o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length,
-      0,
-    ),
-    cells: of('busy').reduce((s, o) => s + o.cells.length, 0),
-  },
+  aa_quiet: baseAgainstBase(of('quiet')),
+  aa_busy: baseAgainstBase(of('busy')),
   slow10: {
     runs: of('slow').length,
     tool_slower: of('slow').filter((o) => o.tool?.label === 'slower').length,
@@ -161,10 +146,7 @@ const figures = {
   },
   runs: done,
 };
-const file = path.join(REPO_ROOT, 'bench/results', `change-${figures.date}.json`);
-fs.writeFileSync(file, JSON.stringify(figures, null, 2) + '\n');
-const doc = path.join(REPO_ROOT, 'docs/performance.md');
-fs.writeFileSync(doc, spliceSection(fs.readFileSync(doc, 'utf8'), HEADING, section(path.relative(REPO_ROOT, file))));
+publishFigures('change', figures.date, figures, (doc, source) => spliceSection(doc, HEADING, section(source)));
 process.stdout.write(JSON.stringify({ ...figures, runs: undefined }, null, 2) + '\n');
 
 /** The "bench-change: base against base" section of docs/performance.md, from the figures above. */
@@ -173,7 +155,7 @@ function section(source: string): string[] {
   const row = (o: Outcome) => {
     const t = o.tool;
     const hw = o.cells.map((c) => c.half_width).filter((x): x is number => x !== null);
-    return `| ${o.name} | ${o.kind === 'busy' ? 'one busy CPU process' : 'nothing'} | ${o.loadavg_start.toFixed(2)}, ${o.loadavg_end.toFixed(2)} | ${Math.round(o.wall_s)} s | ${t ? `${t.label} x${t.ratio?.toFixed(3) ?? 'n/a'}${t.interval ? ` (${t.interval.low.toFixed(3)}-${t.interval.high.toFixed(3)})` : ''}` : 'n/a'} | ${o.cells.filter((c) => c.label === 'slower' || c.label === 'faster').length} of ${o.cells.length} | ${hw.length ? `${pct(Math.min(...hw))}-${pct(Math.max(...hw))}` : 'n/a'} | ${o.code} |`;
+    return `| ${o.name} | ${o.kind === 'busy' ? 'one busy CPU process' : 'nothing'} | ${o.loadavg_start.toFixed(2)}, ${o.loadavg_end.toFixed(2)} | ${Math.round(o.wall_s)} s | ${t ? `${t.label} x${t.ratio?.toFixed(3) ?? 'n/a'}${t.interval ? ` (${t.interval.low.toFixed(3)}-${t.interval.high.toFixed(3)})` : ''}` : 'n/a'} | ${cellsLabelled(o)} of ${o.cells.length} | ${hw.length ? `${pct(Math.min(...hw))}-${pct(Math.max(...hw))}` : 'n/a'} | ${o.code} |`;
   };
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
   const q = figures.aa_quiet;

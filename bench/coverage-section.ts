@@ -28,18 +28,27 @@ export function coverageSection(f: CoverageFigures, source: string): string[] {
       : 'n/a';
     return `| ${r.name} | ${r.started.slice(11, 16)} UTC | ${r.busy ? 'one busy CPU process' : 'nothing'} | ${mins(r.wall_s)} | ${r.load.loadavg_median ?? 'n/a'}, ${r.load.loadavg_max ?? 'n/a'} | ${r.load.others_busy_median ?? 'n/a'}; ${pct(r.load.share_above_0_3, 0)} | ${model} |`;
   });
-  const cellHead = [
-    `| cell | ${names.join(' | ')} | max/min quiet | max/min all |`,
+  /** The head of a table with a column per run between `cell` and two columns of its own. */
+  const perRunHead = (last: string) => [
+    `| cell | ${names.join(' | ')} | ${last} |`,
     `|---|${names.map(() => '---').join('|')}|---|---|`,
   ];
-  const cellRows = f.cells.map(
-    (c) =>
-      `| ${short(c.id)} | ${names
-        .map((n) => {
-          const r = c.runs.find((x) => x.run === n);
-          return r ? `${x3(r.ratio)} (${ci(r.ci95)})${r.holds ? '' : ' **x**'}` : '';
-        })
-        .join(' | ')} | ${c.max_min_quiet?.toFixed(3) ?? ''} | ${c.max_min_all?.toFixed(3) ?? ''} |`,
+  /** A row of such a table: the cell, what each run found of it (blank where it did not run), and `last`. */
+  const perRunRow = <R extends { run: string }>(id: string, runs: R[], found: (r: R) => string, last: string) => {
+    const columns = names.map((n) => {
+      const r = runs.find((x) => x.run === n);
+      return r ? found(r) : '';
+    });
+    return `| ${short(id)} | ${columns.join(' | ')} | ${last} |`;
+  };
+  const cellHead = perRunHead('max/min quiet | max/min all');
+  const cellRows = f.cells.map((c) =>
+    perRunRow(
+      c.id,
+      c.runs,
+      (r) => `${x3(r.ratio)} (${ci(r.ci95)})${r.holds ? '' : ' **x**'}`,
+      `${c.max_min_quiet?.toFixed(3) ?? ''} | ${c.max_min_all?.toFixed(3) ?? ''}`,
+    ),
   );
   const readCells = f.cells.filter((c) => c.row === 'single_module_output');
   const worstQuiet = Math.max(...readCells.map((c) => c.max_min_quiet ?? 1));
@@ -49,18 +58,9 @@ export function coverageSection(f: CoverageFigures, source: string): string[] {
     const [a, b] = f.hooks.intervals_containing_1_first_five_runs.split('/').map(Number);
     return a >= 0.9 * b;
   })();
-  const taxHead = [
-    `| cell | ${names.join(' | ')} | contain 1.0 | geometric mean |`,
-    `|---|${names.map(() => '---').join('|')}|---|---|`,
-  ];
-  const taxRows = f.taxes.map(
-    (t) =>
-      `| ${short(t.id)} | ${names
-        .map((n) => {
-          const r = t.runs.find((x) => x.run === n);
-          return r ? `${x3(r.ratio)} (${ci(r.ci95)})` : '';
-        })
-        .join(' | ')} | ${t.contains_1} | ${t.pooled?.toFixed(3) ?? ''} |`,
+  const taxHead = perRunHead('contain 1.0 | geometric mean');
+  const taxRows = f.taxes.map((t) =>
+    perRunRow(t.id, t.runs, (r) => `${x3(r.ratio)} (${ci(r.ci95)})`, `${t.contains_1} | ${t.pooled?.toFixed(3) ?? ''}`),
   );
   const controls = f.controls;
   const ctlHold = controls.filter((c) => c.ratio_contains_1).length;

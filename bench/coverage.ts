@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { compareResults } from '../src/compare/compute.ts';
-import { REPO_ROOT } from '../src/repository.ts';
 import { loadResults } from '../src/results/load.ts';
 import type { CellResult, Results } from '../src/results/model.ts';
 import { coverageSection, spliceCoverage } from './coverage-section.ts';
+import { publishFigures } from './publish.ts';
 
 const [command, dirArg] = process.argv.slice(2);
 if (command !== 'summary' || !dirArg) {
@@ -252,12 +252,8 @@ const out = {
     before: old ? { tree: 'git HEAD before this change', wall_s: round(old.wall_s, 1), load: loadOf(old) } : null,
   },
 };
-const file = path.join(REPO_ROOT, 'bench/results', `coverage-${out.date}.json`);
-fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-const doc = path.join(REPO_ROOT, 'docs/performance.md');
-fs.writeFileSync(
-  doc,
-  spliceCoverage(fs.readFileSync(doc, 'utf8'), coverageSection(out, path.relative(REPO_ROOT, file))),
+const file = publishFigures('coverage', out.date, out, (doc, source) =>
+  spliceCoverage(doc, coverageSection(out, source)),
 );
 process.stdout.write(
   JSON.stringify(

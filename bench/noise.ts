@@ -29,6 +29,7 @@ import { mergedData } from './setup.ts';
 import { runPool } from '../src/results/cell-stop.ts';
 import { aaOf, isProbe, PROBE, realAA, toolsAllPairs } from './noise-compare.ts';
 import { noiseSection, spliceNoise } from './noise-section.ts';
+import { publishFigures } from './publish.ts';
 
 const SLOWED_RUNNER = path.join(REPO_ROOT, 'test/fixtures/runners/slowed');
 const log = (s: string) => process.stderr.write(`bench noise: ${s}\n`);
@@ -224,12 +225,8 @@ function summary(): void {
       return { run: r.name, pooled_sd: pool ? Math.sqrt(pool.variance) : null, cells: pool?.cells ?? 0 };
     }),
   };
-  const file = path.join(REPO_ROOT, 'bench/results', `noise-${out.date}.json`);
-  fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-  const doc = path.join(REPO_ROOT, 'docs/performance.md');
-  fs.writeFileSync(
-    doc,
-    spliceNoise(fs.readFileSync(doc, 'utf8'), noiseSection(out as never, path.relative(REPO_ROOT, file))),
+  const file = publishFigures('noise', out.date, out, (doc, source) =>
+    spliceNoise(doc, noiseSection(out as never, source)),
   );
   log(`wrote the noise section of docs/performance.md`);
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');

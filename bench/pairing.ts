@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { loadResults } from '../src/results/load.ts';
-import { REPO_ROOT } from '../src/repository.ts';
 import { pairedSections, splicePairing } from './pairing-section.ts';
+import { publishFigures } from './publish.ts';
 import { campaignFigures, type Run } from './pairing-figures.ts';
 
 const [command, dirArg] = process.argv.slice(2);
@@ -89,12 +89,8 @@ const out = {
   })),
   ...figures,
 };
-const file = path.join(REPO_ROOT, 'bench/results', `pairing-${out.date}.json`);
-fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-const doc = path.join(REPO_ROOT, 'docs/performance.md');
-fs.writeFileSync(
-  doc,
-  splicePairing(fs.readFileSync(doc, 'utf8'), pairedSections(out as never, path.relative(REPO_ROOT, file))),
+const file = publishFigures('pairing', out.date, out, (doc, source) =>
+  splicePairing(doc, pairedSections(out as never, source)),
 );
 process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 process.stderr.write(

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
 import { loadSpec } from '../src/validate/load.ts';
 import { median } from '../src/stats/summary.ts';
+import { SIX_CONTRACTS } from '../test/helpers/six-contracts.ts';
 
 /** What one timing of loadSpec (read, parse, extends, schema, normalise, plan, rules) found. */
 export interface PlanFigure {
@@ -15,15 +16,6 @@ export interface PlanFigure {
   first_s: number;
   diagnostics: number;
 }
-
-const KINDS = [
-  'single_module_output',
-  'matched_retained',
-  'replacement_edit',
-  'repeated_steering',
-  'same_site_gradient',
-  'ordered_dataset_features',
-];
 
 /** A valid spec of `subjects` x `contracts` x `tools` cells on the built-in runner (hooks and raw adapters). */
 export function generatedSpec(subjects = 20, contracts = 25, tools = 20): Record<string, unknown> {
@@ -44,12 +36,12 @@ export function generatedSpec(subjects = 20, contracts = 25, tools = 20): Record
       `c${pad(i)}`,
       {
         label: `contract ${i}`,
-        kind: KINDS[i % KINDS.length],
+        kind: SIX_CONTRACTS[i % SIX_CONTRACTS.length],
         site: 'layer2',
-        ...(KINDS[i % KINDS.length] === 'repeated_steering'
+        ...(SIX_CONTRACTS[i % SIX_CONTRACTS.length] === 'repeated_steering'
           ? { params: { strengths: [-1, 1], direction_seed: 1 } }
           : {}),
-        ...(KINDS[i % KINDS.length] === 'same_site_gradient' ? { params: { target: 0 } } : {}),
+        ...(SIX_CONTRACTS[i % SIX_CONTRACTS.length] === 'same_site_gradient' ? { params: { target: 0 } } : {}),
       },
     ]),
   );

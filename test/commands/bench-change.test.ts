@@ -11,6 +11,7 @@ import { findRuns } from '../../src/history/runs.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { LOCK_FILE, thisHolder } from '../../src/executors/local/lock.ts';
 import { cli } from '../helpers.ts';
+import { hookkitChange } from '../helpers/hookkit-change.ts';
 import { commitSlowdown, sourcedWorkspace } from '../source/tool-repo.ts';
 
 // Lean: three cells of one tool, three processes per side (the fewest a label needs), a 15% threshold
@@ -32,25 +33,10 @@ beforeAll(async () => {
 });
 
 async function benchChange(head: string, out: string, extra: string[] = []) {
-  const r = await cli(
-    [
-      'bench-change',
-      spec,
-      '--tool',
-      'hookkit',
-      '--base',
-      'git:main',
-      '--head',
-      head,
-      '--out',
-      out,
-      '--threshold',
-      '15',
-      '--json',
-      ...extra,
-    ],
-    { cwd: repo, timeout: 600_000 },
-  );
+  const r = await cli([...hookkitChange(spec, head, out), '--threshold', '15', '--json', ...extra], {
+    cwd: repo,
+    timeout: 600_000,
+  });
   return { ...r, report: r.stdout ? (JSON.parse(r.stdout) as ChangeReport) : null };
 }
 

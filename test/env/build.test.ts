@@ -11,32 +11,15 @@ function envSpec(dir: string, env: string, requirement: string): string {
   return oneEnvSpec(dir, `${env}-env.yaml`, { name: `${env}env`, title: `Environment ${env}`, env, requirement });
 }
 
+/** The default environment `main` on python3 with `requirements`, from the package index of none. */
+const mainEnv = (requirements: string[]) =>
+  resolveEnv({ id: 'main', python: 'python3', requirements, default: true, layer: null, index: NO_INDEX });
+
 describe('environments', () => {
   it('key the cache by interpreter and requirements, in any order', async () => {
-    const a = await resolveEnv({
-      id: 'main',
-      python: 'python3',
-      requirements: ['torch', 'numpy'],
-      default: true,
-      layer: null,
-      index: NO_INDEX,
-    });
-    const b = await resolveEnv({
-      id: 'main',
-      python: 'python3',
-      requirements: ['numpy', 'torch'],
-      default: true,
-      layer: null,
-      index: NO_INDEX,
-    });
-    const c = await resolveEnv({
-      id: 'main',
-      python: 'python3',
-      requirements: ['numpy'],
-      default: true,
-      layer: null,
-      index: NO_INDEX,
-    });
+    const a = await mainEnv(['torch', 'numpy']);
+    const b = await mainEnv(['numpy', 'torch']);
+    const c = await mainEnv(['numpy']);
     expect(a.dir).toBe(b.dir);
     expect(a.dir).not.toBe(c.dir);
     expect(path.basename(a.dir)).toMatch(/^main-[0-9a-f]{16}$/);

@@ -5,19 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, testPython, tmpdir } from '../helpers.ts';
+import { SIX_CONTRACTS } from '../helpers/six-contracts.ts';
 
 let results: Results;
 let out: string;
 let stderr: string;
 let stdout: string;
-const CONTRACTS = [
-  'single_module_output',
-  'matched_retained',
-  'replacement_edit',
-  'repeated_steering',
-  'same_site_gradient',
-  'ordered_dataset_features',
-];
 
 beforeAll(async () => {
   out = path.join(tmpdir(), 'run');
@@ -39,7 +32,7 @@ describe('raw, hooks and torchvision fx on the six contracts', () => {
   });
 
   it('measures every implemented cell with raw samples', () => {
-    for (const contract of CONTRACTS) {
+    for (const contract of SIX_CONTRACTS) {
       for (const tool of ['raw', 'hooks']) {
         const c = results.cells.find((x) => x.id === `A/${contract}/${tool}/resnet18`)!;
         expect(c.status, c.id + ' ' + c.reason).toBe('ok');

@@ -24,6 +24,15 @@ const rec = (cell: string, kind: Job['kind'], wall: number, started = '2026-01-0
     outcome: { kind: 'failed', status: 'error', reason: '', tail: '' },
   }) as ProcessRecord;
 
+/** The tiny spec written to `dir/name`, its default environment asking pip for the one `requirement`. */
+function tinyRequiring(dir: string, requirement: string, name = 'tiny.yaml'): string {
+  const tiny = fs
+    .readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8')
+    .replace(/^# yaml-language-server.*\n/, '');
+  const environments = `environments:\n  main: { default: true, requirements: ["${requirement}"] }\n`;
+  return write(dir, name, tiny.replace(/^subjects:/m, `${environments}subjects:`));
+}
+
 describe('planCost', () => {
   it('counts processes by kind and estimates from the last run: own cell first, else the kind, plus what the run spent outside processes', () => {
     const jobs = [job('a', 'time', 0), job('a', 'time', 1), job('b', 'time'), job('a', 'memory')];
@@ -68,17 +77,7 @@ describe('planCost', () => {
 describe('plan on a spec whose environment is not built', () => {
   it('says it will be built first and what pip would download for it', async () => {
     const dir = tmpdir();
-    const tiny = fs
-      .readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8')
-      .replace(/^# yaml-language-server.*\n/, '');
-    const spec = write(
-      dir,
-      'tiny.yaml',
-      tiny.replace(
-        /^subjects:/m,
-        'environments:\n  main: { default: true, requirements: ["tqdm==4.70.1"] }\nsubjects:',
-      ),
-    );
+    const spec = tinyRequiring(dir, 'tqdm==4.70.1');
     const env = { BENCHGRID_CACHE: path.join(dir, 'cache') };
     // A plain plan starts nothing: the size is what --sizes asks pip, and later plans read from the cache.
     const plain = await cli(['plan', spec], { cwd: dir, env });
@@ -114,18 +113,8 @@ describe('plan on a spec whose environment is not built', () => {
 describe('plan when pip cannot say what an environment downloads', () => {
   it('says the size is unknown and why, still plans (exit 0), caches nothing, and asks again over a corrupt cache file', async () => {
     const dir = tmpdir();
-    const tiny = fs
-      .readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8')
-      .replace(/^# yaml-language-server.*\n/, '');
     // a release of a real distribution that does not exist: pip resolves nothing
-    const spec = write(
-      dir,
-      'tiny.yaml',
-      tiny.replace(
-        /^subjects:/m,
-        'environments:\n  main: { default: true, requirements: ["tqdm==0.0.0.1"] }\nsubjects:',
-      ),
-    );
+    const spec = tinyRequiring(dir, 'tqdm==0.0.0.1');
     const cache = path.join(dir, 'cache');
     const r = await cli(['plan', spec, '--sizes'], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -135,14 +124,7 @@ describe('plan when pip cannot say what an environment downloads', () => {
     expect(fs.existsSync(path.join(cache, 'sizes'))).toBe(false);
 
     // a size file that is not what plan writes (hand-edited, truncated) is not believed
-    const good = write(
-      dir,
-      'good.yaml',
-      tiny.replace(
-        /^subjects:/m,
-        'environments:\n  main: { default: true, requirements: ["tqdm==4.67.1"] }\nsubjects:',
-      ),
-    );
+    const good = tinyRequiring(dir, 'tqdm==4.67.1', 'good.yaml');
     expect(
       (await cli(['plan', good, '--sizes'], { cwd: dir, env: { BENCHGRID_CACHE: cache }, timeout: 300_000 })).code,
     ).toBe(0);

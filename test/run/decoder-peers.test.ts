@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runOnce } from '../../src/executors/local/spawn.ts';
 import { validatorFor } from '../../src/spec/schema.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { SIX_CONTRACTS } from '../helpers/six-contracts.ts';
 
 interface Result {
   cell_id: string;
@@ -107,14 +108,7 @@ describe.skipIf(!process.env.BENCHGRID_SLOW_TESTS)(
     });
 
     it("reaches every site inside a block: TransformerLens at GPT-2 block 4's MLP on all six contracts (the held-out shape)", () => {
-      for (const c of [
-        'single_module_output',
-        'matched_retained',
-        'replacement_edit',
-        'repeated_steering',
-        'same_site_gradient',
-        'ordered_dataset_features',
-      ]) {
+      for (const c of SIX_CONTRACTS) {
         for (const tool of ['transformer_lens', 'nnsight', 'nnterp', 'pyvene', 'tl_trace_sparse']) {
           const v = outcome(`A/${c}/${tool}/gpt2_small`);
           if (tool === 'pyvene' && c === 'same_site_gradient') continue;

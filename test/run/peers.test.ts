@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../src/results/load.ts';
 import type { Results } from '../../src/results/model.ts';
 import { cli, FIXTURES, tmpdir } from '../helpers.ts';
+import { onAllSix } from '../helpers/six-contracts.ts';
 
 let resnet: Results;
 let gpt2: Results;
@@ -36,25 +37,11 @@ beforeAll(async () => {
 
 describe('peer adapters on ResNet-18', () => {
   it('nnsight is bit-exact on all six contracts, the gradient included', () => {
-    expect(verdicts(resnet, 'nnsight')).toEqual({
-      single_module_output: 'bit',
-      matched_retained: 'bit',
-      replacement_edit: 'bit',
-      repeated_steering: 'bit',
-      same_site_gradient: 'bit',
-      ordered_dataset_features: 'bit',
-    });
+    expect(verdicts(resnet, 'nnsight')).toEqual(onAllSix('bit'));
   });
 
   it("each torchlens entry point is bit-exact where it runs, and keeps the seed's reasons elsewhere", () => {
-    expect(verdicts(resnet, 'tl_trace_sparse')).toEqual({
-      single_module_output: 'bit',
-      matched_retained: 'bit',
-      replacement_edit: 'bit',
-      repeated_steering: 'bit',
-      same_site_gradient: 'bit',
-      ordered_dataset_features: 'bit',
-    });
+    expect(verdicts(resnet, 'tl_trace_sparse')).toEqual(onAllSix('bit'));
     expect(verdicts(resnet, 'tl_record')).toMatchObject({
       single_module_output: 'bit',
       replacement_edit: 'bit',

@@ -1,34 +1,19 @@
 // Ctrl-C keeps everything finished and marks the results partial; --resume completes only what is missing.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/records/journal.ts';
 import { loadResults } from '../../src/results/load.ts';
-import { cli, FIXTURES, ROOT, testPython, tmpdir } from '../helpers.ts';
+import { cli, testPython, tmpdir } from '../helpers.ts';
+import { journalHolds, runTiny, startCli, TINY } from '../helpers/tiny-run.ts';
 
 describe('interrupting a run', () => {
   it('SIGINT keeps finished processes; --resume runs only the missing ones and loses nothing', async () => {
     const out = path.join(tmpdir(), 'run');
     const python = await testPython();
-    const child = execa(
-      process.execPath,
-      [
-        path.join(ROOT, 'bin/benchgrid.js'),
-        'run',
-        path.join(FIXTURES, 'specs/tiny.yaml'),
-        '--only',
-        'A/single_module_output/*/*,B/**',
-        '--out',
-        out,
-        '--python',
-        python,
-      ],
-      { reject: false, env: { NO_COLOR: '1' } },
-    );
+    const child = startCli(runTiny(['--only', 'A/single_module_output/*/*,B/**'], out, python));
     // wait for two finished processes, then interrupt
-    const deadline = Date.now() + 300_000;
-    while (Date.now() < deadline && readJournal(out).records.length < 2) await new Promise((r) => setTimeout(r, 200));
+    await journalHolds(out, 2);
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode).toBe(130);
@@ -71,7 +56,7 @@ describe('interrupting a run', () => {
   it('refuses to resume when the spec changed since the run started', async () => {
     const dir = tmpdir();
     const spec = path.join(dir, 'tiny.yaml');
-    fs.copyFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), spec);
+    fs.copyFileSync(TINY, spec);
     const out = path.join(dir, 'run');
     // an empty selection still writes the journal header; then the spec changes
     fs.mkdirSync(out);

@@ -5,23 +5,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CellResult } from '../../src/results/model.ts';
 import { cli, FIXTURES } from '../helpers.ts';
+import { SIX_CONTRACTS } from '../helpers/six-contracts.ts';
 import { cellOf, runBeforeAll } from './cell-fixtures.ts';
 
 const SPEC = path.join(FIXTURES, 'specs/work.yaml');
-const CONTRACTS = [
-  'single_module_output',
-  'matched_retained',
-  'replacement_edit',
-  'repeated_steering',
-  'same_site_gradient',
-  'ordered_dataset_features',
-];
 const run = runBeforeAll(SPEC, 400_000);
 const cell = (id: string): CellResult => cellOf(run.results, id);
 
 describe('work witnesses on the six A contracts', () => {
   it('records witnesses for every measured cell and marks none of the fair tools', () => {
-    for (const contract of CONTRACTS) {
+    for (const contract of SIX_CONTRACTS) {
       for (const tool of ['raw', 'hooks', 'fair']) {
         const c = cell(`A/${contract}/${tool}/resnet18`);
         expect(c.status, c.id).toBe('ok');
@@ -49,7 +42,7 @@ describe('work witnesses on the six A contracts', () => {
   });
 
   it('catches an adapter that runs the work twice, on every contract, and keeps its timing', () => {
-    for (const contract of CONTRACTS) {
+    for (const contract of SIX_CONTRACTS) {
       const c = cell(`A/${contract}/twice/resnet18`);
       expect({ id: c.id, status: c.status, differs: c.work?.differs }).toEqual({
         id: c.id,

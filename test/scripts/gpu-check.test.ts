@@ -36,6 +36,26 @@ function check(args: string[], timeout = 300_000) {
   });
 }
 
+/** `gpu-check.sh prepare` of the tiny spec's `only` cells, one process each, for this machine's test interpreter. */
+function prepare(bundle: string, only: string, device: string[] = []) {
+  return check([
+    'prepare',
+    ...device,
+    '--spec',
+    TINY,
+    '--bundle',
+    bundle,
+    '--machine-python',
+    python,
+    '--environment',
+    'default',
+    '--only',
+    only,
+    '--processes',
+    '1',
+  ]);
+}
+
 const json = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const requests = (bundle: string) =>
   json(path.join(bundle, 'bundle.json')).jobs.map((j: { request: string }) => json(path.join(bundle, j.request)));
@@ -50,23 +70,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
     const bundle = path.join(work, 'cpu', 'bundle');
     const out = path.join(work, 'cpu', 'back');
     const results = path.join(work, 'cpu', 'results');
-    const prep = await check([
-      'prepare',
-      '--device',
-      'cpu',
-      '--spec',
-      TINY,
-      '--bundle',
-      bundle,
-      '--machine-python',
-      python,
-      '--environment',
-      'default',
-      '--only',
-      ONLY,
-      '--processes',
-      '1',
-    ]);
+    const prep = await prepare(bundle, ONLY, ['--device', 'cpu']);
     expect(prep.exitCode, prep.stderr).toBe(0);
     expect(prep.stderr).toMatch(/bundle .* ready: \d+ MiB with its wheelhouse/);
     const wheelhouse = json(path.join(bundle, 'wheelhouse/wheelhouse.json'));
@@ -139,21 +143,7 @@ describe('scripts/gpu-check.sh --device cpu (dry run)', () => {
   it('keeps device cuda in every request, and a process on a machine without CUDA records the cell as unsupported', async () => {
     const bundle = path.join(work, 'cuda', 'bundle');
     const out = path.join(work, 'cuda', 'back');
-    const prep = await check([
-      'prepare',
-      '--spec',
-      TINY,
-      '--bundle',
-      bundle,
-      '--machine-python',
-      python,
-      '--environment',
-      'default',
-      '--only',
-      'A/single_module_output/raw/*',
-      '--processes',
-      '1',
-    ]);
+    const prep = await prepare(bundle, 'A/single_module_output/raw/*');
     expect(prep.exitCode, prep.stderr).toBe(0);
     expect(json(path.join(bundle, 'bundle.json')).device).toBe('cuda');
     expect(requests(bundle).map((r: { device: string }) => r.device)).toEqual(['cuda']);

@@ -16,9 +16,9 @@ import { failedForSpace } from '../../src/executors/local/disk.ts';
 import { readJournal } from '../../src/records/journal.ts';
 import { loadResults } from '../../src/results/load.ts';
 import { appendLine, writeAtomic } from '../../src/util/files.ts';
-import { FIXTURES, ROOT, testPython, tmpdir } from '../helpers.ts';
+import { ROOT, testPython, tmpdir } from '../helpers.ts';
+import { ONE_RAW_PROCESS, runTiny } from '../helpers/tiny-run.ts';
 
-const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
 // raw is timed inside its row's paired processes: hooks and tv_fx give the journal its four process records.
 const ONLY = 'A/single_module_output/raw/*,A/single_module_output/hooks/*,A/single_module_output/tv_fx/*';
 const havePrlimit = fs.existsSync('/usr/bin/prlimit') || fs.existsSync('/bin/prlimit');
@@ -48,7 +48,7 @@ describe.skipIf(!havePrlimit)('a disk that fills up during a run', () => {
   it('while journaling: exit 3 naming the file, the journal intact, nothing temporary left; --resume finishes', async () => {
     const out = path.join(tmpdir('benchgrid-full-'), 'run');
     // The header (about 480 bytes) and one process record (about 1.9 kB, with its paired samples) fit in 4,000 bytes; the second does not.
-    const r = await limited(4000, ['run', TINY, '--only', ONLY, '--out', out, '--python', python]);
+    const r = await limited(4000, runTiny(['--only', ONLY], out, python));
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(
       /cannot write .*journal\.jsonl: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: \d+ finished process\(es\) in .*journal\.jsonl\. Free some space, then finish the run with: benchgrid run --resume .* --python /,
@@ -77,18 +77,7 @@ describe.skipIf(!havePrlimit)('a disk that fills up during a run', () => {
   it('while writing the reports: exit 3, results.json written, no temporary report left; --resume writes them', async () => {
     const out = path.join(tmpdir('benchgrid-full-'), 'run');
     // The journal and results.json stay under 100 kB; report.html (Chart.js inlined) does not.
-    const r = await limited(100_000, [
-      'run',
-      TINY,
-      '--only',
-      'A/single_module_output/raw/*',
-      '--processes',
-      '1',
-      '--out',
-      out,
-      '--python',
-      python,
-    ]);
+    const r = await limited(100_000, runTiny(ONE_RAW_PROCESS, out, python));
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(
       /cannot write .*report\.html: the file would be larger than this process may write \(EFBIG\)\. What was measured is kept: 1 finished process\(es\)/,

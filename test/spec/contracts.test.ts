@@ -116,29 +116,30 @@ describe('runners/harness/contracts.json', () => {
   });
 });
 
+/** `validate` of SPEC with the contract `steer` declared as `contract`, written as `name`: refused (exit 2); what it said. */
+async function refused(name: string, contract: string): Promise<string> {
+  const r = await cli(['validate', write(tmpdir(), name, SPEC(contract))]);
+  expect(r.code).toBe(2);
+  return r.stderr;
+}
+
 describe('validate checks each contract against its facts', () => {
   it('a missing parameter is one clear line with its position, and exit 2', async () => {
-    const file = write(
-      tmpdir(),
+    const stderr = await refused(
       'missing.yaml',
-      SPEC('  steer: { kind: repeated_steering, site: layer2, params: { strengths: [1] } }'),
+      '  steer: { kind: repeated_steering, site: layer2, params: { strengths: [1] } }',
     );
-    const r = await cli(['validate', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
+    expect(stderr).toMatch(
       /missing\.yaml:\d+:\d+.*contract 'steer' \(repeated_steering\) needs 'direction_seed', a non-negative integer\./,
     );
   });
 
   it('a parameter of the wrong type (an epsilon that is a string) is refused with its position', async () => {
-    const file = write(
-      tmpdir(),
+    const stderr = await refused(
       'epsilon.yaml',
-      SPEC('  steer: { kind: lrp_epsilon, params: { target: 0, epsilon: "0.25" } }'),
+      '  steer: { kind: lrp_epsilon, params: { target: 0, epsilon: "0.25" } }',
     );
-    const r = await cli(['validate', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/epsilon\.yaml:\d+:\d+.*contract 'steer': 'epsilon' must be a number \(got "0\.25"\)\./);
+    expect(stderr).toMatch(/epsilon\.yaml:\d+:\d+.*contract 'steer': 'epsilon' must be a number \(got "0\.25"\)\./);
   });
 
   it("a contract's own tolerance reaches its requests, and a negative one is refused", async () => {
@@ -157,21 +158,16 @@ describe('validate checks each contract against its facts', () => {
       { key: 'k', cell, kind: 'time', index: 0 },
     );
     expect(request.settings).toMatchObject({ rtol: 1e-5, atol: 1e-4 });
-    const bad = write(
-      tmpdir(),
+    const negative = await refused(
       'negative.yaml',
-      SPEC('  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }'),
+      '  steer: { kind: single_module_output, site: layer2, exactness: { atol: -1 } }',
     );
-    const r = await cli(['validate', bad]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/negative\.yaml:\d+:\d+.*exactness.*atol/);
+    expect(negative).toMatch(/negative\.yaml:\d+:\d+.*exactness.*atol/);
   });
 
   it('a contract kind without facts, with a suggestion', async () => {
-    const file = write(tmpdir(), 'unknown.yaml', SPEC('  steer: { kind: repeated_steerin, site: layer2 }'));
-    const r = await cli(['validate', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
+    const stderr = await refused('unknown.yaml', '  steer: { kind: repeated_steerin, site: layer2 }');
+    expect(stderr).toMatch(
       /unknown\.yaml:\d+:\d+.*contract kind 'repeated_steerin' has no facts in runners\/harness\/contracts\.json.*Did you mean 'repeated_steering'\?/s,
     );
   });

@@ -34,6 +34,17 @@ async function refusedWithOneError(file: string): Promise<{ errors: Diagnostic[]
   return { errors, lines };
 }
 
+/**
+ * `validate` of tiny.yaml with the edit `[from, to]`, written as `name`: refused with one error, as `expected`
+ * (its code, position, words), and one human line; the error and that line.
+ */
+async function oneErrorAt(name: string, [from, to]: [string, string], expected: Partial<Diagnostic>) {
+  const { errors, lines } = await refusedWithOneError(edited(name, from, to));
+  expect(errors[0]).toMatchObject(expected);
+  expect(lines).toHaveLength(1);
+  return { error: errors[0], line: lines[0] };
+}
+
 describe('one editing mistake, one error at its line, saying what to do', () => {
   it("a key indented one space short: the line out of line and the column of its siblings, not the parser's text", async () => {
     const file = edited('indent', '    label: ResNet-18\n', '   label: ResNet-18\n');
@@ -47,38 +58,33 @@ describe('one editing mistake, one error at its line, saying what to do', () => 
   });
 
   it("a subject's key outdented to the subject's column: the key, not six schema errors", async () => {
-    const file = edited('outdent', '    sites: { layer2: layer2 }', '  sites: { layer2: layer2 }');
-    const { errors, lines } = await refusedWithOneError(file);
-    expect(errors[0]).toMatchObject({
+    const { error } = await oneErrorAt('outdent', ['    sites: { layer2: layer2 }', '  sites: { layer2: layer2 }'], {
       code: 'misplaced-key',
       line: lineOf(tiny, 'sites: {'),
       col: 3,
       path: '/subjects/sites',
+      message: '`sites` is at column 3 but belongs to subject `resnet18` (its keys are at column 5).',
+      hint: 'Indent it to column 5.',
     });
-    expect(errors[0].message).toBe(
-      '`sites` is at column 3 but belongs to subject `resnet18` (its keys are at column 5).',
-    );
-    expect(errors[0].hint).toBe('Indent it to column 5.');
     // What the schema said (resnet18 lacks sites; "subject" sites lacks label, model, ...) is folded under it.
-    expect(errors[0].follow_ons?.map((f) => f.code)).toContain('missing-key');
-    expect(lines).toHaveLength(1);
+    expect(error.follow_ons?.map((f) => f.code)).toContain('missing-key');
   });
 
   it("a tool's declaration misspelt: the error is at the declaration, not at the group that names the tool right", async () => {
-    const file = edited('declaration', '  hooks: { label: forward hooks }', '  hoosk: { label: forward hooks }');
-    const { errors, lines } = await refusedWithOneError(file);
-    expect(errors[0]).toMatchObject({
-      code: 'misspelt-declaration',
-      line: lineOf(tiny, 'hooks: { label'),
-      col: 3,
-      path: '/tools/hoosk',
-    });
-    expect(errors[0].message).toBe(
-      `tool 'hoosk' is declared here but used nowhere, while line ${lineOf(tiny, 'tools: [raw, hooks')} uses 'hooks', which is not declared.`,
+    const uses = lineOf(tiny, 'tools: [raw, hooks');
+    const { line } = await oneErrorAt(
+      'declaration',
+      ['  hooks: { label: forward hooks }', '  hoosk: { label: forward hooks }'],
+      {
+        code: 'misspelt-declaration',
+        line: lineOf(tiny, 'hooks: { label'),
+        col: 3,
+        path: '/tools/hoosk',
+        message: `tool 'hoosk' is declared here but used nowhere, while line ${uses} uses 'hooks', which is not declared.`,
+        hint: "Rename the declaration to 'hooks'.",
+      },
     );
-    expect(errors[0].hint).toBe("Rename the declaration to 'hooks'.");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).not.toContain("Did you mean 'hoosk'");
+    expect(line).not.toContain("Did you mean 'hoosk'");
   });
 
   it('a misspelt use of a correct declaration keeps its error at the use', async () => {
@@ -106,13 +112,8 @@ describe('findMisindented', () => {
   });
 
   it('follows list items and their keys', () => {
-    expect(findMisindented('l:\n  - x: 1\n    y: 2\n  - x: 3\n   y: 4\n')).toMatchObject({
-      line: 5,
-      col: 4,
-      expected: 5,
-      key: 'y',
-      pointer: '/l/1/y',
-    });
+    const secondItem = 'l:\n  - x: 1\n    y: 2\n  - x: 3\n   y: 4\n';
+    expect(findMisindented(secondItem)).toMatchObject({ line: 5, col: 4, expected: 5, key: 'y', pointer: '/l/1/y' });
     expect(findMisindented('l:\n- a\n- b\nm: 1\n')).toBeUndefined();
   });
 

@@ -21,6 +21,10 @@ async function loadVariant(from: string, to: string, ...more: [string, string][]
   return { loaded, lines: loaded.diagnostics.map((d) => formatDiagnostic(d, dir)) };
 }
 
+/** tiny.yaml's one unsupported reason, the whole list: tv_fx, a feature extractor, neither edits nor steers. */
+const TV_FX_REASON =
+  '    unsupported:\n      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n';
+
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 describe('spec schema', () => {
@@ -134,10 +138,7 @@ describe('semantic rules', () => {
   });
 
   it('a cell that is neither implemented nor reasoned', async () => {
-    const { lines, loaded } = await loadVariant(
-      '    unsupported:\n      - tools: [tv_fx]\n        contracts: [replacement_edit, repeated_steering]\n        reason: a feature extractor reads outputs\n',
-      '',
-    );
+    const { lines, loaded } = await loadVariant(TV_FX_REASON, '');
     expect(loaded.spec).toBeUndefined();
     expect(lines.join('\n')).toMatch(
       /cell A\/replacement_edit\/tv_fx\/resnet18 is neither implemented \(adapter 'tv_fx' of runner 'torch' has no 'replacement_edit'\) nor given a reason\. Add it to the group's 'unsupported' list/,

@@ -1,18 +1,13 @@
 // The dtype axis of a subject declared in full: one subject per dtype, each judged at its dtype's
 // tolerance, and the dtype, function and weights written into the request a cell process reads.
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRequest, tolerance } from '../../src/run/jobs.ts';
 import { loadSpec } from '../../src/validate/load.ts';
-import { cli, tmpdir, write } from '../helpers.ts';
-import { spec, writeSubjectFiles } from './subjects-fixtures.ts';
+import { write } from '../helpers.ts';
+import { inBfloat16, spec, subjectDir, refusedIn } from './subjects-fixtures.ts';
 
-let dir: string;
-
-beforeAll(() => {
-  dir = tmpdir();
-  writeSubjectFiles(dir);
-});
+const dir = subjectDir();
 
 describe('the dtype axis', () => {
   it('makes one subject per dtype, runs them all for a group that names the subject, and a reason naming it covers them all', async () => {
@@ -31,11 +26,7 @@ describe('the dtype axis', () => {
       'A/single_module_output/raw/s@bf16 planned',
       'A/single_module_output/hooks/s@bf16 unsupported',
     ]);
-    expect(s!.subjects['s@bf16']).toMatchObject({
-      model: { dtype: 'bfloat16' },
-      inputs: { dtype: 'bfloat16' },
-      axis: { of: 's', dtype: 'bfloat16' },
-    });
+    expect(s!.subjects['s@bf16']).toMatchObject({ ...inBfloat16('s'), inputs: { dtype: 'bfloat16' } });
   });
 
   it("judges a bfloat16 cell at the bfloat16 tolerance, a float32 one at the protocol's, and a contract's own wins over both", async () => {
@@ -55,21 +46,16 @@ describe('the dtype axis', () => {
       '    sites:',
       '    dtypes: [float32, bfloat16]\n    sites:',
     );
-    const a = await cli(['validate', write(dir, 'both.yaml', both)]);
-    expect(a.code).toBe(2);
-    expect(a.stderr).toMatch(/Keep one of model\.dtype and dtypes/);
-    const b = await cli([
-      'validate',
-      write(
-        dir,
-        'disagree.yaml',
-        spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }', {
-          inputs: '{ kind: image, shape: [1, 3, 8, 8], seed: 0, dtype: float16 }',
-        }),
-      ),
-    ]);
-    expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/inputs\.dtype float16 differs from model\.dtype bfloat16/);
+    const a = await refusedIn(dir, 'both.yaml', both);
+    expect(a).toMatch(/Keep one of model\.dtype and dtypes/);
+    const b = await refusedIn(
+      dir,
+      'disagree.yaml',
+      spec('{ builder: torchvision, name: resnet18, seed: 0, dtype: bfloat16 }', {
+        inputs: '{ kind: image, shape: [1, 3, 8, 8], seed: 0, dtype: float16 }',
+      }),
+    );
+    expect(b).toMatch(/inputs\.dtype float16 differs from model\.dtype bfloat16/);
   });
 
   it('writes the dtype, the function and the weights into the request, which is all a cell process needs', async () => {

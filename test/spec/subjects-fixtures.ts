@@ -1,6 +1,7 @@
-// Shared by the tests of subjects declared in full: a spec of one subject, and the files beside it that a
-// python builder and real weights name.
-import { write } from '../helpers.ts';
+// Shared by the tests of subjects declared in full: a spec of one subject, the files beside it that a
+// python builder and real weights name, and `validate` refusing a spec written there.
+import { expect } from 'vitest';
+import { cli, tmpdir, write } from '../helpers.ts';
 import { oneSubjectSpec } from './one-subject.ts';
 
 /** A spec with one subject `s` (the given model, inputs and extras) and a read of `site` by raw and hooks. */
@@ -27,3 +28,20 @@ export function writeSubjectFiles(dir: string): void {
   write(dir, 'weights/net.safetensors', 'not really');
   write(dir, 'pretrained/config.json', '{"model_type": "gpt2"}');
 }
+
+/** A fresh directory holding the subject files, for the specs a test writes beside them. */
+export function subjectDir(): string {
+  const dir = tmpdir();
+  writeSubjectFiles(dir);
+  return dir;
+}
+
+/** `benchgrid validate` of `text` written to `name` in `dir`, which must refuse it (exit 2): what it said. */
+export async function refusedIn(dir: string, name: string, text: string, label?: string): Promise<string> {
+  const r = await cli(['validate', write(dir, name, text)]);
+  expect(r.code, label).toBe(2);
+  return r.stderr;
+}
+
+/** What the dtype axis makes of subject `of` at bfloat16: its model in that dtype, and the axis it came from. */
+export const inBfloat16 = (of: string) => ({ model: { dtype: 'bfloat16' }, axis: { of, dtype: 'bfloat16' } });

@@ -2,18 +2,13 @@
 // planning and validating them reads paths and never imports the model's code.
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hubCached } from '../../src/spec/hub-cache.ts';
 import { loadSpec } from '../../src/validate/load.ts';
 import { cli, tmpdir, write } from '../helpers.ts';
-import { spec, writeSubjectFiles } from './subjects-fixtures.ts';
+import { spec, subjectDir, refusedIn } from './subjects-fixtures.ts';
 
-let dir: string;
-
-beforeAll(() => {
-  dir = tmpdir();
-  writeSubjectFiles(dir);
-});
+const dir = subjectDir();
 
 describe('a python builder', () => {
   it('names a function in a file beside the spec, resolved against the spec, and validating imports nothing', async () => {
@@ -64,10 +59,9 @@ describe('a python builder', () => {
       '{ kind: builder, seed: 0 }',
     ],
   ])('refuses %s with the line and what to do (exit 2)', async (_what, model, message, inputs?: string) => {
-    const r = await cli(['validate', write(dir, 'bad.yaml', spec(model, { inputs }))]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+/);
+    const r = await refusedIn(dir, 'bad.yaml', spec(model, { inputs }));
+    expect(r).toMatch(message);
+    expect(r).toMatch(/bad\.yaml:\d+:\d+/);
   });
 });
 
@@ -90,19 +84,15 @@ describe('reinit', () => {
   });
 
   it('is refused over real weights, at its line, with what to do (exit 2)', async () => {
-    const r = await cli([
-      'validate',
-      write(
-        dir,
-        'reinit-weights.yaml',
-        spec(
-          '{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors, reinit: [body.0] }',
-        ),
+    const r = await refusedIn(
+      dir,
+      'reinit-weights.yaml',
+      spec(
+        '{ builder: python, name: "models/net.py:build", seed: 0, weights: weights/net.safetensors, reinit: [body.0] }',
       ),
-    ]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/reinit-weights\.yaml:\d+:\d+.*here it would overwrite the real weights/);
-    expect(r.stderr).toMatch(/Remove reinit, or the weights/);
+    );
+    expect(r).toMatch(/reinit-weights\.yaml:\d+:\d+.*here it would overwrite the real weights/);
+    expect(r).toMatch(/Remove reinit, or the weights/);
   });
 });
 
@@ -138,46 +128,39 @@ describe('weights', () => {
   });
 
   it('refuses a state_dict for a transformers model and a directory for a torchvision one', async () => {
-    const a = await cli([
-      'validate',
-      write(
-        dir,
-        'w1.yaml',
-        spec('{ builder: transformers, name: gpt2, seed: 0, weights: weights/net.safetensors }', {
-          inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }',
-        }),
-      ),
-    ]);
-    expect(a.code).toBe(2);
-    expect(a.stderr).toMatch(/loads a save_pretrained directory \(or hf:ID\), not a state_dict file/);
-    const b = await cli([
-      'validate',
-      write(dir, 'w2.yaml', spec('{ builder: torchvision, name: resnet18, seed: 0, weights: pretrained }')),
-    ]);
-    expect(b.code).toBe(2);
-    expect(b.stderr).toMatch(/takes a state_dict file/);
+    const a = await refusedIn(
+      dir,
+      'w1.yaml',
+      spec('{ builder: transformers, name: gpt2, seed: 0, weights: weights/net.safetensors }', {
+        inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }',
+      }),
+    );
+    expect(a).toMatch(/loads a save_pretrained directory \(or hf:ID\), not a state_dict file/);
+    const b = await refusedIn(
+      dir,
+      'w2.yaml',
+      spec('{ builder: torchvision, name: resnet18, seed: 0, weights: pretrained }'),
+    );
+    expect(b).toMatch(/takes a state_dict file/);
   });
 
   it("refuses a hub id that could name a path, and weights outside the spec's tree, before looking anywhere", async () => {
     const tokens = { inputs: '{ kind: tokens, shape: [1, 4], vocab: 10, seed: 0 }', site: 'transformer.h.0' };
     for (const weights of ['"hf:../../etc"', '"hf:a/b/c"', '"hf:"']) {
-      const r = await cli([
-        'validate',
-        write(dir, 'hubbad.yaml', spec(`{ builder: transformers, seed: 0, weights: ${weights} }`, tokens)),
-      ]);
-      expect(r.code, weights).toBe(2);
-      expect(r.stderr, weights).toMatch(/is not a hub id \(hf:ORG\/NAME\)/);
-    }
-    const out = await cli([
-      'validate',
-      write(
+      const r = await refusedIn(
         dir,
-        'outside.yaml',
-        spec('{ builder: torchvision, name: resnet18, seed: 0, weights: ../../etc/passwd.pt }'),
-      ),
-    ]);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/weights .*passwd\.pt is outside the spec's directory/);
+        'hubbad.yaml',
+        spec(`{ builder: transformers, seed: 0, weights: ${weights} }`, tokens),
+        weights,
+      );
+      expect(r, weights).toMatch(/is not a hub id \(hf:ORG\/NAME\)/);
+    }
+    const out = await refusedIn(
+      dir,
+      'outside.yaml',
+      spec('{ builder: torchvision, name: resnet18, seed: 0, weights: ../../etc/passwd.pt }'),
+    );
+    expect(out).toMatch(/weights .*passwd\.pt is outside the spec's directory/);
   });
 
   it('refuses a hub id that is not in the local cache, and says how to fetch it; --allow-downloads lets it through', async () => {

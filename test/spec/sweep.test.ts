@@ -6,6 +6,7 @@ import { requestSubject } from '../../src/run/jobs.ts';
 import { namesSubject, pointData, sweepName, sweepPoints } from '../../src/spec/sweep.ts';
 import { splitSweep } from '../../src/report/tidy.ts';
 import { tmpdir, write } from '../helpers.ts';
+import { inBfloat16 } from './subjects-fixtures.ts';
 import { sweepSpec } from './sweep-spec.ts';
 
 let dir: string;
@@ -15,11 +16,15 @@ beforeAll(() => {
 
 const errors = (ds: { severity: string }[]) => ds.filter((d) => d.severity === 'error');
 
+/** The sweep spec with `extra` under its subject, written as `name` and loaded, and its cells' subjects in plan order. */
+async function load(name: string, extra: string, opts: Parameters<typeof sweepSpec>[1] = {}) {
+  const loaded = await loadSpec(write(dir, name, sweepSpec(extra, opts)));
+  return { ...loaded, subjects: [...new Set(loaded.plan!.cells.map((c) => c.subject))] };
+}
+
 describe('a sweep', () => {
   it('makes one subject per value, named by the short name of its path, and a group naming the subject runs them all', async () => {
-    const { plan, spec, diagnostics } = await loadSpec(
-      write(dir, 'one.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64, 256] }')),
-    );
+    const { plan, spec, diagnostics } = await load('one.yaml', '    sweep: { inputs.shape.1: [16, 64, 256] }');
     expect(errors(diagnostics)).toEqual([]);
     expect(plan!.cells.map((c) => c.id)).toEqual([
       'A/single_module_output/raw/gpt2@seq=16',
@@ -39,10 +44,11 @@ describe('a sweep', () => {
   });
 
   it('of several keys makes their cross product in declared order, the first key slowest', async () => {
-    const { plan, spec } = await loadSpec(
-      write(dir, 'two.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64], model.config.n_layer: [2, 6] }')),
+    const { subjects, spec } = await load(
+      'two.yaml',
+      '    sweep: { inputs.shape.1: [16, 64], model.config.n_layer: [2, 6] }',
     );
-    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual([
+    expect(subjects).toEqual([
       'gpt2@seq=16@n_layer=2',
       'gpt2@seq=16@n_layer=6',
       'gpt2@seq=64@n_layer=2',
@@ -53,26 +59,21 @@ describe('a sweep', () => {
   });
 
   it('gives the harness each point exactly as the subject declared by hand with that value', async () => {
-    const swept = await loadSpec(write(dir, 'swept.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64] }')));
-    const byHand = await loadSpec(write(dir, 'hand.yaml', sweepSpec('', { shape: '[1, 64]' })));
+    const swept = await load('swept.yaml', '    sweep: { inputs.shape.1: [16, 64] }');
+    const byHand = await load('hand.yaml', '', { shape: '[1, 64]' });
     const point = swept.spec!.subjects['gpt2@seq=64'];
     expect(requestSubject(point)).toEqual({ ...requestSubject(byHand.spec!.subjects.gpt2), id: 'gpt2@seq=64' });
   });
 
   it('composes with the dtype axis: each point once per dtype, SUBJECT@seq=N@bf16', async () => {
-    const { plan, spec } = await loadSpec(
-      write(dir, 'dtypes.yaml', sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }')),
+    const { subjects, spec } = await load(
+      'dtypes.yaml',
+      '    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }',
     );
-    expect([...new Set(plan!.cells.map((c) => c.subject))]).toEqual([
-      'gpt2@seq=16@fp32',
-      'gpt2@seq=16@bf16',
-      'gpt2@seq=64@fp32',
-      'gpt2@seq=64@bf16',
-    ]);
+    expect(subjects).toEqual(['gpt2@seq=16@fp32', 'gpt2@seq=16@bf16', 'gpt2@seq=64@fp32', 'gpt2@seq=64@bf16']);
     expect(spec!.subjects['gpt2@seq=64@bf16']).toMatchObject({
-      model: { dtype: 'bfloat16' },
+      ...inBfloat16('gpt2@seq=64'),
       inputs: { shape: [1, 64] },
-      axis: { of: 'gpt2@seq=64', dtype: 'bfloat16' },
       sweep: { of: 'gpt2', values: { seq: 64 } },
     });
   });
@@ -80,22 +81,18 @@ describe('a sweep', () => {
   it('is covered by a reason naming its subject, and one point by a reason naming that point', async () => {
     const reason = (subjects: string) =>
       `    unsupported:\n      - tools: [hooks]\n        subjects: [${subjects}]\n        reason: not at this length\n        policy: true\n`;
-    const all = await loadSpec(
-      write(dir, 'reason-all.yaml', sweepSpec('    sweep: { inputs.shape.1: [16, 64] }', { group: reason('gpt2') })),
-    );
+    const all = await load('reason-all.yaml', '    sweep: { inputs.shape.1: [16, 64] }', { group: reason('gpt2') });
     expect(errors(all.diagnostics)).toEqual([]);
     expect(all.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual([
       'A/single_module_output/hooks/gpt2@seq=16',
       'A/single_module_output/hooks/gpt2@seq=64',
     ]);
-    const one = await loadSpec(
-      write(
-        dir,
-        'reason-one.yaml',
-        sweepSpec('    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }', {
-          group: reason('gpt2@seq=64'),
-        }),
-      ),
+    const one = await load(
+      'reason-one.yaml',
+      '    dtypes: [float32, bfloat16]\n    sweep: { inputs.shape.1: [16, 64] }',
+      {
+        group: reason('gpt2@seq=64'),
+      },
     );
     expect(errors(one.diagnostics)).toEqual([]);
     expect(one.plan!.cells.filter((c) => c.status === 'unsupported').map((c) => c.id)).toEqual([

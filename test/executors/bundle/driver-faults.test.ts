@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResults } from '../../../src/results/load.ts';
 import type { Results } from '../../../src/results/model.ts';
 import { cli, FIXTURES, testPython, tmpdir, sleepersLeftUnder } from '../../helpers.ts';
+import { CRASHED, KILLED, TIMED_OUT } from '../../helpers/fault-cells.ts';
 
 let results: Results;
 let bundle: string;
@@ -33,21 +34,12 @@ beforeAll(async () => {
 
 describe('faulty cell processes run by the driver', () => {
   it('records a process that exits non-zero without a result, and one killed by a signal', () => {
-    expect(cell('crash')).toMatchObject({
-      status: 'error',
-      reason: 'the process exited with code 3 without writing a result',
-    });
-    expect(cell('signal')).toMatchObject({
-      status: 'error',
-      reason: 'the process was killed by SIGKILL before writing a result',
-    });
+    expect(cell('crash')).toMatchObject(CRASHED);
+    expect(cell('signal')).toMatchObject(KILLED);
   });
 
   it('kills a hanging process and its children at the time limit', () => {
-    expect(cell('spawns')).toMatchObject({
-      status: 'error',
-      reason: 'timed out after 20 s (the process tree was killed)',
-    });
+    expect(cell('spawns')).toMatchObject(TIMED_OUT);
     expect(sleepersLeftUnder(bundle)).toEqual([]);
   });
 

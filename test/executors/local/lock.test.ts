@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../src/errors.ts';
 import { readJournal } from '../../../src/records/journal.ts';
 import { LOCK_FILE, lockRunDir, readHolder, staleness, thisHolder } from '../../../src/executors/local/lock.ts';
-import { cli, FIXTURES, ROOT, testPython, tmpdir } from '../../helpers.ts';
-
-const TINY = path.join(FIXTURES, 'specs/tiny.yaml');
+import { cli, testPython, tmpdir } from '../../helpers.ts';
+import { journalHolds, ONE_RAW_PROCESS, runTiny, startCli } from '../../helpers/tiny-run.ts';
 
 /** A pid that named a process of this machine a moment ago and names none now. */
 async function deadPid(): Promise<number> {
@@ -24,30 +23,13 @@ describe('a live run directory', () => {
     const out = path.join(tmpdir(), 'run');
     const python = await testPython();
     // 40 processes of one cell: still measuring (signal handlers on) when it is interrupted below, however slow the machine
-    const first = execa(
-      process.execPath,
-      [
-        path.join(ROOT, 'bin/benchgrid.js'),
-        'run',
-        TINY,
-        '--only',
-        'A/single_module_output/raw/*',
-        '--processes',
-        '40',
-        '--out',
-        out,
-        '--python',
-        python,
-      ],
-      { reject: false, env: { NO_COLOR: '1' } },
-    );
-    const deadline = Date.now() + 300_000;
-    while (Date.now() < deadline && readJournal(out).records.length < 1) await new Promise((r) => setTimeout(r, 200));
+    const first = startCli(runTiny(['--only', 'A/single_module_output/raw/*', '--processes', '40'], out, python));
+    await journalHolds(out, 1);
     expect(readJournal(out).records.length).toBeGreaterThanOrEqual(1);
 
     // A run started with --python is resumed with it again (a run directory never names the interpreter).
     const resume = await cli(['run', '--resume', out, '--python', python]);
-    const again = await cli(['run', TINY, '--out', out, '--python', python]);
+    const again = await cli(runTiny([], out, python));
     for (const r of [resume, again]) {
       expect(r.code).toBe(EXIT.usage);
       expect(r.stderr).toMatch(
@@ -70,21 +52,9 @@ describe('a live run directory', () => {
     const out = tmpdir();
     const gone = { ...thisHolder('benchgrid run (killed)'), pid: await deadPid(), pid_start: null };
     fs.writeFileSync(path.join(out, LOCK_FILE), JSON.stringify(gone));
-    const r = await cli(
-      [
-        'run',
-        TINY,
-        '--only',
-        'A/single_module_output/raw/*',
-        '--processes',
-        '1',
-        '--out',
-        out,
-        '--python',
-        await testPython(),
-      ],
-      { timeout: 300_000 },
-    );
+    const r = await cli(runTiny(ONE_RAW_PROCESS, out, await testPython()), {
+      timeout: 300_000,
+    });
     expect(r.code, r.stderr).toBe(EXIT.ok);
     expect(r.stderr).toMatch(
       new RegExp(`taking over a stale lock: process ${gone.pid} on ${os.hostname()}, started .*, is gone`),
