@@ -1,6 +1,6 @@
 // The run orchestration that run, bench-change and bisect share: a prepared spec's planned processes run
 // under the run directory's lock and a journal (new or resumed), then results.json, the reports and the
-// summary. The caller gives the executor that runs the processes (src/executors/registry.ts): local unless run names one.
+// summary. The caller gives the executor that runs the processes (src/executors/registry.ts), local or run's.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
