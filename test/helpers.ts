@@ -47,7 +47,7 @@ export function write(dir: string, name: string, content: string | Buffer): stri
  */
 export async function testPython(): Promise<string> {
   if (process.env.BENCHGRID_TEST_PYTHON) return process.env.BENCHGRID_TEST_PYTHON;
-  const { loadDeclaredSpec } = await import('../src/validate/valid.ts');
+  const { loadDeclaredSpec } = await import('../src/spec/load.ts');
   const { resolveEnv } = await import('../src/env/build.ts');
   const spec = await loadDeclaredSpec(path.join(ROOT, 'specs/resnet18_cpu.yaml'));
   const env = await resolveEnv(spec.environments.main);

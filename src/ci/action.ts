@@ -11,7 +11,7 @@ import { EXIT, UserError } from '../errors.ts';
 import { commitOf } from '../source/git.ts';
 import { resolveEnv } from '../env/build.ts';
 import type { Spec } from '../spec/types.ts';
-import { loadDeclaredSpec } from '../validate/valid.ts';
+import { loadDeclaredSpec } from '../spec/load.ts';
 import { REPO_ROOT } from '../repository.ts';
 import { forMarkdownCode, forTerminal } from '../util/escape.ts';
 import { commentLength, COMMENT_LIMIT, fitComment, pullRequestOf, upsertComment } from './github.ts';

@@ -16,7 +16,7 @@ import { writeAtomic } from '../results/write.ts';
 import { useColor } from '../util/tty.ts';
 import { viewOf, type ViewOptions } from '../compare/view.ts';
 import { terminalWidth } from '../util/width.ts';
-import { loadDeclaredSpec } from '../validate/valid.ts';
+import { loadDeclaredSpec } from '../spec/load.ts';
 
 /** Exit code when `--fail-on-slower` finds a cell significantly slower by more than its percentage. */
 export const EXIT_SLOWER = EXIT.differenceFound;

@@ -13,7 +13,7 @@ import { duringBuilds } from '../env/interrupt.ts';
 import { choosePrune, chooseStaleBuilds, type CachedEnv } from '../env/prune.ts';
 import type { Environment } from '../spec/types.ts';
 import { UserError } from '../errors.ts';
-import { loadDeclaredSpec } from '../validate/valid.ts';
+import { loadDeclaredSpec } from '../spec/load.ts';
 
 /** Options of `env`. */
 export interface EnvOptions {

@@ -16,6 +16,7 @@ const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
 
 /** Runs a spec (or resumes a run directory); the exit says how it went (exitForRun), 130 when interrupted. */
 export async function run(specArg: string | undefined, opts: RunOptions): Promise<void> {
+  // Looked up once: it either submits the run elsewhere, or runs the processes measure() plans here.
   const executor = await executorNamed(opts.executor ?? 'local');
   if (executor.submit) return executor.submit(specArg, opts);
   const previous = opts.resume ? resumableHeader(opts.resume) : null;
@@ -51,7 +52,7 @@ export async function run(specArg: string | undefined, opts: RunOptions): Promis
     { ...loaded, ...prepared },
     header,
     { ...opts, python, fresh: !previous },
-    command,
+    { command, executor },
   );
   // Loaded only when asked for: compare's statistics and tables are no part of a plain run.
   if (opts.compareLast) (await import('../compare/previous.ts')).compareWithPrevious(dir, results, loaded.spec.name);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listEnvs } from '../env/list.ts';
 import { listTools, type ToolListing } from '../tools/list.ts';
 import { DEFAULT_WIDTH, terminalWidth, wrap } from '../util/width.ts';
-import { loadDeclaredSpec } from '../validate/valid.ts';
+import { loadDeclaredSpec } from '../spec/load.ts';
 
 /** Options of `tools`. */
 export interface ToolsOptions {

@@ -7,19 +7,21 @@ import type { RunPlan } from '../run/run-plan.ts';
 import type { SettingFlags } from '../settings/settings.ts';
 import type { LocalOptions } from './local/local.ts';
 
-/** The options of `run` that reach an executor: the command's, each executor reading the ones it knows. */
+/** The options of `run` that reach every executor: the run settings' flags and the command's own. */
 export interface ExecutorRunOptions extends SettingFlags {
   out?: string;
   json?: boolean;
   resume?: string;
   only?: string;
+  /** The interpreter every cell runs with (--python), instead of the spec's environments. */
+  python?: string;
   jobs?: number;
   changedSince?: string;
   start?: 'cold' | 'fork';
+  /** `--tool-source TOOL=SOURCE`, repeatable. */
   toolSource?: string[];
+  /** Once finished, compare the run with the spec's previous complete run (src/compare/previous.ts). */
   compareLast?: boolean;
-  /** The executor's own flags (e.g. Slurm's --partition), as commander parsed them. */
-  [flag: string]: unknown;
 }
 
 /** The options of `ingest` that reach an executor. */
@@ -29,8 +31,11 @@ export interface ExecutorIngestOptions {
   json?: boolean;
 }
 
-/** An executor, named in `run --executor NAME` and found again by `ingest` in what it left. */
-export interface Executor {
+/**
+ * An executor, named in `run --executor NAME` and found again by `ingest` in what it left. `Flags` are its
+ * own options of `run` (Slurm's --partition...), typed beside it and listed in registry.ts's ExecutorFlags.
+ */
+export interface Executor<Flags extends object = object> {
   readonly name: string;
   /**
    * Runs jobs the run command planned here, journaling each as it finishes (the run command's plan,
@@ -41,7 +46,7 @@ export interface Executor {
    * Plans a spec's processes, submits them and (unless told not to wait) follows them to their records.
    * Null: nothing to submit from `run` (the local executor runs them here; bundles are exported and run by hand).
    */
-  submit: ((spec: string | undefined, opts: ExecutorRunOptions) => Promise<void>) | null;
+  submit: ((spec: string | undefined, opts: ExecutorRunOptions & Flags) => Promise<void>) | null;
   /** Whether `ingest DIRS` is this executor's to finish: the directories hold what it submitted. */
   recognises(dirs: string[]): boolean;
   /** Follows what the directories hold to its end and ingests its records into results.json and reports. */

@@ -60,6 +60,11 @@ function indent(text: string, by: number): string {
     .join('\n');
 }
 
+// Every starter's protocol sets the wall-clock stop of sampling, with the reason for whoever edits the spec.
+const SAMPLING_CAP = `  # A process stops sampling 120 s (wall clock) after its first sample, with at least min_samples taken,
+  # long before timeout_s would kill it and lose them all; null: no such limit (docs/protocol.md).
+  max_seconds_per_process: 120`;
+
 interface Matrix {
   summary: string;
   protocol: string;
@@ -78,6 +83,7 @@ function visionMatrix(s: StarterSubject): Matrix {
   threads: 1
   aa_pairs: 1
   timeout_s: 600
+${SAMPLING_CAP}
   exactness: { rtol: 1.0e-5, atol: 1.0e-6 }`,
     matrix: `contracts:
   single_module_output: { label: "one module's output", site: site }
@@ -127,6 +133,7 @@ function decoderMatrix(s: StarterSubject): Matrix {
   threads: 1
   aa_pairs: 1
   timeout_s: 900
+${SAMPLING_CAP}
   # TransformerLens's bridge computes attention itself: its results are compared with this tolerance.
   exactness: { rtol: 1.0e-4, atol: 1.0e-5 }`,
     matrix: `contracts:

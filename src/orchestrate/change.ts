@@ -9,6 +9,7 @@ import type { CompareSettings, Comparison } from '../compare/model.ts';
 import type { JudgingOptions } from '../compare/options.ts';
 import { renderMarkdown } from '../compare/render-markdown.ts';
 import { viewOf } from '../compare/view.ts';
+import { executorNamed } from '../executors/registry.ts';
 import type { JournalHeader } from '../records/journal.ts';
 import { timestamp } from '../run/run-plan.ts';
 import { writeAtomic } from '../results/write.ts';
@@ -80,7 +81,8 @@ export async function measureChange(
     { ...loaded, ...prepared },
     header,
     { ...runOpts, fresh: previous === null },
-    ctx.command,
+    // A change is measured here, by the local executor: both sides' sources are built on this machine.
+    { command: ctx.command, executor: await executorNamed('local') },
   );
   const run = path.relative(process.cwd(), measured.dir) || measured.dir;
   const report = judgeChange(

@@ -1,6 +1,6 @@
 // The run orchestration that run, bench-change and bisect share: a prepared spec's planned processes run
 // under the run directory's lock and a journal (new or resumed), then results.json, the reports and the
-// summary. The executor that runs the processes is the one named (src/executors/registry.ts), local by default.
+// summary. The caller gives the executor that runs the processes (src/executors/registry.ts), local or run's.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, ExitCode, UserError } from '../errors.ts';
@@ -14,8 +14,8 @@ import { pointLatest } from '../results/latest.ts';
 import type { Results } from '../results/model.ts';
 import { writeRunReports } from '../report/run-reports.ts';
 import { appendRecord, readJournal, type JournalHeader } from '../records/journal.ts';
-import { executorNamed } from '../executors/registry.ts';
-import type { Executor, ExecutorRunOptions } from '../executors/executor.ts';
+import type { ExecutorFlags, RegisteredExecutor } from '../executors/registry.ts';
+import type { ExecutorRunOptions } from '../executors/executor.ts';
 import { resumeCommand } from '../run/resume.ts';
 import { runPlan, timestamp, type RunPlan } from '../run/run-plan.ts';
 import { checkCuda, interpreters } from '../env/python.ts';
@@ -31,26 +31,20 @@ import { downloadHubWeights, missingHubWeights } from '../run/downloads.ts';
 import { announceBuilds, fewProcessesWarning, probeBeforeRun, refuseCudaBeforeBuilds } from './start.ts';
 import { printRunSummary } from './summary.ts';
 
-/** Options of `run`: the run settings' flags (src/settings/settings.ts) and how to run. */
-export interface RunOptions extends ExecutorRunOptions {
-  out?: string;
+/** Options of `run`: every executor's (the run settings' flags among them), each executor's own, and how to run. */
+export interface RunOptions extends ExecutorRunOptions, ExecutorFlags {
   /** Download hub weights the local cache lacks before the first cell (src/run/downloads.ts). */
   allowDownloads?: boolean;
-  resume?: string;
-  only?: string;
-  python?: string;
-  json?: boolean;
-  changedSince?: string;
-  jobs?: number;
-  start?: 'cold' | 'fork';
   /** An executor's name (src/executors/registry.ts); local when absent. */
   executor?: string;
   /** false (--no-probe): skip the subject probe at the start. */
   probe?: boolean;
-  /** `--tool-source TOOL=SOURCE`, repeatable. */
-  toolSource?: string[];
-  /** Once finished, compare the run with the spec's previous complete run (src/compare/previous.ts). */
-  compareLast?: boolean;
+}
+
+/** Where a measured run is: the lock holder's name (the command), and the executor that runs its processes here. */
+export interface MeasureAt {
+  command: string;
+  executor: RegisteredExecutor;
 }
 
 const log = (s: string) => process.stderr.write(`benchgrid: ${s}\n`);
@@ -68,13 +62,13 @@ export interface Measurement {
 /**
  * Runs the planned processes of a prepared spec under a journal header (new when `fresh`, else resumed)
  * while holding the run directory's lock, writes results.json and the reports, prints the summary.
- * The caller decides the exit (exitForRun); an interrupted run throws 130. `command` names the holder.
+ * The caller decides the exit (exitForRun); an interrupted run throws 130.
  */
 export async function measure(
   loaded: Measured,
   header: JournalHeader,
   opts: RunOptions & { fresh: boolean },
-  command: string,
+  at: MeasureAt,
 ): Promise<Measurement> {
   // The settings the header recorded: a resumed run measures as it started (runSettings, from its flags).
   const rp = runPlan({
@@ -88,10 +82,10 @@ export async function measure(
   const dir = path.resolve(opts.resume ?? opts.out ?? path.join('results', loaded.spec.name, timestamp()));
   const existed = fs.existsSync(dir);
   // One benchgrid writes a run directory at a time: a second run or --resume on a live one is refused.
-  const release = lockRunDir(dir, thisHolder(command), log);
+  const release = lockRunDir(dir, thisHolder(at.command), log);
   try {
     if (opts.fresh) refuseExisting(dir);
-    const results = await measureLocked(rp, header, dir, opts, loaded);
+    const results = await measureLocked(rp, header, dir, opts, { loaded, executor: at.executor });
     return { dir, results, planned: new Set(rp.jobs.map((j) => j.cell.id)) };
   } finally {
     release();
@@ -105,9 +99,10 @@ async function measureLocked(
   header: JournalHeader,
   dir: string,
   opts: RunOptions & { fresh: boolean },
-  loaded: Measured,
+  { loaded, executor }: { loaded: Measured; executor: RegisteredExecutor },
 ): Promise<Results> {
   const spec = loaded.spec;
+  const execute = executeHere(executor);
   const done = new Set(readJournal(dir).records.map((r) => r.key));
   const todo = rp.jobs.filter((j) => !done.has(j.key));
   const warning = fewProcessesWarning(rp.protocol.processes);
@@ -155,7 +150,6 @@ async function measureLocked(
       : betweenModel(
           earlier.map((r) => new Map([...r].map(([id, e]) => [id, { mean: e.mean, variance: e.variance }]))),
         );
-  const execute = await executeHere(opts.executor);
   const stopped = await keepingJournal(dir, resume, () =>
     execute(rp, runnable, { dir, pythons, start, concurrency, log, resume, between }),
   );
@@ -290,9 +284,8 @@ function resultsOf(
   );
 }
 
-/** How the named executor (local when none is named) runs a planned run's processes here. */
-async function executeHere(name: string | undefined): Promise<NonNullable<Executor['execute']>> {
-  const executor = await executorNamed(name ?? 'local');
+/** How the executor runs a planned run's processes here; refused, before anything is built, for one that submits. */
+function executeHere(executor: RegisteredExecutor): NonNullable<RegisteredExecutor['execute']> {
   if (!executor.execute)
     throw new UserError(`--executor ${executor.name} submits its processes; it cannot run a run planned here.`);
   return executor.execute;

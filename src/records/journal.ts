@@ -9,8 +9,8 @@ import type { Overrides } from '../settings/settings.ts';
 import type { Outcome } from './outcome.ts';
 import type { SourceRequest } from '../source/prepare.ts';
 
-/** The kinds of cell process (src/run/jobs.ts makes them). */
-export type JobKind = 'time' | 'memory' | 'aa' | 'control';
+/** What a cell process measures, its purpose (spelt `kind` in the journal; src/run/jobs.ts makes them). */
+export type ProcessPurpose = 'time' | 'memory' | 'aa' | 'control';
 
 /** How processes are ordered: `sequential` keeps each cell's processes together (the old order). */
 export type ScheduleKind = 'interleaved' | 'sequential';
@@ -53,7 +53,7 @@ export interface ProcessLine {
   type: 'process';
   key: string;
   cell: string;
-  kind: JobKind;
+  kind: ProcessPurpose;
   index: number;
   started: string;
   wall_s: number;

@@ -86,6 +86,9 @@ export function protocolText(p: Record<string, unknown>): string {
       `then up to ${n('samples')} timed calls${n('min_samples') !== null ? ` (at least ${n('min_samples')})` : ''}`,
     );
   if (n('budget_s_per_cell') !== null) calls.push(`within ${n('budget_s_per_cell')} s of timed work per cell`);
+  // The wall-clock stop of a process's sampling (docs/protocol.md, Timing), said only where the spec set one.
+  const wall = n('max_seconds_per_process');
+  if (wall !== null) calls.push(`for at most ${wall} s of wall-clock time from its first timed call`);
   if (calls.length) bits.push(`${bits.length ? ', each making ' : 'Each process made '}${calls.join(', ')}`);
   if (bits.length === 0) return '';
   return `${bits.join('')}. A value is the median of the per-process medians, with the smallest and largest per-process median in brackets.`;

@@ -1,5 +1,5 @@
 // The spec as a report needs it: labels, order and page. Loaded without the runner checks on purpose.
-import { loadDeclaredSpec } from '../validate/valid.ts';
+import { loadDeclaredSpec } from '../spec/load.ts';
 import { readManifest } from '../spec/manifests.ts';
 import type { Spec } from '../spec/types.ts';
 import { dict } from '../util/dict.ts';

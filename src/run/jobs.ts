@@ -8,7 +8,7 @@ import { WIRE_VERSION } from '../wire.ts';
 import { fnv1a } from '../util/prng.ts';
 import { BASELINE_TOOL } from '../plan/pairing.ts';
 import type { CellRequest, RequestAdapter } from '../records/request.ts';
-import type { JobKind } from '../records/journal.ts';
+import type { ProcessPurpose } from '../records/journal.ts';
 import { float32Tolerance, requestSubject, tolerance } from './request-parts.ts';
 
 // The parts of a request that come from the spec alone live in request-parts.ts; their importers find them here.
@@ -24,12 +24,12 @@ export interface Job {
   key: string;
   /** The cell; a control job's is the baseline cell in the environment its control runs in. */
   cell: Cell;
-  kind: JobKind;
+  kind: ProcessPurpose;
   index: number;
 }
 
-// The kinds of cell process are the journal's, which records each process's.
-export type { JobKind };
+// The purposes of cell processes are the journal's, which records each process's.
+export type { ProcessPurpose };
 
 /**
  * A control job's index holds its environment: CONTROL_STRIDE x (the environment's position in

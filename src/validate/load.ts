@@ -1,20 +1,16 @@
-// The staged spec loader: read -> parse YAML -> extends -> schema -> normalise -> rules, in one pass.
-import { loadMerged, type MergedDoc, type Reader } from '../spec/extends.ts';
-import { foldUnderSchema, pruneSchemaErrors } from '../spec/one-pass.ts';
-import type { SpecData } from '../spec/data.ts';
-import { adapterLookup, readManifest, type Manifest } from '../spec/manifests.ts';
-import { normalise } from '../spec/normalise.ts';
-import { readPromptsFiles } from '../spec/text-inputs.ts';
+// The whole spec loader: spec/'s stages (src/spec/load.ts: read, parse YAML, extends, schema, normalise, the
+// files the spec names), then the plan and the rules that check the spec against its runners, in one pass.
+import type { Reader } from '../spec/extends.ts';
+import { foldUnderSchema } from '../spec/one-pass.ts';
+import { adapterLookup, type Manifest } from '../spec/manifests.ts';
 import { checkRules, type RuleInput } from './rules.ts';
-import { checkRunnerPlaces } from '../spec/runner-places.ts';
-import { checkSchema, isSpecData } from '../spec/schema.ts';
 import { foldFollowOns } from '../spec/fold.ts';
 import { foldMisspeltDeclarations } from './misspelt.ts';
+import { parseSpec } from '../spec/load.ts';
 import { readSource } from '../spec/source.ts';
 import type { Diagnostic } from '../spec/diagnostics.ts';
 import type { Spec } from '../spec/types.ts';
 import { planSpec, type Plan } from '../plan/expand.ts';
-import { dict } from '../util/dict.ts';
 
 /** A loaded spec with its plan; `spec` is absent when an error-level diagnostic stopped the load. */
 export interface Loaded {
@@ -38,42 +34,29 @@ export async function loadSpec(
   read: Reader = readSource,
   options: RuleInput['options'] = {},
 ): Promise<Loaded> {
-  const merged = await loadMerged(file, read);
-  if (!merged.doc) return { file, diagnostics: merged.diagnostics };
-  const { doc } = merged;
-  const schemaErrors = checkSchema(doc.data, doc.positions, doc.file);
-  if (schemaErrors.length > 0 || !isSpecData(doc.data)) {
-    // One pass: the semantic rules still run on the spec without the refused values (one-pass.ts).
-    const pruned = pruneSchemaErrors(doc.data, doc.positions, doc.file, schemaErrors);
-    if (!pruned) return { file, diagnostics: schemaErrors, texts: doc.texts };
-    const semantic = semanticCheck(pruned.data, doc, options).diagnostics.filter((d) => d.severity === 'error');
-    return {
-      file,
-      diagnostics: sortDiagnostics(foldUnderSchema(schemaErrors, semantic, pruned.pruned)),
-      texts: doc.texts,
-    };
+  const { spec, manifests, refused, diagnostics: parsed, ...source } = await parseSpec(file, read);
+  const checked: { plan?: Plan; diagnostics: Diagnostic[] } =
+    spec && manifests ? checkParsed(spec, manifests, parsed, options) : { diagnostics: parsed };
+  if (refused) {
+    // Only the rules' errors, each under the schema error whose refused value it follows from (one-pass.ts).
+    const semantic = checked.diagnostics.filter((d) => d.severity === 'error');
+    return { ...source, diagnostics: sortDiagnostics(foldUnderSchema(refused.errors, semantic, refused.pruned)) };
   }
-  const { spec, plan, manifests, diagnostics } = semanticCheck(doc.data, doc, options);
-  if (!spec || !plan || !manifests || hasErrors(diagnostics)) return { file, diagnostics, texts: doc.texts };
-  return { file, spec, plan, manifests, diagnostics, texts: doc.texts };
+  const { plan, diagnostics } = checked;
+  if (!spec || !plan || !manifests || hasErrors(diagnostics)) return { ...source, diagnostics };
+  return { ...source, spec, plan, manifests, diagnostics };
 }
 
-/** Stages 5 and 6 on schema-valid data: normalise, the runners' places and manifests, the plan, the rules. */
-function semanticCheck(
-  data: SpecData,
-  doc: MergedDoc,
+/** The plan and the rules on a parsed spec, with the parse's own diagnostics (its prompts files) among theirs. */
+function checkParsed(
+  spec: Spec,
+  manifests: Record<string, Manifest | Error>,
+  parsed: Diagnostic[],
   options: RuleInput['options'],
-): { spec?: Spec; plan?: Plan; manifests?: Record<string, Manifest | Error>; diagnostics: Diagnostic[] } {
-  const spec = normalise(data, doc.file, doc.sources, doc.positions);
-  // The one data file a spec may name besides its own sources: read (never run) here, so requests carry the prompts.
-  const prompts = readPromptsFiles(spec);
-  const places = checkRunnerPlaces(spec);
-  if (places.length > 0) return { diagnostics: places };
-  const manifests = dict<Manifest | Error>();
-  for (const [name, dir] of Object.entries(spec.runners)) manifests[name] = readManifest(dir);
+): { plan: Plan; diagnostics: Diagnostic[] } {
   const plan = planSpec(spec, adapterLookup(manifests));
-  const folded = foldFollowOns(sortDiagnostics([...prompts, ...checkRules({ spec, manifests, plan, options })]));
-  return { spec, plan, manifests, diagnostics: sortDiagnostics(foldMisspeltDeclarations(folded, { spec, manifests })) };
+  const folded = foldFollowOns(sortDiagnostics([...parsed, ...checkRules({ spec, manifests, plan, options })]));
+  return { plan, diagnostics: sortDiagnostics(foldMisspeltDeclarations(folded, { spec, manifests })) };
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {

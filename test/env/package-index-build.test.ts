@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { checkIndex } from '../../src/env/index-check.ts';
 import { downloadSize } from '../../src/env/size.ts';
-import { loadDeclaredSpec } from '../../src/validate/valid.ts';
+import { loadDeclaredSpec } from '../../src/spec/load.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 import { layer2Spec } from './fixtures.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveEnv } from '../../src/env/build.ts';
 import { pipIndexArgs, requirementsFileOptions } from '../../src/env/pip-index.ts';
 import { NO_INDEX, type Environment } from '../../src/spec/types.ts';
-import { loadDeclaredSpec } from '../../src/validate/valid.ts';
+import { loadDeclaredSpec } from '../../src/spec/load.ts';
 import { tmpdir, write } from '../helpers.ts';
 
 const SPEC = `benchgrid: 1

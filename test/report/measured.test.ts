@@ -50,4 +50,11 @@ describe('how it was measured', () => {
     );
     expect(protocolText({ warmups: 0, processes: 1 })).toContain('1 fresh Python process, each making 0 warm-up calls');
   });
+
+  it('says the wall-clock stop of sampling where the spec set max_seconds_per_process, and nothing of it where null', () => {
+    expect(protocolText({ warmups: 1, samples: 10, max_seconds_per_process: 30 })).toContain(
+      'Each process made 1 warm-up call, then up to 10 timed calls, for at most 30 s of wall-clock time from its first timed call.',
+    );
+    expect(protocolText({ warmups: 1, samples: 10, max_seconds_per_process: null })).not.toContain('wall-clock');
+  });
 });

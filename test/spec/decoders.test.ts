@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDeclaredSpec } from '../../src/validate/valid.ts';
+import { loadDeclaredSpec } from '../../src/spec/load.ts';
 import { cli, ROOT, tmpdir, write } from '../helpers.ts';
 
 interface PlannedCell {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { loadDeclaredSpec, loadValidSpec } from '../../src/validate/valid.ts';
+import { loadDeclaredSpec } from '../../src/spec/load.ts';
+import { loadValidSpec } from '../../src/validate/valid.ts';
 import { cli, FIXTURES, tmpdir, write } from '../helpers.ts';
 
 const TINY = fs.readFileSync(path.join(FIXTURES, 'specs/tiny.yaml'), 'utf8');

@@ -5,7 +5,7 @@ import { UserError } from '../../errors.ts';
 import type { Overrides } from '../../settings/settings.ts';
 import type { Schedule } from '../../run/schedule.ts';
 import type { Exit } from '../../records/outcome.ts';
-import type { JobKind } from '../../run/jobs.ts';
+import type { ProcessPurpose } from '../../run/jobs.ts';
 import { readJsonFile } from '../../util/json-file.ts';
 import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest } from './parse.ts';
 import { journalLines, lastPerKey, type ProcessLine } from '../../records/journal.ts';
@@ -21,7 +21,7 @@ export const MANIFEST_FILE = 'bundle.json';
 export interface BundleJob {
   key: string;
   cell: string;
-  kind: JobKind;
+  kind: ProcessPurpose;
   index: number;
   environment: string;
   runner: string;

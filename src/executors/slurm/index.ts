@@ -6,8 +6,9 @@ import type { Executor } from '../executor.ts';
 import { finishSlurm } from './finish.ts';
 import { runOnSlurm } from './run.ts';
 import { LAYOUT } from './script.ts';
+import type { SlurmFlags } from './settings.ts';
 
-export const slurm: Executor = {
+export const slurm: Executor<SlurmFlags> = {
   name: 'slurm',
   execute: null,
   submit: async (spec, opts) => {

@@ -4,22 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../errors.ts';
 import { planBundle, writeBundle } from '../bundle/export.ts';
-import { exportSelection, type SelectOptions } from '../bundle/select.ts';
+import { exportSelection } from '../bundle/select.ts';
+import type { ExecutorRunOptions } from '../executor.ts';
 import { timestamp } from '../../run/run-plan.ts';
 import { finishSlurm } from './finish.ts';
 import { LAYOUT, sbatchScript } from './script.ts';
-import { resolveSlurm, type SlurmCliOptions } from './settings.ts';
+import { resolveSlurm, type SlurmFlags } from './settings.ts';
 import { sbatch, writeSubmission } from './submit.ts';
 
-/** The options of `run` that apply to the Slurm executor. */
-export interface SlurmRunOptions extends SlurmCliOptions, SelectOptions {
-  out?: string;
-  json?: boolean;
-  resume?: string;
-  jobs?: number;
-  changedSince?: string;
-  start?: string;
-}
+/** The options of `run` the Slurm executor is given: every executor's, and its own flags. */
+export type SlurmRunOptions = ExecutorRunOptions & SlurmFlags;
 
 /** Exports, submits and (unless --no-wait) follows and ingests. */
 export async function runOnSlurm(specArg: string | undefined, opts: SlurmRunOptions): Promise<void> {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { UserError } from '../../errors.ts';
 import type { Spec } from '../../spec/types.ts';
 
-/** The Slurm options of `run` (commander's names). */
-export interface SlurmCliOptions {
+/** The Slurm executor's own options of `run` (commander's names), declared in src/cli/run.ts. */
+export interface SlurmFlags {
   partition?: string;
   gpusPerTask?: number;
   cpusPerTask?: number;
@@ -14,7 +14,6 @@ export interface SlurmCliOptions {
   shards?: number;
   /** false with --no-wait. */
   wait?: boolean;
-  python?: string;
 }
 
 /** Fully defaulted settings of one submission. */
@@ -43,7 +42,7 @@ const TIME =
  */
 export function resolveSlurm(
   spec: Spec,
-  o: SlurmCliOptions,
+  o: SlurmFlags & { python?: string },
   x: { cells: number; device: 'cpu' | 'cuda'; threads: number; stamp: string; cwd: string },
 ): { settings: SlurmSettings; warnings: string[] } {
   const s = spec.slurm;
