@@ -28,14 +28,22 @@ export function isFailure(r: ProcessRecord): boolean {
   return r.outcome.kind === 'failed' || r.outcome.result.status !== 'ok';
 }
 
-/** A cell with a status and no figures. */
-export function blank(cell: Cell, status: CellResult['status'], reason: string | null): CellResult {
+/** The fields that name a cell, as its plan names it; every cell of the results model starts with them. */
+type CellName = Pick<Cell, 'id' | 'group' | 'contract' | 'tool' | 'subject'>;
+
+/** Only the name: a plan cell has more fields, which a results cell does not carry. */
+function nameOf(cell: CellName): CellName {
+  return { id: cell.id, group: cell.group, contract: cell.contract, tool: cell.tool, subject: cell.subject };
+}
+
+/** A cell with a status and no figures; of its plan cell it needs only the name and the reference. */
+export function blank(
+  cell: CellName & Pick<Cell, 'reference'>,
+  status: CellResult['status'],
+  reason: string | null,
+): CellResult {
   return {
-    id: cell.id,
-    group: cell.group,
-    contract: cell.contract,
-    tool: cell.tool,
-    subject: cell.subject,
+    ...nameOf(cell),
     status,
     statuses: [status],
     reason,
@@ -108,11 +116,7 @@ function measure(cell: Cell, time: ProcessRecord[], memory: ProcessRecord[]): Ce
     r.outcome.kind === 'result' && r.outcome.result.memory ? [r.outcome.result.memory] : [],
   );
   return {
-    id: cell.id,
-    group: cell.group,
-    contract: cell.contract,
-    tool: cell.tool,
-    subject: cell.subject,
+    ...nameOf(cell),
     status: 'ok',
     statuses,
     reason: null,

@@ -71,30 +71,12 @@ export function controlsOf(
         const p = pairedProcess(r.index % CONTROL_STRIDE, r.outcome.result.timing.samples_ms, r.outcome.result.paired);
         return p ? [p] : [];
       });
-      const ratio =
-        processes.length > 0
-          ? intervalOf(
-              logEstimate(
-                processes.map((p) => p.ratio),
-                pools.ratio,
-              )!,
-            )
-          : null;
-      const drift =
-        processes.length > 0
-          ? intervalOf(
-              logEstimate(
-                processes.map((p) => p.tax),
-                pools.tax,
-              )!,
-            )
-          : null;
       if (mine.length === 0) return [];
       return [
         {
           environment,
-          ratio: ratio ?? { ratio: 1, ci95: [0, Infinity] },
-          drift: drift ?? { ratio: 1, ci95: [0, Infinity] },
+          ratio: controlInterval(processes, 'ratio', pools.ratio),
+          drift: controlInterval(processes, 'tax', pools.tax),
           processes,
           failed: mine.length - processes.length,
         },
@@ -103,6 +85,17 @@ export function controlsOf(
     if (figures.length > 0) out.set(id, figures);
   }
   return out;
+}
+
+/** One figure of a control's processes as an interval, moderated towards `pool`; with no process, 1.0 bounded by nothing. */
+function controlInterval(processes: PairedProcess[], figure: 'ratio' | 'tax', pool: Pool | null): RatioCI {
+  if (processes.length === 0) return { ratio: 1, ci95: [0, Infinity] };
+  return intervalOf(
+    logEstimate(
+      processes.map((p) => p[figure]),
+      pool,
+    )!,
+  );
 }
 
 /** The run's pools of import taxes: the spread between processes of one cell, over the paired cells and the controls. */

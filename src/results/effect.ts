@@ -49,12 +49,6 @@ const defined = <T extends object>(o: T): T =>
 export function cellEffect(results: ProcessResult[]): EffectFigures | null {
   const all = results.flatMap((r) => (r.exact?.effect ? [r.exact.effect] : []));
   if (all.length === 0) return null;
-  const latest = all.some((e) => e.first_divergence === null)
-    ? null
-    : fold(
-        all.map((e) => e.first_divergence),
-        Math.max,
-      );
   return defined({
     max_abs_diff:
       fold(
@@ -62,15 +56,7 @@ export function cellEffect(results: ProcessResult[]): EffectFigures | null {
         Math.min,
       ) ?? null,
     vacuous: all.some((e) => e.vacuous),
-    top1_agreement: fold(
-      all.map((e) => e.top1_agreement),
-      Math.max,
-    ),
-    tv_distance: fold(
-      all.map((e) => e.tv_distance),
-      Math.min,
-    ),
-    first_divergence: all.some((e) => 'first_divergence' in e) ? latest : undefined,
+    ...foldAgreement(all, 'most'),
   });
 }
 
@@ -78,17 +64,29 @@ export function cellEffect(results: ProcessResult[]): EffectFigures | null {
 export function cellAgreement(results: ProcessResult[]): Agreement | null {
   const all = results.flatMap((r) => (r.exact?.agreement ? [r.exact.agreement] : []));
   if (all.length === 0) return null;
-  return defined({
+  return defined(foldAgreement(all, 'least'));
+}
+
+/**
+ * The agreement figures of several processes, one way or the other: the `least` agreement any saw (a cell's
+ * agreement is its worst), or the `most` (an effect's weakest: where the write moved the output least). A
+ * generation that never parts (null) agrees most: the least takes the earliest parting of any, the most is
+ * null when any never parted, else the latest parting.
+ */
+function foldAgreement(all: Agreement[], which: 'least' | 'most'): Agreement {
+  const least = which === 'least';
+  const parted = all.map((a) => a.first_divergence);
+  return {
     top1_agreement: fold(
       all.map((a) => a.top1_agreement),
-      Math.min,
+      least ? Math.min : Math.max,
     ),
     tv_distance: fold(
       all.map((a) => a.tv_distance),
-      Math.max,
+      least ? Math.max : Math.min,
     ),
-    first_divergence: earliest(all.map((a) => a.first_divergence)),
-  });
+    first_divergence: least ? earliest(parted) : parted.includes(null) ? null : fold(parted, Math.max),
+  };
 }
 
 function fraction(v: unknown, at: At): number | null | undefined {

@@ -14,28 +14,17 @@ export function recordSources(results: Results, byTool: ReadonlyMap<string, Reso
 function withSource(c: CellResult, s: ResolvedSource | undefined): CellResult {
   if (!s) return c;
   const own = c.tool_version;
-  const source: CellSource = {
-    kind: s.kind,
-    source: s.text,
-    commit: s.commit,
-    committed: s.committed,
-    dirty: s.dirty,
-    digest: s.digest,
-    version: own,
-  };
+  const source: CellSource = { ...sourceFields(s), version: own };
   // A cell whose build failed never ran: no version was reported, the revision still says what it was.
   return { ...c, tool_source: source, tool_version: own === null ? null : sourceVersion(own, s) };
 }
 
 /** What `run.tool_sources` of a results file records: the sources of the run, one per tool named. */
 export function runSources(byTool: ReadonlyMap<string, ResolvedSource>): Record<string, unknown>[] {
-  return [...byTool].map(([tool, s]) => ({
-    tool,
-    kind: s.kind,
-    source: s.text,
-    commit: s.commit,
-    committed: s.committed,
-    dirty: s.dirty,
-    digest: s.digest,
-  }));
+  return [...byTool].map(([tool, s]) => ({ tool, ...sourceFields(s) }));
+}
+
+/** What a results file records of a source, in a cell and in the run alike: what it was and which revision. */
+function sourceFields(s: ResolvedSource): Omit<CellSource, 'version'> {
+  return { kind: s.kind, source: s.text, commit: s.commit, committed: s.committed, dirty: s.dirty, digest: s.digest };
 }
