@@ -45,19 +45,7 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
     // Outside git (an unpacked sdist), in a repository without a commit yet, or in an ignored or untracked
     // directory of another project's checkout: the content is the source.
     const files = walkFiles(dir);
-    return {
-      kind: 'tree',
-      text: dir,
-      path: dir,
-      top: null,
-      subdir: '',
-      rev: null,
-      commit: null,
-      committed: null,
-      dirty: false,
-      digest: digestFiles(dir, files, 'tree'),
-      files,
-    };
+    return contentTree(dir, files, digestFiles(dir, files, 'tree'));
   }
   const dirty = await gitDirty(dir);
   const files = await gitFiles(dir);
@@ -72,6 +60,23 @@ async function resolveTree(dir: string, option: string): Promise<ResolvedSource>
     commit: head,
     committed: await commitDate(dir, head),
     dirty,
+    digest,
+    files,
+  };
+}
+
+/** A tree source known by its content alone: no work tree, no commit, `digest` over its `files`. */
+export function contentTree(dir: string, files: string[], digest: string): ResolvedSource {
+  return {
+    kind: 'tree',
+    text: dir,
+    path: dir,
+    top: null,
+    subdir: '',
+    rev: null,
+    commit: null,
+    committed: null,
+    dirty: false,
     digest,
     files,
   };

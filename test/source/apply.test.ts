@@ -11,6 +11,8 @@ import { sourceEnvironmentId, toolsNamed, withSides, withToolSources } from '../
 import { prepareSources } from '../../src/source/prepare.ts';
 import type { ResolvedSource } from '../../src/spec/types.ts';
 import { builtVersion } from '../../src/env/source.ts';
+import { blank } from '../../src/results/cell-result.ts';
+import { contentTree } from '../../src/source/resolve.ts';
 import { adapterLookup } from '../../src/spec/manifests.ts';
 import { loadValidSpec, type ValidSpec } from '../../src/validate/valid.ts';
 import { FIXTURES, tmpdir, write } from '../helpers.ts';
@@ -45,19 +47,8 @@ groups:
     unsupported: [{ tools: [tl_bind], contracts: [single_module_output], reason: a bound edit records nothing }]
 `;
 
-const source = (digest: string): ResolvedSource => ({
-  kind: 'tree',
-  text: `/src/${digest}`,
-  path: `/src/${digest}`,
-  top: null,
-  subdir: '',
-  rev: null,
-  commit: null,
-  committed: null,
-  dirty: false,
-  digest: digest.repeat(64).slice(0, 64),
-  files: [],
-});
+// A source known by its content alone, its digest the letter repeated.
+const source = (digest: string): ResolvedSource => contentTree(`/src/${digest}`, [], digest.repeat(64).slice(0, 64));
 
 let dir: string;
 let loaded: ValidSpec;
@@ -217,31 +208,11 @@ describe('a spec cannot name a source', () => {
 });
 
 describe('the sides of one bench-change run', () => {
+  // An ok cell named by its id, with the figures splitSides carries over.
   const cell = (id: string, extra: Partial<CellResult> = {}): CellResult => {
     const [group, contract, tool, subject] = id.split('/');
-    return {
-      id,
-      group,
-      contract,
-      tool,
-      subject,
-      status: 'ok',
-      statuses: ['ok'],
-      reason: null,
-      median_ms: 1,
-      min_ms: 1,
-      max_ms: 1,
-      processes: 3,
-      samples_per_process: null,
-      exact: null,
-      max_abs_diff: null,
-      samples_ms: null,
-      per_process: null,
-      memory: null,
-      tool_version: null,
-      error: null,
-      ...extra,
-    };
+    const named = blank({ id, group, contract, tool, subject, reference: null }, 'ok', null);
+    return { ...named, median_ms: 1, min_ms: 1, max_ms: 1, processes: 3, ...extra };
   };
   const results = {
     cells: [cell('A/c/t@base/s', { median_ms: 1 }), cell('A/c/t@head/s', { median_ms: 2 }), cell('A/c/raw/s')],
