@@ -8,7 +8,7 @@ import { EXIT, UserError } from '../errors.ts';
 import { checkIndexDirectories, indexIdentity } from './pip-index.ts';
 import { install, uvFailure } from './install.ts';
 import { lockDigest, type LockedEnv } from './lock.ts';
-import { pins, resolvedSet } from './resolved.ts';
+import { pins, resolvedSet, type ResolvedPackage } from './resolved.ts';
 import { chooseInstaller, UV_VERSION } from './uv.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
@@ -185,10 +185,7 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     resolved = await resolvedSet(python);
     throwIfInterrupted();
   } catch {
-    // Interrupted: duringBuilds removes the directory once every process of the build has ended.
-    if (interrupted()) throw new BuildInterrupted();
-    fs.rmSync(tmp, { recursive: true, force: true });
-    finished();
+    discardBuild(tmp, finished);
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     throw new UserError(
       `building environment '${r.env.id}' failed: ${failedRequirement(text, r.env.requirements)}. Full log: ${logFile}`,
@@ -196,14 +193,38 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
     );
   }
   const by = installer.kind === 'uv' ? { installer: `uv ${UV_VERSION}` } : { installer: 'pip' };
+  return placeBuilt(r, tmp, finished, { ...by, locked: r.locked !== null }, resolved);
+}
+
+/**
+ * After a failed step of a build (a venv or a layer): the half-built directory is removed, or, when a signal
+ * stopped the build, left to duringBuilds, which removes it once every process of the build has ended.
+ */
+export function discardBuild(tmp: string, finished: () => void): void {
+  if (interrupted()) throw new BuildInterrupted();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  finished();
+}
+
+/**
+ * The last step of a build: the marker (what the environment is, `how` it was built, what it resolved to)
+ * written into the finished directory, which then replaces `r.dir` in one rename, so that the marker's
+ * presence means a complete environment.
+ */
+export function placeBuilt(
+  r: ResolvedEnv,
+  tmp: string,
+  finished: () => void,
+  how: Record<string, unknown>,
+  resolved: ResolvedPackage[],
+): ResolvedEnv {
   const marker = {
     id: r.env.id,
     key: r.key,
     interpreter: r.interpreter,
     requirements: r.env.requirements,
     ...indexIdentity(r.env.index),
-    ...by,
-    locked: r.locked !== null,
+    ...how,
     resolved,
     built: new Date().toISOString(),
   };

@@ -13,12 +13,21 @@ import { EXIT, UserError } from '../errors.ts';
 import { pipInstall } from './pip-progress.ts';
 import { lockDigest, lockedFor, type SpecLock } from './lock.ts';
 import { pins, resolvedSet } from './resolved.ts';
-import { checkIndexDirectories, indexIdentity, pipIndexArgs } from './pip-index.ts';
+import { checkIndexDirectories, pipIndexArgs } from './pip-index.ts';
 import type { Environment } from '../spec/types.ts';
 import { requirementName } from '../spec/versions.ts';
-import { buildEnv, failedRequirement, lock, MARKER, resolveEnv, type ResolvedEnv } from './build.ts';
+import {
+  buildEnv,
+  discardBuild,
+  failedRequirement,
+  lock,
+  MARKER,
+  placeBuilt,
+  resolveEnv,
+  type ResolvedEnv,
+} from './build.ts';
 import { sourceInstall } from './source.ts';
-import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
+import { startTree, throwIfInterrupted, underway } from './interrupt.ts';
 
 /** What one layer installs over its base. */
 export interface LayerInstall {
@@ -150,30 +159,13 @@ async function buildLayer(
     resolved = await resolvedSet(python);
     throwIfInterrupted();
   } catch (error) {
-    // Interrupted: duringBuilds removes the directory once every process of the build has ended.
-    if (interrupted()) throw new BuildInterrupted();
-    fs.rmSync(tmp, { recursive: true, force: true });
-    finished();
+    discardBuild(tmp, finished);
     throw layerFailed(r, base, install, logFile, error);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  const marker = {
-    id: r.env.id,
-    key: r.key,
-    interpreter: r.interpreter,
-    requirements: r.env.requirements,
-    ...indexIdentity(r.env.index),
-    layer: { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded },
-    installer: 'pip',
-    resolved,
-    built: new Date().toISOString(),
-  };
-  fs.writeFileSync(path.join(tmp, MARKER), JSON.stringify(marker, null, 1) + '\n');
-  fs.rmSync(r.dir, { recursive: true, force: true });
-  fs.renameSync(tmp, r.dir);
-  finished();
-  return { ...r, built: true };
+  const layer = { base: base.dir, pins: r.env.layer?.requirements ?? [], installed, ...recorded };
+  return placeBuilt(r, tmp, finished, { layer, installer: 'pip' }, resolved);
 }
 
 /** Lines of a build log kept in an error: enough for pip's or a build backend's own message. */
