@@ -98,6 +98,22 @@ export interface Exit {
   stdoutTail: string;
 }
 
+/** An `Exit` as JSON carries it (the launcher's reply, the bundle driver's journal): null for absent. */
+export type ExitRecord = { [K in keyof Exit]: Exit[K] | null };
+
+/** The `Exit` of an `ExitRecord` (null -> undefined; not timed out, no time limit, empty tails by default). */
+export function exitOf(e: ExitRecord): Exit {
+  return {
+    exitCode: e.exitCode ?? undefined,
+    signal: e.signal ?? undefined,
+    timedOut: e.timedOut === true,
+    timeoutS: e.timeoutS ?? 0,
+    spawnError: e.spawnError ?? undefined,
+    stderrTail: e.stderrTail ?? '',
+    stdoutTail: e.stdoutTail ?? '',
+  };
+}
+
 /**
  * Classifies a finished process. Order matters: a time-out or a spawn failure wins over whatever file
  * was (or was not) left behind; then a result file must be JSON and pass the schema, and must be for

@@ -8,20 +8,12 @@ import { localHost } from '../../results/host.ts';
 import type { Results } from '../../results/model.ts';
 import { writeResults } from '../../results/write.ts';
 import type { ProcessRecord } from '../../records/journal.ts';
-import { outcomeOf } from '../../records/outcome.ts';
+import { exitOf, outcomeOf } from '../../records/outcome.ts';
 import { runPlan } from '../../run/run-plan.ts';
 import { recordedFlags } from '../../settings/settings.ts';
 import { writeRunReports } from '../../report/run-reports.ts';
-import {
-  coverage,
-  duplicates,
-  environments,
-  exportParameters,
-  specVersions,
-  type ReadBundle,
-  type Sourced,
-} from './checks.ts';
-import { exitOf, readDriverJournal, readManifestFile } from './manifest.ts';
+import { coverage, environments, mergeProblems, type ReadBundle, type Sourced } from './checks.ts';
+import { readDriverJournal, readManifestFile } from './manifest.ts';
 import { loadBundleSpec } from './spec.ts';
 
 /** Options of an ingest. */
@@ -44,7 +36,7 @@ export interface Ingested {
 export function ingestBundles(dirs: string[], opts: IngestOptions): Ingested {
   if (dirs.length === 0) throw new UserError('ingest needs at least one bundle directory.');
   const bundles = readBundles(dirs);
-  const problems = [...specVersions(bundles), ...exportParameters(bundles), ...duplicates(bundles)];
+  const problems = mergeProblems(bundles);
   if (problems.length > 0) throw refusal(problems);
 
   const first = bundles[0];
@@ -129,7 +121,7 @@ function sourcedProcesses(bundles: ReadBundle[]): Sourced[] {
     for (const p of b.processes) {
       const job = jobs.get(p.key);
       if (!job) continue;
-      const outcome = outcomeOf(exitOf(p), path.join(b.dir, job.result), {
+      const outcome = outcomeOf(exitOf(p.exit), path.join(b.dir, job.result), {
         cell: job.cell,
         index: job.index,
         mode: job.kind === 'memory' ? 'memory' : 'time',

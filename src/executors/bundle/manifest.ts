@@ -4,7 +4,7 @@ import path from 'node:path';
 import { UserError } from '../../errors.ts';
 import type { Overrides } from '../../settings/settings.ts';
 import type { Schedule } from '../../run/schedule.ts';
-import type { Exit } from '../../records/outcome.ts';
+import type { ExitRecord } from '../../records/outcome.ts';
 import type { ProcessPurpose } from '../../run/jobs.ts';
 import { readJsonFile } from '../../util/json-file.ts';
 import { MAX_MANIFEST_BYTES, parseJournalLine, parseManifest } from './parse.ts';
@@ -77,7 +77,7 @@ export interface DriverRecord {
 /** The driver's record of one finished process; `exit` has the fields of `Exit`, with null for absent. */
 export interface DriverProcess extends ProcessLine {
   start: 'cold';
-  exit: { [K in keyof Exit]: Exit[K] | null };
+  exit: ExitRecord;
 }
 
 /** Reads and checks bundle.json; throws UserError naming the directory. */
@@ -103,20 +103,6 @@ export function readDriverJournal(dir: string): { drivers: DriverRecord[]; proce
   return {
     drivers: lines.filter((r): r is DriverRecord => r.type === 'driver'),
     processes: lastPerKey<DriverProcess>(lines),
-  };
-}
-
-/** The driver's exit info as the `Exit` that outcomeOf classifies (null -> undefined). */
-export function exitOf(p: DriverProcess): Exit {
-  const e = p.exit;
-  return {
-    exitCode: e.exitCode ?? undefined,
-    signal: e.signal ?? undefined,
-    timedOut: e.timedOut === true,
-    timeoutS: e.timeoutS ?? 0,
-    spawnError: e.spawnError ?? undefined,
-    stderrTail: e.stderrTail ?? '',
-    stdoutTail: e.stdoutTail ?? '',
   };
 }
 

@@ -5,7 +5,7 @@
 import readline from 'node:readline';
 import { execa } from 'execa';
 import { HARNESS_DIR } from '../../repository.ts';
-import type { Exit } from '../../records/outcome.ts';
+import { exitOf, type Exit, type ExitRecord } from '../../records/outcome.ts';
 
 /** A running process that can be stopped from outside (Ctrl-C). */
 export interface Running {
@@ -43,11 +43,10 @@ export interface LauncherProcess {
 /** `benchgrid_harness.launch` starts cold processes only; `benchgrid_harness.forkserver` forks too. */
 export type LauncherModule = 'benchgrid_harness.launch' | 'benchgrid_harness.forkserver';
 
-type WireExit = { [K in keyof Exit]: Exit[K] | null };
 type Message =
   | { ready: true }
   | { id: number; pid: number; exit?: undefined }
-  | { id: number; exit: WireExit }
+  | { id: number; exit: ExitRecord }
   | { id: number; error: string };
 
 interface Waiting {
@@ -61,19 +60,6 @@ const READY_TIMEOUT_MS = 300_000;
 /** How long close() waits for the launcher to end by itself before killing it. */
 const CLOSE_TIMEOUT_MS = 10_000;
 const STDERR_KEEP = 4000;
-
-/** The launcher's exit info as `Exit` (null -> undefined). */
-function exitOf(e: WireExit): Exit {
-  return {
-    exitCode: e.exitCode ?? undefined,
-    signal: e.signal ?? undefined,
-    timedOut: e.timedOut === true,
-    timeoutS: e.timeoutS ?? 0,
-    spawnError: e.spawnError ?? undefined,
-    stderrTail: e.stderrTail ?? '',
-    stdoutTail: e.stdoutTail ?? '',
-  };
-}
 
 /** Routes one line of the launcher's stdout to the process it is about; `onReady` for the ready line. */
 function route(line: string, waiting: Map<number, Waiting>, onReady: () => void): void {
