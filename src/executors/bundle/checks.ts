@@ -85,6 +85,11 @@ export function duplicates(bundles: ReadBundle[]): string[] {
   return problems;
 }
 
+/** The problems that stop bundles from merging at all, found before their spec is loaded: the three rules above. */
+export function mergeProblems(bundles: ReadBundle[]): string[] {
+  return [...specVersions(bundles), ...exportParameters(bundles), ...duplicates(bundles)];
+}
+
 /**
  * Journal lines no manifest asked for (`problems`), and processes the spec needs that no bundle has a
  * journal line for (`gaps`, which --partial accepts; `missing` lists their keys).

@@ -2,10 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   coverage,
-  duplicates,
   environments,
   exportParameters,
-  specVersions,
+  mergeProblems,
   type ReadBundle,
 } from '../../../src/executors/bundle/checks.ts';
 import type { BundleManifest } from '../../../src/executors/bundle/manifest.ts';
@@ -57,7 +56,7 @@ function record(
 describe('ingest rules', () => {
   it('accepts two shards of one export that cover every process', () => {
     const bs = [bundle('/b1', 0, ['x#time#0']), bundle('/b2', 1, ['y#time#0'])];
-    expect([...specVersions(bs), ...exportParameters(bs), ...duplicates(bs)]).toEqual([]);
+    expect(mergeProblems(bs)).toEqual([]);
     expect(coverage(bs, ['x#time#0', 'y#time#0'])).toEqual({ problems: [], gaps: [], missing: [] });
   });
 
