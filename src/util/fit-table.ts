@@ -57,7 +57,11 @@ function widestOf(values: readonly number[]): number {
 }
 
 function render(s: TableSpec): string {
-  if (s.rows.length * s.head.length > CLI_TABLE_CELLS) return gridLines(s);
+  return s.rows.length * s.head.length > CLI_TABLE_CELLS ? gridLines(s) : cliTable3(s);
+}
+
+/** The grid as cli-table3 draws it, with the styles benchgrid gives it: what gridLines must draw alike. */
+export function cliTable3(s: GridSpec): string {
   const table = new Table({
     head: s.head,
     ...(s.colAligns ? { colAligns: s.colAligns } : {}),

@@ -1,19 +1,8 @@
 // gridLines draws what cli-table3 draws (src/util/grid-lines.ts): fit-table.ts switches between them by size,
-// so a grid must look the same either side of the switch.
-import Table from 'cli-table3';
+// so a grid must look the same either side of the switch, against cli-table3 styled as fit-table.ts styles it.
 import { describe, expect, it } from 'vitest';
 import { gridLines, type GridSpec } from '../../src/util/grid-lines.ts';
-import { CLI_TABLE_CELLS, fitTable } from '../../src/util/fit-table.ts';
-
-function cliTable3(s: GridSpec): string {
-  const t = new Table({
-    head: s.head,
-    ...(s.colAligns ? { colAligns: s.colAligns } : {}),
-    style: { head: s.color ? ['cyan'] : [], border: s.color ? ['grey'] : [], compact: s.compact ?? false },
-  });
-  for (const r of s.rows) t.push(r);
-  return t.toString();
-}
+import { CLI_TABLE_CELLS, cliTable3, fitTable } from '../../src/util/fit-table.ts';
 
 const head = ['', 'raw', 'a centred heading', 'x'];
 const rows = Array.from({ length: 40 }, (_, i) => [
