@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { diffSpecs } from '../../src/diff/compute.ts';
 import { CELLS, diffFromSmall, diffTexts, load, PAIRS, variant } from './fixtures.ts';
 
+/** The replacements that rename tool tv_fx to fx wherever the small spec names it, defined anew as `definition`. */
+const tvFxAsFx = (definition: string): [string, string][] => [
+  ['  tv_fx: { label: torchvision fx }', `  fx: ${definition}`],
+  ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
+  ['tools: [tv_fx]', 'tools: [fx]'],
+];
+
 describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   it('label and page text changes invalidate nothing', async () => {
     const d = await diffFromSmall(
@@ -49,9 +56,7 @@ describe('diffSpecs on labels, page rows, renames and whole specs', () => {
       ['  resnet18:\n', '  rn18:\n'],
       ['subjects: [resnet18]', 'subjects: [rn18]'],
       ['subjects: [resnet18]', 'subjects: [rn18]'],
-      ['  tv_fx: { label: torchvision fx }', '  fx: { label: torch.fx, adapter: tv_fx }'],
-      ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
-      ['tools: [tv_fx]', 'tools: [fx]'],
+      ...tvFxAsFx('{ label: torch.fx, adapter: tv_fx }'),
     );
     expect(d.renames).toEqual([
       { kind: 'subject', from: 'resnet18', to: 'rn18' },
@@ -78,11 +83,7 @@ describe('diffSpecs on labels, page rows, renames and whole specs', () => {
   });
 
   it('a rename whose definition also changed is a removal and an addition', async () => {
-    const d = await diffFromSmall(
-      ['  tv_fx: { label: torchvision fx }', '  fx: { label: torchvision fx, adapter: hooks }'],
-      ['tools: [raw, hooks, tv_fx]', 'tools: [raw, hooks, fx]'],
-      ['tools: [tv_fx]', 'tools: [fx]'],
-    );
+    const d = await diffFromSmall(...tvFxAsFx('{ label: torchvision fx, adapter: hooks }'));
     expect(d.renames).toEqual([]);
     expect(d.definitions.map((x) => [x.kind, x.id, x.change])).toEqual([
       ['tool', 'tv_fx', 'removed'],
