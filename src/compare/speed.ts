@@ -67,12 +67,12 @@ export function compareSpeed(before: CellResult, after: CellResult, ctx: SpeedCo
   return unavailable(why, ctx.threshold, before.median_ms, after.median_ms);
 }
 
-/** A label-less speed comparison. */
+/** A label-less speed comparison; the medians are the cells' own, null for a side without one. */
 export function unavailable(
   why: string,
   threshold: number,
-  before_ms: number | null = null,
-  after_ms: number | null = null,
+  before_ms: number | null,
+  after_ms: number | null,
 ): SpeedComparison {
   const ratio = before_ms && after_ms ? after_ms / before_ms : null;
   return {
