@@ -1,9 +1,9 @@
 // `benchgrid bench-change`: its options; the implementation is src/commands/bench-change.ts.
 import { Option } from 'commander';
-import { addFormat, addShared } from '../cli-options.ts';
+import { addFormat } from '../cli-options.ts';
 import type { BenchChangeOptions } from '../commands/bench-change.ts';
 import { EXIT } from '../errors.ts';
-import { addJudging } from './change-options.ts';
+import { addChangeRun } from './change-options.ts';
 import { defineCommand } from './define.ts';
 
 export const definition = defineCommand(
@@ -27,11 +27,7 @@ export const definition = defineCommand(
         .option('--only <globs>', "only the tool's cells whose id (as the spec names them) matches one of these globs")
         .option('--out <dir>', 'run directory (default results/<spec>/change-<timestamp>)')
         .option('--resume <dir>', 'complete an interrupted bench-change run, then compare');
-      addJudging(
-        addShared(command, ['probe', 'timing', 'jobs', 'start', 'seed'], {
-          processes: 'processes per cell and side (override, recorded in the results)',
-        }),
-      )
+      addChangeRun(command, 'processes per cell and side (override, recorded in the results)')
         .option(
           '--fail-on-slower <pct>',
           `exit ${EXIT.differenceFound} when a cell, or the tool over its cells, is significantly slower by more than this percentage`,

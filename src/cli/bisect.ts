@@ -1,7 +1,7 @@
 // `benchgrid bisect`: its options; the implementation is src/commands/bisect.ts.
-import { addFormat, addShared } from '../cli-options.ts';
+import { addFormat } from '../cli-options.ts';
 import type { BisectOptions } from '../commands/bisect.ts';
-import { addJudging } from './change-options.ts';
+import { addChangeRun } from './change-options.ts';
 import { defineCommand } from './define.ts';
 
 export const definition = defineCommand(
@@ -18,11 +18,7 @@ export const definition = defineCommand(
         .option('--repo <dir>', "the tool's git checkout (its package's directory; default: the current directory)")
         .option('--only <globs>', "only the tool's cells whose id (as the spec names them) matches one of these globs")
         .option('--out <dir>', "where the steps' runs and bisect.json go (default results/<spec>/bisect-<timestamp>)");
-      addJudging(
-        addShared(command, ['probe', 'timing', 'jobs', 'start', 'seed'], {
-          processes: 'processes per cell and side at each step (override, recorded in the results)',
-        }),
-      ).option(
+      addChangeRun(command, 'processes per cell and side at each step (override, recorded in the results)').option(
         '--fail-on-slower <pct>',
         "a step is slower when a cell or the tool is significantly slower by more than this percentage (bench-change's rule; default 0)",
       );

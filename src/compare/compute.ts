@@ -17,7 +17,7 @@ import {
 import { baselineIn, decide, runShift } from './modes.ts';
 import { compareRelative, relativeSide, withBetweenRun } from './relative.ts';
 import { betweenOf, componentFor } from '../stats/between-run.ts';
-import { compareSpeed, unavailable } from './speed.ts';
+import { compareSpeed, speedContext, unavailable } from './speed.ts';
 import { compareTools } from './tools.ts';
 import { DEFAULT_THRESHOLD } from './threshold.ts';
 
@@ -174,14 +174,7 @@ function speedOf(
     );
     return { ...withheld, ratio: null };
   }
-  const ctx = {
-    threshold,
-    resamples: s.resamples,
-    confidence: s.confidence,
-    alpha: s.alpha,
-    seed: s.seed,
-    minProcesses: s.min_processes,
-  };
+  const ctx = speedContext(s, threshold);
   const absolute = compareSpeed(b, a, ctx);
   const baseB = baselineIn(runs.before, runs.beforeById, b);
   const baseA = baselineIn(runs.after, runs.afterById, a);

@@ -170,6 +170,15 @@ export function idList(ids: string[], s: Sink = PLAIN_TEXT, max = 12): string {
   return ids.length > max ? `${shown} and ${ids.length - max} more (all in --format json)` : shown;
 }
 
+/** `Only in before (2): a, b`: a line for each side that has cells the other lacks. */
+export function onlyInLines(c: Comparison, s: Sink = PLAIN_TEXT): string[] {
+  const only = { before: c.cells.filter((x) => !x.after), after: c.cells.filter((x) => !x.before) };
+  return (['before', 'after'] as const).flatMap((side) => {
+    const ids = only[side].map((x) => x.id);
+    return ids.length > 0 ? [`Only in ${side} (${ids.length}): ${idList(ids, s)}`] : [];
+  });
+}
+
 /** The noise threshold of a subject and where it came from. */
 export function noiseLine(n: SubjectNoise, s: Sink = PLAIN_TEXT): string {
   const aa = [
@@ -224,5 +233,23 @@ export function annotatedLines(c: Comparison, s: Sink = PLAIN_TEXT): string[] {
           `${s.code(x.id)}: ${sides.map(([name, side]) => `${name}: ${side!.annotations!.map(s.text).join('; ')}`).join('; ')}`,
         ]
       : [];
+  });
+}
+
+/**
+ * `id: ok -> error (reason)` for every cell whose status changed. Each writer draws its own arrow (`→` in
+ * markdown, `->` on a terminal), so the arrow is the caller's.
+ */
+export function statusChangeLines(c: Comparison, arrow: string, s: Sink = PLAIN_TEXT): string[] {
+  return c.cells
+    .filter((x) => x.status_changed)
+    .map((x) => `${s.code(x.id)}: ${statusText(x.before, s)} ${arrow} ${statusText(x.after, s)}`);
+}
+
+/** `id: bit -> close` for every cell whose exactness changed, `worse` after the ones that got worse. */
+export function exactnessChangeLines(c: Comparison, arrow: string, worse: string, s: Sink = PLAIN_TEXT): string[] {
+  return c.cells.flatMap((x) => {
+    const e = x.exactness;
+    return e ? [`${s.code(x.id)}: ${e.before ?? 'none'} ${arrow} ${e.after ?? 'none'}${e.worse ? worse : ''}`] : [];
   });
 }

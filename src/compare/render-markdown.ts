@@ -2,29 +2,7 @@
 import type { CellComparison, Comparison } from './model.ts';
 import { MARKDOWN_MARKER } from './view.ts';
 import { MARKDOWN } from '../util/escape.ts';
-import {
-  annotatedLines,
-  change,
-  describeRun,
-  envLines,
-  headline,
-  idList,
-  interval,
-  label,
-  MODE_NOTE,
-  noiseLine,
-  onlyChangedLine,
-  other,
-  pct,
-  pValue,
-  RANGE_NOTE,
-  reasonKeys,
-  rule,
-  sideTime,
-  statusText,
-  toolTable,
-  TOOLS_NOTE,
-} from './format.ts';
+import * as fmt from './format.ts';
 
 // Every value from a results file goes through the markdown sink (src/util/escape.ts): a code span for
 // ids, file names and versions, escaped text for the rest. The lines below are benchgrid's own words.
@@ -34,18 +12,22 @@ const cell = MARKDOWN.text;
 /** The comparison as GitHub-flavoured markdown. */
 export function renderMarkdown(c: Comparison, hidden = 0): string {
   const out: string[] = [];
-  out.push(MARKDOWN_MARKER, `### benchgrid compare: ${headline(c)}`, '');
-  if (hidden > 0) out.push(onlyChangedLine(c.cells.length, hidden), '');
-  out.push(`**before** ${describeRun(c.before, MARKDOWN)}  `, `**after** ${describeRun(c.after, MARKDOWN)}`, '');
+  out.push(MARKDOWN_MARKER, `### benchgrid compare: ${fmt.headline(c)}`, '');
+  if (hidden > 0) out.push(fmt.onlyChangedLine(c.cells.length, hidden), '');
+  out.push(
+    `**before** ${fmt.describeRun(c.before, MARKDOWN)}  `,
+    `**after** ${fmt.describeRun(c.after, MARKDOWN)}`,
+    '',
+  );
   out.push(...environmentSection(c));
-  out.push(`Noise threshold: ${c.noise.map((n) => noiseLine(n, MARKDOWN)).join('; ')}.`, '');
+  out.push(`Noise threshold: ${c.noise.map((n) => fmt.noiseLine(n, MARKDOWN)).join('; ')}.`, '');
   // The sections joined in an array, not pushed as arguments: one of a big run's may hold thousands of lines.
   return [
     ...out,
     ...toolsSection(c),
     ...cellsSection(c),
     ...changesSection(c),
-    ...onlyInSection(c),
+    ...fmt.onlyInLines(c, MARKDOWN).flatMap((l) => [l, '']),
     ...failingSection(c),
   ].join('\n');
 }
@@ -60,11 +42,11 @@ function environmentSection(c: Comparison): string[] {
       `> **Environment differs** (${c.environment.blocking} blocking): these timings come from different environments.`,
       '>',
     );
-    for (const line of envLines(diffs, MARKDOWN)) out.push(`> - ${line}`);
+    for (const line of fmt.envLines(diffs, MARKDOWN)) out.push(`> - ${line}`);
     out.push('');
   } else if (diffs.length > 0) {
     out.push('<details><summary>Environment notes (nothing blocking)</summary>', '');
-    for (const line of envLines(diffs, MARKDOWN)) out.push(`- ${line}`);
+    for (const line of fmt.envLines(diffs, MARKDOWN)) out.push(`- ${line}`);
     out.push('', '</details>', '');
   } else {
     out.push('Environment: no differences recorded.', '');
@@ -76,16 +58,16 @@ function environmentSection(c: Comparison): string[] {
 function cellsSection(c: Comparison): string[] {
   const out: string[] = [];
   const both = c.cells.filter((x) => x.before && x.after);
-  const keys = reasonKeys(both);
+  const keys = fmt.reasonKeys(both);
   const row = (x: CellComparison) => {
     const s = x.speed;
     const text =
       s.label === 'unavailable'
         ? `unavailable (${keys.get(s.why)})`
         : s.label === 'within_noise'
-          ? label(s)
-          : `**${label(s)}**`;
-    return `| ${code(x.id)} | ${sideTime(x.before, s.before_ms)} | ${sideTime(x.after, s.after_ms)} | ${change(s.ratio)} | ${interval(s)} | ${rule(s)} | ${other(s)} | ${pValue(s.mann_whitney?.p)} | ${text} |`;
+          ? fmt.label(s)
+          : `**${fmt.label(s)}**`;
+    return `| ${code(x.id)} | ${fmt.sideTime(x.before, s.before_ms)} | ${fmt.sideTime(x.after, s.after_ms)} | ${fmt.change(s.ratio)} | ${fmt.interval(s)} | ${fmt.rule(s)} | ${fmt.other(s)} | ${fmt.pValue(s.mann_whitney?.p)} | ${text} |`;
   };
   const head = [
     '| cell | before | after | change | interval | rule | other | MW p | label |',
@@ -109,10 +91,10 @@ function cellsSection(c: Comparison): string[] {
   }
   for (const [why, key] of keys) out.push(`- (${key}) ${cell(why)}`);
   if (keys.size > 0) out.push('');
-  if (c.summary.range_rule > 0) out.push(RANGE_NOTE, '');
+  if (c.summary.range_rule > 0) out.push(fmt.RANGE_NOTE, '');
   if (both.length > 0)
     out.push(
-      `<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`,
+      `<sub>interval: 95% hierarchical bootstrap CI of after/before, as a change; ${fmt.MODE_NOTE} MW p: Mann-Whitney U on raw samples (reported, not used for the label). Rule: docs/compare.md.</sub>`,
       '',
     );
   return out;
@@ -120,54 +102,20 @@ function cellsSection(c: Comparison): string[] {
 
 /** The cells changed other than in speed: marked ones, status changes, exactness changes. */
 function changesSection(c: Comparison): string[] {
-  const out: string[] = [];
-  const marked = annotatedLines(c, MARKDOWN);
-  if (marked.length > 0) {
-    out.push(
-      `#### Marked cells (${marked.length})`,
-      '',
-      'Work differs from the contract, another torch, or a note:',
-      '',
-    );
-    for (const line of marked) out.push(`- ${line}`);
-    out.push('');
-  }
-  const changed = c.cells.filter((x) => x.status_changed);
-  if (changed.length > 0) {
-    out.push(`#### Status changes (${changed.length})`, '');
-    for (const x of changed)
-      out.push(`- ${code(x.id)}: ${statusText(x.before, MARKDOWN)} → ${statusText(x.after, MARKDOWN)}`);
-    out.push('');
-  }
-  const exact = c.cells.filter((x) => x.exactness);
-  if (exact.length > 0) {
-    out.push(`#### Exactness changes (${exact.length})`, '');
-    for (const x of exact)
-      out.push(
-        `- ${code(x.id)}: ${x.exactness!.before ?? 'none'} → ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? ' (**worse**: speed label withheld)' : ''}`,
-      );
-    out.push('');
-  }
-  return out;
-}
-
-/** The cells only one side has. */
-function onlyInSection(c: Comparison): string[] {
-  const out: string[] = [];
-  for (const [side, cells] of [
-    ['before', c.cells.filter((x) => !x.after)],
-    ['after', c.cells.filter((x) => !x.before)],
-  ] as const) {
-    if (cells.length > 0)
-      out.push(
-        `Only in ${side} (${cells.length}): ${idList(
-          cells.map((x) => x.id),
-          MARKDOWN,
-        )}`,
-        '',
-      );
-  }
-  return out;
+  // A list under its heading, a bullet a cell; a list without cells is left out.
+  const list = (heading: string[], items: string[]) =>
+    items.length > 0 ? [...heading, ...items.map((l) => `- ${l}`), ''] : [];
+  const marked = fmt.annotatedLines(c, MARKDOWN);
+  const changed = fmt.statusChangeLines(c, '→', MARKDOWN);
+  const exact = fmt.exactnessChangeLines(c, '→', ' (**worse**: speed label withheld)', MARKDOWN);
+  return [
+    ...list(
+      [`#### Marked cells (${marked.length})`, '', 'Work differs from the contract, another torch, or a note:', ''],
+      marked,
+    ),
+    ...list([`#### Status changes (${changed.length})`, ''], changed),
+    ...list([`#### Exactness changes (${exact.length})`, ''], exact),
+  ];
 }
 
 /** What --fail-on-slower found, cells then tools; nothing without it. */
@@ -177,14 +125,14 @@ function failingSection(c: Comparison): string[] {
   const f = c.summary.failing;
   out.push(
     f.length === 0
-      ? `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
-      : `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`,
+      ? `\`--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}\`: no cell is significantly slower by more than that.`
+      : `\`--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}\`: **${f.length} cell(s) significantly slower by more than that**: ${f.map(code).join(', ')}`,
     '',
   );
   const ft = c.summary.failing_tools ?? [];
   if (ft.length > 0)
     out.push(
-      `\`--fail-on-slower ${pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`,
+      `\`--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}\`: **${ft.length} tool(s) slower as a whole by more than that** (interval above it): ${ft.map(cell).join(', ')}`,
       '',
     );
   return out;
@@ -192,7 +140,11 @@ function failingSection(c: Comparison): string[] {
 
 /** The tools table and its note, then the heading of the cells; nothing when no tool has a verdict. */
 function toolsSection(c: Comparison): string[] {
-  const t = toolTable(c.tools ?? [], (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text), MARKDOWN);
+  const t = fmt.toolTable(
+    c.tools ?? [],
+    (l, text) => (l === 'slower' || l === 'faster' ? `**${text}**` : text),
+    MARKDOWN,
+  );
   if (t.rows.length === 0) return [];
   return [
     '#### Tools, each over its cells',
@@ -201,7 +153,7 @@ function toolsSection(c: Comparison): string[] {
     `| ${t.aligns.map((a) => (a === 'right' ? '---:' : '---')).join(' | ')} |`,
     ...t.rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    `<sub>${TOOLS_NOTE}</sub>`,
+    `<sub>${fmt.TOOLS_NOTE}</sub>`,
     '',
     '#### Cells',
     '',

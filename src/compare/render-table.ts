@@ -3,29 +3,7 @@ import { fitTable } from '../util/fit-table.ts';
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { CellComparison, Comparison } from './model.ts';
 import { MIN_TOOL_CELLS } from './tools.ts';
-import {
-  annotatedLines,
-  change,
-  describeRun,
-  envLines,
-  headline,
-  idList,
-  interval,
-  label,
-  MODE_NOTE,
-  noiseLine,
-  onlyChangedLine,
-  other,
-  pct,
-  pValue,
-  RANGE_NOTE,
-  reasonKeys,
-  rule,
-  sideTime,
-  statusText,
-  toolTable,
-  TOOLS_NOTE,
-} from './format.ts';
+import * as fmt from './format.ts';
 import { roomForIds, shortIds } from './cell-ids.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
@@ -45,15 +23,15 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   const c = mapStrings(raw, forTerminal);
   const paint: Paint = (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const lines: string[] = [];
-  lines.push(`before: ${describeRun(c.before)}`, `after:  ${describeRun(c.after)}`, '');
+  lines.push(`before: ${fmt.describeRun(c.before)}`, `after:  ${fmt.describeRun(c.after)}`, '');
   for (const l of environmentLines(c, paint)) lines.push(l);
   lines.push('', 'Noise threshold (the larger of --threshold and the A/A noise):');
-  for (const n of c.noise) lines.push(`  ${noiseLine(n)}`);
-  lines.push('', `Speed: ${headline(c)}`);
-  if (hidden > 0) lines.push(onlyChangedLine(c.cells.length, hidden));
+  for (const n of c.noise) lines.push(`  ${fmt.noiseLine(n)}`);
+  lines.push('', `Speed: ${fmt.headline(c)}`);
+  if (hidden > 0) lines.push(fmt.onlyChangedLine(c.cells.length, hidden));
 
   const both = c.cells.filter((x) => x.before && x.after);
-  const keys = reasonKeys(both);
+  const keys = fmt.reasonKeys(both);
   const { note, grid } = cellGrid(both, keys, paint, color, width);
   if (note) lines.push(note);
   const wrapped = (ls: string[]) => ls.flatMap((l) => wrapLine(l, width));
@@ -62,16 +40,16 @@ export function renderTable(raw: Comparison, color: boolean, width = DEFAULT_WID
   for (const l of [...head, ...grid]) lines.push(l);
   const gridEnd = lines.length;
   for (const [why, key] of keys) lines.push(`  (${key}) ${why}`);
-  if (c.summary.range_rule > 0) lines.push(RANGE_NOTE);
+  if (c.summary.range_rule > 0) lines.push(fmt.RANGE_NOTE);
   if (grid.length > 0)
     lines.push(
       'interval: 95% hierarchical bootstrap CI of after/before as a change; MW p: Mann-Whitney U on raw samples (reported, not used for the label).',
-      MODE_NOTE,
+      fmt.MODE_NOTE,
     );
   const rest = [
     ...toolLines(c, paint, color, width),
     ...changeLines(c, paint),
-    ...onlyInLines(c),
+    ...fmt.onlyInLines(c).flatMap((l) => ['', l]),
     ...failingLines(c, paint),
   ];
   for (const l of rest) lines.push(l);
@@ -86,7 +64,7 @@ function environmentLines(c: Comparison, paint: Paint): string[] {
     c.environment.blocking > 0
       ? `Environment differs (${c.environment.blocking} blocking): these timings come from different environments.`
       : 'Environment: only notes, nothing that makes the runs incomparable.';
-  return [c.environment.blocking > 0 ? paint(33, title) : title, ...envLines(diffs).map((line) => `  ${line}`)];
+  return [c.environment.blocking > 0 ? paint(33, title) : title, ...fmt.envLines(diffs).map((line) => `  ${line}`)];
 }
 
 /** The tools table and its note, and the tools without a verdict; nothing when no tool has one. */
@@ -94,10 +72,12 @@ function toolLines(c: Comparison, paint: Paint, color: boolean, width: number): 
   const tools = c.tools ?? [];
   if (!tools.some((t) => t.label !== 'unavailable')) return [];
   const lines = ['', 'Tools, each over its cells:'];
-  const t = toolTable(tools, (l, text) => (l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text));
+  const t = fmt.toolTable(tools, (l, text) =>
+    l === 'slower' ? paint(31, text) : l === 'faster' ? paint(32, text) : text,
+  );
   const grid = fitTable({ head: t.head, colAligns: t.aligns, rows: t.rows, color, compact: true }, width);
   for (const l of grid) lines.push(l);
-  lines.push(TOOLS_NOTE);
+  lines.push(fmt.TOOLS_NOTE);
   const few = tools.filter((t) => t.label === 'unavailable').map((t) => t.tool);
   if (few.length > 0) lines.push(`No tool verdict (fewer than ${MIN_TOOL_CELLS} comparable cells): ${few.join(', ')}.`);
   return lines;
@@ -105,38 +85,16 @@ function toolLines(c: Comparison, paint: Paint, color: boolean, width: number): 
 
 /** The cells changed other than in speed: marked ones, status changes, exactness changes. */
 function changeLines(c: Comparison, paint: Paint): string[] {
-  const lines: string[] = [];
-  const marked = annotatedLines(c);
-  if (marked.length > 0) {
-    lines.push('', `Marked cells (${marked.length}): work differs from the contract, another torch, or a note:`);
-    for (const line of marked) lines.push(`  ${line}`);
-  }
-  const changed = c.cells.filter((x) => x.status_changed);
-  if (changed.length > 0) {
-    lines.push('', `Status changes (${changed.length}):`);
-    for (const x of changed) lines.push(`  ${x.id}: ${statusText(x.before)} -> ${statusText(x.after)}`);
-  }
-  const exact = c.cells.filter((x) => x.exactness);
-  if (exact.length > 0) {
-    lines.push('', `Exactness changes (${exact.length}):`);
-    for (const x of exact)
-      lines.push(
-        `  ${x.id}: ${x.exactness!.before ?? 'none'} -> ${x.exactness!.after ?? 'none'}${x.exactness!.worse ? paint(31, ' (worse: speed label withheld)') : ''}`,
-      );
-  }
-  return lines;
-}
-
-/** The cells only one side has. */
-function onlyInLines(c: Comparison): string[] {
-  const lines: string[] = [];
-  for (const [side, cells] of [
-    ['before', c.cells.filter((x) => !x.after)],
-    ['after', c.cells.filter((x) => !x.before)],
-  ] as const) {
-    if (cells.length > 0) lines.push('', `Only in ${side} (${cells.length}): ${idList(cells.map((x) => x.id))}`);
-  }
-  return lines;
+  // A list under its title, after a blank line, a cell a line; a list without cells is left out.
+  const list = (title: string, items: string[]) => (items.length > 0 ? ['', title, ...items.map((l) => `  ${l}`)] : []);
+  const marked = fmt.annotatedLines(c);
+  const changed = fmt.statusChangeLines(c, '->');
+  const exact = fmt.exactnessChangeLines(c, '->', paint(31, ' (worse: speed label withheld)'));
+  return [
+    ...list(`Marked cells (${marked.length}): work differs from the contract, another torch, or a note:`, marked),
+    ...list(`Status changes (${changed.length}):`, changed),
+    ...list(`Exactness changes (${exact.length}):`, exact),
+  ];
 }
 
 /** What --fail-on-slower found, cells then tools; nothing without it. */
@@ -146,10 +104,10 @@ function failingLines(c: Comparison, paint: Paint): string[] {
   const lines = [
     '',
     f.length === 0
-      ? `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
+      ? `--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}: no cell is significantly slower by more than that.`
       : paint(
           31,
-          `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${idList(f, undefined, FAILING_LISTED)}`,
+          `--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}: ${f.length} cell(s) significantly slower by more than that: ${fmt.idList(f, undefined, FAILING_LISTED)}`,
         ),
   ];
   const ft = c.summary.failing_tools ?? [];
@@ -157,7 +115,7 @@ function failingLines(c: Comparison, paint: Paint): string[] {
     lines.push(
       paint(
         31,
-        `--fail-on-slower ${pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`,
+        `--fail-on-slower ${fmt.pct(c.settings.fail_on_slower!)}: ${ft.length} tool(s) slower as a whole by more than that (interval above it): ${ft.join(', ')}`,
       ),
     );
   return lines;
@@ -178,17 +136,17 @@ function cellGrid(
   const head = ['cell', 'before', 'after', 'change', 'interval', 'rule', 'other', 'MW p', 'label'];
   const rows = both.map((cell) => {
     const s = cell.speed;
-    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : label(s);
+    const text = s.label === 'unavailable' ? `unavailable (${keys.get(s.why)})` : fmt.label(s);
     const painted = s.label === 'slower' ? paint(31, text) : s.label === 'faster' ? paint(32, text) : text;
     return [
       cell.id,
-      sideTime(cell.before, s.before_ms),
-      sideTime(cell.after, s.after_ms),
-      change(s.ratio),
-      interval(s),
-      rule(s),
-      other(s),
-      pValue(s.mann_whitney?.p),
+      fmt.sideTime(cell.before, s.before_ms),
+      fmt.sideTime(cell.after, s.after_ms),
+      fmt.change(s.ratio),
+      fmt.interval(s),
+      fmt.rule(s),
+      fmt.other(s),
+      fmt.pValue(s.mann_whitney?.p),
       painted,
     ];
   });

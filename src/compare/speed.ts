@@ -3,7 +3,7 @@ import { median } from 'simple-statistics';
 import type { CellResult } from '../results/model.ts';
 import { bootstrapRatio } from '../stats/bootstrap.ts';
 import { pValue } from './format.ts';
-import type { Interval, SpeedComparison, SpeedLabel } from './model.ts';
+import type { CompareSettings, Interval, SpeedComparison, SpeedLabel } from './model.ts';
 import { fnv1a, mulberry32 } from '../util/prng.ts';
 import { mannWhitney, processMedians, processTest, type TTest } from '../stats/significance.ts';
 
@@ -18,6 +18,18 @@ export interface SpeedContext {
   seed: number;
   /** Fewest processes a side needs for a label. */
   minProcesses: number;
+}
+
+/** The rule's context from compare's settings, at a subject's noise threshold. */
+export function speedContext(s: CompareSettings, threshold: number): SpeedContext {
+  return {
+    threshold,
+    resamples: s.resamples,
+    confidence: s.confidence,
+    alpha: s.alpha,
+    seed: s.seed,
+    minProcesses: s.min_processes,
+  };
 }
 
 /** Compares the speed of two measured cells (both status ok). */
@@ -55,12 +67,12 @@ export function compareSpeed(before: CellResult, after: CellResult, ctx: SpeedCo
   return unavailable(why, ctx.threshold, before.median_ms, after.median_ms);
 }
 
-/** A label-less speed comparison. */
+/** A label-less speed comparison; the medians are the cells' own, null for a side without one. */
 export function unavailable(
   why: string,
   threshold: number,
-  before_ms: number | null = null,
-  after_ms: number | null = null,
+  before_ms: number | null,
+  after_ms: number | null,
 ): SpeedComparison {
   const ratio = before_ms && after_ms ? after_ms / before_ms : null;
   return {

@@ -3,18 +3,7 @@ import { formatDiagnostic } from '../spec/diagnostics.ts';
 import { forMarkdown, forMarkdownCode } from '../util/escape.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
 import { foldSameChange } from './render-terminal.ts';
-import {
-  cellNames,
-  changeText,
-  groupRelabels,
-  invalidatesAll,
-  names,
-  plural,
-  rowText,
-  subjectOf,
-  summaryLine,
-  type RowRelabel,
-} from './describe.ts';
+import * as describe from './describe.ts';
 
 /** Lists longer than this are folded into a collapsible <details> block. */
 export const MARKDOWN_OPEN_LIMIT = 5;
@@ -40,7 +29,7 @@ export function renderMarkdown(report: DiffReport): string {
   for (const { diffs, body } of foldSameChange(report.diffs, renderOne)) {
     const [d] = diffs;
     if (diffs.length === 1) {
-      out.push(`### ${code(d.new?.file ?? d.old?.file ?? '')} (${esc(names(d).replace(' -> ', ' → '))})`, '');
+      out.push(`### ${code(d.new?.file ?? d.old?.file ?? '')} (${esc(describe.names(d).replace(' -> ', ' → '))})`, '');
       if (d.old && d.new && d.old.file !== d.new.file) out.push(`Compared with ${code(d.old.file)}.`, '');
     } else {
       out.push(
@@ -61,7 +50,7 @@ export function renderMarkdown(report: DiffReport): string {
 
 function renderOne(d: SpecDiff): string[] {
   const out: string[] = [];
-  out.push(`**${esc(summaryLine(d))}**`, '');
+  out.push(`**${esc(describe.summaryLine(d))}**`, '');
   const list = (title: string, items: string[], count?: number) => out.push(...block(title, items, count));
 
   list(
@@ -93,7 +82,7 @@ function renderOne(d: SpecDiff): string[] {
   );
   if (d.definitions.length > 0) {
     out.push(
-      `**Definitions changed (${d.definitions.length})${d.invalidated.length ? `: ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}**`,
+      `**Definitions changed (${d.definitions.length})${d.invalidated.length ? `: ${describe.plural(d.invalidated.length, 'cell')} to re-measure` : ''}**`,
       '',
     );
     for (const x of d.definitions) out.push(...definition(x));
@@ -105,21 +94,21 @@ function renderOne(d: SpecDiff): string[] {
   );
   list(
     'Page rows added',
-    d.page.added.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`),
+    d.page.added.map((r) => `${code(r.cell)}: ${esc(describe.rowText(r))}`),
   );
   list(
     'Page rows removed',
-    d.page.removed.map((r) => `${code(r.cell)}: ${esc(rowText(r))}`),
+    d.page.removed.map((r) => `${code(r.cell)}: ${esc(describe.rowText(r))}`),
   );
-  const { rows, entries } = groupRelabels(d);
-  const sectionOf = (g: RowRelabel) =>
+  const { rows, entries } = describe.groupRelabels(d);
+  const sectionOf = (g: describe.RowRelabel) =>
     g.from.section !== g.to.section ? ` (section ~~${esc(g.from.section)}~~ → ${esc(g.to.section)})` : '';
   list(
     `Page rows relabelled`,
     [
       ...rows.map(
         (g) =>
-          `row ~~${esc(g.from.row)}~~ → ${esc(g.to.row)}${sectionOf(g)}: ${plural(g.cells.length, 'row')} (${esc(cellNames(g.cells))})`,
+          `row ~~${esc(g.from.row)}~~ → ${esc(g.to.row)}${sectionOf(g)}: ${describe.plural(g.cells.length, 'row')} (${esc(describe.cellNames(g.cells))})`,
       ),
       ...entries.map((r) => `${code(r.cell)} entry ~~${esc(r.from.entry)}~~ → ${esc(r.to.entry)}`),
     ],
@@ -129,14 +118,15 @@ function renderOne(d: SpecDiff): string[] {
 }
 
 function definition(x: DefinitionChange): string[] {
-  if (x.change !== 'changed') return [`- ${esc(subjectOf(x))} ${x.change}`];
-  const head = `- **${esc(subjectOf(x))}**: ${changeText(x, value, '→', code)}`;
+  if (x.change !== 'changed') return [`- ${esc(describe.subjectOf(x))} ${x.change}`];
+  const head = `- **${esc(describe.subjectOf(x))}**: ${describe.changeText(x, value, '→', code)}`;
   if (x.invalidates.length === 0) return [`${head}; invalidates nothing`];
-  if (invalidatesAll(x)) return [`${head}; invalidates every cell planned before and after (${x.invalidates.length})`];
+  if (describe.invalidatesAll(x))
+    return [`${head}; invalidates every cell planned before and after (${x.invalidates.length})`];
   const cells = x.invalidates.map((id) => `- ${code(id)}`);
   if (cells.length <= MARKDOWN_OPEN_LIMIT) return [`${head}; invalidates:`, ...cells.map((l) => `  ${l}`)];
   return [
-    `${head}; invalidates ${plural(x.invalidates.length, 'cell')}`,
+    `${head}; invalidates ${describe.plural(x.invalidates.length, 'cell')}`,
     '',
     '  <details><summary>cells to re-measure</summary>',
     '',

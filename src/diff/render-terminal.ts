@@ -1,19 +1,7 @@
 // Renders a diff report for a terminal: one block per spec, sections only where something changed.
 import { DEFAULT_WIDTH, wrapLine } from '../util/width.ts';
 import type { DefinitionChange, DiffReport, SpecDiff } from './model.ts';
-import {
-  cellNames,
-  changeText,
-  groupRelabels,
-  invalidatesAll,
-  names,
-  plural,
-  rowText,
-  showValue,
-  subjectOf,
-  summaryLine,
-  type RowRelabel,
-} from './describe.ts';
+import * as describe from './describe.ts';
 import { forTerminal, mapStrings } from '../util/escape.ts';
 
 /** Lists longer than this show their first entries and a count; `--format json` has them all. */
@@ -34,7 +22,7 @@ export function renderTerminal(raw: DiffReport, color: boolean, width = DEFAULT_
       return (
         [
           c.bold(`${diffs[0].old?.file ?? '(none)'} -> ${diffs[0].new?.file ?? '(deleted)'}`) +
-            c.dim(` (${names(diffs[0])})`),
+            c.dim(` (${describe.names(diffs[0])})`),
           ...body,
         ].join('\n') + '\n'
       );
@@ -67,7 +55,7 @@ type Paint = Record<'add' | 'del' | 'mod' | 'bold' | 'dim', (s: string) => strin
 /** The lines of one spec's diff below its heading. */
 function renderOne(d: SpecDiff, c: Paint): string[] {
   const out: string[] = [];
-  out.push(`  ${summaryLine(d)}`);
+  out.push(`  ${describe.summaryLine(d)}`);
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', c.bold(title), ...lines);
   };
@@ -96,12 +84,12 @@ function renderOne(d: SpecDiff, c: Paint): string[] {
     `Reasons changed (${d.cells.reasonChanged.length})`,
     d.cells.reasonChanged.flatMap((r) => [
       c.mod(`  ~ ${r.id}${r.was ? ` (was ${r.was})` : ''}`),
-      `      was: ${showValue(r.from)}`,
-      `      now: ${showValue(r.to)}`,
+      `      was: ${describe.showValue(r.from)}`,
+      `      now: ${describe.showValue(r.to)}`,
     ]),
   );
   section(
-    `Definitions changed (${d.definitions.length})${d.invalidated.length ? `, ${plural(d.invalidated.length, 'cell')} to re-measure` : ''}`,
+    `Definitions changed (${d.definitions.length})${d.invalidated.length ? `, ${describe.plural(d.invalidated.length, 'cell')} to re-measure` : ''}`,
     d.definitions.flatMap((x) => definition(x, c)),
   );
   section(
@@ -112,20 +100,20 @@ function renderOne(d: SpecDiff, c: Paint): string[] {
   );
   section(
     `Page rows added (${d.page.added.length})`,
-    capped(d.page.added.map((r) => c.add(`  + ${r.cell}: ${rowText(r)}`))),
+    capped(d.page.added.map((r) => c.add(`  + ${r.cell}: ${describe.rowText(r)}`))),
   );
   section(
     `Page rows removed (${d.page.removed.length})`,
-    capped(d.page.removed.map((r) => c.del(`  - ${r.cell}: ${rowText(r)}`))),
+    capped(d.page.removed.map((r) => c.del(`  - ${r.cell}: ${describe.rowText(r)}`))),
   );
-  const { rows, entries } = groupRelabels(d);
-  const sectionOf = (g: RowRelabel, side: 'from' | 'to') =>
+  const { rows, entries } = describe.groupRelabels(d);
+  const sectionOf = (g: describe.RowRelabel, side: 'from' | 'to') =>
     g.from.section !== g.to.section ? `[${g[side].section}] ` : '';
   section(`Page rows relabelled (${d.page.relabelled.length})`, [
     ...rows.flatMap((g) => [
       c.mod(`  ~ row ${sectionOf(g, 'from')}${g.from.row}`),
       `     -> ${sectionOf(g, 'to')}${g.to.row}`,
-      c.dim(`        ${plural(g.cells.length, 'row')}: ${cellNames(g.cells)}`),
+      c.dim(`        ${describe.plural(g.cells.length, 'row')}: ${describe.cellNames(g.cells)}`),
     ]),
     ...capped(
       entries.map((r) =>
@@ -139,13 +127,14 @@ function renderOne(d: SpecDiff, c: Paint): string[] {
 }
 
 function definition(x: DefinitionChange, c: Paint): string[] {
-  if (x.change !== 'changed') return [(x.change === 'added' ? c.add : c.del)(`  ${subjectOf(x)} ${x.change}`)];
-  const head = c.mod(`  ${subjectOf(x)}: ${changeText(x)}`);
+  if (x.change !== 'changed') return [(x.change === 'added' ? c.add : c.del)(`  ${describe.subjectOf(x)} ${x.change}`)];
+  const head = c.mod(`  ${describe.subjectOf(x)}: ${describe.changeText(x)}`);
   if (x.invalidates.length === 0) return [head, c.dim('    invalidates nothing')];
-  if (invalidatesAll(x)) return [head, `    invalidates every cell planned before and after (${x.invalidates.length})`];
+  if (describe.invalidatesAll(x))
+    return [head, `    invalidates every cell planned before and after (${x.invalidates.length})`];
   return [
     head,
-    `    invalidates ${plural(x.invalidates.length, 'cell')}:`,
+    `    invalidates ${describe.plural(x.invalidates.length, 'cell')}:`,
     ...capped(x.invalidates.map((id) => `      ${id}`)),
   ];
 }

@@ -2,7 +2,7 @@
 // Pure: runs in (already loaded), a model out; the site renders it.
 import type { CellResult } from '../results/model.ts';
 import { DEFAULT_SETTINGS } from '../compare/compute.ts';
-import { compareSpeed, type SpeedContext } from '../compare/speed.ts';
+import { compareSpeed, speedContext } from '../compare/speed.ts';
 import { splitToolId } from '../spec/versions.ts';
 import type { RunFound } from './runs.ts';
 import { detectSteps } from './steps.ts';
@@ -85,18 +85,6 @@ export interface RunInput {
 
 const familyOf = (c: CellResult) => `${c.group}/${c.contract}/${splitToolId(c.tool).tool}/${c.subject}`;
 
-function context(threshold: number): SpeedContext {
-  const s = DEFAULT_SETTINGS;
-  return {
-    threshold,
-    resamples: s.resamples,
-    confidence: s.confidence,
-    alpha: s.alpha,
-    seed: s.seed,
-    minProcesses: s.min_processes,
-  };
-}
-
 /**
  * compare's noise threshold for a subject over some runs: --threshold, raised by their A/A noise (of paired
  * ratios when the comparison is of paired ratios and every run measured it, as compare's ratio mode does).
@@ -140,11 +128,11 @@ export function buildHistory(inputs: RunInput[], threshold = DEFAULT_SETTINGS.th
   });
   const series = [...byKey.values()];
   rankVersions(series, cellsOf);
-  const cellAt = (run: number, id: string) => cellsOf.get(`${run}\u0000${id}`)!;
+  const w: Walk = { runs, inputs, cellAt: (run, id) => cellsOf.get(`${run}\u0000${id}`)!, threshold };
   const findings: Finding[] = [];
   for (const s of series) {
-    findings.push(...overRuns(s, runs, inputs, cellAt, threshold));
-    findings.push(...overVersions(s, runs, inputs, cellAt, threshold));
+    findings.push(...overRuns(s, w));
+    findings.push(...overVersions(s, w));
   }
   return { runs, series, findings, threshold, unjudged: unjudged(series) };
 }
@@ -181,17 +169,32 @@ function judgedPair(before: CellResult, after: CellResult): [CellResult, CellRes
   return [rel(before, b), rel(after, a)];
 }
 
+/** What both walks over a series judge with: the runs and their inputs, a cell by run and id, compare's --threshold. */
+interface Walk {
+  runs: HistoryRun[];
+  inputs: RunInput[];
+  cellAt: (run: number, id: string) => CellResult;
+  threshold: number;
+}
+
+/**
+ * compare's verdict on the step from point `a` to point `b`, at the threshold of the runs they are in (for
+ * releases side by side one run, named twice: the same threshold as once); null when it is no regression
+ * and no improvement. `paired`: the step is of paired ratios to raw.
+ */
+function judgeStep(w: Walk, a: Point, b: Point, paired: boolean): { kind: Finding['kind']; why: string } | null {
+  const before = w.cellAt(a.run, a.cell);
+  const t = thresholdOf([w.inputs[a.run], w.inputs[b.run]], before.subject, w.threshold, paired);
+  const speed = compareSpeed(...judgedPair(before, w.cellAt(b.run, b.cell)), speedContext(DEFAULT_SETTINGS, t));
+  const kind = label(speed.label);
+  return kind ? { kind, why: speed.why } : null;
+}
+
 /**
  * Steps in each cell's series over runs, each confirmed by compare's rule between the runs either side:
  * the series of paired ratios to raw where every point has one, else of medians.
  */
-function overRuns(
-  s: Series,
-  runs: HistoryRun[],
-  inputs: RunInput[],
-  cellAt: (run: number, id: string) => CellResult,
-  threshold: number,
-): Finding[] {
+function overRuns(s: Series, w: Walk): Finding[] {
   const out: Finding[] = [];
   for (const cell of new Set(s.points.map((p) => p.cell))) {
     const pts = s.points.filter((p) => p.cell === cell);
@@ -200,16 +203,13 @@ function overRuns(
     for (const step of detectSteps(pts.map((p) => (paired ? p.paired_ratio! : p.median_ms))).steps) {
       const a = pts[step.at - 1];
       const b = pts[step.at];
-      const before = cellAt(a.run, cell);
-      const t = thresholdOf([inputs[a.run], inputs[b.run]], before.subject, threshold, paired);
-      const speed = compareSpeed(...judgedPair(before, cellAt(b.run, cell)), context(t));
-      const kind = label(speed.label);
-      if (!kind) continue;
-      const at = (p: Point) => `${runs[p.run].date} (${runs[p.run].revision})`;
+      const verdict = judgeStep(w, a, b, paired);
+      if (!verdict) continue;
+      const at = (p: Point) => `${w.runs[p.run].date} (${w.runs[p.run].revision})`;
       // On a paired series the step is of ratios to raw: the times shown are the cells' own medians either side.
       const [before_ms, after_ms] = paired ? [a.median_ms, b.median_ms] : [step.before, step.after];
       out.push({
-        kind,
+        kind: verdict.kind,
         axis: 'runs',
         series: s.key,
         cell,
@@ -218,7 +218,7 @@ function overRuns(
         before_ms,
         after_ms,
         change: step.change,
-        why: speed.why,
+        why: verdict.why,
         basis: paired ? 'paired ratio' : 'median',
       });
     }
@@ -227,36 +227,25 @@ function overRuns(
 }
 
 /** Consecutive releases within one run, compared with compare's rule (releases measured side by side). */
-function overVersions(
-  s: Series,
-  runs: HistoryRun[],
-  inputs: RunInput[],
-  cellAt: (run: number, id: string) => CellResult,
-  threshold: number,
-): Finding[] {
+function overVersions(s: Series, w: Walk): Finding[] {
   const out: Finding[] = [];
   for (const run of new Set(s.points.map((p) => p.run))) {
     const pts = s.points.filter((p) => p.run === run && p.version !== null).sort((x, y) => x.rank! - y.rank!);
     for (let i = 1; i < pts.length; i++) {
-      const before = cellAt(run, pts[i - 1].cell);
       const bothPaired = pts[i - 1].paired_ratio !== null && pts[i].paired_ratio !== null;
-      const speed = compareSpeed(
-        ...judgedPair(before, cellAt(run, pts[i].cell)),
-        context(thresholdOf([inputs[run]], before.subject, threshold, bothPaired)),
-      );
-      const kind = label(speed.label);
-      if (!kind) continue;
-      const tool = splitToolId(before.tool).tool;
+      const verdict = judgeStep(w, pts[i - 1], pts[i], bothPaired);
+      if (!verdict) continue;
+      const tool = splitToolId(w.cellAt(run, pts[i - 1].cell).tool).tool;
       out.push({
-        kind,
+        kind: verdict.kind,
         axis: 'versions',
         series: s.key,
         cell: s.cell,
         from: `${tool} ${pts[i - 1].version}`,
-        to: `${tool} ${pts[i].version} (run ${runs[run].date})`,
+        to: `${tool} ${pts[i].version} (run ${w.runs[run].date})`,
         before_ms: pts[i - 1].median_ms,
         after_ms: pts[i].median_ms,
-        why: speed.why,
+        why: verdict.why,
         ...versionChange(pts[i - 1], pts[i]),
       });
     }

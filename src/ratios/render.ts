@@ -38,23 +38,24 @@ function runHeader(r: RatioTable['runs'][number]): string {
   return `${r.label}${r.host ? ` (${r.host})` : ''}`;
 }
 
+/** The columns of both renderings: the cell's names, a ratio per run, the change over two runs or more. */
+function headOf(t: RatioTable): string[] {
+  return ['group', 'contract', `tool / ${t.base}`, ...t.runs.map(runHeader), ...(t.runs.length > 1 ? ['change'] : [])];
+}
+
+/** A row's values under headOf's columns. */
+function cellsOf(t: RatioTable, row: RatioRow): string[] {
+  const change = t.runs.length > 1 ? [changeText(row)] : [];
+  return [row.group, row.contract, row.tool, ...row.values.map(valueText), ...change];
+}
+
 /** GitHub-flavoured markdown. */
 export function renderRatioMarkdown(raw: RatioTable): string {
   // Every string of the table (names, labels, hosts, reasons from the files) through the markdown sink, once.
   const t = mapStrings(raw, forMarkdown);
-  const head = [
-    'group',
-    'contract',
-    `tool / ${t.base}`,
-    ...t.runs.map(runHeader),
-    ...(t.runs.length > 1 ? ['change'] : []),
-  ];
+  const head = headOf(t);
   const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i < 3 ? '---' : '---:')).join(' | ')} |`];
-  for (const row of t.rows) {
-    out.push(
-      `| ${[row.group, row.contract, row.tool, ...row.values.map(valueText), ...(t.runs.length > 1 ? [changeText(row)] : [])].join(' | ')} |`,
-    );
-  }
+  for (const row of t.rows) out.push(`| ${cellsOf(t, row).join(' | ')} |`);
   out.push(
     '',
     ...t.runs.map(
@@ -70,20 +71,8 @@ export function renderRatioMarkdown(raw: RatioTable): string {
 /** A plain table for the terminal, no line wider than `width` (long run headings become keys). */
 export function renderRatioTable(raw: RatioTable, width = DEFAULT_WIDTH): string {
   const t = mapStrings(raw, forTerminal);
-  const head = [
-    'group',
-    'contract',
-    `tool / ${t.base}`,
-    ...t.runs.map(runHeader),
-    ...(t.runs.length > 1 ? ['change'] : []),
-  ];
-  const rows = t.rows.map((row) => [
-    row.group,
-    row.contract,
-    row.tool,
-    ...row.values.map(valueText),
-    ...(t.runs.length > 1 ? [changeText(row)] : []),
-  ]);
+  const head = headOf(t);
+  const rows = t.rows.map((row) => cellsOf(t, row));
   const lost = t.runs.length > 1 ? lostLines(t).map((l, i) => (i === 0 ? l : `  ${l}`)) : [];
   const notes = [
     ...t.runs.map((r) => `${r.label}: measured ${r.measured_on}${r.device ? `, device ${r.device}` : ''}`),
