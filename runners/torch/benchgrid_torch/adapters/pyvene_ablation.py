@@ -58,6 +58,7 @@ def head_ablation(ctx):
     if ctx.site_module not in layers:
         ctx.unsupported(f"head_attention_value_output is a layer's attention; {ctx.site!r} is not an attention module")
     native, x = _native(ctx), ctx.inputs
+    _lend_head_dim(native, ctx.site_module)
     batch, positions = x.shape[0], list(range(x.shape[1]))
     # [intervention][level: heads, positions][batch][units] (IntervenableModel's docstring on h.pos locations): one
     # intervention, the head, every position.
@@ -74,8 +75,6 @@ def head_ablation(ctx):
         )
         model({"input_ids": x}, unit_locations=where)
     except AttributeError as exc:
-        # Found by running it: pyvene 0.1.8's Qwen2 model card splits heads by `config.head_dim`, which transformers
-        # 5's Qwen2Config does not set.
         ctx.unsupported(
             f"pyvene 0.1.8's head_attention_value_output for {type(native).__name__} fails: AttributeError: {exc}"
         )
@@ -84,3 +83,13 @@ def head_ablation(ctx):
         return model({"input_ids": x}, unit_locations=where)[1].logits
 
     return run
+
+
+def _lend_head_dim(native, attention):
+    """Found by running it: pyvene 0.1.8's Qwen2 model card splits heads by `config.head_dim`, which transformers 5's
+    Qwen2Config leaves unset (its attention falls back to hidden_size // num_attention_heads). The attention module's
+    own `head_dim`, the width it was built with, is written into the config where the config lacks one, so pyvene
+    splits heads exactly as the model does; a config that has one is left as it is."""
+    width = getattr(attention, "head_dim", None)
+    if getattr(native.config, "head_dim", None) is None and isinstance(width, int):
+        native.config.head_dim = width
