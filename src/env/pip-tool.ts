@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { cacheDir, lock } from './build.ts';
+import { bundledWheels } from './bundled-pip.ts';
 
 /** One such program: its PyPI name and release (also the name of its binary), and what it is for, for the log. */
 export interface PipTool {
@@ -36,10 +37,16 @@ export async function pipTool(tool: PipTool, python: string, log: (line: string)
     fs.rmSync(tmp, { recursive: true, force: true });
     log(`installing ${tool.name} ${tool.version} (${tool.purpose}) in ${home}`);
     try {
-      await execa(python, ['-m', 'venv', tmp], { timeout: 120_000 });
+      // The interpreter's bundled pip run from its wheel (pip runs from a wheel on sys.path) installs into a
+      // venv made without pip: the 3 s ensurepip spends putting pip into a venv that needs it once are saved.
+      const wheels = await bundledWheels(python);
+      await execa(python, ['-m', 'venv', ...(wheels ? ['--without-pip'] : []), tmp], { timeout: 120_000 });
       // pip with this machine's own configuration: a mirror or wheel directory it names serves the tool too.
-      const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet'];
-      await execa(path.join(tmp, 'bin', 'python'), [...pip, `${tool.name}==${tool.version}`], { timeout: 300_000 });
+      const pip = [...(wheels ? [path.join(wheels.pip, 'pip')] : ['-m', 'pip']), 'install'];
+      const quiet = ['--disable-pip-version-check', '--no-input', '--quiet'];
+      await execa(path.join(tmp, 'bin', 'python'), [...pip, ...quiet, `${tool.name}==${tool.version}`], {
+        timeout: 300_000,
+      });
       await execa(path.join(tmp, 'bin', tool.name), ['--version'], { timeout: 30_000 });
     } catch (error) {
       fs.rmSync(tmp, { recursive: true, force: true });

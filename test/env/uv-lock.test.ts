@@ -105,6 +105,16 @@ describe('environments built with uv, and a lock', () => {
     expect(three.marker.installer).toBe('pip');
     expect(ours(three.marker)).toEqual(['bg-lock-app==1.0', 'bg-lock-dep==1.1']);
     expect(path.basename(three.dir)).toBe(path.basename(one.dir));
+    // The uv build's venv, made without pip, got the interpreter's bundled pip and setuptools from uv:
+    // the very ones `python -m venv` put into the pip build's.
+    const seeded = (d: string, name: string) =>
+      built(path.join(dir, d)).marker.resolved.find((p) => p.name === name)?.version;
+    for (const name of ['pip', 'setuptools']) {
+      expect(seeded('one', name)).toBeDefined();
+      expect(seeded('one', name)).toBe(seeded('three', name));
+    }
+    const pipOf = async (d: string) => (await execa(path.join(d, 'bin/python'), ['-m', 'pip', '--version'])).stdout;
+    expect((await pipOf(one.dir)).split(' ')[1]).toBe((await pipOf(three.dir)).split(' ')[1]);
     const app = 'import bg_lock_dep; print(bg_lock_dep.__version__)';
     expect((await execa(path.join(two.dir, 'bin/python'), ['-c', app])).stdout).toBe('1.0');
   }, 300_000);
