@@ -10,7 +10,7 @@ import { checkIndexDirectories, indexIdentity } from './pip-index.ts';
 import { install, uvFailure } from './install.ts';
 import { lockDigest, type LockedEnv } from './lock.ts';
 import { pins, resolvedSet, type ResolvedPackage } from './resolved.ts';
-import { chooseInstaller, UV_VERSION } from './uv.ts';
+import { chooseInstaller, type Installer, UV_ENV, UV_VERSION } from './uv.ts';
 import type { Environment } from '../spec/types.ts';
 import { checkInterpreter } from './interpreter.ts';
 import { BuildInterrupted, interrupted, startTree, throwIfInterrupted, underway } from './interrupt.ts';
@@ -158,7 +158,7 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
   const logFile = `${r.dir}.build.log`;
   log(`building environment '${r.env.id}' (${r.env.requirements.length} requirements) in ${r.dir}; log: ${logFile}`);
   const finished = underway(`environment '${r.env.id}'`, tmp);
-  let installer: Awaited<ReturnType<typeof chooseInstaller>> = { kind: 'pip' };
+  let installer: Installer = { kind: 'pip' };
   let resolved: Awaited<ReturnType<typeof resolvedSet>> = [];
   try {
     // A locked build installs the locked set exactly: every package pinned, none resolved again.
@@ -202,27 +202,20 @@ async function buildLocked(r: ResolvedEnv, log: (line: string) => void): Promise
 async function makeVenv(
   interpreter: string,
   dir: string,
-  installer: Awaited<ReturnType<typeof chooseInstaller>>,
+  installer: Installer,
   logs: { stdout: { file: string }; stderr: { file: string } },
 ): Promise<void> {
   const wheels = installer.kind === 'uv' ? await bundledWheels(interpreter) : null;
-  if (!wheels || installer.kind !== 'uv') {
-    await startTree('venv', interpreter, ['-m', 'venv', dir], logs);
+  if (installer.kind === 'uv' && wheels) {
+    await startTree('venv', interpreter, ['-m', 'venv', '--without-pip', dir], logs);
+    const python = path.join(dir, 'bin', 'python');
+    // The wheels by path, nothing from an index or a configuration: exactly what ensurepip would install.
+    const args = ['pip', 'install', '--python', python, '--no-index', '--no-deps', '--no-config', ...wheels.all];
+    const appended = { stdout: { ...logs.stdout, append: true }, stderr: { ...logs.stderr, append: true } };
+    await startTree('uv', installer.uv, args, { ...appended, env: UV_ENV });
     return;
   }
-  await startTree('venv', interpreter, ['-m', 'venv', '--without-pip', dir], logs);
-  const python = path.join(dir, 'bin', 'python');
-  // The wheels by path, nothing from an index or a configuration: exactly what ensurepip would install.
-  await startTree(
-    'uv',
-    installer.uv,
-    ['pip', 'install', '--python', python, '--no-index', '--no-deps', '--no-config', ...wheels.all],
-    {
-      stdout: { file: logs.stdout.file, append: true },
-      stderr: { file: logs.stderr.file, append: true },
-      env: { UV_PYTHON_DOWNLOADS: 'never', NO_COLOR: '1' },
-    },
-  );
+  await startTree('venv', interpreter, ['-m', 'venv', dir], logs);
 }
 
 /**

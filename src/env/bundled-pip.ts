@@ -19,7 +19,7 @@ else:
 print(json.dumps(ps))
 `;
 
-/** The interpreter's bundled wheels, pip's first; null where it has none we can find (then venv's own way). */
+/** The interpreter's bundled wheels, and pip's among them; null where it has none we can find (then venv's own way). */
 export async function bundledWheels(interpreter: string): Promise<{ pip: string; all: string[] } | null> {
   const r = await execa(interpreter, ['-I', '-c', FIND], { reject: false, timeout: 30_000 });
   if (r.exitCode !== 0) return null;
@@ -32,5 +32,5 @@ export async function bundledWheels(interpreter: string): Promise<{ pip: string;
   if (!Array.isArray(wheels) || wheels.some((w) => typeof w !== 'string' || !fs.existsSync(w))) return null;
   const all = wheels as string[];
   const pip = all.find((w) => /(^|\/)pip-[^/]*\.whl$/.test(w));
-  return pip ? { pip: pip, all: [pip, ...all.filter((w) => w !== pip)] } : null;
+  return pip ? { pip, all } : null;
 }

@@ -5,7 +5,7 @@ import { startTree } from './interrupt.ts';
 import { pipInstall, pipProgress } from './pip-progress.ts';
 import { pipIndexArgs } from './pip-index.ts';
 import type { PackageIndex } from '../spec/types.ts';
-import { pipConfigOptions, uvPhase, type Installer } from './uv.ts';
+import { pipConfigOptions, UV_ENV, uvPhase, type Installer } from './uv.ts';
 
 /** One installation into the environment of `python`. */
 export interface Install {
@@ -47,8 +47,7 @@ export async function install(installer: Installer, i: Install): Promise<void> {
     stdout: { file: i.logFile, append: true },
     stderr: ['pipe', { file: i.logFile, append: true }],
     buffer: false,
-    // The interpreter is named; uv must never fetch one of its own.
-    env: { UV_PYTHON_DOWNLOADS: 'never', NO_COLOR: '1' },
+    env: UV_ENV,
   });
   uv.stderr.on('data', (chunk: Buffer) => progress.feed(chunk.toString('utf8')));
   try {

@@ -10,6 +10,9 @@ import { type PipTool, pipTool, toolHome } from './pip-tool.ts';
 /** The uv release benchgrid installs: a newer one is an explicit change here (and a new tools directory). */
 export const UV_VERSION = '0.13.9';
 
+/** uv's environment in every call: the interpreter is named, so uv must never fetch one of its own. */
+export const UV_ENV = { UV_PYTHON_DOWNLOADS: 'never', NO_COLOR: '1' } as const;
+
 /** Which program installs an environment's requirements. */
 export type Installer = { kind: 'uv'; uv: string } | { kind: 'pip' };
 
