@@ -1,5 +1,5 @@
 // The HTML report: one self-contained file (Chart.js inlined, data as JSON, no network) from the results model.
-import { cellRange, escapeHtml, exactnessCell, exactText, firstLine } from './format.ts';
+import { cellRange, escapeHtml, exactnessCell, firstLine } from './format.ts';
 import { buildGrids } from './grid.ts';
 import { APP_SCRIPT, CSS, chartLibrary, documentHead, inlineJson, inlineScript } from './html-assets.ts';
 import { FOREST_SENTENCE, forestData, type ForestData, type ForestView } from './forest.ts';
@@ -134,7 +134,7 @@ function appendixHtml(page: PageView): string {
   if (page.appendix.length === 0) return '<p>Every cell of the results is on the page.</p>';
   return `<p>Every cell the page does not show, so that nothing measured is hidden.</p>
 <table><tr><th>Cell</th><th>Status</th><th>Median (min to max)</th><th>Exactness</th><th>Reason</th></tr>
-${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.status)}</td><td class="num">${escapeHtml(cellRange(c) ?? '')}</td><td>${escapeHtml(exactText(c.exact))}</td><td>${escapeHtml(firstLine(c.reason ?? c.error?.message))}</td></tr>`).join('\n')}
+${page.appendix.map((c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.status)}</td><td class="num">${escapeHtml(cellRange(c) ?? '')}</td><td>${escapeHtml(exactnessCell(c))}</td><td>${escapeHtml(firstLine(c.reason ?? c.error?.message))}</td></tr>`).join('\n')}
 </table>`;
 }
 

@@ -1,6 +1,6 @@
 // The markdown results page: the spec's page rows in the seed layout's words, an appendix, how it was measured. Pure.
 import { cellAnnotations } from '../results/annotations.ts';
-import { cellRange, exactnessCell, exactText, firstLine, mdCell } from './format.ts';
+import { cellRange, exactnessCell, firstLine, mdCell } from './format.ts';
 import { howMeasured } from './measured.ts';
 import { forMarkdownCode, MARKDOWN } from '../util/escape.ts';
 import { resolvePage, type ReportInput } from './page.ts';
@@ -51,7 +51,9 @@ export function renderMarkdown(input: ReportInput): string {
       for (const c of page.appendix) {
         const why =
           c.status === 'ok' ? cellAnnotations(c, results).join('; ') : firstLine(c.reason ?? c.error?.message);
-        const cells = [forMarkdownCode(c.id), ...[c.status, cellRange(c) ?? '', exactText(c.exact), why].map(mdCell)];
+        // The same exactness words as the page's rows: a close or mismatched decoder output says by how much and
+        // what a reader sees of it (top-1 agreement, TV distance, where generated tokens part), not only its verdict.
+        const cells = [forMarkdownCode(c.id), ...[c.status, cellRange(c) ?? '', exactnessCell(c), why].map(mdCell)];
         out.push(`| ${cells.join(' | ')} |`);
       }
       out.push('');

@@ -66,6 +66,22 @@ describe('a benchgrid results file', () => {
     expect(md).toContain('The run did not finish');
   });
 
+  it("writes an appendix cell's exactness as the page does: a decoder's difference, top-1 agreement and where tokens part", async () => {
+    // A cell the page does not show is still read by what it got wrong, not by its verdict alone.
+    const json = tinyResultsJson() as { resnet18: { groups: Record<string, Record<string, unknown>> } };
+    Object.assign(json.resnet18.groups['A/replacement_edit/hooks/resnet18'], {
+      exact: 'mismatch',
+      max_abs_diff: 17292,
+      agreement: { top1_agreement: 0.0625, first_divergence: 1 },
+    });
+    const input = reportInput(fromJson(json), await loadSpecForReport(TINY_SPEC));
+    const words = 'mismatch (max abs diff 17292; tokens part from new token 2, top-1 0.06)';
+    expect(renderMarkdown(input)).toContain(
+      `| \`A/replacement_edit/hooks/resnet18\` | ok | 3.25 ms (3.10 ms to 3.40 ms) | ${words} |`,
+    );
+    expect(renderHtml(input)).toContain(`<td>${words}</td>`);
+  });
+
   it('draws the grid with marks, keys and reasons', async () => {
     const r = await cli(['report', file, '--spec', TINY_SPEC, '--format', 'table']);
     expect(r.code).toBe(0);
