@@ -2,7 +2,7 @@
 // The installed entry point. It runs the JavaScript that `npm ci` built into dist/ (the `prepare`
 // script; `prepack` for the npm package), so the CLI starts without transpiling; when dist/ is missing or
 // older than a source file (a checkout being edited), it runs the TypeScript sources through tsx's loader
-// instead. The npm package ships dist/ without src/ (package.json `files`): installed, it runs dist/.
+// instead (a development dependency: without it, it says what to run). The npm package ships dist/ without src/ (package.json `files`): installed, it runs dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,7 +34,16 @@ let cli;
 if (process.env.BENCHGRID_FROM_SOURCE !== '1' && fresh()) {
   cli = await import(pathToFileURL(built).href);
 } else {
-  const { register } = await import('tsx/esm/api');
+  // tsx is a development dependency: a checkout has it after `npm ci`; the npm package runs dist/ and has none.
+  const tsx = await import('tsx/esm/api').catch(() => null);
+  if (!tsx) {
+    process.stderr.write(
+      'benchgrid: dist/ is missing or older than src/, and tsx (a development dependency) is not installed to run\n' +
+        'the sources: run `npm ci` in the checkout (it installs tsx and builds dist/), or `npm run build`.\n',
+    );
+    process.exit(2);
+  }
+  const { register } = tsx;
   register();
   cli = await import(pathToFileURL(path.join(root, 'src', 'cli.ts')).href);
 }

@@ -137,4 +137,28 @@ describe('the npm package', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('dist');
   });
+
+  it('ships no tsx: it is a development dependency, which only a checkout with stale sources needs', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
+    expect(Object.keys(manifest.devDependencies)).toContain('tsx');
+  });
+
+  it('a checkout whose dist/ is older than src/ and that has no tsx says what to run, and exits 2', async () => {
+    const dir = tmpdir('benchgrid-stale-');
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.copyFileSync(path.join(ROOT, 'bin/benchgrid.js'), path.join(dir, 'bin/benchgrid.js'));
+    write(dir, 'package.json', '{ "type": "module" }\n');
+    write(dir, 'dist/cli.js', "console.log('dist');\n");
+    write(dir, 'src/cli.ts', "console.log('src');\n");
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.join(dir, 'dist/cli.js'), old, old);
+    const r = await execa(process.execPath, [path.join(dir, 'bin/benchgrid.js')], { reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/dist\/ is missing or older than src\/.*\n.*run `npm ci`/);
+  });
 });
