@@ -2,7 +2,8 @@
 // The installed entry point. It runs the JavaScript that `npm ci` built into dist/ (the `prepare`
 // script; `prepack` for the npm package), so the CLI starts without transpiling; when dist/ is missing or
 // older than a source file (a checkout being edited), it runs the TypeScript sources through tsx's loader
-// instead (a development dependency: without it, it says what to run). The npm package ships dist/ without src/ (package.json `files`): installed, it runs dist/.
+// instead (a development dependency: without it, it says what to run). The npm package ships dist/ without
+// src/ (package.json `files`): installed, it runs dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,9 +38,13 @@ if (process.env.BENCHGRID_FROM_SOURCE !== '1' && fresh()) {
   // tsx is a development dependency: a checkout has it after `npm ci`; the npm package runs dist/ and has none.
   const tsx = await import('tsx/esm/api').catch(() => null);
   if (!tsx) {
+    const why =
+      process.env.BENCHGRID_FROM_SOURCE === '1'
+        ? 'BENCHGRID_FROM_SOURCE=1 asks for the sources'
+        : 'dist/ is missing or older than src/';
     process.stderr.write(
-      'benchgrid: dist/ is missing or older than src/, and tsx (a development dependency) is not installed to run\n' +
-        'the sources: run `npm ci` in the checkout (it installs tsx and builds dist/), or `npm run build`.\n',
+      `benchgrid: ${why}, and tsx (a development dependency) is not installed to run them:\n` +
+        'run `npm ci` in the checkout (it installs tsx and builds dist/), or `npm run build`.\n',
     );
     process.exit(2);
   }
