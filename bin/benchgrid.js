@@ -48,8 +48,7 @@ if (process.env.BENCHGRID_FROM_SOURCE !== '1' && fresh()) {
     );
     process.exit(2);
   }
-  const { register } = tsx;
-  register();
+  tsx.register();
   cli = await import(pathToFileURL(path.join(root, 'src', 'cli.ts')).href);
 }
 // The module runs its arguments only when it is itself the program started; imported, it is called here.

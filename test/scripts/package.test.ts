@@ -22,7 +22,19 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
   bin: Record<string, string>;
   files: string[];
   scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+
+/** The entry point alone in a new directory, with a dist/cli.js that prints `dist`; returns the directory. */
+function plantedEntryPoint(prefix: string): string {
+  const dir = tmpdir(prefix);
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.copyFileSync(path.join(ROOT, 'bin/benchgrid.js'), path.join(dir, 'bin/benchgrid.js'));
+  write(dir, 'package.json', '{ "type": "module" }\n');
+  write(dir, 'dist/cli.js', "console.log('dist');\n");
+  return dir;
+}
 
 /** What must never ship, wherever it lies. */
 const FORBIDDEN: [string, RegExp][] = [
@@ -128,31 +140,19 @@ describe('the npm package', () => {
   });
 
   it('installed (dist/ without src/ or tsx), the entry point runs dist/', async () => {
-    const dir = tmpdir('benchgrid-installed-');
-    fs.mkdirSync(path.join(dir, 'bin'));
-    fs.copyFileSync(path.join(ROOT, 'bin/benchgrid.js'), path.join(dir, 'bin/benchgrid.js'));
-    write(dir, 'package.json', '{ "type": "module" }\n');
-    write(dir, 'dist/cli.js', "console.log('dist');\n");
+    const dir = plantedEntryPoint('benchgrid-installed-');
     const r = await execa(process.execPath, [path.join(dir, 'bin/benchgrid.js')], { reject: false });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('dist');
   });
 
   it('ships no tsx: it is a development dependency, which only a checkout with stale sources needs', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-      devDependencies: Record<string, string>;
-    };
-    expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
-    expect(Object.keys(manifest.devDependencies)).toContain('tsx');
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+    expect(Object.keys(pkg.devDependencies)).toContain('tsx');
   });
 
   it('a checkout whose dist/ is older than src/ and that has no tsx says what to run, and exits 2', async () => {
-    const dir = tmpdir('benchgrid-stale-');
-    fs.mkdirSync(path.join(dir, 'bin'));
-    fs.copyFileSync(path.join(ROOT, 'bin/benchgrid.js'), path.join(dir, 'bin/benchgrid.js'));
-    write(dir, 'package.json', '{ "type": "module" }\n');
-    write(dir, 'dist/cli.js', "console.log('dist');\n");
+    const dir = plantedEntryPoint('benchgrid-stale-');
     write(dir, 'src/cli.ts', "console.log('src');\n");
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(path.join(dir, 'dist/cli.js'), old, old);
